@@ -1,0 +1,38 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "OTPKit",
+    products: [
+        .library(name: "OTPCore", targets: ["OTPCore"]),
+        .executable(name: "otpcore-example", targets: ["OTPCoreExample"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCryptoOpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(
+            name: "OTPCore",
+            dependencies: ["CCryptoOpenSSL"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "OTPCoreExample",
+            dependencies: ["OTPCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "OTPCoreTests",
+            dependencies: ["OTPCore"],
+            swiftSettings: swiftSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,118 @@
+/// An HMAC-based one-time password generator (RFC 4226).
+public struct HOTP: Sendable {
+    /// The number of digits a code may have.
+    public static let digitRange = 6...10
+
+    /// The prepared HMAC key.
+    public let key: PreparedKey
+    /// The number of digits of each code, 6 to 10.
+    public let digits: Int
+
+    /// Creates a generator from a prepared key.
+    /// - Throws: ``OTPError/invalidDigits(_:)`` when `digits` is outside `6...10`.
+    public init(key: PreparedKey, digits: Int = 6) throws(OTPError) {
+        guard Self.digitRange.contains(digits) else { throw .invalidDigits(digits) }
+        self.key = key
+        self.digits = digits
+    }
+
+    /// Creates a generator from a secret, preparing its key schedule.
+    public init(secret: OTPSecret, algorithm: OTPAlgorithm = .sha1, digits: Int = 6) throws(OTPError) {
+        try self.init(key: PreparedKey(secret: secret, algorithm: algorithm), digits: digits)
+    }
+
+    /// The code for `counter` as a number (leading zeros are not part of a number: see ``code(counter:)``).
+    @inlinable
+    public func value(counter: UInt64) -> UInt64 {
+        UInt64(key.truncatedValue(counter: counter)) % Self.powersOfTen[digits]
+    }
+
+    /// The code for `counter`, zero-padded to ``digits`` characters.
+    public func code(counter: UInt64) -> String {
+        Self.format(value(counter: counter), digits: digits)
+    }
+
+    /// Checks `code` against counters `counter ... counter + lookAhead` (RFC 4226 section 7.4
+    /// resynchronisation) in constant time.
+    ///
+    /// - Returns: The counter that matched (store `counter + 1` as the next expected counter), or
+    ///   `nil` when none did.
+    /// - Throws: ``OTPError/invalidCodeLength(expected:actual:)`` or
+    ///   ``OTPError/invalidCodeCharacter(offset:)`` when `code` is not ``digits`` ASCII digits, and
+    ///   ``OTPError/invalidWindow(behind:ahead:)`` when `lookAhead` is negative or too large.
+    public func verify(_ code: some StringProtocol, counter: UInt64, lookAhead: Int = 0) throws(OTPError) -> UInt64? {
+        let window = try VerificationWindow(behind: 0, ahead: lookAhead)
+        let value = try parse(code)
+        return match(value, around: counter, window: window, after: nil)?.counter
+    }
+
+    /// The numeric value of a code after checking that it has exactly ``digits`` ASCII digits.
+    func parse(_ code: some StringProtocol) throws(OTPError) -> UInt64 {
+        var value: UInt64 = 0
+        var count = 0
+        for byte in code.utf8 {
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else {
+                let text = String(code)
+                let utf8Index = text.utf8.index(text.utf8.startIndex, offsetBy: count)
+                let scalars = text.unicodeScalars
+                throw .invalidCodeCharacter(offset: scalars.distance(from: scalars.startIndex, to: utf8Index))
+            }
+            count += 1
+            if count <= Self.digitRange.upperBound {
+                value = value &* 10 &+ UInt64(digit)
+            }
+        }
+        guard count == digits else { throw .invalidCodeLength(expected: digits, actual: count) }
+        return value
+    }
+
+    /// Computes every candidate in the window and picks, without data-dependent branches, the first
+    /// match in the order 0, -1, +1, -2, +2, … among counters later than `lastAccepted`.
+    func match(_ value: UInt64, around center: UInt64, window: VerificationWindow, after lastAccepted: UInt64?) -> (counter: UInt64, offset: Int)? {
+        var found: UInt64 = 0
+        var chosenOffset: UInt64 = 0
+        // Offsets in preference order: k = 0, 1, 2, 3, 4, … gives 0, -1, +1, -2, +2, …
+        for k in 0...(2 * max(window.behind, window.ahead)) {
+            let signed = k & 1 == 1 ? -(k + 1) / 2 : k / 2
+            guard signed >= -window.behind, signed <= window.ahead,
+                  let candidate = Self.counter(center, offsetBy: signed)
+            else { continue }
+            // The candidate counter is public; only the comparison with the code must not branch.
+            let eligible: UInt64 = lastAccepted.map { candidate > $0 ? 1 : 0 } ?? 1
+            let difference = self.value(counter: candidate) ^ value
+            let equal = ((difference | (0 &- difference)) >> 63) ^ 1
+            let take = equal & eligible & (found ^ 1)
+            chosenOffset |= UInt64(bitPattern: Int64(signed)) & (0 &- take)
+            found |= take
+        }
+        guard found == 1 else { return nil }
+        let offset = Int(Int64(bitPattern: chosenOffset))
+        return (Self.counter(center, offsetBy: offset)!, offset)
+    }
+
+    private static func counter(_ center: UInt64, offsetBy offset: Int) -> UInt64? {
+        if offset >= 0 {
+            let (sum, overflow) = center.addingReportingOverflow(UInt64(offset))
+            return overflow ? nil : sum
+        }
+        let magnitude = UInt64(-offset)
+        return center >= magnitude ? center - magnitude : nil
+    }
+
+    static func format(_ value: UInt64, digits: Int) -> String {
+        String(unsafeUninitializedCapacity: digits) { buffer in
+            var remaining = value
+            for index in stride(from: digits - 1, through: 0, by: -1) {
+                buffer[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+                remaining /= 10
+            }
+            return digits
+        }
+    }
+
+    @usableFromInline
+    static let powersOfTen: [UInt64] = (0...10).map { exponent in
+        (0..<exponent).reduce(1) { product, _ in product * 10 }
+    }
+}

@@ -1,0 +1,39 @@
+/// An HMAC key schedule computed once: the hash states after absorbing `key ⊕ ipad` and
+/// `key ⊕ opad` (RFC 2104).
+///
+/// Servers keep one per enrollment. Each code then costs exactly two calls of the hash's compression
+/// function and no heap allocation. The value is a few dozen machine words, so copying it is cheap.
+/// It is derived from the secret: treat it as key material.
+public struct PreparedKey: Sendable {
+    /// The HMAC hash function.
+    public let algorithm: OTPAlgorithm
+    var inner: ChainingValue
+    var outer: ChainingValue
+
+    /// Computes the HMAC key schedule of `secret` for `algorithm`.
+    public init(secret: OTPSecret, algorithm: OTPAlgorithm = .sha1) {
+        self.algorithm = algorithm
+        (inner, outer) = secret.withUnsafeBytes { Self.schedule(key: $0, algorithm: algorithm) }
+    }
+
+    /// The 31-bit value of RFC 4226 dynamic truncation of HMAC(key, counter), before the modulo
+    /// that reduces it to digits.
+    public func truncatedValue(counter: UInt64) -> UInt32 {
+        switch algorithm {
+        case .sha1: sha1TruncatedValue(counter: counter)
+        case .sha256: sha256TruncatedValue(counter: counter)
+        case .sha512: sha512TruncatedValue(counter: counter)
+        }
+    }
+}
+
+extension PreparedKey: CustomStringConvertible {
+    /// A placeholder that never shows the key schedule.
+    public var description: String { "PreparedKey(\(algorithm.rawValue), redacted)" }
+}
+
+/// The chaining value of a hash after whole blocks: five or eight words (SHA-1 and SHA-256 keep
+/// 32-bit words in the low halves).
+struct ChainingValue: Sendable {
+    var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+}

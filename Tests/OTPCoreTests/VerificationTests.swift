@@ -1,0 +1,86 @@
+import OTPCore
+import Testing
+
+@Suite("Verification with a drift window")
+struct VerificationTests {
+    let totp = try! TOTP(secret: OTPSecret(base32: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"))
+    let now: Int64 = 1_111_111_111
+
+    @Test("Each step inside the window matches with its offset; the next one outside does not", arguments: [(0, 0), (1, 1), (2, 3), (5, 5), (10, 10), (0, 4)])
+    func window(behind: Int, ahead: Int) throws {
+        let window = try VerificationWindow(behind: behind, ahead: ahead)
+        let current = try totp.step(at: now)
+        for offset in -behind...ahead {
+            let step = UInt64(Int64(current) + Int64(offset))
+            let match = try totp.verify(totp.code(step: step), at: now, window: window)
+            #expect(match == TOTPMatch(step: step, offset: offset))
+        }
+        for outside in [current - UInt64(behind) - 1, current + UInt64(ahead) + 1] {
+            let code = totp.code(step: outside)
+            // A code outside the window only matches if it collides with a code inside it.
+            let collides = try (-behind...ahead).contains { totp.code(step: UInt64(Int64(current) + Int64($0))) == code }
+            if !collides {
+                #expect(try totp.verify(code, at: now, window: window) == nil)
+            }
+        }
+    }
+
+    @Test("Firebase adjacentIntervals means that many steps on each side")
+    func adjacentIntervals() throws {
+        let window = try VerificationWindow(adjacentIntervals: 5)
+        #expect(window == .firebaseDefault)
+        #expect(window.candidateCount == 11)
+        #expect(try totp.verify(totp.code(at: now - 150), at: now, window: window)?.offset == -5)
+        #expect(try totp.verify(totp.code(at: now + 150), at: now, window: window)?.offset == 5)
+    }
+
+    @Test("Replay protection accepts only a step later than the last accepted one")
+    func replay() throws {
+        let code = try totp.code(at: now)
+        let first = try #require(try totp.verify(code, at: now, window: .oneStep, after: nil))
+        #expect(try totp.verify(code, at: now, window: .oneStep, after: first.step) == nil)
+        #expect(try totp.verify(code, at: now + 30, window: .oneStep, after: first.step) == nil)
+        let earlier = try totp.code(at: now - 30)
+        #expect(try totp.verify(earlier, at: now, window: .oneStep, after: first.step) == nil)
+        let next = try totp.code(at: now + 30)
+        #expect(try totp.verify(next, at: now + 30, window: .oneStep, after: first.step) == TOTPMatch(step: first.step + 1, offset: 0))
+    }
+
+    @Test("A wrong code does not match")
+    func wrongCode() throws {
+        let code = try totp.code(at: now)
+        let wrong = String(code.dropLast()) + (code.last == "0" ? "1" : "0")
+        #expect(try totp.verify(wrong, at: now, window: .exact) == nil)
+    }
+
+    @Test("The window is clipped at step 0 instead of wrapping around")
+    func clippedAtZero() throws {
+        let window = try VerificationWindow(adjacentIntervals: 3)
+        #expect(try totp.verify(totp.code(step: 0), at: 0, window: window) == TOTPMatch(step: 0, offset: 0))
+        #expect(try totp.verify(totp.code(step: 2), at: 30, window: window) == TOTPMatch(step: 2, offset: 1))
+        #expect(try totp.verify(totp.code(step: UInt64.max), at: 0, window: window) == nil)
+    }
+
+    @Test("64-bit time: 2^31, 2^32, after 2106 and year 2500", arguments: [2_147_483_647, 2_147_483_648, 4_294_967_296, 4_354_819_200, 16_725_225_600] as [Int64])
+    func largeTimes(time: Int64) throws {
+        let step = try totp.step(at: time)
+        #expect(step == UInt64(time / 30))
+        #expect(totp.startOfStep(step) <= time && time < totp.startOfStep(step) + 30)
+        #expect(try totp.verify(totp.code(at: time), at: time, window: .exact)?.step == step)
+    }
+
+    @Test("HOTP look-ahead returns the counter that matched")
+    func hotpLookAhead() throws {
+        let hotp = totp.hotp
+        #expect(try hotp.verify(hotp.code(counter: 12), counter: 10, lookAhead: 3) == 12)
+        #expect(try hotp.verify(hotp.code(counter: 9), counter: 10, lookAhead: 3) == nil || hotp.code(counter: 9) == hotp.code(counter: 10))
+    }
+
+    @Test("A custom epoch and period shift the steps")
+    func customEpoch() throws {
+        let shifted = try TOTP(key: totp.hotp.key, digits: 6, period: 60, epoch: 1_000_000)
+        #expect(try shifted.step(at: 1_000_119) == 1)
+        #expect(try shifted.code(at: 1_000_119) == shifted.code(step: 1))
+        #expect(try shifted.code(at: 1_000_119) == totp.hotp.code(counter: 1))
+    }
+}
