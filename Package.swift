@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "OTPCore", targets: ["OTPCore"]),
         .executable(name: "otpcore-example", targets: ["OTPCoreExample"]),
+        .library(name: "OTPSealing", targets: ["OTPSealing"]),
     ],
     targets: [
         .systemLibrary(
@@ -26,6 +27,16 @@ let package = Package(
         .executableTarget(
             name: "OTPCoreExample",
             dependencies: ["OTPCore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "OTPSealing",
+            dependencies: ["OTPCore", "CCryptoOpenSSL"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "OTPSealingTests",
+            dependencies: ["OTPSealing", "OTPCore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

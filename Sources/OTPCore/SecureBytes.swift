@@ -2,19 +2,20 @@ internal import CCryptoOpenSSL
 
 /// Heap storage for key material that is wiped with `OPENSSL_cleanse` on release.
 ///
-/// Immutable after initialization, which is what makes the `@unchecked Sendable` sound.
-final class SecureBytes: @unchecked Sendable {
+/// Immutable after initialization, which is what makes the `@unchecked Sendable` sound. Package-visible so
+/// other modules' key material (the sealing key in OTPSealing) gets the same wiping.
+package final class SecureBytes: @unchecked Sendable {
     private let memory: UnsafeMutableRawBufferPointer
-    let count: Int
+    package let count: Int
 
     /// Allocates `capacity` zeroed bytes and lets `initialize` fill a prefix, returning its length.
-    init(count capacity: Int, initialize: (UnsafeMutableRawBufferPointer) -> Int) {
+    package init(count capacity: Int, initialize: (UnsafeMutableRawBufferPointer) -> Int) {
         memory = .allocate(byteCount: max(capacity, 1), alignment: 16)
         memory.initializeMemory(as: UInt8.self, repeating: 0)
         count = min(initialize(UnsafeMutableRawBufferPointer(rebasing: memory[..<capacity])), capacity)
     }
 
-    func withUnsafeBytes<Result, Failure: Error>(
+    package func withUnsafeBytes<Result, Failure: Error>(
         _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         try body(UnsafeRawBufferPointer(rebasing: memory[..<count]))
