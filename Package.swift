@@ -12,6 +12,10 @@ let package = Package(
         .library(name: "OTPCore", targets: ["OTPCore"]),
         .executable(name: "otpcore-example", targets: ["OTPCoreExample"]),
         .library(name: "OTPSealing", targets: ["OTPSealing"]),
+        .library(name: "OTPEnrollment", targets: ["OTPEnrollment"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(
@@ -42,6 +46,21 @@ let package = Package(
         .testTarget(
             name: "OTPCoreTests",
             dependencies: ["OTPCore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "OTPEnrollment",
+            dependencies: ["OTPCore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "OTPEnrollmentTestSupport",
+            dependencies: ["OTPEnrollment", "OTPCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "OTPEnrollmentTests",
+            dependencies: ["OTPEnrollment", "OTPEnrollmentTestSupport", "OTPCore"],
             swiftSettings: swiftSettings
         ),
     ],

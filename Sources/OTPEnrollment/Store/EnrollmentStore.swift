@@ -1,0 +1,133 @@
+/// Everything the multi-factor service persists: pending enrollments, enrolled factors with their
+/// secrets, the highest accepted time step of each factor, failure counters, pending sign-in
+/// credentials and sessions.
+///
+/// The service holds no state of its own beyond caches, so several service instances (or
+/// processes, with a shared durable store) can serve the same users. Operations that decide a race
+/// are single atomic operations here, never a read followed by a write in the service:
+/// ``recordAcceptedStep(_:factorID:)`` is a compare-and-set, ``recordFailure(key:at:limit:lockout:)``
+/// an atomic increment, ``finalizeEnrollment(pendingID:factor:maximumFactorCount:)`` and
+/// ``consumePendingSignIn(id:)`` take something away exactly once.
+///
+/// Records carry secrets as ``OTPCore/OTPSecret``. A durable store seals them at rest (for example
+/// with AES-256-GCM under an operator key, with the record's id — ``PendingEnrollmentRecord/id`` or
+/// ``FactorRecord/id`` — as associated data, so a sealed secret cannot be moved to another record).
+///
+/// Methods throw only for failures of the store itself (I/O, corruption, a secret that does not
+/// unseal); every expected outcome is a return value. The service reports such failures as
+/// ``AuthErrorCode/internalError``. Times are Unix seconds. Run ``EnrollmentStoreConformance``
+/// (module `OTPEnrollmentTestSupport`) against any implementation.
+public protocol EnrollmentStore: Sendable {
+    // MARK: Pending enrollments
+
+    /// Stores a started enrollment. Ids are unique: the service never inserts the same id twice.
+    func insertPendingEnrollment(_ record: PendingEnrollmentRecord) async throws
+
+    /// The pending enrollment with `id`, or `nil`.
+    func pendingEnrollment(id: String) async throws -> PendingEnrollmentRecord?
+
+    /// Deletes the pending enrollment with `id`, if any (its secret must not survive).
+    func removePendingEnrollment(id: String) async throws
+
+    /// Atomically turns a pending enrollment into an enrolled factor: when the pending enrollment
+    /// `pendingID` exists and `factor.userID` has fewer than `maximumFactorCount` factors, deletes the
+    /// pending enrollment and inserts `factor`; otherwise changes nothing.
+    func finalizeEnrollment(
+        pendingID: String,
+        factor: FactorRecord,
+        maximumFactorCount: Int
+    ) async throws -> EnrollmentFinalization
+
+    // MARK: Enrolled factors
+
+    /// The factors of `userID`, oldest first (by ``FactorRecord/enrolledAt``, then ``FactorRecord/id``).
+    func factors(userID: String) async throws -> [FactorRecord]
+
+    /// The factor with `id`, or `nil`.
+    func factor(id: String) async throws -> FactorRecord?
+
+    /// Deletes the factor `id` when it belongs to `userID`, with its accepted step and failure
+    /// counter, and returns it; `nil` when there is no such factor of that user.
+    func removeFactor(id: String, userID: String) async throws -> FactorRecord?
+
+    /// Compare-and-set of the factor's highest accepted step: stores `step` only when the factor
+    /// exists and `step` is strictly greater than its ``FactorRecord/lastAcceptedStep`` (or it has
+    /// none). Of any number of concurrent calls with the same step, exactly one is accepted.
+    /// Steps come from Unix times with T0 = 0, so they never exceed `Int64.max` (a SQL store may keep
+    /// them in a signed 64-bit column).
+    func recordAcceptedStep(_ step: UInt64, factorID: String) async throws -> StepAcceptance
+
+    // MARK: Failure throttling
+
+    /// The failure counter under `key` (an enrollment id or a pending enrollment id); a zero counter
+    /// when none was recorded.
+    func failureCounter(key: String) async throws -> FailureCounter
+
+    /// Atomically counts one failure under `key` at `time` and returns the new counter.
+    ///
+    /// A lock that ended at or before `time` is cleared first, together with the failures that led
+    /// to it. When the count reaches `limit`, the counter is locked until `time + lockout` and the
+    /// count starts again from zero.
+    func recordFailure(key: String, at time: Int64, limit: Int, lockout: Int64) async throws -> FailureCounter
+
+    /// Deletes the counter under `key` (a success ends a run of consecutive failures).
+    func resetFailures(key: String) async throws
+
+    // MARK: Pending sign-in credentials
+
+    /// Stores a pending sign-in credential (proof that the first factor passed).
+    func insertPendingSignIn(_ record: PendingSignInRecord) async throws
+
+    /// The pending sign-in credential with `id`, or `nil`.
+    func pendingSignIn(id: String) async throws -> PendingSignInRecord?
+
+    /// Atomically deletes and returns the pending sign-in credential `id`: of concurrent calls, only
+    /// one gets it.
+    func consumePendingSignIn(id: String) async throws -> PendingSignInRecord?
+
+    // MARK: Sessions
+
+    /// Stores a signed-in session.
+    func insertSession(_ record: SessionRecord) async throws
+
+    /// The session with `id`, or `nil` when it never existed or was ended.
+    func session(id: String) async throws -> SessionRecord?
+
+    /// Ends the session `id`, if any.
+    func removeSession(id: String) async throws
+
+    /// Ends every session of `userID` except `keptSessionID`; returns how many ended.
+    @discardableResult
+    func removeSessions(userID: String, except keptSessionID: String?) async throws -> Int
+
+    /// Ends every session of `userID` that completed sign-in with the second factor
+    /// `enrollmentID`; returns how many ended.
+    @discardableResult
+    func removeSessions(userID: String, signedInWith enrollmentID: String) async throws -> Int
+
+    // MARK: Housekeeping
+
+    /// Deletes pending enrollments whose deadline is before `time`, pending sign-in credentials that
+    /// expired before `time`, and failure counters with no failures whose lock ended before `time`.
+    func purgeExpired(before time: Int64) async throws
+}
+
+/// The outcome of ``EnrollmentStore/finalizeEnrollment(pendingID:factor:maximumFactorCount:)``.
+public enum EnrollmentFinalization: Sendable, Hashable {
+    /// The pending enrollment was deleted and the factor inserted.
+    case enrolled
+    /// No pending enrollment has that id (finalized already, expired and purged, or never started).
+    case pendingEnrollmentNotFound
+    /// The user already has the maximum number of factors; nothing changed.
+    case factorLimitReached
+}
+
+/// The outcome of ``EnrollmentStore/recordAcceptedStep(_:factorID:)``.
+public enum StepAcceptance: Sendable, Hashable {
+    /// The step was later than every accepted step and is now the factor's last accepted step.
+    case accepted
+    /// A step at least as late was accepted already; nothing changed.
+    case rejected(lastAcceptedStep: UInt64)
+    /// No factor has that id.
+    case factorNotFound
+}

@@ -1,0 +1,417 @@
+public import OTPEnrollment
+import OTPCore
+
+/// The behaviour every ``OTPEnrollment/EnrollmentStore`` must show, as a list of checks that any
+/// test framework can run against any store.
+///
+/// With Swift Testing, run each case on a fresh store:
+/// ```swift
+/// @Test(arguments: EnrollmentStoreConformance.cases)
+/// func conforms(_ check: EnrollmentStoreConformanceCase) async throws {
+///     try await check.run(on: makeStore())
+/// }
+/// ```
+/// Cases use their own random ids, so they also pass on a store shared between cases.
+public enum EnrollmentStoreConformance {
+    /// Every check.
+    public static let cases: [EnrollmentStoreConformanceCase] = [
+        .init("pending enrollments round-trip, secrets included", pendingEnrollmentRoundTrip),
+        .init("finalizing moves a pending enrollment to an enrolled factor once", finalizeMovesPendingToFactor),
+        .init("finalizing respects the factor limit and changes nothing when refused", finalizeRespectsLimit),
+        .init("concurrent finalizations of one pending enrollment: exactly one wins", finalizeConcurrently),
+        .init("factors are listed per user, oldest first", factorsOrderedAndScoped),
+        .init("factors round-trip every field", factorRoundTrip),
+        .init("removing a factor is scoped to its user and clears its failures", removeFactorScoped),
+        .init("accepted steps are a compare-and-set: only a strictly higher step wins", acceptedStepCompareAndSet),
+        .init("concurrent acceptance of one step: exactly one wins", concurrentSameStep),
+        .init("concurrent acceptance of many steps keeps the highest", concurrentDifferentSteps),
+        .init("failures count up, lock at the limit and unlock after the lockout", failureCounting),
+        .init("concurrent failures are all counted", concurrentFailures),
+        .init("failure counters are independent per key and reset to zero", failureKeysIndependent),
+        .init("pending sign-in credentials round-trip and are consumed once", pendingSignInConsumedOnce),
+        .init("concurrent consumption of a pending sign-in: exactly one gets it", concurrentConsume),
+        .init("sessions are stored, ended one by one, per user and per second factor", sessions),
+        .init("purging removes only what expired", purgeExpired),
+    ]
+
+    // MARK: Pending enrollments
+
+    static func pendingEnrollmentRoundTrip(_ store: any EnrollmentStore) async throws {
+        let user = uniqueID("user")
+        for (algorithm, byteCount) in [(OTPAlgorithm.sha1, 20), (.sha1, 10), (.sha256, 32), (.sha512, 64)] {
+            let record = try pending(user: user, algorithm: algorithm, byteCount: byteCount, digits: 8, period: 60)
+            try await store.insertPendingEnrollment(record)
+            try check(try await store.pendingEnrollment(id: record.id) == record, "read back a pending \(algorithm) enrollment with a \(byteCount)-byte secret unchanged")
+        }
+        try check(try await store.pendingEnrollment(id: uniqueID("missing")) == nil, "an unknown pending enrollment is nil")
+        let record = try pending(user: user)
+        try await store.insertPendingEnrollment(record)
+        try await store.removePendingEnrollment(id: record.id)
+        try check(try await store.pendingEnrollment(id: record.id) == nil, "a removed pending enrollment is gone")
+        try await store.removePendingEnrollment(id: record.id)
+    }
+
+    static func finalizeMovesPendingToFactor(_ store: any EnrollmentStore) async throws {
+        let user = uniqueID("user")
+        let record = try pending(user: user)
+        try await store.insertPendingEnrollment(record)
+        let enrolled = factor(from: record, at: 1_000, step: 33)
+        try checkEqual(try await store.finalizeEnrollment(pendingID: record.id, factor: enrolled, maximumFactorCount: 5), .enrolled, "first finalization")
+        try check(try await store.pendingEnrollment(id: record.id) == nil, "the pending enrollment is gone after finalization")
+        try check(try await store.factor(id: enrolled.id) == enrolled, "the enrolled factor reads back unchanged")
+        try checkEqual(try await store.factors(userID: user).map(\.id), [enrolled.id], "the user's factors")
+        let again = factor(from: record, at: 1_001, step: 34)
+        try checkEqual(try await store.finalizeEnrollment(pendingID: record.id, factor: again, maximumFactorCount: 5), .pendingEnrollmentNotFound, "second finalization")
+        try check(try await store.factor(id: again.id) == nil, "a refused finalization inserts nothing")
+        try checkEqual(try await store.factors(userID: user).count, 1, "factor count after a refused finalization")
+    }
+
+    static func finalizeRespectsLimit(_ store: any EnrollmentStore) async throws {
+        let user = uniqueID("user")
+        for index in 0..<2 {
+            let record = try pending(user: user)
+            try await store.insertPendingEnrollment(record)
+            let outcome = try await store.finalizeEnrollment(pendingID: record.id, factor: factor(from: record, at: Int64(index), step: nil), maximumFactorCount: 2)
+            try checkEqual(outcome, .enrolled, "finalization \(index + 1) of 2")
+        }
+        let third = try pending(user: user)
+        try await store.insertPendingEnrollment(third)
+        let refused = factor(from: third, at: 5, step: nil)
+        try checkEqual(try await store.finalizeEnrollment(pendingID: third.id, factor: refused, maximumFactorCount: 2), .factorLimitReached, "finalization beyond the limit")
+        try check(try await store.pendingEnrollment(id: third.id) == third, "a refused finalization keeps the pending enrollment")
+        try check(try await store.factor(id: refused.id) == nil, "a refused finalization inserts nothing")
+        try checkEqual(try await store.factors(userID: user).count, 2, "factor count at the limit")
+        try checkEqual(try await store.finalizeEnrollment(pendingID: third.id, factor: refused, maximumFactorCount: 3), .enrolled, "finalization with a higher limit")
+    }
+
+    static func finalizeConcurrently(_ store: any EnrollmentStore) async throws {
+        let user = uniqueID("user")
+        let record = try pending(user: user)
+        try await store.insertPendingEnrollment(record)
+        let outcomes = try await withThrowingTaskGroup(of: EnrollmentFinalization.self) { group in
+            for index in 0..<50 {
+                group.addTask { try await store.finalizeEnrollment(pendingID: record.id, factor: factor(from: record, at: Int64(index), step: nil), maximumFactorCount: 5) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        try checkEqual(outcomes.filter { $0 == .enrolled }.count, 1, "finalizations that won")
+        try checkEqual(outcomes.filter { $0 == .pendingEnrollmentNotFound }.count, 49, "finalizations that found nothing")
+        try checkEqual(try await store.factors(userID: user).count, 1, "factors after concurrent finalizations")
+    }
+
+    // MARK: Factors
+
+    static func factorsOrderedAndScoped(_ store: any EnrollmentStore) async throws {
+        let user = uniqueID("user")
+        let other = uniqueID("user")
+        var expected: [String] = []
+        for (index, time) in [Int64(300), 100, 200, 100].enumerated() {
+            let record = try pending(user: user)
+            try await store.insertPendingEnrollment(record)
+            var enrolled = factor(from: record, at: time, step: nil)
+            enrolled.id = "\(user)-\(index)"
+            _ = try await store.finalizeEnrollment(pendingID: record.id, factor: enrolled, maximumFactorCount: 5)
+            expected.append(enrolled.id)
+        }
+        let otherRecord = try pending(user: other)
+        try await store.insertPendingEnrollment(otherRecord)
+        _ = try await store.finalizeEnrollment(pendingID: otherRecord.id, factor: factor(from: otherRecord, at: 1, step: nil), maximumFactorCount: 5)
+        // Enrolled at 300, 100, 200, 100: ordered by time, ties by id.
+        try checkEqual(try await store.factors(userID: user).map(\.id), [expected[1], expected[3], expected[2], expected[0]], "factor order")
+        try checkEqual(try await store.factors(userID: other).count, 1, "the other user's factors")
+        try checkEqual(try await store.factors(userID: uniqueID("nobody")).count, 0, "an unknown user's factors")
+        try check(try await store.factor(id: uniqueID("missing")) == nil, "an unknown factor is nil")
+    }
+
+    static func factorRoundTrip(_ store: any EnrollmentStore) async throws {
+        let user = uniqueID("user")
+        for (name, algorithm, step) in [("Téléphone 📱 de Zoë", OTPAlgorithm.sha512, UInt64?.some(UInt64(Int64.max))), ("", .sha256, 0), (nil, .sha1, nil)] {
+            let record = try pending(user: user, algorithm: algorithm, byteCount: algorithm.recommendedSecretByteCount, digits: 10, period: 15)
+            try await store.insertPendingEnrollment(record)
+            var enrolled = factor(from: record, at: -5, step: step)
+            enrolled.displayName = name
+            _ = try await store.finalizeEnrollment(pendingID: record.id, factor: enrolled, maximumFactorCount: 5)
+            try check(try await store.factor(id: enrolled.id) == enrolled, "factor with display name \(name.map { "\"\($0)\"" } ?? "nil") and step \(step.map(String.init) ?? "nil") reads back unchanged")
+        }
+    }
+
+    static func removeFactorScoped(_ store: any EnrollmentStore) async throws {
+        let user = uniqueID("user")
+        let record = try pending(user: user)
+        try await store.insertPendingEnrollment(record)
+        let enrolled = factor(from: record, at: 10, step: 7)
+        _ = try await store.finalizeEnrollment(pendingID: record.id, factor: enrolled, maximumFactorCount: 5)
+        _ = try await store.recordFailure(key: enrolled.id, at: 10, limit: 5, lockout: 60)
+        try check(try await store.removeFactor(id: enrolled.id, userID: uniqueID("intruder")) == nil, "another user cannot remove the factor")
+        try check(try await store.factor(id: enrolled.id) == enrolled, "the factor survives another user's removal")
+        try check(try await store.removeFactor(id: enrolled.id, userID: user) == enrolled, "removal returns the factor")
+        try check(try await store.factor(id: enrolled.id) == nil, "a removed factor is gone")
+        try checkEqual(try await store.factors(userID: user).count, 0, "factors after removal")
+        try checkEqual(try await store.failureCounter(key: enrolled.id), .zero, "a removed factor's failure counter")
+        try check(try await store.removeFactor(id: enrolled.id, userID: user) == nil, "a second removal finds nothing")
+        try checkEqual(try await store.recordAcceptedStep(8, factorID: enrolled.id), .factorNotFound, "accepting a step of a removed factor")
+    }
+
+    static func acceptedStepCompareAndSet(_ store: any EnrollmentStore) async throws {
+        let fresh = try await enrolledFactor(in: store, step: nil)
+        try checkEqual(try await store.recordAcceptedStep(10, factorID: fresh.id), .accepted, "first step of a factor with none")
+        try checkEqual(try await store.recordAcceptedStep(10, factorID: fresh.id), .rejected(lastAcceptedStep: 10), "the same step again")
+        try checkEqual(try await store.recordAcceptedStep(9, factorID: fresh.id), .rejected(lastAcceptedStep: 10), "an earlier step")
+        try checkEqual(try await store.recordAcceptedStep(0, factorID: fresh.id), .rejected(lastAcceptedStep: 10), "step 0")
+        try checkEqual(try await store.recordAcceptedStep(11, factorID: fresh.id), .accepted, "a later step")
+        try checkEqual(try await store.factor(id: fresh.id)?.lastAcceptedStep, 11, "the stored step")
+        let big = UInt64(Int64.max)
+        try checkEqual(try await store.recordAcceptedStep(big - 1, factorID: fresh.id), .accepted, "a step near Int64.max")
+        try checkEqual(try await store.recordAcceptedStep(12, factorID: fresh.id), .rejected(lastAcceptedStep: big - 1), "a small step after a big one")
+        try checkEqual(try await store.recordAcceptedStep(big, factorID: fresh.id), .accepted, "step Int64.max")
+
+        let started = try await enrolledFactor(in: store, step: 42)
+        try checkEqual(try await store.recordAcceptedStep(42, factorID: started.id), .rejected(lastAcceptedStep: 42), "the step accepted at enrollment")
+        try checkEqual(try await store.recordAcceptedStep(0, factorID: started.id), .rejected(lastAcceptedStep: 42), "step 0 after enrollment")
+        try checkEqual(try await store.recordAcceptedStep(43, factorID: started.id), .accepted, "the step after enrollment's")
+        try checkEqual(try await store.recordAcceptedStep(1, factorID: uniqueID("missing")), .factorNotFound, "a step of an unknown factor")
+    }
+
+    static func concurrentSameStep(_ store: any EnrollmentStore) async throws {
+        let enrolled = try await enrolledFactor(in: store, step: 5)
+        let outcomes = try await withThrowingTaskGroup(of: StepAcceptance.self) { group in
+            for _ in 0..<100 {
+                group.addTask { try await store.recordAcceptedStep(6, factorID: enrolled.id) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        try checkEqual(outcomes.filter { $0 == .accepted }.count, 1, "acceptances of one step among 100 concurrent attempts")
+        try checkEqual(outcomes.filter { $0 == .rejected(lastAcceptedStep: 6) }.count, 99, "rejections naming the accepted step")
+    }
+
+    static func concurrentDifferentSteps(_ store: any EnrollmentStore) async throws {
+        let enrolled = try await enrolledFactor(in: store, step: nil)
+        let outcomes = try await withThrowingTaskGroup(of: (UInt64, StepAcceptance).self) { group in
+            for step in UInt64(1)...100 {
+                group.addTask { (step, try await store.recordAcceptedStep(step, factorID: enrolled.id)) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        try checkEqual(try await store.factor(id: enrolled.id)?.lastAcceptedStep, 100, "the stored step after steps 1...100 raced")
+        try check(outcomes.contains { $0 == (100, .accepted) }, "step 100 is accepted")
+        for case let (step, .rejected(last)) in outcomes {
+            try check(last >= step, "step \(step) was rejected only because step \(last) was accepted")
+        }
+    }
+
+    // MARK: Failures
+
+    static func failureCounting(_ store: any EnrollmentStore) async throws {
+        let key = uniqueID("factor")
+        try checkEqual(try await store.failureCounter(key: key), .zero, "a counter never used")
+        try checkEqual(try await store.recordFailure(key: key, at: 1_000, limit: 3, lockout: 60), FailureCounter(consecutiveFailures: 1, lockedUntil: nil), "first failure")
+        try checkEqual(try await store.recordFailure(key: key, at: 1_001, limit: 3, lockout: 60), FailureCounter(consecutiveFailures: 2, lockedUntil: nil), "second failure")
+        let locked = try await store.recordFailure(key: key, at: 1_002, limit: 3, lockout: 60)
+        try checkEqual(locked, FailureCounter(consecutiveFailures: 0, lockedUntil: 1_062), "failure at the limit")
+        try checkEqual(try await store.failureCounter(key: key), locked, "the stored locked counter")
+        try check(locked.isLocked(at: 1_061) && !locked.isLocked(at: 1_062), "the lock lasts until the lockout ends")
+        try checkEqual(try await store.recordFailure(key: key, at: 1_062, limit: 3, lockout: 60), FailureCounter(consecutiveFailures: 1, lockedUntil: nil), "first failure after the lock ended")
+        try await store.resetFailures(key: key)
+        try checkEqual(try await store.failureCounter(key: key), .zero, "a reset counter")
+        try await store.resetFailures(key: uniqueID("missing"))
+    }
+
+    static func concurrentFailures(_ store: any EnrollmentStore) async throws {
+        let key = uniqueID("factor")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<100 {
+                group.addTask { _ = try await store.recordFailure(key: key, at: 50, limit: 1_000, lockout: 60) }
+            }
+            try await group.waitForAll()
+        }
+        try checkEqual(try await store.failureCounter(key: key).consecutiveFailures, 100, "failures after 100 concurrent ones")
+    }
+
+    static func failureKeysIndependent(_ store: any EnrollmentStore) async throws {
+        let first = uniqueID("factor")
+        let second = uniqueID("pending")
+        _ = try await store.recordFailure(key: first, at: 0, limit: 2, lockout: 30)
+        _ = try await store.recordFailure(key: first, at: 0, limit: 2, lockout: 30)
+        _ = try await store.recordFailure(key: second, at: 0, limit: 2, lockout: 30)
+        try checkEqual(try await store.failureCounter(key: first), FailureCounter(consecutiveFailures: 0, lockedUntil: 30), "the locked key")
+        try checkEqual(try await store.failureCounter(key: second), FailureCounter(consecutiveFailures: 1, lockedUntil: nil), "the other key")
+        try await store.resetFailures(key: second)
+        try checkEqual(try await store.failureCounter(key: first).lockedUntil, 30, "a lock survives resetting another key")
+    }
+
+    // MARK: Pending sign-ins
+
+    static func pendingSignInConsumedOnce(_ store: any EnrollmentStore) async throws {
+        let record = PendingSignInRecord(id: uniqueID("credential"), userID: uniqueID("user"), firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
+        try await store.insertPendingSignIn(record)
+        try checkEqual(try await store.pendingSignIn(id: record.id), record, "a pending sign-in reads back unchanged")
+        try checkEqual(try await store.consumePendingSignIn(id: record.id), record, "consumption returns the credential")
+        try checkEqual(try await store.consumePendingSignIn(id: record.id), nil, "a second consumption")
+        try checkEqual(try await store.pendingSignIn(id: record.id), nil, "a consumed credential")
+        try checkEqual(try await store.pendingSignIn(id: uniqueID("missing")), nil, "an unknown credential")
+    }
+
+    static func concurrentConsume(_ store: any EnrollmentStore) async throws {
+        let record = PendingSignInRecord(id: uniqueID("credential"), userID: uniqueID("user"), firstFactorProvider: "google.com", createdAt: 0, expiresAt: 10)
+        try await store.insertPendingSignIn(record)
+        let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<100 {
+                group.addTask { try await store.consumePendingSignIn(id: record.id) != nil }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        try checkEqual(winners, 1, "consumptions that got the credential among 100 concurrent ones")
+    }
+
+    // MARK: Sessions
+
+    static func sessions(_ store: any EnrollmentStore) async throws {
+        let user = uniqueID("user")
+        let other = uniqueID("user")
+        let factorID = uniqueID("factor")
+        func session(_ userID: String, _ secondFactor: String?) -> SessionRecord {
+            SessionRecord(id: uniqueID("session"), userID: userID, firstFactorProvider: "password", authenticatedAt: 77, secondFactorEnrollmentID: secondFactor)
+        }
+        let kept = session(user, nil)
+        let plain = session(user, nil)
+        let withFactor = session(user, factorID)
+        let withFactor2 = session(user, factorID)
+        let otherUsers = session(other, factorID)
+        for record in [kept, plain, withFactor, withFactor2, otherUsers] {
+            try await store.insertSession(record)
+        }
+        try checkEqual(try await store.session(id: withFactor.id), withFactor, "a session reads back unchanged")
+        try checkEqual(try await store.removeSessions(userID: user, signedInWith: factorID), 2, "sessions ended for one second factor")
+        try checkEqual(try await store.session(id: withFactor2.id), nil, "a session signed in with the removed factor")
+        try checkEqual(try await store.session(id: otherUsers.id), otherUsers, "another user's session with the same factor id")
+        try checkEqual(try await store.removeSessions(userID: user, except: kept.id), 1, "sessions ended except the current one")
+        try checkEqual(try await store.session(id: plain.id), nil, "a revoked session")
+        try checkEqual(try await store.session(id: kept.id), kept, "the kept session")
+        try await store.removeSession(id: kept.id)
+        try checkEqual(try await store.session(id: kept.id), nil, "an ended session")
+        try await store.removeSession(id: kept.id)
+        try checkEqual(try await store.removeSessions(userID: other, except: nil), 1, "every session of the other user")
+        try checkEqual(try await store.removeSessions(userID: uniqueID("nobody"), except: nil), 0, "sessions of an unknown user")
+    }
+
+    // MARK: Housekeeping
+
+    static func purgeExpired(_ store: any EnrollmentStore) async throws {
+        let user = uniqueID("user")
+        var expired = try pending(user: user)
+        expired.deadline = 999
+        var onTime = try pending(user: user)
+        onTime.deadline = 1_000
+        try await store.insertPendingEnrollment(expired)
+        try await store.insertPendingEnrollment(onTime)
+        let oldCredential = PendingSignInRecord(id: uniqueID("credential"), userID: user, firstFactorProvider: "password", createdAt: 0, expiresAt: 999)
+        let liveCredential = PendingSignInRecord(id: uniqueID("credential"), userID: user, firstFactorProvider: "password", createdAt: 0, expiresAt: 1_000)
+        try await store.insertPendingSignIn(oldCredential)
+        try await store.insertPendingSignIn(liveCredential)
+        let endedLock = uniqueID("factor")
+        let activeLock = uniqueID("factor")
+        let counting = uniqueID("factor")
+        _ = try await store.recordFailure(key: endedLock, at: 0, limit: 1, lockout: 10)
+        _ = try await store.recordFailure(key: activeLock, at: 0, limit: 1, lockout: 5_000)
+        _ = try await store.recordFailure(key: counting, at: 0, limit: 5, lockout: 10)
+
+        try await store.purgeExpired(before: 1_000)
+        try checkEqual(try await store.pendingEnrollment(id: expired.id), nil, "a pending enrollment past its deadline")
+        try checkEqual(try await store.pendingEnrollment(id: onTime.id), onTime, "a pending enrollment at its deadline")
+        try checkEqual(try await store.pendingSignIn(id: oldCredential.id), nil, "an expired pending sign-in")
+        try checkEqual(try await store.pendingSignIn(id: liveCredential.id), liveCredential, "a pending sign-in at its expiry")
+        try checkEqual(try await store.failureCounter(key: endedLock), .zero, "a counter whose lock ended")
+        try checkEqual(try await store.failureCounter(key: activeLock).lockedUntil, 5_000, "a counter still locked")
+        try checkEqual(try await store.failureCounter(key: counting).consecutiveFailures, 1, "a counter with failures")
+    }
+
+    // MARK: Fixtures
+
+    static func pending(
+        user: String,
+        algorithm: OTPAlgorithm = .sha1,
+        byteCount: Int = 20,
+        digits: Int = 6,
+        period: Int64 = 30
+    ) throws -> PendingEnrollmentRecord {
+        PendingEnrollmentRecord(
+            id: uniqueID("pending"),
+            userID: user,
+            secret: try OTPSecret.random(byteCount: byteCount),
+            algorithm: algorithm,
+            digits: digits,
+            period: period,
+            createdAt: 1_700_000_000,
+            deadline: 1_700_000_300
+        )
+    }
+
+    static func factor(from record: PendingEnrollmentRecord, at time: Int64, step: UInt64?) -> FactorRecord {
+        FactorRecord(
+            id: uniqueID("factor"),
+            userID: record.userID,
+            factorID: "totp",
+            displayName: "Authenticator",
+            enrolledAt: time,
+            secret: record.secret,
+            algorithm: record.algorithm,
+            digits: record.digits,
+            period: record.period,
+            lastAcceptedStep: step
+        )
+    }
+
+    static func enrolledFactor(in store: any EnrollmentStore, step: UInt64?) async throws -> FactorRecord {
+        let record = try pending(user: uniqueID("user"))
+        try await store.insertPendingEnrollment(record)
+        let enrolled = factor(from: record, at: 0, step: step)
+        try checkEqual(try await store.finalizeEnrollment(pendingID: record.id, factor: enrolled, maximumFactorCount: 5), .enrolled, "enrolling a fixture factor")
+        return enrolled
+    }
+
+    static func uniqueID(_ prefix: String) -> String {
+        "\(prefix)-\(UInt64.random(in: 0...UInt64.max))"
+    }
+}
+
+/// One named check of ``EnrollmentStoreConformance``.
+public struct EnrollmentStoreConformanceCase: Sendable, CustomStringConvertible {
+    /// What the check establishes.
+    public let name: String
+    private let body: @Sendable (any EnrollmentStore) async throws -> Void
+
+    init(_ name: String, _ body: @escaping @Sendable (any EnrollmentStore) async throws -> Void) {
+        self.name = name
+        self.body = body
+    }
+
+    /// Runs the check on `store`, throwing ``EnrollmentStoreConformanceFailure`` when the store
+    /// misbehaves (or whatever the store itself throws).
+    public func run(on store: any EnrollmentStore) async throws {
+        try await body(store)
+    }
+
+    public var description: String { name }
+}
+
+/// A store behaved differently from what ``EnrollmentStoreConformance`` expects.
+public struct EnrollmentStoreConformanceFailure: Error, CustomStringConvertible {
+    /// What was checked and what was found.
+    public let message: String
+    /// Where the check is.
+    public let file: StaticString
+    /// The line of the check.
+    public let line: UInt
+
+    public var description: String { "\(message) (\(file):\(line))" }
+}
+
+func check(_ condition: Bool, _ what: @autoclosure () -> String, file: StaticString = #filePath, line: UInt = #line) throws {
+    guard condition else { throw EnrollmentStoreConformanceFailure(message: "check failed: \(what())", file: file, line: line) }
+}
+
+func checkEqual<Value: Equatable>(_ actual: Value, _ expected: Value, _ what: @autoclosure () -> String, file: StaticString = #filePath, line: UInt = #line) throws {
+    guard actual == expected else {
+        throw EnrollmentStoreConformanceFailure(message: "\(what()): expected \(expected), got \(actual)", file: file, line: line)
+    }
+}
