@@ -10,6 +10,8 @@ let package = Package(
     name: "OTPKit",
     products: [
         .library(name: "OTPCore", targets: ["OTPCore"]),
+        .library(name: "OTPURI", targets: ["OTPURI"]),
+        .library(name: "OTPQR", targets: ["OTPQR"]),
         .executable(name: "otpcore-example", targets: ["OTPCoreExample"]),
         .library(name: "OTPSealing", targets: ["OTPSealing"]),
         .library(name: "OTPEnrollment", targets: ["OTPEnrollment"]),
@@ -26,6 +28,26 @@ let package = Package(
         .target(
             name: "OTPCore",
             dependencies: ["CCryptoOpenSSL"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "OTPURI",
+            dependencies: ["OTPCore"],
+            swiftSettings: swiftSettings
+        ),
+        .systemLibrary(
+            name: "CQRencode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
+        .target(
+            name: "OTPQR",
+            dependencies: ["CQRencode", "CPNG"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -61,6 +83,16 @@ let package = Package(
         .testTarget(
             name: "OTPEnrollmentTests",
             dependencies: ["OTPEnrollment", "OTPEnrollmentTestSupport", "OTPCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "OTPURITests",
+            dependencies: ["OTPURI", "OTPCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "OTPQRTests",
+            dependencies: ["OTPQR", "OTPURI", "OTPCore"],
             swiftSettings: swiftSettings
         ),
     ],

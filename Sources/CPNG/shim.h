@@ -1,0 +1,11 @@
+#ifndef CPNG_SHIM_H
+#define CPNG_SHIM_H
+
+/* libpng's simplified write API (png_image_write_to_memory) is used: it reports failure through
+   its return value instead of longjmp, which Swift cannot catch. */
+#include <png.h>
+
+static inline png_uint_32 CPNG_image_version(void) { return PNG_IMAGE_VERSION; }
+static inline png_uint_32 CPNG_format_gray(void) { return PNG_FORMAT_GRAY; }
+
+#endif
