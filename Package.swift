@@ -15,9 +15,13 @@ let package = Package(
         .executable(name: "otpcore-example", targets: ["OTPCoreExample"]),
         .library(name: "OTPSealing", targets: ["OTPSealing"]),
         .library(name: "OTPEnrollment", targets: ["OTPEnrollment"]),
+        .library(name: "OTPEnrollmentSQLite", targets: ["OTPEnrollmentSQLite"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // SQLite through vapor/sqlite-nio rather than GRDB: sqlite-nio is maintained by Vapor with Linux as a
+        // first-class CI platform and vendors its own SQLite; GRDB's Linux support is community-maintained.
+        .package(url: "https://github.com/vapor/sqlite-nio.git", exact: "1.13.2"),
     ],
     targets: [
         .systemLibrary(
@@ -93,6 +97,24 @@ let package = Package(
         .testTarget(
             name: "OTPQRTests",
             dependencies: ["OTPQR", "OTPURI", "OTPCore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "OTPEnrollmentSQLite",
+            dependencies: ["OTPCore", "OTPEnrollment", "OTPSealing", "CCryptoOpenSSL", .product(name: "SQLiteNIO", package: "sqlite-nio")],
+            swiftSettings: swiftSettings
+        ),
+        // Separate processes for the cross-process replay and kill -9 tests.
+        .executableTarget(
+            name: "OTPEnrollmentSQLiteTestHelper",
+            dependencies: ["OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPSealing"],
+            path: "Tests/OTPEnrollmentSQLiteTestHelper",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "OTPEnrollmentSQLiteTests",
+            dependencies: ["OTPEnrollmentSQLite", "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPSealing", "OTPCore",
+                           .product(name: "SQLiteNIO", package: "sqlite-nio")],
             swiftSettings: swiftSettings
         ),
     ],

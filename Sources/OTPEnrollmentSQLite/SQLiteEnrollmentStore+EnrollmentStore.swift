@@ -1,0 +1,224 @@
+public import OTPEnrollment
+internal import SQLiteNIO
+
+extension SQLiteEnrollmentStore {
+    // MARK: Pending enrollments
+
+    public func insertPendingEnrollment(_ record: PendingEnrollmentRecord) async throws(SQLiteEnrollmentStoreError) {
+        let binds = try pendingBinds(record)
+        try await locked { () throws(SQLiteEnrollmentStoreError) in
+            try await self.execute("INSERT INTO pending_enrollments (\(Self.pendingColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", binds)
+        }
+    }
+
+    public func pendingEnrollment(id: String) async throws(SQLiteEnrollmentStoreError) -> PendingEnrollmentRecord? {
+        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
+            try await self.execute("SELECT \(Self.pendingColumns) FROM pending_enrollments WHERE id = ?", [.text(id)])
+        }
+        return try rows.first.map { row throws(SQLiteEnrollmentStoreError) in try pendingRecord(row) }
+    }
+
+    public func removePendingEnrollment(id: String) async throws(SQLiteEnrollmentStoreError) {
+        try await locked { () throws(SQLiteEnrollmentStoreError) in
+            try await self.execute("DELETE FROM pending_enrollments WHERE id = ?", [.text(id)])
+        }
+    }
+
+    public func finalizeEnrollment(
+        pendingID: String,
+        factor: FactorRecord,
+        maximumFactorCount: Int
+    ) async throws(SQLiteEnrollmentStoreError) -> EnrollmentFinalization {
+        let binds = try factorBinds(factor)
+        return try await transaction { () throws(SQLiteEnrollmentStoreError) -> EnrollmentFinalization in
+            let pending = try await self.execute("SELECT 1 FROM pending_enrollments WHERE id = ?", [.text(pendingID)])
+            guard !pending.isEmpty else { return .pendingEnrollmentNotFound }
+            let count = try await self.execute("SELECT count(*) AS n FROM factors WHERE user_id = ?", [.text(factor.userID)])
+                .first?.column("n")?.integer ?? 0
+            guard count < maximumFactorCount else { return .factorLimitReached }
+            try await self.execute("DELETE FROM pending_enrollments WHERE id = ?", [.text(pendingID)])
+            try await self.execute("INSERT INTO factors (\(Self.factorColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", binds)
+            return .enrolled
+        }
+    }
+
+    // MARK: Enrolled factors
+
+    public func factors(userID: String) async throws(SQLiteEnrollmentStoreError) -> [FactorRecord] {
+        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
+            try await self.execute("SELECT \(Self.factorColumns) FROM factors WHERE user_id = ? ORDER BY enrolled_at, id", [.text(userID)])
+        }
+        var records: [FactorRecord] = []
+        for row in rows { records.append(try factorRecord(row)) }
+        return records
+    }
+
+    public func factor(id: String) async throws(SQLiteEnrollmentStoreError) -> FactorRecord? {
+        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
+            try await self.execute("SELECT \(Self.factorColumns) FROM factors WHERE id = ?", [.text(id)])
+        }
+        return try rows.first.map { row throws(SQLiteEnrollmentStoreError) in try factorRecord(row) }
+    }
+
+    public func removeFactor(id: String, userID: String) async throws(SQLiteEnrollmentStoreError) -> FactorRecord? {
+        let rows = try await transaction { () throws(SQLiteEnrollmentStoreError) in
+            let rows = try await self.execute(
+                "DELETE FROM factors WHERE id = ? AND user_id = ? RETURNING \(Self.factorColumns)", [.text(id), .text(userID)]
+            )
+            if !rows.isEmpty {
+                try await self.execute("DELETE FROM failure_counters WHERE key = ?", [.text(id)])
+            }
+            return rows
+        }
+        return try rows.first.map { row throws(SQLiteEnrollmentStoreError) in try factorRecord(row) }
+    }
+
+    /// The compare-and-set is the `UPDATE`'s `WHERE` clause: SQLite evaluates it under its write
+    /// lock, so of two processes offering the same step only the first changes the row.
+    public func recordAcceptedStep(_ step: UInt64, factorID: String) async throws(SQLiteEnrollmentStoreError) -> StepAcceptance {
+        let stored = try Self.storedStep(step)
+        return try await transaction { () throws(SQLiteEnrollmentStoreError) -> StepAcceptance in
+            let updated = try await self.execute(
+                """
+                UPDATE factors SET last_accepted_step = ?1
+                WHERE id = ?2 AND (last_accepted_step IS NULL OR last_accepted_step < ?1)
+                RETURNING id
+                """,
+                [.integer(.init(stored)), .text(factorID)]
+            )
+            guard updated.isEmpty else { return .accepted }
+            let current = try await self.execute("SELECT last_accepted_step FROM factors WHERE id = ?", [.text(factorID)])
+            guard let row = current.first else { return .factorNotFound }
+            let last = try RowReader(row: row).optionalInteger("last_accepted_step", of: factorID) ?? 0
+            return .rejected(lastAcceptedStep: UInt64(clamping: last))
+        }
+    }
+
+    // MARK: Failure throttling
+
+    public func failureCounter(key: String) async throws(SQLiteEnrollmentStoreError) -> FailureCounter {
+        try await locked { () throws(SQLiteEnrollmentStoreError) in try await self.readFailureCounter(key: key) }
+    }
+
+    public func recordFailure(key: String, at time: Int64, limit: Int, lockout: Int64) async throws(SQLiteEnrollmentStoreError) -> FailureCounter {
+        try await transaction { () throws(SQLiteEnrollmentStoreError) -> FailureCounter in
+            var counter = try await self.readFailureCounter(key: key)
+            if let lockedUntil = counter.lockedUntil, lockedUntil <= time {
+                counter = .zero
+            }
+            counter.consecutiveFailures += 1
+            if counter.consecutiveFailures >= limit {
+                counter = FailureCounter(consecutiveFailures: 0, lockedUntil: time &+ lockout)
+            }
+            try await self.execute(
+                """
+                INSERT INTO failure_counters (key, consecutive_failures, locked_until) VALUES (?1, ?2, ?3)
+                ON CONFLICT (key) DO UPDATE SET consecutive_failures = ?2, locked_until = ?3
+                """,
+                [.text(key), .integer(counter.consecutiveFailures), counter.lockedUntil.map { .integer(.init($0)) } ?? .null]
+            )
+            return counter
+        }
+    }
+
+    private func readFailureCounter(key: String) async throws(SQLiteEnrollmentStoreError) -> FailureCounter {
+        let rows = try await execute("SELECT consecutive_failures, locked_until FROM failure_counters WHERE key = ?", [.text(key)])
+        guard let row = rows.first else { return .zero }
+        let reader = RowReader(row: row)
+        return FailureCounter(
+            consecutiveFailures: Int(try reader.integer("consecutive_failures", of: key)),
+            lockedUntil: try reader.optionalInteger("locked_until", of: key)
+        )
+    }
+
+    public func resetFailures(key: String) async throws(SQLiteEnrollmentStoreError) {
+        try await locked { () throws(SQLiteEnrollmentStoreError) in
+            try await self.execute("DELETE FROM failure_counters WHERE key = ?", [.text(key)])
+        }
+    }
+
+    // MARK: Pending sign-in credentials
+
+    public func insertPendingSignIn(_ record: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) {
+        try await locked { () throws(SQLiteEnrollmentStoreError) in
+            try await self.execute(
+                "INSERT INTO pending_sign_ins (\(Self.pendingSignInColumns)) VALUES (?, ?, ?, ?, ?)",
+                [.text(record.id), .text(record.userID), .text(record.firstFactorProvider),
+                 .integer(.init(record.createdAt)), .integer(.init(record.expiresAt))]
+            )
+        }
+    }
+
+    public func pendingSignIn(id: String) async throws(SQLiteEnrollmentStoreError) -> PendingSignInRecord? {
+        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
+            try await self.execute("SELECT \(Self.pendingSignInColumns) FROM pending_sign_ins WHERE id = ?", [.text(id)])
+        }
+        return try rows.first.map { row throws(SQLiteEnrollmentStoreError) in try pendingSignInRecord(row) }
+    }
+
+    /// One `DELETE … RETURNING`: the process whose statement deletes the row is the one that gets it.
+    public func consumePendingSignIn(id: String) async throws(SQLiteEnrollmentStoreError) -> PendingSignInRecord? {
+        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
+            try await self.execute("DELETE FROM pending_sign_ins WHERE id = ? RETURNING \(Self.pendingSignInColumns)", [.text(id)])
+        }
+        return try rows.first.map { row throws(SQLiteEnrollmentStoreError) in try pendingSignInRecord(row) }
+    }
+
+    // MARK: Sessions
+
+    public func insertSession(_ record: SessionRecord) async throws(SQLiteEnrollmentStoreError) {
+        try await locked { () throws(SQLiteEnrollmentStoreError) in
+            try await self.execute(
+                "INSERT INTO sessions (\(Self.sessionColumns)) VALUES (?, ?, ?, ?, ?)",
+                [.text(record.id), .text(record.userID), .text(record.firstFactorProvider),
+                 .integer(.init(record.authenticatedAt)), record.secondFactorEnrollmentID.map { .text($0) } ?? .null]
+            )
+        }
+    }
+
+    public func session(id: String) async throws(SQLiteEnrollmentStoreError) -> SessionRecord? {
+        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
+            try await self.execute("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?", [.text(id)])
+        }
+        return try rows.first.map { row throws(SQLiteEnrollmentStoreError) in try sessionRecord(row) }
+    }
+
+    public func removeSession(id: String) async throws(SQLiteEnrollmentStoreError) {
+        try await locked { () throws(SQLiteEnrollmentStoreError) in
+            try await self.execute("DELETE FROM sessions WHERE id = ?", [.text(id)])
+        }
+    }
+
+    @discardableResult
+    public func removeSessions(userID: String, except keptSessionID: String?) async throws(SQLiteEnrollmentStoreError) -> Int {
+        try await locked { () throws(SQLiteEnrollmentStoreError) in
+            try await self.execute(
+                "DELETE FROM sessions WHERE user_id = ? AND id IS NOT ? RETURNING id",
+                [.text(userID), keptSessionID.map { .text($0) } ?? .null]
+            ).count
+        }
+    }
+
+    @discardableResult
+    public func removeSessions(userID: String, signedInWith enrollmentID: String) async throws(SQLiteEnrollmentStoreError) -> Int {
+        try await locked { () throws(SQLiteEnrollmentStoreError) in
+            try await self.execute(
+                "DELETE FROM sessions WHERE user_id = ? AND second_factor_enrollment_id = ? RETURNING id",
+                [.text(userID), .text(enrollmentID)]
+            ).count
+        }
+    }
+
+    // MARK: Housekeeping
+
+    public func purgeExpired(before time: Int64) async throws(SQLiteEnrollmentStoreError) {
+        try await transaction { () throws(SQLiteEnrollmentStoreError) in
+            try await self.execute("DELETE FROM pending_enrollments WHERE deadline < ?", [.integer(.init(time))])
+            try await self.execute("DELETE FROM pending_sign_ins WHERE expires_at < ?", [.integer(.init(time))])
+            try await self.execute(
+                "DELETE FROM failure_counters WHERE consecutive_failures = 0 AND (locked_until IS NULL OR locked_until < ?)",
+                [.integer(.init(time))]
+            )
+        }
+    }
+}

@@ -1,0 +1,149 @@
+internal import CCryptoOpenSSL
+internal import SQLiteNIO
+
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Musl)
+internal import Musl
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// One versioned schema change. A shipped migration never changes: the database records each
+/// applied migration's SHA-256, and opening fails when the shipped text differs. Change the schema
+/// by appending a migration.
+struct SQLiteMigration: Sendable {
+    let version: Int
+    let summary: String
+    /// One statement per element: SQLite prepares only the first statement of a string.
+    let statements: [String]
+
+    var checksum: String {
+        let text = Array(statements.joined(separator: ";\n").utf8)
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        _ = EVP_Digest(text, text.count, &digest, &length, EVP_sha256(), nil)
+        return digest.prefix(Int(length)).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+}
+
+extension SQLiteEnrollmentStore {
+    /// `PRAGMA application_id` of an OTPKit database: "OTPK".
+    static let applicationID: Int64 = 0x4F54_504B
+
+    /// Every migration, in order. Append only.
+    static let migrations: [SQLiteMigration] = [
+        SQLiteMigration(
+            version: 1,
+            summary: "pending enrollments, factors, failure counters, pending sign-ins, sessions",
+            statements: [
+                """
+                CREATE TABLE pending_enrollments (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL,
+                    sealed_secret BLOB NOT NULL,
+                    key_id TEXT NOT NULL,
+                    algorithm TEXT NOT NULL,
+                    digits INTEGER NOT NULL,
+                    period INTEGER NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    deadline INTEGER NOT NULL
+                ) STRICT
+                """,
+                "CREATE INDEX pending_enrollments_by_deadline ON pending_enrollments (deadline)",
+                "CREATE INDEX pending_enrollments_by_key ON pending_enrollments (key_id)",
+                """
+                CREATE TABLE factors (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL,
+                    factor_id TEXT NOT NULL,
+                    display_name TEXT,
+                    enrolled_at INTEGER NOT NULL,
+                    sealed_secret BLOB NOT NULL,
+                    key_id TEXT NOT NULL,
+                    algorithm TEXT NOT NULL,
+                    digits INTEGER NOT NULL,
+                    period INTEGER NOT NULL,
+                    last_accepted_step INTEGER
+                ) STRICT
+                """,
+                "CREATE INDEX factors_by_user ON factors (user_id, enrolled_at, id)",
+                "CREATE INDEX factors_by_key ON factors (key_id)",
+                """
+                CREATE TABLE failure_counters (
+                    key TEXT PRIMARY KEY,
+                    consecutive_failures INTEGER NOT NULL,
+                    locked_until INTEGER
+                ) STRICT
+                """,
+                """
+                CREATE TABLE pending_sign_ins (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL,
+                    first_factor_provider TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL
+                ) STRICT
+                """,
+                "CREATE INDEX pending_sign_ins_by_expiry ON pending_sign_ins (expires_at)",
+                """
+                CREATE TABLE sessions (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL,
+                    first_factor_provider TEXT NOT NULL,
+                    authenticated_at INTEGER NOT NULL,
+                    second_factor_enrollment_id TEXT
+                ) STRICT
+                """,
+                "CREATE INDEX sessions_by_user ON sessions (user_id)",
+            ]
+        ),
+    ]
+
+    /// Brings the schema up to date inside one write transaction, so two processes opening a new
+    /// file at once cannot both migrate it, and a failed migration leaves nothing half-done.
+    func migrate() async throws(SQLiteEnrollmentStoreError) {
+        try await transaction { () throws(SQLiteEnrollmentStoreError) in
+            let applicationID = try await self.execute("PRAGMA application_id").first?.column("application_id")?.integer ?? 0
+            let tables = try await self.execute("SELECT name FROM sqlite_schema WHERE type = 'table'").compactMap { $0.column("name")?.string }
+            if applicationID == 0 {
+                guard tables.isEmpty else { throw .notAnOTPKitDatabase(path: self.path) }
+                try await self.execute("PRAGMA application_id = \(Self.applicationID)")
+            } else if applicationID != Self.applicationID {
+                throw .notAnOTPKitDatabase(path: self.path)
+            }
+            try await self.execute("""
+                CREATE TABLE IF NOT EXISTS otpkit_migrations (
+                    version INTEGER PRIMARY KEY,
+                    summary TEXT NOT NULL,
+                    checksum TEXT NOT NULL,
+                    applied_at INTEGER NOT NULL
+                ) STRICT
+                """)
+            let applied = try await self.execute("SELECT version, checksum FROM otpkit_migrations ORDER BY version")
+            let supported = Self.migrations.last?.version ?? 0
+            for row in applied {
+                let version = Int(row.column("version")?.integer ?? 0)
+                guard let migration = Self.migrations.first(where: { $0.version == version }) else {
+                    throw .schemaTooNew(path: self.path, version: version, supported: supported)
+                }
+                guard row.column("checksum")?.string == migration.checksum else {
+                    throw .migrationChanged(path: self.path, version: version)
+                }
+            }
+            let appliedVersions = Set(applied.compactMap { $0.column("version")?.integer.map { Int($0) } })
+            for migration in Self.migrations where !appliedVersions.contains(migration.version) {
+                for statement in migration.statements {
+                    try await self.execute(statement)
+                }
+                try await self.execute(
+                    "INSERT INTO otpkit_migrations (version, summary, checksum, applied_at) VALUES (?, ?, ?, ?)",
+                    [.integer(migration.version), .text(migration.summary), .text(migration.checksum), .integer(SQLiteInt64(time(nil)))]
+                )
+            }
+        }
+    }
+}

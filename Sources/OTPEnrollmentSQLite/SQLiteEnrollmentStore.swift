@@ -1,0 +1,217 @@
+public import OTPEnrollment
+public import OTPSealing
+internal import SQLiteNIO
+internal import Synchronization
+
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Musl)
+internal import Musl
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// An ``OTPEnrollment/EnrollmentStore`` in an SQLite database file: the embedded, durable default.
+///
+/// Built on vapor/sqlite-nio, which vendors SQLite and is maintained with Linux as a first-class
+/// platform (GRDB, the other candidate, has community-maintained Linux support).
+///
+/// - Durability: WAL journal with `synchronous=FULL`, so an enrollment or an accepted step that a
+///   call reported is on disk and survives a power cut.
+/// - Atomicity across processes: every operation that decides a race runs in a `BEGIN IMMEDIATE`
+///   transaction (SQLite's write lock), and the accepted step is a compare-and-set
+///   (`UPDATE … WHERE id = ? AND last_accepted_step < ?`), so several processes sharing the file
+///   never both accept one code. A process that finds the file locked waits up to
+///   ``Options/busyTimeoutMilliseconds`` instead of failing.
+/// - Secrets are sealed with AES-256-GCM by a ``OTPSealing/SecretSealer`` under the operator's key,
+///   bound to their record's id. Opening checks that every sealed row has its key, so a wrong or
+///   missing key fails at start-up, not at the first sign-in.
+/// - The schema is versioned by append-only migrations recorded in the file.
+///
+/// Call ``close()`` when done.
+public final class SQLiteEnrollmentStore: EnrollmentStore {
+    /// Settings for opening a store.
+    public struct Options: Sendable {
+        /// How long an operation waits for another process's write lock before it fails with
+        /// ``SQLiteEnrollmentStoreError/busy(path:timeoutMilliseconds:)``.
+        public var busyTimeoutMilliseconds: Int
+        /// Whether opening runs `PRAGMA quick_check` (linear in the file's size) and refuses a damaged file.
+        public var checksIntegrityOnOpen: Bool
+
+        /// Creates options; the defaults wait 10 seconds and check integrity.
+        public init(busyTimeoutMilliseconds: Int = 10_000, checksIntegrityOnOpen: Bool = true) {
+            self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+            self.checksIntegrityOnOpen = checksIntegrityOnOpen
+        }
+    }
+
+    /// The database file.
+    public let path: String
+    /// The sealer that seals new secrets and opens stored ones.
+    public let sealer: SecretSealer
+    let options: Options
+    let connection: SQLiteConnection
+    let lock = AsyncSerialLock()
+    private let closed = Mutex(false)
+
+    private init(path: String, sealer: SecretSealer, options: Options, connection: SQLiteConnection) {
+        self.path = path
+        self.sealer = sealer
+        self.options = options
+        self.connection = connection
+    }
+
+    /// Opens (or creates) the database at `path`, brings its schema up to date and checks that
+    /// `sealer` holds every key its rows are sealed under.
+    ///
+    /// - Throws: ``SQLiteEnrollmentStoreError`` saying what is wrong: a missing or read-only
+    ///   directory, a file that is not a database or is corrupt, a schema from a newer OTPKit, or
+    ///   ``SQLiteEnrollmentStoreError/missingSealingKeys(path:keyIDs:currentKeyID:)`` for a wrong key.
+    public static func open(
+        path: String,
+        sealer: SecretSealer,
+        options: Options = Options()
+    ) async throws(SQLiteEnrollmentStoreError) -> SQLiteEnrollmentStore {
+        let connection: SQLiteConnection
+        do {
+            connection = try await SQLiteConnection.open(storage: .file(path: path))
+        } catch let error as SQLiteError {
+            throw diagnose(error, path: path)
+        } catch {
+            throw .cannotOpen(path: path, reason: "\(error)")
+        }
+        let store = SQLiteEnrollmentStore(path: path, sealer: sealer, options: options, connection: connection)
+        do {
+            try await store.configure()
+            try await store.migrate()
+            try await store.checkSealingKeys()
+        } catch {
+            try? await store.close()
+            throw error
+        }
+        return store
+    }
+
+    private func configure() async throws(SQLiteEnrollmentStoreError) {
+        // busy_timeout replaces sqlite-nio's default busy handler, which retries without sleeping.
+        try await execute("PRAGMA busy_timeout = \(max(0, options.busyTimeoutMilliseconds))")
+        let mode = try await execute("PRAGMA journal_mode = WAL").first?.column("journal_mode")?.string
+        guard mode == "wal" else {
+            throw .readOnly(path: path, reason: "the journal cannot be switched to WAL (it stays \(mode ?? "unknown"))")
+        }
+        try await execute("PRAGMA synchronous = FULL")
+        try await execute("PRAGMA foreign_keys = ON")
+        if options.checksIntegrityOnOpen {
+            let problems = try await integrityProblems(quick: true)
+            guard problems.isEmpty else { throw .corrupt(path: path, detail: problems.prefix(3).joined(separator: "; ")) }
+        }
+    }
+
+    /// Runs `PRAGMA integrity_check` (or `quick_check`) and returns what it found; empty when the file is sound.
+    public func integrityProblems(quick: Bool = false) async throws(SQLiteEnrollmentStoreError) -> [String] {
+        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
+            try await self.execute(quick ? "PRAGMA quick_check" : "PRAGMA integrity_check")
+        }
+        let lines = rows.compactMap { $0.columns.first?.data.string }
+        return lines == ["ok"] ? [] : lines
+    }
+
+    /// Closes the database. Later calls fail with ``SQLiteEnrollmentStoreError/closed(path:)``.
+    public func close() async throws(SQLiteEnrollmentStoreError) {
+        try await lock.withLock { () async throws(SQLiteEnrollmentStoreError) in
+            let wasClosed = closed.withLock { closed in
+                defer { closed = true }
+                return closed
+            }
+            guard !wasClosed else { return }
+            do {
+                try await connection.close()
+            } catch {
+                throw .database(path: path, message: "closing failed: \(error)")
+            }
+        }
+    }
+
+    // MARK: Running statements
+
+    /// Runs one statement on the connection. The caller holds ``lock``.
+    @discardableResult
+    func execute(_ sql: String, _ binds: [SQLiteData] = []) async throws(SQLiteEnrollmentStoreError) -> [SQLiteRow] {
+        guard !closed.withLock({ $0 }) else { throw .closed(path: path) }
+        do {
+            return try await connection.query(sql, binds)
+        } catch let error as SQLiteError {
+            throw Self.diagnose(error, path: path, busyTimeout: options.busyTimeoutMilliseconds)
+        } catch {
+            throw .database(path: path, message: "\(error)")
+        }
+    }
+
+    /// Runs `body` alone on the connection, outside a transaction (for reads and single statements).
+    @discardableResult
+    func locked<Result>(_ body: () async throws(SQLiteEnrollmentStoreError) -> Result) async throws(SQLiteEnrollmentStoreError) -> Result {
+        try await lock.withLock(body)
+    }
+
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction: it holds SQLite's write lock from the start,
+    /// so it cannot lose a race to another process halfway, and it commits all or nothing.
+    @discardableResult
+    func transaction<Result>(_ body: () async throws(SQLiteEnrollmentStoreError) -> Result) async throws(SQLiteEnrollmentStoreError) -> Result {
+        try await lock.withLock { () async throws(SQLiteEnrollmentStoreError) -> Result in
+            try await execute("BEGIN IMMEDIATE")
+            do throws(SQLiteEnrollmentStoreError) {
+                let result = try await body()
+                try await execute("COMMIT")
+                return result
+            } catch {
+                _ = try? await execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    // MARK: Errors
+
+    static func diagnose(_ error: SQLiteError, path: String, busyTimeout: Int = 0) -> SQLiteEnrollmentStoreError {
+        switch error.reason {
+        case .notADatabase:
+            return .notADatabase(path: path)
+        case .corrupt, .corruptIndex, .corruptSequenceSchema, .corruptVirtualTable:
+            return .corrupt(path: path, detail: error.message)
+        case .readOnly, .readonlyDirectory, .readonlyCantLock, .readonlyInRecovery, .readonlyInRollback,
+             .readonlyBackingMoved, .permission:
+            return .readOnly(path: path, reason: error.message)
+        case .cantOpen, .cantOpenDirectory, .cantOpenInvalidPath, .cantOpenUnfollowedSymlink, .cantOpenCygwinPath,
+             .ioErrorFailedSharedMemOpen:
+            return diagnoseCannotOpen(path: path, message: error.message)
+        case .busy, .busyTimeout, .busyInRecovery, .busyInSnapshot, .locked:
+            return .busy(path: path, timeoutMilliseconds: busyTimeout)
+        case .full:
+            return .diskFull(path: path)
+        default:
+            return .database(path: path, message: error.message)
+        }
+    }
+
+    /// SQLite says only "unable to open database file"; the file system says why.
+    private static func diagnoseCannotOpen(path: String, message: String) -> SQLiteEnrollmentStoreError {
+        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        var status = stat()
+        if stat(directory.isEmpty ? "/" : directory, &status) != 0 {
+            return .cannotOpen(path: path, reason: "directory \(directory) does not exist")
+        }
+        if (status.st_mode & S_IFMT) != S_IFDIR {
+            return .cannotOpen(path: path, reason: "\(directory) is not a directory")
+        }
+        if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            return .cannotOpen(path: path, reason: "it is a directory")
+        }
+        if access(directory.isEmpty ? "/" : directory, W_OK) != 0 {
+            return .readOnly(path: path, reason: "directory \(directory) is not writable")
+        }
+        if access(path, F_OK) == 0, access(path, R_OK | W_OK) != 0 {
+            return .readOnly(path: path, reason: "the file is not readable and writable")
+        }
+        return .cannotOpen(path: path, reason: message)
+    }
+}

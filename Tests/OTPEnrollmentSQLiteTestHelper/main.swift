@@ -1,0 +1,112 @@
+// Test helper: runs one store operation stream in its own process, so tests can race two
+// processes on one database file or kill one with SIGKILL mid-stream. Key from OTPKIT_SEALING_KEY.
+//
+//   open DB                          open the store, print "ok" or the error, exit 0 / 1
+//   race DB FACTOR FIRST ROUNDS T    at Unix millisecond T, verify the code of steps FIRST..<FIRST+ROUNDS
+//                                    for FACTOR and record each accepted step; one line per round:
+//                                    "accepted S", "replay-by-read S" or "replay-by-cas S"
+//   churn DB ACKFILE                 enroll factors and accept steps forever; after each commit append
+//                                    "enrolled ID" or "step ID S" to ACKFILE
+import OTPCore
+import OTPEnrollment
+import OTPEnrollmentSQLite
+import OTPSealing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+func fail(_ message: String) -> Never {
+    var text = message + "\n"
+    _ = text.withUTF8 { write(2, $0.baseAddress, $0.count) }
+    exit(1)
+}
+
+func unixMilliseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+}
+
+func openStore(_ path: String) async -> SQLiteEnrollmentStore {
+    do {
+        let sealer = try SecretSealer(current: SealingKey(environmentVariable: SealingKey.defaultEnvironmentVariable))
+        return try await SQLiteEnrollmentStore.open(path: path, sealer: sealer)
+    } catch let error as SealingError {
+        fail("\(error)")
+    } catch {
+        fail("\(error)")
+    }
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else { fail("usage: open DB | race DB FACTOR FIRST ROUNDS T | churn DB ACKFILE") }
+
+switch arguments[1] {
+case "open":
+    let store = await openStore(arguments[2])
+    print("ok")
+    try await store.close()
+
+case "race":
+    guard arguments.count == 7, let first = UInt64(arguments[4]), let rounds = UInt64(arguments[5]), let start = Int64(arguments[6]) else {
+        fail("usage: race DB FACTOR FIRST ROUNDS T")
+    }
+    let store = await openStore(arguments[2])
+    while unixMilliseconds() < start { usleep(200) }
+    var lines: [String] = []
+    for step in first..<(first + rounds) {
+        guard let record = try await store.factor(id: arguments[3]) else { fail("no factor \(arguments[3])") }
+        let totp = try TOTP(secret: record.secret, algorithm: record.algorithm, digits: record.digits, period: record.period)
+        let code = try totp.code(step: step)
+        // The same check the service makes: verify against the last accepted step read, then compare-and-set.
+        guard let match = try totp.verify(code, at: totp.startOfStep(step), window: .exact, after: record.lastAcceptedStep) else {
+            lines.append("replay-by-read \(step)")
+            continue
+        }
+        switch try await store.recordAcceptedStep(match.step, factorID: record.id) {
+        case .accepted: lines.append("accepted \(step)")
+        case .rejected: lines.append("replay-by-cas \(step)")
+        case .factorNotFound: fail("factor vanished")
+        }
+    }
+    print(lines.joined(separator: "\n"))
+    try await store.close()
+
+case "churn":
+    guard arguments.count == 4 else { fail("usage: churn DB ACKFILE") }
+    let store = await openStore(arguments[2])
+    let ack = open(arguments[3], O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    guard ack >= 0 else { fail("cannot open \(arguments[3])") }
+    func acknowledge(_ line: String) {
+        var text = line + "\n"
+        _ = text.withUTF8 { write(ack, $0.baseAddress, $0.count) }
+    }
+    let run = UInt32.random(in: 0...UInt32.max)
+    var index = 0
+    while true {
+        let id = "churn-\(run)-\(index)"
+        let secret = try OTPSecret.random(for: .sha1)
+        let pending = PendingEnrollmentRecord(
+            id: "pending-\(id)", userID: "user-\(index % 7)", secret: secret, algorithm: .sha1, digits: 6, period: 30,
+            createdAt: 1_000, deadline: 2_000_000_000
+        )
+        try await store.insertPendingEnrollment(pending)
+        let factor = FactorRecord(
+            id: id, userID: pending.userID, factorID: "totp", displayName: "churn \(index)", enrolledAt: Int64(index),
+            secret: secret, algorithm: .sha1, digits: 6, period: 30, lastAcceptedStep: nil
+        )
+        guard try await store.finalizeEnrollment(pendingID: pending.id, factor: factor, maximumFactorCount: .max) == .enrolled else {
+            fail("finalization refused")
+        }
+        acknowledge("enrolled \(id)")
+        for step in UInt64(1)...3 {
+            guard try await store.recordAcceptedStep(step, factorID: id) == .accepted else { fail("step refused") }
+            acknowledge("step \(id) \(step)")
+        }
+        index += 1
+    }
+
+default:
+    fail("unknown command \(arguments[1])")
+}
