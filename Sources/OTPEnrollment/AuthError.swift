@@ -1,0 +1,20 @@
+/// A failed multi-factor operation: a Firebase ``AuthErrorCode`` and a message that says what went
+/// wrong and what to do. Messages never contain a secret or a code.
+public struct AuthError: Error, Sendable, CustomStringConvertible {
+    /// The Firebase error code.
+    public let code: AuthErrorCode
+    /// What went wrong, for a person.
+    public let message: String
+    /// For ``AuthErrorCode/secondFactorRequired``: what completes the sign-in (Firebase's
+    /// `AuthErrorUserInfoMultiFactorResolverKey`).
+    public let resolver: MultiFactorResolver?
+
+    /// Creates an error.
+    public init(_ code: AuthErrorCode, _ message: String, resolver: MultiFactorResolver? = nil) {
+        self.code = code
+        self.message = message
+        self.resolver = resolver
+    }
+
+    public var description: String { "\(message) [\(code.serverCode), \(code.rawValue)]" }
+}

@@ -1,0 +1,70 @@
+/// The error codes of Firebase Authentication's iOS SDK that multi-factor operations produce, with
+/// Firebase's raw values, so hosts can map them one to one.
+public enum AuthErrorCode: Int, Sendable, Hashable, CaseIterable {
+    /// TOTP is disabled for the project (server code `OPERATION_NOT_ALLOWED`).
+    case operationNotAllowed = 17006
+    /// Too many failed attempts; try again later (`TOO_MANY_ATTEMPTS_TRY_LATER`).
+    case tooManyRequests = 17010
+    /// The operation needs a recent sign-in (`CREDENTIAL_TOO_OLD_LOGIN_AGAIN`).
+    case requiresRecentLogin = 17014
+    /// The session's token is no longer valid; the user must sign in again (`INVALID_ID_TOKEN`).
+    case invalidUserToken = 17017
+    /// The session was revoked or has expired; the user must sign in again (`TOKEN_EXPIRED`).
+    case userTokenExpired = 17021
+    /// The verification code is missing (`MISSING_CODE`).
+    case missingVerificationCode = 17043
+    /// The verification code is wrong, malformed, outside the window or already used (`INVALID_CODE`).
+    case invalidVerificationCode = 17044
+    /// The assertion carries no enrollment session info (`MISSING_SESSION_INFO`).
+    case missingVerificationID = 17045
+    /// The enrollment session info is unknown or belongs to someone else (`INVALID_SESSION_INFO`).
+    case invalidVerificationID = 17046
+    /// The enrollment or sign-in session has expired (`SESSION_EXPIRED`).
+    case sessionExpired = 17051
+    /// The first factor passed; a second factor is required (see ``AuthError/resolver``).
+    case secondFactorRequired = 17078
+    /// No multi-factor session was given (`MISSING_MFA_PENDING_CREDENTIAL`).
+    case missingMultiFactorSession = 17081
+    /// The assertion names no enrolled factor (`MISSING_MFA_ENROLLMENT_ID`).
+    case missingMultiFactorInfo = 17082
+    /// The multi-factor session is invalid or was already used (`INVALID_MFA_PENDING_CREDENTIAL`).
+    case invalidMultiFactorSession = 17083
+    /// No such enrolled factor (`MFA_ENROLLMENT_NOT_FOUND`).
+    case multiFactorInfoNotFound = 17084
+    /// The email address must be verified before enrolling (`UNVERIFIED_EMAIL`).
+    case unverifiedEmail = 17086
+    /// The second factor is already enrolled (`SECOND_FACTOR_EXISTS`).
+    case secondFactorAlreadyEnrolled = 17087
+    /// The user already has the maximum number of second factors (`SECOND_FACTOR_LIMIT_EXCEEDED`).
+    case maximumSecondFactorCountExceeded = 17088
+    /// The first factor cannot be combined with multi-factor authentication (`UNSUPPORTED_FIRST_FACTOR`).
+    case unsupportedFirstFactor = 17089
+    /// The store failed (`INTERNAL_ERROR`).
+    case internalError = 17999
+
+    /// The Identity Toolkit server code Firebase's backend answers with for this error.
+    public var serverCode: String {
+        switch self {
+        case .operationNotAllowed: "OPERATION_NOT_ALLOWED"
+        case .tooManyRequests: "TOO_MANY_ATTEMPTS_TRY_LATER"
+        case .requiresRecentLogin: "CREDENTIAL_TOO_OLD_LOGIN_AGAIN"
+        case .invalidUserToken: "INVALID_ID_TOKEN"
+        case .userTokenExpired: "TOKEN_EXPIRED"
+        case .missingVerificationCode: "MISSING_CODE"
+        case .invalidVerificationCode: "INVALID_CODE"
+        case .missingVerificationID: "MISSING_SESSION_INFO"
+        case .invalidVerificationID: "INVALID_SESSION_INFO"
+        case .sessionExpired: "SESSION_EXPIRED"
+        case .secondFactorRequired: "SECOND_FACTOR_REQUIRED"
+        case .missingMultiFactorSession: "MISSING_MFA_PENDING_CREDENTIAL"
+        case .missingMultiFactorInfo: "MISSING_MFA_ENROLLMENT_ID"
+        case .invalidMultiFactorSession: "INVALID_MFA_PENDING_CREDENTIAL"
+        case .multiFactorInfoNotFound: "MFA_ENROLLMENT_NOT_FOUND"
+        case .unverifiedEmail: "UNVERIFIED_EMAIL"
+        case .secondFactorAlreadyEnrolled: "SECOND_FACTOR_EXISTS"
+        case .maximumSecondFactorCountExceeded: "SECOND_FACTOR_LIMIT_EXCEEDED"
+        case .unsupportedFirstFactor: "UNSUPPORTED_FIRST_FACTOR"
+        case .internalError: "INTERNAL_ERROR"
+        }
+    }
+}

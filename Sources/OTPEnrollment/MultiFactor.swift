@@ -1,0 +1,63 @@
+/// A user's second factors (Firebase's `user.multiFactor`).
+public final class MultiFactor: Sendable {
+    let state: UserState
+
+    init(state: UserState) {
+        self.state = state
+    }
+
+    /// The enrolled factors as of sign-in and this object's own enroll and unenroll calls
+    /// (Firebase keeps this list on the user; ``reload()`` refreshes it).
+    public var enrolledFactors: [MultiFactorInfo] { state.enrolledFactors }
+
+    /// The session that ``TOTPMultiFactorGenerator/generateSecret(with:)`` needs.
+    /// - Throws: ``AuthError`` with ``AuthErrorCode/userTokenExpired`` when the session was
+    ///   revoked, or ``AuthErrorCode/invalidUserToken`` when it ended.
+    public func session() async throws(AuthError) -> MultiFactorSession {
+        _ = try await state.service.liveSession(state)
+        return MultiFactorSession(kind: .user(state))
+    }
+
+    /// Finishes an enrollment with an assertion from
+    /// ``TOTPMultiFactorGenerator/assertionForEnrollment(with:oneTimePassword:)``.
+    ///
+    /// On success the factor is enrolled and every other session of the user is revoked.
+    /// - Throws: ``AuthError`` with ``AuthErrorCode/invalidVerificationCode``,
+    ///   ``AuthErrorCode/sessionExpired`` (after the enrollment deadline; the secret is then
+    ///   discarded), ``AuthErrorCode/tooManyRequests``, ``AuthErrorCode/requiresRecentLogin``,
+    ///   ``AuthErrorCode/maximumSecondFactorCountExceeded``, ``AuthErrorCode/missingVerificationID``
+    ///   (a sign-in assertion), ``AuthErrorCode/invalidVerificationID`` or
+    ///   ``AuthErrorCode/missingVerificationCode``.
+    public func enroll(with assertion: any MultiFactorAssertion, displayName: String?) async throws(AuthError) {
+        guard let totp = assertion as? TOTPMultiFactorAssertion else {
+            throw AuthError(.operationNotAllowed, "unsupported assertion for factor \"\(assertion.factorID)\": this service enrolls TOTP factors only")
+        }
+        guard case .enrollment(let secret) = totp.purpose else {
+            throw AuthError(.missingVerificationID, "a sign-in assertion cannot enroll a factor: use TOTPMultiFactorGenerator.assertionForEnrollment(with:oneTimePassword:) with the secret from generateSecret(with:)")
+        }
+        try await state.service.finalizeEnrollment(state, secret: secret, code: totp.oneTimePassword, displayName: displayName)
+    }
+
+    /// Removes an enrolled factor.
+    /// - Throws: see ``unenroll(withFactorUID:)``.
+    public func unenroll(with factorInfo: MultiFactorInfo) async throws(AuthError) {
+        try await unenroll(withFactorUID: factorInfo.uid)
+    }
+
+    /// Removes the enrolled factor `factorUID`.
+    ///
+    /// When that factor completed this session's sign-in, the session ends: the factor is removed
+    /// and the call then throws ``AuthErrorCode/invalidUserToken`` (as Firebase's iOS SDK does);
+    /// the user must sign in again.
+    /// - Throws: ``AuthError`` with ``AuthErrorCode/multiFactorInfoNotFound``,
+    ///   ``AuthErrorCode/requiresRecentLogin``, ``AuthErrorCode/invalidUserToken`` or
+    ///   ``AuthErrorCode/userTokenExpired``.
+    public func unenroll(withFactorUID factorUID: String) async throws(AuthError) {
+        try await state.service.withdraw(state, enrollmentID: factorUID)
+    }
+
+    /// Reads the enrolled factors again from the store.
+    public func reload() async throws(AuthError) {
+        try await state.service.reload(state)
+    }
+}

@@ -1,0 +1,97 @@
+/// A project's multi-factor settings: what Identity Platform's project configuration holds, and the
+/// limits a server must set that Firebase does not document.
+public struct MultiFactorConfiguration: Sendable, Hashable {
+    /// Whether users may enroll TOTP factors (Identity Platform's provider state ENABLED/DISABLED).
+    /// Disabling it stops new enrollments; enrolled users still need their second factor.
+    public var isTOTPEnabled: Bool
+    /// Time steps accepted on each side of the current one, 0...10 (Firebase's `adjacentIntervals`).
+    public var adjacentIntervals: Int
+    /// Seconds between starting an enrollment and its deadline (Firebase's `finalizeEnrollmentTime`).
+    public var enrollmentDeadline: Int64
+    /// Seconds a pending sign-in credential stays usable after the first factor passed.
+    public var pendingSignInLifetime: Int64
+    /// Seconds after a sign-in during which enrolling and unenrolling are allowed.
+    public var recentLoginWindow: Int64
+    /// Consecutive failed codes (K) after which a factor or pending enrollment is locked.
+    public var maximumConsecutiveFailures: Int
+    /// Seconds a lock lasts.
+    public var lockoutDuration: Int64
+    /// The number of bytes of each new secret (Firebase's keys are 20 bytes, 32 Base32 characters).
+    public var secretByteCount: Int
+
+    /// The most second factors a user may have, as Firebase allows.
+    public static let maximumFactorCount = 5
+    /// The range Firebase accepts for ``adjacentIntervals``.
+    public static let adjacentIntervalsRange = 0...10
+    /// Firebase's TOTP parameters: SHA-1, 6 digits, 30-second steps.
+    public static let algorithm = "SHA1"
+    /// Digits of each code.
+    public static let codeLength = 6
+    /// Seconds per time step.
+    public static let codeIntervalSeconds = 30
+
+    /// Creates a configuration; ``MultiFactorService/init(configuration:store:clock:opener:logger:)``
+    /// checks it.
+    public init(
+        isTOTPEnabled: Bool = true,
+        adjacentIntervals: Int = 5,
+        enrollmentDeadline: Int64 = 600,
+        pendingSignInLifetime: Int64 = 300,
+        recentLoginWindow: Int64 = 300,
+        maximumConsecutiveFailures: Int = 5,
+        lockoutDuration: Int64 = 300,
+        secretByteCount: Int = 20
+    ) {
+        self.isTOTPEnabled = isTOTPEnabled
+        self.adjacentIntervals = adjacentIntervals
+        self.enrollmentDeadline = enrollmentDeadline
+        self.pendingSignInLifetime = pendingSignInLifetime
+        self.recentLoginWindow = recentLoginWindow
+        self.maximumConsecutiveFailures = maximumConsecutiveFailures
+        self.lockoutDuration = lockoutDuration
+        self.secretByteCount = secretByteCount
+    }
+
+    /// Checks every setting.
+    /// - Throws: The first ``MultiFactorConfigurationError`` found.
+    public func validate() throws(MultiFactorConfigurationError) {
+        guard Self.adjacentIntervalsRange.contains(adjacentIntervals) else {
+            throw .adjacentIntervalsOutOfRange(adjacentIntervals)
+        }
+        for (name, value) in [
+            ("enrollmentDeadline", enrollmentDeadline),
+            ("pendingSignInLifetime", pendingSignInLifetime),
+            ("recentLoginWindow", recentLoginWindow),
+            ("lockoutDuration", lockoutDuration),
+        ] where value <= 0 {
+            throw .nonPositiveDuration(name: name, seconds: value)
+        }
+        guard maximumConsecutiveFailures >= 1 else { throw .invalidFailureLimit(maximumConsecutiveFailures) }
+        guard (16...64).contains(secretByteCount) else { throw .invalidSecretByteCount(secretByteCount) }
+    }
+}
+
+/// A ``MultiFactorConfiguration`` setting that cannot work.
+public enum MultiFactorConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `adjacentIntervals` is outside 0...10.
+    case adjacentIntervalsOutOfRange(Int)
+    /// A duration is zero or negative.
+    case nonPositiveDuration(name: String, seconds: Int64)
+    /// The failure limit is below 1.
+    case invalidFailureLimit(Int)
+    /// The secret length is outside 16...64 bytes.
+    case invalidSecretByteCount(Int)
+
+    public var description: String {
+        switch self {
+        case .adjacentIntervalsOutOfRange(let value):
+            "adjacentIntervals \(value) is out of range: use 0 to 10 (Firebase's default is 5)"
+        case .nonPositiveDuration(let name, let seconds):
+            "\(name) of \(seconds) seconds is not positive: use a number of seconds above 0"
+        case .invalidFailureLimit(let value):
+            "maximumConsecutiveFailures \(value) is below 1: use at least 1 (5 is a common choice)"
+        case .invalidSecretByteCount(let value):
+            "secretByteCount \(value) is outside 16...64: use 20 for SHA-1 keys as Firebase does"
+        }
+    }
+}

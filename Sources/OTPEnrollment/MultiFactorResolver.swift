@@ -1,0 +1,47 @@
+/// What completes a sign-in that failed with ``AuthErrorCode/secondFactorRequired``: the user's
+/// factors as hints, and ``resolveSignIn(with:)``.
+public final class MultiFactorResolver: Sendable {
+    /// The user's enrolled factors, to let the user choose one.
+    public let hints: [MultiFactorInfo]
+    /// The sign-in session (it cannot start an enrollment).
+    public let session: MultiFactorSession
+    let service: MultiFactorService
+    let identity: FirstFactorIdentity
+    let credentialID: String
+
+    init(service: MultiFactorService, identity: FirstFactorIdentity, credentialID: String, hints: [MultiFactorInfo]) {
+        self.service = service
+        self.identity = identity
+        self.credentialID = credentialID
+        self.hints = hints
+        self.session = MultiFactorSession(kind: .signIn(credentialID: credentialID))
+    }
+
+    /// Completes the sign-in with a second factor's assertion.
+    ///
+    /// - Returns: The signed-in user; ``AuthDataResult/secondFactor`` and
+    ///   ``User/secondFactorIdentifier`` say which factor completed the sign-in.
+    /// - Throws: ``AuthError`` with ``AuthErrorCode/invalidVerificationCode`` (wrong, malformed,
+    ///   outside the window, or already used), ``AuthErrorCode/tooManyRequests`` (locked after too
+    ///   many failures), ``AuthErrorCode/sessionExpired`` (the pending credential expired),
+    ///   ``AuthErrorCode/invalidMultiFactorSession`` (the credential was used already),
+    ///   ``AuthErrorCode/multiFactorInfoNotFound``, ``AuthErrorCode/missingVerificationCode`` or
+    ///   ``AuthErrorCode/missingMultiFactorInfo`` (an enrollment assertion).
+    public func resolveSignIn(with assertion: any MultiFactorAssertion) async throws(AuthError) -> AuthDataResult {
+        guard let totp = assertion as? TOTPMultiFactorAssertion else {
+            throw AuthError(.missingMultiFactorInfo, "unsupported assertion for factor \"\(assertion.factorID)\": this service verifies TOTP factors only")
+        }
+        guard case .signIn(let enrollmentID) = totp.purpose else {
+            throw AuthError(.missingMultiFactorInfo, "an enrollment assertion cannot complete a sign-in: use TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID:oneTimePassword:) with one of the resolver's hints")
+        }
+        return try await service.finalizeSignIn(self, enrollmentID: enrollmentID, code: totp.oneTimePassword)
+    }
+}
+
+/// The result of a completed sign-in.
+public struct AuthDataResult: Sendable {
+    /// The signed-in user.
+    public let user: User
+    /// The second factor that completed the sign-in, when one did.
+    public let secondFactor: MultiFactorInfo?
+}

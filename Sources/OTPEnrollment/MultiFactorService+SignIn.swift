@@ -1,0 +1,121 @@
+import OTPCore
+
+extension MultiFactorService {
+    /// Signs in a user whose first factor the host application has just authenticated.
+    ///
+    /// - Returns: The signed-in user, when the user has no second factor.
+    /// - Throws: ``AuthError`` with ``AuthErrorCode/secondFactorRequired`` and a
+    ///   ``AuthError/resolver`` when the user has second factors: pick one of the resolver's hints,
+    ///   ask for its code, and call ``MultiFactorResolver/resolveSignIn(with:)``.
+    public func signIn(_ identity: FirstFactorIdentity) async throws(AuthError) -> User {
+        let now = clock.now()
+        let userID = identity.userID
+        let factors = try await storeCall("listing factors") { try await store.factors(userID: userID) }
+        if factors.isEmpty {
+            return try await startSession(identity, at: now, secondFactor: nil, enrolledFactors: [])
+        }
+        // The records are at hand with their secrets: prepare the keys the second step will need.
+        for factor in factors where cachedVerifier(factor.id) == nil {
+            try cacheVerifier(factor)
+        }
+        let credential = PendingSignInRecord(
+            id: try newID(),
+            userID: userID,
+            firstFactorProvider: identity.provider.rawValue,
+            createdAt: now,
+            expiresAt: now + configuration.pendingSignInLifetime
+        )
+        try await storeCall("storing a pending sign-in") { try await store.insertPendingSignIn(credential) }
+        let resolver = MultiFactorResolver(service: self, identity: identity, credentialID: credential.id, hints: factors.map(MultiFactorInfo.init))
+        throw AuthError(.secondFactorRequired, "the user has enrolled a second factor: complete the sign-in with the resolver's hints", resolver: resolver)
+    }
+
+    func startSession(_ identity: FirstFactorIdentity, at now: Int64, secondFactor: MultiFactorInfo?, enrolledFactors: [MultiFactorInfo]) async throws(AuthError) -> User {
+        let record = SessionRecord(
+            id: try newID(),
+            userID: identity.userID,
+            firstFactorProvider: identity.provider.rawValue,
+            authenticatedAt: now,
+            secondFactorEnrollmentID: secondFactor?.uid
+        )
+        try await storeCall("storing the session") { try await store.insertSession(record) }
+        let state = UserState(service: self, identity: identity, sessionID: record.id, secondFactor: secondFactor, enrolledFactors: enrolledFactors)
+        return User(state: state)
+    }
+
+    /// `mfaSignIn:finalize`: the hot path of a server. Reads the credential and the factor's
+    /// failure counter, verifies on the cached prepared key, records the step with a
+    /// compare-and-set, consumes the credential and starts the session.
+    func finalizeSignIn(_ resolver: MultiFactorResolver, enrollmentID: String, code: String) async throws(AuthError) -> AuthDataResult {
+        guard !code.isEmpty else {
+            throw AuthError(.missingVerificationCode, "no verification code given: enter the code the authenticator app shows")
+        }
+        let now = clock.now()
+        let credentialID = resolver.credentialID
+        guard let credential = try await storeCall("reading the pending sign-in", { try await store.pendingSignIn(id: credentialID) }) else {
+            throw AuthError(.invalidMultiFactorSession, "this sign-in was already completed or is unknown: sign in with the first factor again")
+        }
+        guard now <= credential.expiresAt else {
+            _ = try await storeCall("discarding an expired sign-in") { try await store.consumePendingSignIn(id: credentialID) }
+            throw AuthError(.sessionExpired, "the sign-in expired \(now - credential.expiresAt) seconds ago: sign in with the first factor again")
+        }
+        let counter = try await storeCall("reading failures") { try await store.failureCounter(key: enrollmentID) }
+        if let until = counter.lockedUntil, counter.isLocked(at: now) {
+            throw tooManyRequests(until: until, now: now)
+        }
+
+        var verifier: Verifier
+        if let cached = cachedVerifier(enrollmentID) {
+            verifier = cached
+        } else if let record = try await storeCall("reading the factor", { try await store.factor(id: enrollmentID) }) {
+            verifier = try cacheVerifier(record)
+        } else {
+            throw factorNotFound()
+        }
+        guard verifier.userID == credential.userID else { throw factorNotFound() }
+
+        var after = verifier.lastAcceptedStep
+        while true {
+            let match: TOTPMatch?
+            do {
+                match = try verifier.totp.verify(code, at: now, window: window, after: after)
+            } catch {
+                throw await failure(key: enrollmentID, kind: "factor", now: now, reason: "invalid verification code: \(error)")
+            }
+            guard let match else {
+                throw await failure(key: enrollmentID, kind: "factor", now: now, reason: "wrong or already used verification code: enter the code the authenticator app shows now")
+            }
+            // The store decides: another request (or process) may have accepted this step meanwhile.
+            switch try await storeCall("recording the accepted step", { try await store.recordAcceptedStep(match.step, factorID: enrollmentID) }) {
+            case .accepted:
+                noteAcceptedStep(match.step, enrollmentID: enrollmentID)
+            case .rejected(let last):
+                noteAcceptedStep(last, enrollmentID: enrollmentID)
+                after = last
+                continue
+            case .factorNotFound:
+                forgetVerifier(enrollmentID)
+                throw factorNotFound()
+            }
+            break
+        }
+
+        if counter.consecutiveFailures > 0 {
+            try await storeCall("resetting failures") { try await store.resetFailures(key: enrollmentID) }
+        }
+        guard try await storeCall("consuming the pending sign-in", { try await store.consumePendingSignIn(id: credentialID) }) != nil else {
+            throw AuthError(.invalidMultiFactorSession, "this sign-in was just completed by another request: sign in with the first factor again")
+        }
+        let hint = resolver.hints.first { $0.uid == enrollmentID }
+            ?? MultiFactorInfo(uid: enrollmentID, displayName: nil, enrollmentTime: 0, factorID: TOTPMultiFactorID)
+        let user = try await startSession(resolver.identity, at: now, secondFactor: hint, enrolledFactors: resolver.hints)
+        if logger.logLevel <= .debug {
+            logger.debug("signed in with TOTP", metadata: ["user": "\(credential.userID)", "enrollment": "\(enrollmentID)"])
+        }
+        return AuthDataResult(user: user, secondFactor: hint)
+    }
+
+    private func factorNotFound() -> AuthError {
+        AuthError(.multiFactorInfoNotFound, "the user has no second factor with this enrollment id: pick one of the resolver's hints")
+    }
+}

@@ -1,0 +1,162 @@
+public import Logging
+import OTPCore
+internal import Synchronization
+
+/// The TOTP multi-factor service of one project: the server half of Firebase's multi-factor
+/// authentication (what Identity Platform runs behind `mfaEnrollment:start/finalize/withdraw` and
+/// `mfaSignIn:finalize`), with Firebase's client API on top.
+///
+/// The host application authenticates the first factor itself (password, OAuth, …) and then calls
+/// ``signIn(_:)`` with who the user is. Users without second factors are signed in at once; users
+/// with them get ``AuthErrorCode/secondFactorRequired`` and a ``MultiFactorResolver``.
+///
+/// The service keeps nothing of its own but a cache of prepared keys, one per enrolled factor;
+/// everything else lives in the ``EnrollmentStore``.
+public final class MultiFactorService: Sendable {
+    /// The project's settings.
+    public let configuration: MultiFactorConfiguration
+    let store: any EnrollmentStore
+    let clock: any EnrollmentClock
+    let opener: any OTPAppOpener
+    let logger: Logger
+    let window: VerificationWindow
+    private let verifiers = Mutex<[String: Verifier]>([:])
+
+    /// The largest number of prepared keys kept; past it the cache starts over.
+    static let verifierCacheLimit = 100_000
+
+    /// A factor's prepared key and what is known of its accepted steps.
+    struct Verifier: Sendable {
+        let userID: String
+        let totp: TOTP
+        var lastAcceptedStep: UInt64?
+    }
+
+    /// Creates the service of one project.
+    ///
+    /// - Parameters:
+    ///   - configuration: The project's settings.
+    ///   - store: Where enrollments, factors, counters, credentials and sessions persist.
+    ///   - clock: The time source (inject a ``ManualEnrollmentClock`` in tests).
+    ///   - opener: What ``TOTPSecret/openInOTPApp(withQRCodeURL:)`` hands URLs to.
+    ///   - logger: Receives events; never secrets, codes or credentials.
+    /// - Throws: ``MultiFactorConfigurationError`` when a setting cannot work.
+    public init(
+        configuration: MultiFactorConfiguration = MultiFactorConfiguration(),
+        store: any EnrollmentStore,
+        clock: any EnrollmentClock = SystemEnrollmentClock(),
+        opener: any OTPAppOpener = XDGOpenOpener(),
+        logger: Logger = Logger(label: "OTPKit.OTPEnrollment")
+    ) throws(MultiFactorConfigurationError) {
+        try configuration.validate()
+        self.configuration = configuration
+        self.store = store
+        self.clock = clock
+        self.opener = opener
+        self.logger = logger
+        do {
+            self.window = try VerificationWindow(adjacentIntervals: configuration.adjacentIntervals)
+        } catch {
+            throw .adjacentIntervalsOutOfRange(configuration.adjacentIntervals)
+        }
+    }
+
+    /// Deletes expired pending enrollments and sign-in credentials and ended locks; call it from
+    /// time to time.
+    public func purgeExpired() async throws(AuthError) {
+        let now = clock.now()
+        try await storeCall("purging expired records") { try await store.purgeExpired(before: now) }
+    }
+
+    // MARK: Shared steps
+
+    /// Runs a store operation, turning the store's own failures into ``AuthErrorCode/internalError``.
+    func storeCall<Result>(_ operation: String, _ body: () async throws -> Result) async throws(AuthError) -> Result {
+        do {
+            return try await body()
+        } catch {
+            logger.error("enrollment store failed", metadata: ["operation": "\(operation)", "error": "\(error)"])
+            throw AuthError(.internalError, "the enrollment store failed while \(operation): \(error)")
+        }
+    }
+
+    /// The session record of a signed-in user, or the error that says it ended.
+    func liveSession(_ user: UserState) async throws(AuthError) -> SessionRecord {
+        if let ended = user.endedWith {
+            throw AuthError(ended, "this session ended when the second factor it signed in with was unenrolled: sign in again")
+        }
+        guard let record = try await storeCall("reading the session", { try await store.session(id: user.sessionID) }) else {
+            throw AuthError(.userTokenExpired, "this session was revoked (another session enrolled a second factor, or it was signed out): sign in again")
+        }
+        return record
+    }
+
+    func requireRecentLogin(_ session: SessionRecord, now: Int64, for operation: String) throws(AuthError) {
+        guard now - session.authenticatedAt <= configuration.recentLoginWindow else {
+            throw AuthError(.requiresRecentLogin, "\(operation) needs a sign-in within the last \(configuration.recentLoginWindow) seconds: sign in again, then retry")
+        }
+    }
+
+    /// A new unguessable id (128 bits from OpenSSL's CSPRNG, in Base32).
+    func newID() throws(AuthError) -> String {
+        do {
+            return try OTPSecret.random(byteCount: 16).base32
+        } catch {
+            throw AuthError(.internalError, "could not generate an id: \(error)")
+        }
+    }
+
+    /// Counts a failed code under `key` and returns the error to report.
+    func failure(key: String, kind: String, now: Int64, reason: String) async -> AuthError {
+        let counter: FailureCounter
+        do {
+            counter = try await storeCall("counting a failure") {
+                try await store.recordFailure(key: key, at: now, limit: configuration.maximumConsecutiveFailures, lockout: configuration.lockoutDuration)
+            }
+        } catch {
+            return error
+        }
+        if let until = counter.lockedUntil, counter.isLocked(at: now) {
+            logger.notice("locked after repeated failed codes", metadata: ["kind": "\(kind)", "seconds": "\(until - now)"])
+            return tooManyRequests(until: until, now: now)
+        }
+        return AuthError(.invalidVerificationCode, reason)
+    }
+
+    func tooManyRequests(until: Int64, now: Int64) -> AuthError {
+        AuthError(.tooManyRequests, "too many wrong codes in a row: try again in \(until - now) seconds")
+    }
+
+    // MARK: Prepared keys
+
+    func cachedVerifier(_ enrollmentID: String) -> Verifier? {
+        verifiers.withLock { $0[enrollmentID] }
+    }
+
+    @discardableResult
+    func cacheVerifier(_ record: FactorRecord) throws(AuthError) -> Verifier {
+        let totp: TOTP
+        do {
+            totp = try TOTP(secret: record.secret, algorithm: record.algorithm, digits: record.digits, period: record.period)
+        } catch {
+            throw AuthError(.internalError, "the stored factor \(record.id) has unusable parameters: \(error)")
+        }
+        let verifier = Verifier(userID: record.userID, totp: totp, lastAcceptedStep: record.lastAcceptedStep)
+        verifiers.withLock { cache in
+            if cache.count >= Self.verifierCacheLimit { cache.removeAll(keepingCapacity: true) }
+            cache[record.id] = verifier
+        }
+        return verifier
+    }
+
+    func noteAcceptedStep(_ step: UInt64, enrollmentID: String) {
+        verifiers.withLock { cache in
+            if let known = cache[enrollmentID]?.lastAcceptedStep, known >= step { return }
+            cache[enrollmentID]?.lastAcceptedStep = step
+        }
+    }
+
+    func forgetVerifier(_ enrollmentID: String) {
+        _ = verifiers.withLock { $0.removeValue(forKey: enrollmentID) }
+    }
+}

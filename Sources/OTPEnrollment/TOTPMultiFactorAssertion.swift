@@ -1,0 +1,21 @@
+/// Proof of a second factor, passed to ``MultiFactor/enroll(with:displayName:)`` or
+/// ``MultiFactorResolver/resolveSignIn(with:)``.
+public protocol MultiFactorAssertion: Sendable {
+    /// The factor kind, such as ``TOTPMultiFactorID``.
+    var factorID: String { get }
+}
+
+/// A TOTP code with what it is for: finishing an enrollment (with the ``TOTPSecret``) or signing in
+/// (with an enrollment id). One kind cannot be used for the other.
+public struct TOTPMultiFactorAssertion: MultiFactorAssertion {
+    enum Purpose: Sendable {
+        case enrollment(TOTPSecret)
+        case signIn(enrollmentID: String)
+    }
+
+    let purpose: Purpose
+    let oneTimePassword: String
+
+    /// ``TOTPMultiFactorID`` (`"totp"`).
+    public var factorID: String { TOTPMultiFactorID }
+}

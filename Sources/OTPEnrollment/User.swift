@@ -1,0 +1,65 @@
+internal import Synchronization
+
+/// A signed-in user: who the first factor established, which second factor completed the sign-in,
+/// and ``multiFactor`` to manage second factors.
+public final class User: Sendable {
+    let state: UserState
+
+    init(state: UserState) {
+        self.state = state
+        self.multiFactor = MultiFactor(state: state)
+    }
+
+    /// The user's id.
+    public var uid: String { state.identity.userID }
+    /// The user's email address, if any.
+    public var email: String? { state.identity.email }
+    /// Whether the email address is verified.
+    public var isEmailVerified: Bool { state.identity.isEmailVerified }
+    /// The first-factor provider's id (`"password"`, `"google.com"`, …).
+    public var providerID: String { state.identity.provider.rawValue }
+    /// The id of this sign-in's session; keep it to recognise the session later.
+    public var sessionID: String { state.sessionID }
+    /// The second factors, enrollment and unenrollment.
+    public let multiFactor: MultiFactor
+
+    /// The kind of second factor that completed the sign-in (`"totp"`), or `nil` when none did
+    /// (the `sign_in_second_factor` claim of Firebase's ID token).
+    public var signInSecondFactor: String? { state.secondFactor?.factorID }
+    /// The enrollment id of the second factor that completed the sign-in (the
+    /// `second_factor_identifier` claim of Firebase's ID token).
+    public var secondFactorIdentifier: String? { state.secondFactor?.uid }
+}
+
+/// What a ``User`` and its ``MultiFactor`` share.
+final class UserState: Sendable {
+    struct Mutable {
+        var enrolledFactors: [MultiFactorInfo]
+        /// Set when this session was ended from here (after unenrolling its own second factor).
+        var endedWith: AuthErrorCode?
+    }
+
+    let service: MultiFactorService
+    let identity: FirstFactorIdentity
+    let sessionID: String
+    let secondFactor: MultiFactorInfo?
+    let mutable: Mutex<Mutable>
+
+    init(service: MultiFactorService, identity: FirstFactorIdentity, sessionID: String, secondFactor: MultiFactorInfo?, enrolledFactors: [MultiFactorInfo]) {
+        self.service = service
+        self.identity = identity
+        self.sessionID = sessionID
+        self.secondFactor = secondFactor
+        self.mutable = Mutex(Mutable(enrolledFactors: enrolledFactors, endedWith: nil))
+    }
+
+    var enrolledFactors: [MultiFactorInfo] {
+        get { mutable.withLock { $0.enrolledFactors } }
+        set { mutable.withLock { $0.enrolledFactors = newValue } }
+    }
+
+    var endedWith: AuthErrorCode? {
+        get { mutable.withLock { $0.endedWith } }
+        set { mutable.withLock { $0.endedWith = newValue } }
+    }
+}
