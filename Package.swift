@@ -76,7 +76,7 @@ let package = Package(
         ),
         .target(
             name: "OTPEnrollment",
-            dependencies: ["OTPCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["OTPCore", "OTPURI", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -86,7 +86,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OTPEnrollmentTests",
-            dependencies: ["OTPEnrollment", "OTPEnrollmentTestSupport", "OTPCore"],
+            dependencies: ["OTPEnrollment", "OTPEnrollmentTestSupport", "OTPCore", "OTPURI"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 public import Foundation
 import OTPCore
+import OTPURI
 
 /// A new TOTP shared secret, returned once by ``TOTPMultiFactorGenerator/generateSecret(with:)`` to
 /// be shown to the user (as text or as a QR code) and then passed to
@@ -50,9 +51,10 @@ public final class TOTPSecret: Sendable, CustomStringConvertible {
 
     /// The otpauth:// URL to show as a QR code, exactly as Firebase builds it:
     /// `otpauth://totp/{issuer}:{accountName}?secret={key}&issuer={issuer}&algorithm=SHA1&digits=6`,
-    /// or an empty string when the algorithm is missing or the code length is not positive.
+    /// or an empty string when the algorithm is missing or the code length is not positive. Where
+    /// Firebase would emit an invalid URI (a space or `&` in a name), the parts are escaped per RFC 3986.
     public func generateQRCodeURL(withAccountName accountName: String, issuer: String) -> String {
-        FirebaseQRCodeURL.make(
+        OTPAuthURI.firebaseQRCodeURL(
             sharedSecretKey: sharedSecretKey(),
             accountName: accountName,
             issuer: issuer,

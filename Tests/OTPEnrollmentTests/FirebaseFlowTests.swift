@@ -1,6 +1,7 @@
 import Foundation
 import OTPCore
 import OTPEnrollment
+import OTPURI
 import Testing
 
 /// The flows of Firebase's TOTP multi-factor documentation, step by step.
@@ -164,5 +165,22 @@ struct FirebaseFlowTests {
         try #require(process.terminationStatus != 127, "oathtool is not installed: run `bash Tests/test.sh` (it installs it) or `apt-get install -y oathtool`")
         try #require(process.terminationStatus == 0, "oathtool failed with status \(process.terminationStatus)")
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+extension FirebaseFlowTests {
+    @Test("QR URLs escape what Firebase would leave broken, and parse back with OTPURI")
+    func qrCodeURLEscaping() async throws {
+        let fixture = try Fixture()
+        let user = try await fixture.signIn()
+        let secret = try await TOTPMultiFactorGenerator.generateSecret(with: try await user.multiFactor.session())
+        let url = secret.generateQRCodeURL(withAccountName: "zoë smith@example.com", issuer: "Acme & Co")
+        #expect(!url.contains(" "))
+        let parsed = try OTPAuthURI(parsing: url, mode: .strict)
+        #expect(parsed.issuer == "Acme & Co")
+        #expect(parsed.accountName == "zoë smith@example.com")
+        #expect(parsed.secret.base32 == secret.sharedSecretKey())
+        #expect(parsed.digits == 6)
+        #expect(parsed.algorithm == .sha1)
     }
 }
