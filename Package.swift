@@ -86,7 +86,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OTPEnrollmentTests",
-            dependencies: ["OTPEnrollment", "OTPEnrollmentTestSupport", "OTPCore", "OTPURI"],
+            dependencies: ["OTPEnrollment", "OTPEnrollmentTestSupport", "OTPCore", "OTPURI", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

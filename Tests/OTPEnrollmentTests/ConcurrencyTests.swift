@@ -1,0 +1,76 @@
+import OTPEnrollment
+import Testing
+
+@Suite("Concurrency")
+struct ConcurrencyTests {
+    enum Outcome: Sendable, Equatable {
+        case success
+        case failure(AuthErrorCode)
+    }
+
+    @Test("100 concurrent resolveSignIn calls with the same valid code: exactly one succeeds")
+    func sameResolverSameCode() async throws {
+        let fixture = try Fixture()
+        let (secret, info) = try await fixture.enroll(try await fixture.signIn())
+        fixture.nextStep()
+        let resolver = try await fixture.resolver()
+        let assertion = TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: try fixture.code(secret))
+        let outcomes = await withTaskGroup(of: Outcome.self) { group in
+            for _ in 0..<100 {
+                group.addTask {
+                    do throws(AuthError) {
+                        _ = try await resolver.resolveSignIn(with: assertion)
+                        return .success
+                    } catch {
+                        return .failure(error.code)
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 == .success }.count == 1)
+        let failureCodes: Set<AuthErrorCode> = Set(outcomes.compactMap { outcome -> AuthErrorCode? in if case .failure(let code) = outcome { code } else { nil } })
+        #expect(failureCodes.isSubset(of: [AuthErrorCode.invalidVerificationCode, .invalidMultiFactorSession, .tooManyRequests]), "\(failureCodes)")
+    }
+
+    @Test("100 concurrent sign-ins, each with its own pending credential, using one code: exactly one succeeds")
+    func separateResolversSameCode() async throws {
+        let fixture = try Fixture(MultiFactorConfiguration(maximumConsecutiveFailures: 1_000))
+        let (secret, info) = try await fixture.enroll(try await fixture.signIn())
+        fixture.nextStep()
+        var resolvers: [MultiFactorResolver] = []
+        for _ in 0..<100 { resolvers.append(try await fixture.resolver()) }
+        let code = try fixture.code(secret)
+        let outcomes = await withTaskGroup(of: Outcome.self) { group in
+            for resolver in resolvers {
+                group.addTask {
+                    do throws(AuthError) {
+                        _ = try await resolver.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: code))
+                        return .success
+                    } catch {
+                        return .failure(error.code)
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 == .success }.count == 1)
+        #expect(outcomes.filter { $0 == .failure(.invalidVerificationCode) }.count == 99)
+    }
+
+    @Test("50 concurrent enroll calls with the same assertion: exactly one factor is enrolled")
+    func concurrentEnroll() async throws {
+        let fixture = try Fixture(MultiFactorConfiguration(maximumConsecutiveFailures: 1_000))
+        let user = try await fixture.signIn()
+        let secret = try await TOTPMultiFactorGenerator.generateSecret(with: try await user.multiFactor.session())
+        let assertion = TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: try fixture.code(secret))
+        let successes = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<50 {
+                group.addTask { (try? await user.multiFactor.enroll(with: assertion, displayName: nil)) != nil }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(successes == 1)
+        #expect(try await fixture.store.factors(userID: "alice").count == 1)
+    }
+}

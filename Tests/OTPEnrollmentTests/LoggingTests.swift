@@ -1,0 +1,74 @@
+import Logging
+import OTPEnrollment
+import Synchronization
+import Testing
+
+@Suite("Logging")
+struct LoggingTests {
+    final class Recorder: Sendable {
+        let lines = Mutex<[String]>([])
+    }
+
+    struct RecordingHandler: LogHandler {
+        let recorder: Recorder
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+            recorder.lines.withLock { $0.append("\(event.level) \(event.message) \(merged)") }
+        }
+    }
+
+    @Test("a whole flow at trace level logs events but never a secret, a code or a credential")
+    func noSecretsInLogs() async throws {
+        let recorder = Recorder()
+        let logger = Logger(label: "test") { _ in RecordingHandler(recorder: recorder) }
+        let clock = ManualEnrollmentClock(Fixture.start)
+        let store = InMemoryEnrollmentStore()
+        let service = try MultiFactorService(configuration: MultiFactorConfiguration(maximumConsecutiveFailures: 2), store: store, clock: clock, logger: logger)
+        let fixture = try Fixture()
+        var sensitive: [String] = []
+
+        let user = try await service.signIn(Fixture.identity())
+        let secret = try await TOTPMultiFactorGenerator.generateSecret(with: try await user.multiFactor.session())
+        sensitive.append(secret.sharedSecretKey())
+        let code = try fixture.code(secret, at: clock.now())
+        sensitive.append(code)
+        try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code), displayName: nil)
+        let info = user.multiFactor.enrolledFactors[0]
+
+        clock.advance(by: 30)
+        let error = await #expect(throws: AuthError.self) { _ = try await service.signIn(Fixture.identity()) }
+        let resolver = try #require(error?.resolver)
+        let wrong = wrongCode(try fixture.code(secret, at: clock.now()))
+        sensitive.append(wrong)
+        for _ in 0..<2 {
+            let failure = await #expect(throws: AuthError.self) {
+                _ = try await resolver.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: wrong))
+            }
+            for value in sensitive { #expect(failure?.description.contains(value) == false) }
+        }
+        clock.advance(by: 300)
+        let good = try fixture.code(secret, at: clock.now())
+        sensitive.append(good)
+        let result = try await resolver.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: good))
+        sensitive.append(result.user.sessionID)
+        #expect(await authErrorCode { try await result.user.multiFactor.unenroll(with: info) } == .invalidUserToken)
+
+        let lines = recorder.lines.withLock { $0 }
+        #expect(lines.contains { $0.contains("enrolled") })
+        #expect(lines.contains { $0.contains("locked") })
+        #expect(lines.contains { $0.contains("signed in") })
+        for line in lines {
+            for value in sensitive {
+                #expect(!line.contains(value), "log line leaks a sensitive value: \(line)")
+            }
+        }
+    }
+}
