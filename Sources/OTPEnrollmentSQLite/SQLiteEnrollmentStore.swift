@@ -132,6 +132,14 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
         }
     }
 
+    /// A store dropped without ``close()`` still closes its connection (in the background), instead
+    /// of leaking the file handle or tripping sqlite-nio's debug assertion.
+    deinit {
+        if !closed.withLock({ $0 }) {
+            _ = connection.close()
+        }
+    }
+
     // MARK: Running statements
 
     /// Runs one statement on the connection. The caller holds ``lock``.

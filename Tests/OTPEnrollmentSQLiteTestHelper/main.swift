@@ -2,8 +2,9 @@
 // processes on one database file or kill one with SIGKILL mid-stream. Key from OTPKIT_SEALING_KEY.
 //
 //   open DB                          open the store, print "ok" or the error, exit 0 / 1
-//   race DB FACTOR FIRST ROUNDS T    at Unix millisecond T, verify the code of steps FIRST..<FIRST+ROUNDS
-//                                    for FACTOR and record each accepted step; one line per round:
+//   race DB FACTOR FIRST ROUNDS T    verify the code of steps FIRST..<FIRST+ROUNDS for FACTOR, round i
+//                                    at Unix millisecond T + 5i (so two racers start each round together),
+//                                    and record each accepted step; one line per round:
 //                                    "accepted S", "replay-by-read S" or "replay-by-cas S"
 //   churn DB ACKFILE                 enroll factors and accept steps forever; after each commit append
 //                                    "enrolled ID" or "step ID S" to ACKFILE
@@ -53,9 +54,10 @@ case "race":
         fail("usage: race DB FACTOR FIRST ROUNDS T")
     }
     let store = await openStore(arguments[2])
-    while unixMilliseconds() < start { usleep(200) }
     var lines: [String] = []
     for step in first..<(first + rounds) {
+        let roundStart = start + 5 * Int64(step - first)
+        while unixMilliseconds() < roundStart { usleep(100) }
         guard let record = try await store.factor(id: arguments[3]) else { fail("no factor \(arguments[3])") }
         let totp = try TOTP(secret: record.secret, algorithm: record.algorithm, digits: record.digits, period: record.period)
         let code = try totp.code(step: step)

@@ -6,7 +6,7 @@ import OTPSealing
 import Testing
 
 /// A scratch directory with a database path and a sealing key, removed when the test ends.
-final class TestDatabase {
+final class TestDatabase: Sendable {
     let directory: String
     let path: String
     let keyHex: String
@@ -135,14 +135,9 @@ enum TestHelper {
 }
 
 extension Array where Element == UInt8 {
+    /// Whether `subsequence` occurs anywhere in the bytes (Foundation's search: the files are megabytes).
     func contains(subsequence: [UInt8]) -> Bool {
-        guard !subsequence.isEmpty, subsequence.count <= count else { return false }
-        let first = subsequence[0]
-        var index = startIndex
-        while let found = self[index...].firstIndex(of: first), found + subsequence.count <= count {
-            if self[found..<(found + subsequence.count)].elementsEqual(subsequence) { return true }
-            index = found + 1
-        }
-        return false
+        guard !subsequence.isEmpty else { return false }
+        return Data(self).range(of: Data(subsequence)) != nil
     }
 }

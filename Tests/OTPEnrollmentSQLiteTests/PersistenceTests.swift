@@ -1,0 +1,82 @@
+import OTPCore
+import OTPEnrollment
+@testable import OTPEnrollmentSQLite
+import SQLiteNIO
+import OTPSealing
+import Testing
+
+@Suite("SQLite store persistence")
+struct PersistenceTests {
+    @Test("enroll, close, reopen, sign in; the accepted step survives another restart")
+    func enrollCloseReopenSignIn() async throws {
+        let database = try TestDatabase()
+        let first = try await database.open()
+        let enrolled = try await enroll(first, userID: "alice", algorithm: .sha256)
+        try await first.close()
+
+        let second = try await database.open()
+        let reopened = try #require(try await second.factor(id: enrolled.id))
+        #expect(reopened == enrolled)
+        #expect(try await second.factors(userID: "alice").map(\.id) == [enrolled.id])
+        let totp = try TOTP(secret: reopened.secret, algorithm: reopened.algorithm, digits: reopened.digits, period: reopened.period)
+        let now = TOTP.currentUnixTime()
+        let match = try #require(try totp.verify(totp.code(at: now), at: now, window: .oneStep, after: reopened.lastAcceptedStep))
+        #expect(try await second.recordAcceptedStep(match.step, factorID: enrolled.id) == .accepted)
+        try await second.close()
+
+        let third = try await database.open()
+        let afterSignIn = try #require(try await third.factor(id: enrolled.id))
+        #expect(afterSignIn.lastAcceptedStep == match.step)
+        #expect(try totp.verify(totp.code(at: now), at: now, window: .oneStep, after: afterSignIn.lastAcceptedStep) == nil)
+        #expect(try await third.recordAcceptedStep(match.step, factorID: enrolled.id) == .rejected(lastAcceptedStep: match.step))
+        try await third.close()
+    }
+
+    @Test("the file is in WAL mode with synchronous=FULL, foreign keys on, and the migration recorded")
+    func pragmas() async throws {
+        let database = try TestDatabase()
+        try await database.open().close()
+        try await RawDatabase.with(database.path) { connection in
+        #expect(try await connection.value("PRAGMA journal_mode") == "wal")
+        #expect(try await connection.value("PRAGMA application_id") == "1330925643")
+        #expect(try await connection.value("SELECT group_concat(version) FROM otpkit_migrations") == "1")
+        // Migration 1 is shipped: its text must never change (append a migration instead).
+        let checksum = try await connection.value("SELECT checksum FROM otpkit_migrations WHERE version = 1")
+        #expect(checksum == "6b52d82bf7c0c8b56e984af2044f5b2ed4b6c36618121ebd50082c950e17106a")
+        }
+
+        let store = try await database.open()
+        #expect(try await store.integrityProblems().isEmpty)
+        // synchronous and foreign_keys belong to the connection, so ask the store's own.
+        let synchronous = try await store.locked { () throws(SQLiteEnrollmentStoreError) in try await store.execute("PRAGMA synchronous") }
+        #expect(synchronous.first?.column("synchronous")?.integer == 2)
+        let foreignKeys = try await store.locked { () throws(SQLiteEnrollmentStoreError) in try await store.execute("PRAGMA foreign_keys") }
+        #expect(foreignKeys.first?.column("foreign_keys")?.integer == 1)
+        let busyTimeout = try await store.locked { () throws(SQLiteEnrollmentStoreError) in try await store.execute("PRAGMA busy_timeout") }
+        #expect(busyTimeout.first?.columns.first?.data.integer == 10_000)
+        try await store.close()
+    }
+
+    @Test("opening twice at once (two stores on one file) works, and both see each other's writes")
+    func twoStoresOneFile() async throws {
+        let database = try TestDatabase()
+        async let a = database.open()
+        async let b = database.open()
+        let (first, second) = try await (a, b)
+        let factor = try await enroll(first, userID: "bob")
+        #expect(try await second.factor(id: factor.id) == factor)
+        #expect(try await second.recordAcceptedStep(7, factorID: factor.id) == .accepted)
+        #expect(try await first.recordAcceptedStep(7, factorID: factor.id) == .rejected(lastAcceptedStep: 7))
+        try await first.close()
+        try await second.close()
+    }
+
+    @Test("a closed store says so")
+    func closed() async throws {
+        let database = try TestDatabase()
+        let store = try await database.open()
+        try await store.close()
+        try await store.close()
+        await #expect(throws: SQLiteEnrollmentStoreError.closed(path: database.path)) { try await store.factor(id: "x") }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import OTPCore
+import OTPEnrollment
+import OTPEnrollmentSQLite
+import OTPSealing
+import SQLiteNIO
+import Testing
+
+@Suite("Secrets sealed at rest in SQLite")
+struct SealedAtRestTests {
+    @Test("no secret appears in the database, its WAL or its shared memory, as raw bytes or Base32")
+    func noPlaintext() async throws {
+        let database = try TestDatabase()
+        let store = try await database.open()
+        var secrets: [OTPSecret] = []
+        for index in 0..<30 {
+            let secret = try OTPSecret.random(for: [.sha1, .sha256, .sha512][index % 3])
+            secrets.append(secret)
+            if index % 2 == 0 {
+                try await enroll(store, id: "factor-\(index)", userID: "user-\(index)", secret: secret, algorithm: .sha1)
+            } else {
+                try await store.insertPendingEnrollment(PendingEnrollmentRecord(
+                    id: "pending-only-\(index)", userID: "user", secret: secret, algorithm: .sha1, digits: 6, period: 30,
+                    createdAt: 0, deadline: 10_000_000_000
+                ))
+            }
+        }
+        // While open, recent rows live in the -wal file; after closing, in the database itself.
+        try checkAbsent(secrets, in: database.fileContents(), when: "open")
+        try await store.close()
+        try checkAbsent(secrets, in: database.fileContents(), when: "closed")
+    }
+
+    func checkAbsent(_ secrets: [OTPSecret], in contents: [UInt8], when: String) throws {
+        try #require(contents.count > 4096)
+        // Positive control: the search does find what is stored in the clear.
+        try #require(contents.contains(subsequence: Array("pending-only-1".utf8)), "the search finds stored ids (\(when))")
+        for secret in secrets {
+            let raw = secret.withUnsafeBytes { Array($0) }
+            #expect(!contents.contains(subsequence: raw), "raw secret bytes found in the files (\(when))")
+            #expect(!contents.contains(subsequence: Array(secret.base32.utf8)), "Base32 secret found (\(when))")
+            #expect(!contents.contains(subsequence: Array(secret.base32.lowercased().utf8)), "lowercase Base32 secret found (\(when))")
+            // A prefix longer than any accidental match still must not appear.
+            #expect(!contents.contains(subsequence: Array(raw.prefix(8))), "8 secret bytes found (\(when))")
+        }
+    }
+
+    @Test("a sealed secret copied onto another enrollment's row fails to open, naming the row")
+    func copiedRowFails() async throws {
+        let database = try TestDatabase()
+        let store = try await database.open()
+        let a = try await enroll(store, id: "enrollment-a", userID: "alice")
+        let b = try await enroll(store, id: "enrollment-b", userID: "bob")
+        try await store.close()
+
+        try await RawDatabase.with(database.path) { connection in
+            _ = try await connection.query(
+                "UPDATE factors SET sealed_secret = (SELECT sealed_secret FROM factors WHERE id = ?) WHERE id = ?",
+                [.text(a.id), .text(b.id)]
+            )
+        }
+
+        let reopened = try await database.open()
+        #expect(try await reopened.factor(id: a.id) == a)
+        let error = await #expect(throws: SQLiteEnrollmentStoreError.unusableSecret(recordID: b.id, .authenticationFailed)) {
+            try await reopened.factor(id: b.id)
+        }
+        #expect(error?.description.contains("altered or copied from another enrollment") == true)
+        try await reopened.close()
+    }
+
+    @Test("a wrong key is refused at start-up, naming both key ids; the right key still opens")
+    func wrongKeyAtStartUp() async throws {
+        let database = try TestDatabase()
+        let store = try await database.open()
+        try await enroll(store)
+        try await store.close()
+
+        let wrong = try SealingKey(bytes: (0..<32).map { _ in UInt8.random(in: 0...255) })
+        let error = await #expect(throws: SQLiteEnrollmentStoreError.self) { try await database.open(current: wrong) }
+        #expect(error == .missingSealingKeys(path: database.path, keyIDs: [database.key.id], currentKeyID: wrong.id))
+        #expect(error?.description.contains(database.key.id.description) == true)
+        #expect(error?.description.contains(wrong.id.description) == true)
+        #expect(error?.description.contains(database.keyHex) == false)
+        try await database.open().close()
+    }
+
+    @Test("a tampered row is found at start-up, not at the first sign-in")
+    func tamperedAtStartUp() async throws {
+        let database = try TestDatabase()
+        let store = try await database.open()
+        let factor = try await enroll(store, id: "only")
+        try await store.close()
+        try await RawDatabase.with(database.path) { connection in
+            let row = try #require(try await connection.query("SELECT sealed_secret FROM factors").first)
+            var sealed = Array(try #require(row.column("sealed_secret")?.blob).readableBytesView)
+            sealed[sealed.count - 1] ^= 0x01
+            _ = try await connection.query("UPDATE factors SET sealed_secret = ?", [.blob(ByteBuffer(bytes: sealed))])
+        }
+        await #expect(throws: SQLiteEnrollmentStoreError.unusableSecret(recordID: factor.id, .authenticationFailed)) {
+            try await database.open()
+        }
+    }
+
+    @Test("rotation: old rows open under a previous key, re-sealing moves them, then the old key is not needed")
+    func rotation() async throws {
+        let database = try TestDatabase()
+        let store = try await database.open()
+        var enrolled: [FactorRecord] = []
+        for index in 0..<25 { enrolled.append(try await enroll(store, id: "f\(index)", userID: "u\(index % 5)")) }
+        try await store.insertPendingEnrollment(PendingEnrollmentRecord(
+            id: "p", userID: "u", secret: try .random(for: .sha1), algorithm: .sha1, digits: 6, period: 30, createdAt: 0, deadline: 10_000_000_000
+        ))
+        try await store.close()
+
+        let newKey = try SealingKey(bytes: (0..<32).map { _ in UInt8.random(in: 0...255) })
+        let rotating = try await database.open(previous: [database.key], current: newKey)
+        #expect(try await rotating.sealingKeyUsage() == [database.key.id: 26])
+        #expect(try await rotating.factor(id: "f3") == enrolled[3])
+        #expect(try await rotating.resealAll(batchSize: 7) == 26)
+        #expect(try await rotating.sealingKeyUsage() == [newKey.id: 26])
+        #expect(try await rotating.resealAll() == 0)
+        try await rotating.close()
+
+        let rotated = try await database.open(current: newKey)
+        for record in enrolled { #expect(try await rotated.factor(id: record.id) == record) }
+        #expect(try await rotated.pendingEnrollment(id: "p") != nil)
+        try await rotated.close()
+        await #expect(throws: SQLiteEnrollmentStoreError.missingSealingKeys(path: database.path, keyIDs: [newKey.id], currentKeyID: database.key.id)) {
+            try await database.open()
+        }
+    }
+}
+
