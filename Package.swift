@@ -16,12 +16,14 @@ let package = Package(
         .library(name: "OTPSealing", targets: ["OTPSealing"]),
         .library(name: "OTPEnrollment", targets: ["OTPEnrollment"]),
         .library(name: "OTPEnrollmentSQLite", targets: ["OTPEnrollmentSQLite"]),
+        .executable(name: "totp-enrollment", targets: ["TOTPEnrollmentCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // SQLite through vapor/sqlite-nio rather than GRDB: sqlite-nio is maintained by Vapor with Linux as a
         // first-class CI platform and vendors its own SQLite; GRDB's Linux support is community-maintained.
         .package(url: "https://github.com/vapor/sqlite-nio.git", exact: "1.13.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .systemLibrary(
@@ -104,6 +106,17 @@ let package = Package(
             dependencies: ["OTPCore", "OTPEnrollment", "OTPSealing", "CCryptoOpenSSL", .product(name: "SQLiteNIO", package: "sqlite-nio")],
             swiftSettings: swiftSettings
         ),
+        // `totp enroll/signin/reseal/factors` run this executable: it links Foundation, NIO and SQLite,
+        // which would slow every `totp code` start.
+        .executableTarget(
+            name: "TOTPEnrollmentCommand",
+            dependencies: [
+                "OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPSealing", "OTPQR",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Separate processes for the cross-process replay and kill -9 tests.
         .executableTarget(
             name: "OTPEnrollmentSQLiteTestHelper",
@@ -115,6 +128,10 @@ let package = Package(
             name: "OTPEnrollmentSQLiteTests",
             dependencies: ["OTPEnrollmentSQLite", "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPSealing", "OTPCore",
                            .product(name: "SQLiteNIO", package: "sqlite-nio")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TOTPEnrollmentCommandTests",
             swiftSettings: swiftSettings
         ),
     ],

@@ -1,0 +1,114 @@
+internal import ArgumentParser
+internal import OTPEnrollment
+internal import OTPQR
+internal import OTPCore
+
+extension EnrollmentTool {
+    /// `totp enroll`: Firebase's enrollment flow at a terminal.
+    struct Enroll: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Enroll a TOTP second factor: show a QR code, ask for the first code, finalize.",
+            discussion: """
+                When the user already has a second factor, its code is asked first (a new factor \
+                needs a full sign-in). At most 5 factors per user.
+                """
+        )
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        @Option(help: "The user's id.")
+        var user: String
+
+        @Option(help: "The user's email address, taken as verified; the account name in the authenticator app.")
+        var email: String
+
+        @Option(help: "The issuer the authenticator app shows.")
+        var issuer = "OTPKit"
+
+        @Option(name: .customLong("name"), help: "A display name for the factor.")
+        var displayName: String?
+
+        @Option(help: "How to draw the QR code: utf8, inverted (for light terminals), ansi, ascii or none.")
+        var qr: QRStyle = .utf8
+
+        func run() async throws {
+            try await storeOptions.withService { _, service throws(EnrollmentFailure) in
+                let identity = FirstFactorIdentity(userID: user, email: email, isEmailVerified: true, provider: .password)
+                let (signedIn, _) = try await SignInFlow.signIn(service, identity, factor: nil, code: nil)
+                let secret: TOTPSecret
+                do throws(AuthError) {
+                    secret = try await TOTPMultiFactorGenerator.generateSecret(with: try await signedIn.multiFactor.session())
+                } catch {
+                    throw EnrollmentFailure(error)
+                }
+                let url = secret.generateQRCodeURL(withAccountName: email, issuer: issuer)
+                Terminal.writeOutput(try qr.render(url) + Self.instructions(secret, url: url, email: email, issuer: issuer))
+                try await finalize(signedIn, secret: secret)
+            }
+        }
+
+        private func finalize(_ user: User, secret: TOTPSecret) async throws(EnrollmentFailure) {
+            for attempt in 1...SignInFlow.attempts {
+                guard let code = Terminal.askForCode("Code from your authenticator app: ") else {
+                    throw .refused("no code entered: nothing was enrolled")
+                }
+                if code.isEmpty { continue }
+                let assertion = TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code)
+                do {
+                    try await user.multiFactor.enroll(with: assertion, displayName: displayName)
+                } catch where error.code == .invalidVerificationCode && attempt < SignInFlow.attempts {
+                    Terminal.writeError("\(error.message)\n")
+                    continue
+                } catch {
+                    throw EnrollmentFailure(error)
+                }
+                let factor = user.multiFactor.enrolledFactors.last
+                Terminal.writeOutput("""
+                    Enrolled a TOTP second factor for \(self.user) (enrollment id \(factor?.uid ?? "?")).
+                    Sign in with: totp signin --db \(storeOptions.database) --user \(self.user)
+
+                    """)
+                return
+            }
+            throw .refused("no valid code after \(SignInFlow.attempts) attempts: nothing was enrolled")
+        }
+
+        static func instructions(_ secret: TOTPSecret, url: String, email: String, issuer: String) -> String {
+            let key = secret.sharedSecretKey()
+            let grouped = stride(from: 0, to: key.count, by: 4).map { offset in
+                let start = key.index(key.startIndex, offsetBy: offset)
+                return String(key[start..<(key.index(start, offsetBy: 4, limitedBy: key.endIndex) ?? key.endIndex)])
+            }.joined(separator: " ")
+            return """
+                Scan the QR code with your authenticator app, or add the key by hand:
+                  Key:     \(grouped)
+                  Account: \(email) (issuer \(issuer); \(secret.hashingAlgorithm), \(secret.codeLength) digits, every \(secret.codeIntervalSeconds) s)
+                  URI:     \(url)
+                Enter the first code before the enrollment expires in \(secret.enrollmentCompletionDeadlineTime - TOTP.currentUnixTime()) s.
+
+                """
+        }
+    }
+}
+
+/// How `enroll` draws the QR code.
+enum QRStyle: String, ExpressibleByArgument, CaseIterable {
+    case utf8, inverted, ansi, ascii, none
+
+    func render(_ text: String) throws(EnrollmentFailure) -> String {
+        guard self != .none else { return "" }
+        let code: QRCode
+        do {
+            code = try QRCode(encoding: text)
+        } catch {
+            throw EnrollmentFailure(message: "cannot draw the QR code: \(error)", exitCode: 70)
+        }
+        switch self {
+        case .utf8: return code.utf8String(inverted: false)
+        case .inverted: return code.utf8String(inverted: true)
+        case .ansi: return code.ansiString()
+        case .ascii: return code.asciiString()
+        case .none: return ""
+        }
+    }
+}

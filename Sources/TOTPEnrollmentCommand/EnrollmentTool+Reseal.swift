@@ -1,0 +1,40 @@
+internal import ArgumentParser
+internal import OTPEnrollmentSQLite
+internal import OTPSealing
+
+extension EnrollmentTool {
+    /// `totp reseal`: moves every secret to the current sealing key after a key rotation.
+    struct Reseal: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Re-seal every secret under the current key (after rotating keys).",
+            discussion: """
+                Pass the new key as the current key (--key-file or $\(EnrollmentFailure.keyVariable)) \
+                and each old key with --previous-key-file. When it finishes, no secret needs the old \
+                keys any more.
+                """
+        )
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        func run() async throws {
+            let store = try await storeOptions.openStore()
+            let moved: Int
+            let usage: [SealingKeyID: Int]
+            do throws(SQLiteEnrollmentStoreError) {
+                moved = try await store.resealAll()
+                usage = try await store.sealingKeyUsage()
+                try await store.close()
+            } catch {
+                try? await store.close()
+                throw EnrollmentFailure(error)
+            }
+            let current = store.sealer.currentKeyID
+            var lines = ["Re-sealed \(moved) secret\(moved == 1 ? "" : "s") under key \(current)."]
+            let retired = store.sealer.keyIDs.subtracting([current]).filter { usage[$0] == nil }
+            for id in retired.sorted(by: { $0.rawValue < $1.rawValue }) {
+                lines.append("Key \(id) seals nothing any more: it can be retired.")
+            }
+            Terminal.writeOutput(lines.joined(separator: "\n") + "\n")
+        }
+    }
+}

@@ -1,0 +1,52 @@
+internal import OTPEnrollment
+
+/// The second step of sign-in at a terminal: pick a hint, ask for its code, resolve.
+enum SignInFlow {
+    /// How many codes a person may type in one run before the command gives up (the service's own
+    /// throttling may stop them sooner).
+    static let attempts = 5
+
+    /// Signs `identity` in. Returns `nil` when the user has no second factor.
+    static func signIn(
+        _ service: MultiFactorService,
+        _ identity: FirstFactorIdentity,
+        factor: String?,
+        code: String?
+    ) async throws(EnrollmentFailure) -> (user: User, secondFactor: MultiFactorInfo?) {
+        let resolver: MultiFactorResolver
+        do {
+            return (try await service.signIn(identity), nil)
+        } catch where error.code == .secondFactorRequired && error.resolver != nil {
+            resolver = error.resolver!
+        } catch {
+            throw EnrollmentFailure(error)
+        }
+        let hint = try choose(factor, from: resolver.hints, user: identity.userID)
+        let name = hint.displayName.map { "'\($0)' " } ?? ""
+        Terminal.writeError("\(identity.userID) has a TOTP second factor \(name)(enrollment id \(hint.uid)).\n")
+        for attempt in 1...(code == nil ? attempts : 1) {
+            guard let typed = code ?? Terminal.askForCode("Code from your authenticator app: ") else {
+                throw .refused("no code entered: run the command again and type the code your authenticator app shows")
+            }
+            if typed.isEmpty, code == nil { continue }
+            let assertion = TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: hint.uid, oneTimePassword: typed)
+            do {
+                let result = try await resolver.resolveSignIn(with: assertion)
+                return (result.user, result.secondFactor)
+            } catch where error.code == .invalidVerificationCode && code == nil && attempt < attempts {
+                Terminal.writeError("\(error.message)\n")
+            } catch {
+                throw EnrollmentFailure(error)
+            }
+        }
+        throw .refused("no valid code after \(attempts) attempts")
+    }
+
+    private static func choose(_ factor: String?, from hints: [MultiFactorInfo], user: String) throws(EnrollmentFailure) -> MultiFactorInfo {
+        guard let factor else { return hints[0] }
+        guard let hint = hints.first(where: { $0.uid == factor }) else {
+            throw .usage("\(user) has no second factor \(factor); enrolled: \(hints.map(\.uid).joined(separator: ", "))")
+        }
+        return hint
+    }
+}

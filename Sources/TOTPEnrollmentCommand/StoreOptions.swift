@@ -1,0 +1,63 @@
+internal import ArgumentParser
+internal import Logging
+internal import OTPEnrollment
+internal import OTPEnrollmentSQLite
+internal import OTPSealing
+
+/// The database and its sealing keys, shared by every subcommand.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .customLong("db"), help: ArgumentHelp("The SQLite database file (created when missing).", valueName: "file"))
+    var database: String
+
+    @Option(name: .customLong("key-file"), help: ArgumentHelp(
+        "The sealing key: 64 hex characters or 32 raw bytes (default: $\(EnrollmentFailure.keyVariable)).", valueName: "file"))
+    var keyFile: String?
+
+    @Option(name: .customLong("previous-key-file"), help: ArgumentHelp(
+        "An earlier sealing key whose rows still open (repeatable); `reseal` moves them to the current key.", valueName: "file"))
+    var previousKeyFiles: [String] = []
+
+    func sealer() throws(EnrollmentFailure) -> SecretSealer {
+        do {
+            let current = try SealingKey.load(file: keyFile, environmentVariable: EnrollmentFailure.keyVariable)
+            var previous: [SealingKey] = []
+            for file in previousKeyFiles { previous.append(try SealingKey(contentsOfFile: file)) }
+            return try SecretSealer(current: current, previous: previous)
+        } catch {
+            throw EnrollmentFailure(error)
+        }
+    }
+
+    func openStore() async throws(EnrollmentFailure) -> SQLiteEnrollmentStore {
+        let sealer = try sealer()
+        do {
+            return try await SQLiteEnrollmentStore.open(path: database, sealer: sealer)
+        } catch {
+            throw EnrollmentFailure(error)
+        }
+    }
+
+    /// Runs `body` with the store and the service on it, and closes the store whatever happens.
+    func withService<Result>(
+        _ body: (SQLiteEnrollmentStore, MultiFactorService) async throws(EnrollmentFailure) -> Result
+    ) async throws(EnrollmentFailure) -> Result {
+        let store = try await openStore()
+        do throws(EnrollmentFailure) {
+            let service: MultiFactorService
+            do {
+                // The service's info events (enrollment started, factor enrolled) would interleave with the prompts.
+                var logger = Logger(label: "OTPKit.totp-enrollment")
+                logger.logLevel = .warning
+                service = try MultiFactorService(store: store, logger: logger)
+            } catch {
+                throw EnrollmentFailure(message: "\(error)", exitCode: 70)
+            }
+            let result = try await body(store, service)
+            try? await store.close()
+            return result
+        } catch {
+            try? await store.close()
+            throw error
+        }
+    }
+}
