@@ -78,7 +78,7 @@ let package = Package(
         ),
         .target(
             name: "OTPEnrollment",
-            dependencies: ["OTPCore", "OTPURI", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["OTPCore", "OTPURI", "CCryptoOpenSSL", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .target(

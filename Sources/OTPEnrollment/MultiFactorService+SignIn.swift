@@ -64,7 +64,7 @@ extension MultiFactorService {
             throw tooManyRequests(until: until, now: now)
         }
 
-        var verifier: Verifier
+        let verifier: Verifier
         if let cached = cachedVerifier(enrollmentID) {
             verifier = cached
         } else if let record = try await storeCall("reading the factor", { try await store.factor(id: enrollmentID) }) {
@@ -88,9 +88,9 @@ extension MultiFactorService {
             // The store decides: another request (or process) may have accepted this step meanwhile.
             switch try await storeCall("recording the accepted step", { try await store.recordAcceptedStep(match.step, factorID: enrollmentID) }) {
             case .accepted:
-                noteAcceptedStep(match.step, enrollmentID: enrollmentID)
+                verifier.noteAccepted(match.step)
             case .rejected(let last):
-                noteAcceptedStep(last, enrollmentID: enrollmentID)
+                verifier.noteAccepted(last)
                 after = last
                 continue
             case .factorNotFound:

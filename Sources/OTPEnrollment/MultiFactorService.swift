@@ -21,15 +21,38 @@ public final class MultiFactorService: Sendable {
     let logger: Logger
     let window: VerificationWindow
     private let verifiers = Mutex<[String: Verifier]>([:])
+    private let ids = RandomIDs()
 
     /// The largest number of prepared keys kept; past it the cache starts over.
     static let verifierCacheLimit = 100_000
 
-    /// A factor's prepared key and what is known of its accepted steps.
-    struct Verifier: Sendable {
+    /// A factor's prepared key and the highest step known to be accepted (a hint: the store's
+    /// compare-and-set decides). A class, so the hot path updates the hint without a second lookup.
+    final class Verifier: Sendable {
         let userID: String
         let totp: TOTP
-        var lastAcceptedStep: UInt64?
+        private let knownStep: Atomic<UInt64>
+        private static let none = UInt64.max
+
+        init(userID: String, totp: TOTP, lastAcceptedStep: UInt64?) {
+            self.userID = userID
+            self.totp = totp
+            self.knownStep = Atomic(lastAcceptedStep ?? Self.none)
+        }
+
+        var lastAcceptedStep: UInt64? {
+            let step = knownStep.load(ordering: .relaxed)
+            return step == Self.none ? nil : step
+        }
+
+        func noteAccepted(_ step: UInt64) {
+            var current = knownStep.load(ordering: .relaxed)
+            while current == Self.none || current < step {
+                let (exchanged, original) = knownStep.compareExchange(expected: current, desired: step, ordering: .relaxed)
+                if exchanged { return }
+                current = original
+            }
+        }
     }
 
     /// Creates the service of one project.
@@ -97,13 +120,9 @@ public final class MultiFactorService: Sendable {
         }
     }
 
-    /// A new unguessable id (128 bits from OpenSSL's CSPRNG, in Base32).
+    /// A new unguessable id: 128 bits from OpenSSL's CSPRNG, in Base32 (26 characters).
     func newID() throws(AuthError) -> String {
-        do {
-            return try OTPSecret.random(byteCount: 16).base32
-        } catch {
-            throw AuthError(.internalError, "could not generate an id: \(error)")
-        }
+        try ids.next()
     }
 
     /// Counts a failed code under `key` and returns the error to report.
@@ -147,13 +166,6 @@ public final class MultiFactorService: Sendable {
             cache[record.id] = verifier
         }
         return verifier
-    }
-
-    func noteAcceptedStep(_ step: UInt64, enrollmentID: String) {
-        verifiers.withLock { cache in
-            if let known = cache[enrollmentID]?.lastAcceptedStep, known >= step { return }
-            cache[enrollmentID]?.lastAcceptedStep = step
-        }
     }
 
     func forgetVerifier(_ enrollmentID: String) {

@@ -13,7 +13,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         var failures: [String: FailureCounter] = [:]
         var pendingSignIns: [String: PendingSignInRecord] = [:]
         var sessions: [String: SessionRecord] = [:]
-        var sessionIDsByUser: [String: Set<String>] = [:]
+        var sessionIDsByUser: [String: [String]] = [:]
     }
 
     private let state = Mutex(State())
@@ -80,9 +80,11 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
 
     public func recordAcceptedStep(_ step: UInt64, factorID: String) async throws -> StepAcceptance {
         state.withLock { state in
-            guard let last = state.factors[factorID].map({ $0.lastAcceptedStep }) else { return .factorNotFound }
-            if let last, step <= last { return .rejected(lastAcceptedStep: last) }
-            state.factors[factorID]!.lastAcceptedStep = step
+            guard let index = state.factors.index(forKey: factorID) else { return .factorNotFound }
+            if let last = state.factors.values[index].lastAcceptedStep, step <= last {
+                return .rejected(lastAcceptedStep: last)
+            }
+            state.factors.values[index].lastAcceptedStep = step
             return .accepted
         }
     }
@@ -130,8 +132,9 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
 
     public func insertSession(_ record: SessionRecord) async throws {
         state.withLock { state in
-            state.sessions[record.id] = record
-            state.sessionIDsByUser[record.userID, default: []].insert(record.id)
+            if state.sessions.updateValue(record, forKey: record.id) == nil {
+                state.sessionIDsByUser[record.userID, default: []].append(record.id)
+            }
         }
     }
 
@@ -142,7 +145,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
     public func removeSession(id: String) async throws {
         state.withLock { state in
             guard let record = state.sessions.removeValue(forKey: id) else { return }
-            state.sessionIDsByUser[record.userID]?.remove(id)
+            state.sessionIDsByUser[record.userID]?.removeAll { $0 == id }
         }
     }
 
@@ -167,11 +170,16 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         state.withLock { state in
             let ids = state.sessionIDsByUser[userID] ?? []
             var removed = 0
-            for id in ids where state.sessions[id]?.secondFactorEnrollmentID == enrollmentID {
-                state.sessions.removeValue(forKey: id)
-                state.sessionIDsByUser[userID]?.remove(id)
-                removed += 1
+            var kept: [String] = []
+            for id in ids {
+                if state.sessions[id]?.secondFactorEnrollmentID == enrollmentID {
+                    state.sessions.removeValue(forKey: id)
+                    removed += 1
+                } else {
+                    kept.append(id)
+                }
             }
+            state.sessionIDsByUser[userID] = kept.isEmpty ? nil : kept
             return removed
         }
     }
