@@ -139,7 +139,7 @@ extension MultiFactorService {
         user.enrolledFactors.removeAll { $0.uid == enrollmentID }
         logger.info("TOTP factor unenrolled", metadata: ["user": "\(userID)", "enrollment": "\(enrollmentID)", "ended-sessions": "\(ended)"])
         if session.secondFactorEnrollmentID == enrollmentID {
-            user.endedWith = .invalidUserToken
+            user.endedWith = AuthError(.invalidUserToken, "this session ended when the second factor it signed in with was unenrolled: sign in again")
             throw AuthError(.invalidUserToken, "the factor was unenrolled; this session signed in with it and has ended: sign in again")
         }
     }

@@ -30,6 +30,37 @@ extension MultiFactorService {
         throw AuthError(.secondFactorRequired, "the user has enrolled a second factor: complete the sign-in with the resolver's hints", resolver: resolver)
     }
 
+    /// The user of a session that ``signIn(_:)`` or ``MultiFactorResolver/resolveSignIn(with:)``
+    /// started earlier, for a server that keeps ``User/sessionID`` between requests.
+    ///
+    /// `identity` is what the host knows of the user now (email and its verification may have
+    /// changed); the first-factor provider is the one the session signed in with.
+    /// - Throws: ``AuthError`` with ``AuthErrorCode/userTokenExpired`` when the session was revoked
+    ///   or never existed, ``AuthErrorCode/invalidUserToken`` when it belongs to another user.
+    public func user(forSessionID sessionID: String, identity: FirstFactorIdentity) async throws(AuthError) -> User {
+        guard let record = try await storeCall("reading the session", { try await store.session(id: sessionID) }) else {
+            throw AuthError(.userTokenExpired, "this session was revoked, signed out or never existed: sign in again")
+        }
+        guard record.userID == identity.userID else {
+            throw AuthError(.invalidUserToken, "this session belongs to another user: sign in again")
+        }
+        let userID = identity.userID
+        let factors = try await storeCall("listing factors") { try await store.factors(userID: userID) }.map(MultiFactorInfo.init)
+        let secondFactor = record.secondFactorEnrollmentID.map { id in
+            factors.first { $0.uid == id } ?? MultiFactorInfo(uid: id, displayName: nil, enrollmentTime: 0, factorID: TOTPMultiFactorID)
+        }
+        var sessionIdentity = identity
+        sessionIdentity.provider = FirstFactorProvider(rawValue: record.firstFactorProvider)
+        let state = UserState(service: self, identity: sessionIdentity, sessionID: record.id, secondFactor: secondFactor, enrolledFactors: factors)
+        return User(state: state)
+    }
+
+    func signOut(_ user: UserState) async throws(AuthError) {
+        let sessionID = user.sessionID
+        try await storeCall("ending the session") { try await store.removeSession(id: sessionID) }
+        user.endedWith = AuthError(.userTokenExpired, "this session was signed out: sign in again")
+    }
+
     func startSession(_ identity: FirstFactorIdentity, at now: Int64, secondFactor: MultiFactorInfo?, enrolledFactors: [MultiFactorInfo]) async throws(AuthError) -> User {
         let record = SessionRecord(
             id: try newID(),

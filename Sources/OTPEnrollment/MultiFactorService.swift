@@ -106,7 +106,7 @@ public final class MultiFactorService: Sendable {
     /// The session record of a signed-in user, or the error that says it ended.
     func liveSession(_ user: UserState) async throws(AuthError) -> SessionRecord {
         if let ended = user.endedWith {
-            throw AuthError(ended, "this session ended when the second factor it signed in with was unenrolled: sign in again")
+            throw ended
         }
         guard let record = try await storeCall("reading the session", { try await store.session(id: user.sessionID) }) else {
             throw AuthError(.userTokenExpired, "this session was revoked (another session enrolled a second factor, or it was signed out): sign in again")

@@ -29,14 +29,19 @@ public final class User: Sendable {
     /// The enrollment id of the second factor that completed the sign-in (the
     /// `second_factor_identifier` claim of Firebase's ID token).
     public var secondFactorIdentifier: String? { state.secondFactor?.uid }
+
+    /// Ends this session (Firebase's `Auth.signOut()`); the user must sign in again.
+    public func signOut() async throws(AuthError) {
+        try await state.service.signOut(state)
+    }
 }
 
 /// What a ``User`` and its ``MultiFactor`` share.
 final class UserState: Sendable {
     struct Mutable {
         var enrolledFactors: [MultiFactorInfo]
-        /// Set when this session was ended from here (after unenrolling its own second factor).
-        var endedWith: AuthErrorCode?
+        /// Set when this session was ended from here (signed out, or its own second factor unenrolled).
+        var endedWith: AuthError?
     }
 
     let service: MultiFactorService
@@ -58,7 +63,7 @@ final class UserState: Sendable {
         set { mutable.withLock { $0.enrolledFactors = newValue } }
     }
 
-    var endedWith: AuthErrorCode? {
+    var endedWith: AuthError? {
         get { mutable.withLock { $0.endedWith } }
         set { mutable.withLock { $0.endedWith = newValue } }
     }
