@@ -15,7 +15,7 @@
 ///
 /// Methods throw only for failures of the store itself (I/O, corruption, a secret that does not
 /// unseal); every expected outcome is a return value. The service reports such failures as
-/// ``AuthErrorCode/internalError``. Times are Unix seconds. Run ``EnrollmentStoreConformance``
+/// ``AuthErrorCode/internalError``. Times are Unix seconds. Run `EnrollmentStoreConformance`
 /// (module `OTPEnrollmentTestSupport`) against any implementation.
 public protocol EnrollmentStore: Sendable {
     // MARK: Pending enrollments

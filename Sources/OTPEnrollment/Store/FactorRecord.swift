@@ -6,7 +6,7 @@ public struct FactorRecord: Sendable, Equatable {
     public var id: String
     /// The user the factor belongs to.
     public var userID: String
-    /// The factor kind: ``TOTPMultiFactorGenerator/factorID`` (`"totp"`).
+    /// The factor kind: ``TOTPMultiFactorID`` (`"totp"`).
     public var factorID: String
     /// The name the user gave the factor, if any.
     public var displayName: String?

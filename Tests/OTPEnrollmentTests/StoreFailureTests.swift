@@ -1,0 +1,89 @@
+import OTPCore
+import OTPEnrollment
+import Synchronization
+import Testing
+
+/// A store that fails on one named operation and otherwise behaves like the in-memory store.
+final class FailingStore: EnrollmentStore {
+    struct Failure: Error, CustomStringConvertible {
+        let operation: String
+        var description: String { "disk I/O error during \(operation)" }
+    }
+
+    let base = InMemoryEnrollmentStore()
+    let failing = Mutex<String?>(nil)
+
+    func fail(_ operation: String?) { failing.withLock { $0 = operation } }
+
+    private func check(_ operation: String = #function) throws {
+        let name = String(operation.prefix { $0 != "(" })
+        if failing.withLock({ $0 }) == name { throw Failure(operation: name) }
+    }
+
+    func insertPendingEnrollment(_ record: PendingEnrollmentRecord) async throws { try check(); try await base.insertPendingEnrollment(record) }
+    func pendingEnrollment(id: String) async throws -> PendingEnrollmentRecord? { try check(); return try await base.pendingEnrollment(id: id) }
+    func removePendingEnrollment(id: String) async throws { try check(); try await base.removePendingEnrollment(id: id) }
+    func finalizeEnrollment(pendingID: String, factor: FactorRecord, maximumFactorCount: Int) async throws -> EnrollmentFinalization {
+        try check(); return try await base.finalizeEnrollment(pendingID: pendingID, factor: factor, maximumFactorCount: maximumFactorCount)
+    }
+    func factors(userID: String) async throws -> [FactorRecord] { try check(); return try await base.factors(userID: userID) }
+    func factor(id: String) async throws -> FactorRecord? { try check(); return try await base.factor(id: id) }
+    func removeFactor(id: String, userID: String) async throws -> FactorRecord? { try check(); return try await base.removeFactor(id: id, userID: userID) }
+    func recordAcceptedStep(_ step: UInt64, factorID: String) async throws -> StepAcceptance { try check(); return try await base.recordAcceptedStep(step, factorID: factorID) }
+    func failureCounter(key: String) async throws -> FailureCounter { try check(); return try await base.failureCounter(key: key) }
+    func recordFailure(key: String, at time: Int64, limit: Int, lockout: Int64) async throws -> FailureCounter {
+        try check(); return try await base.recordFailure(key: key, at: time, limit: limit, lockout: lockout)
+    }
+    func resetFailures(key: String) async throws { try check(); try await base.resetFailures(key: key) }
+    func insertPendingSignIn(_ record: PendingSignInRecord) async throws { try check(); try await base.insertPendingSignIn(record) }
+    func pendingSignIn(id: String) async throws -> PendingSignInRecord? { try check(); return try await base.pendingSignIn(id: id) }
+    func consumePendingSignIn(id: String) async throws -> PendingSignInRecord? { try check(); return try await base.consumePendingSignIn(id: id) }
+    func insertSession(_ record: SessionRecord) async throws { try check(); try await base.insertSession(record) }
+    func session(id: String) async throws -> SessionRecord? { try check(); return try await base.session(id: id) }
+    func removeSession(id: String) async throws { try check(); try await base.removeSession(id: id) }
+    func removeSessions(userID: String, except keptSessionID: String?) async throws -> Int { try check(); return try await base.removeSessions(userID: userID, except: keptSessionID) }
+    func removeSessions(userID: String, signedInWith enrollmentID: String) async throws -> Int { try check(); return try await base.removeSessions(userID: userID, signedInWith: enrollmentID) }
+    func purgeExpired(before time: Int64) async throws { try check(); try await base.purgeExpired(before: time) }
+}
+
+@Suite("Store failures")
+struct StoreFailureTests {
+    @Test("a failing store surfaces as internalError naming the operation; a retry then works")
+    func internalError() async throws {
+        let store = FailingStore()
+        let clock = ManualEnrollmentClock(Fixture.start)
+        let service = try MultiFactorService(store: store, clock: clock)
+
+        store.fail("insertSession")
+        let error = await #expect(throws: AuthError.self) { _ = try await service.signIn(Fixture.identity()) }
+        #expect(error?.code == .internalError)
+        #expect(error?.message == "the enrollment store failed while storing the session: disk I/O error during insertSession")
+        store.fail(nil)
+        let user = try await service.signIn(Fixture.identity())
+
+        let secret = try await TOTPMultiFactorGenerator.generateSecret(with: try await user.multiFactor.session())
+        let code = try TOTP(secret: OTPSecret(base32: secret.sharedSecretKey())).code(at: clock.now())
+        store.fail("finalizeEnrollment")
+        #expect(await authErrorCode {
+            try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code), displayName: nil)
+        } == .internalError)
+        #expect(try await store.base.factors(userID: "alice").isEmpty, "nothing enrolled when the store failed")
+        store.fail(nil)
+        try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code), displayName: nil)
+
+        clock.advance(by: 30)
+        let signIn = await #expect(throws: AuthError.self) { _ = try await service.signIn(Fixture.identity()) }
+        let resolver = try #require(signIn?.resolver)
+        let uid = user.multiFactor.enrolledFactors[0].uid
+        let next = try TOTP(secret: OTPSecret(base32: secret.sharedSecretKey())).code(at: clock.now())
+        store.fail("recordAcceptedStep")
+        #expect(await authErrorCode { _ = try await resolver.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: uid, oneTimePassword: next)) } == .internalError)
+        store.fail(nil)
+        _ = try await resolver.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: uid, oneTimePassword: next))
+
+        store.fail("purgeExpired")
+        #expect(await authErrorCode { try await service.purgeExpired() } == .internalError)
+        store.fail(nil)
+        try await service.purgeExpired()
+    }
+}
