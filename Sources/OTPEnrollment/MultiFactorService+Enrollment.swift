@@ -71,7 +71,10 @@ extension MultiFactorService {
             throw AuthError(.invalidVerificationID, "this secret belongs to another user's enrollment: start an enrollment for this user")
         }
         guard now <= pending.deadline else {
-            try await storeCall("discarding an expired enrollment") { try await store.removePendingEnrollment(id: pendingID) }
+            try await storeCall("discarding an expired enrollment") {
+                try await store.removePendingEnrollment(id: pendingID)
+                try await store.resetFailures(key: pendingID)
+            }
             logger.info("TOTP enrollment expired", metadata: ["user": "\(userID)"])
             throw AuthError(.sessionExpired, "the enrollment expired \(now - pending.deadline) seconds ago and its secret was discarded: start again with generateSecret(with:)")
         }
@@ -115,6 +118,7 @@ extension MultiFactorService {
             throw AuthError(.maximumSecondFactorCountExceeded, "the user already has \(MultiFactorConfiguration.maximumFactorCount) second factors, the most allowed: unenroll one first")
         }
         if counter.consecutiveFailures > 0 {
+            // The pending enrollment is gone; its counter would otherwise outlive it.
             try await storeCall("resetting failures") { try await store.resetFailures(key: pendingID) }
         }
         try cacheVerifier(factor)
