@@ -11,6 +11,8 @@ public enum SealingError: Error, Hashable, Sendable {
     case invalidKeyEncoding(source: String)
     /// A key file cannot be read.
     case unreadableKeyFile(path: String, reason: String)
+    /// A new key file cannot be written (it exists already, or the directory is not writable).
+    case unwritableKeyFile(path: String, reason: String)
     /// The same key appears twice in a keyring.
     case duplicateKey(SealingKeyID)
     /// A sealed secret names a key that is not in the keyring.
@@ -35,6 +37,8 @@ extension SealingError: CustomStringConvertible {
             "sealing key in \(source) is neither 32 raw bytes nor 64 hexadecimal characters (create one with `openssl rand -hex 32`)"
         case .unreadableKeyFile(let path, let reason):
             "cannot read sealing key file \(path): \(reason)"
+        case .unwritableKeyFile(let path, let reason):
+            "cannot write sealing key file \(path): \(reason)"
         case .duplicateKey(let id):
             "sealing key \(id) is given twice"
         case .unknownKey(let id):

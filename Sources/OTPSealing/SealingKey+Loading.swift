@@ -107,7 +107,4 @@ extension SealingKey {
         }
     }
 
-    private static func systemError() -> String {
-        String(cString: strerror(errno))
-    }
 }

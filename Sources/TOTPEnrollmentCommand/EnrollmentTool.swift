@@ -26,7 +26,7 @@ struct EnrollmentTool: AsyncParsableCommand {
             Exit status: 0 success, 1 code refused or sign-in failed, 64 bad input or usage, 66 no \
             key or unreadable key, 74 database error.
             """,
-        subcommands: [Enroll.self, SignIn.self, Reseal.self, Factors.self]
+        subcommands: [Enroll.self, SignIn.self, Reseal.self, Factors.self, Keygen.self]
     )
 
     /// Reports failures as one line (`totp enroll: …`) rather than ArgumentParser's usage dump.

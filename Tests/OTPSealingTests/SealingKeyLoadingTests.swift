@@ -97,3 +97,26 @@ struct SealingKeyLoadingTests {
         #expect(throws: SealingError.invalidKeyLength(count)) { try SealingKey(bytes: Array(repeating: 1, count: count)) }
     }
 }
+
+@Suite("Generating a sealing key on request")
+struct SealingKeyGenerationTests {
+    @Test("a generated key file is 64 hex characters, owner-only, reads back to the same key, and is never overwritten")
+    func generate() throws {
+        let path = NSTemporaryDirectory() + "otpkit-generated-\(UUID().uuidString).key"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let key = try SealingKey.generate(writingTo: path)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.count == 65 && text.hasSuffix("\n"))
+        #expect(text.dropLast().allSatisfy { $0.isHexDigit && !$0.isUppercase })
+        let permissions = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
+        #expect(try SealingKey(contentsOfFile: path).id == key.id)
+        #expect(throws: SealingError.unwritableKeyFile(path: path, reason: "it already exists (a key is never overwritten)")) {
+            try SealingKey.generate(writingTo: path)
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+        let other = NSTemporaryDirectory() + "otpkit-generated-\(UUID().uuidString).key"
+        defer { try? FileManager.default.removeItem(atPath: other) }
+        #expect(try SealingKey.generate(writingTo: other).id != key.id)
+    }
+}

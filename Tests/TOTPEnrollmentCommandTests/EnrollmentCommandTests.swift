@@ -73,6 +73,23 @@ struct EnrollmentCommandTests {
         #expect(oldKey.status == 64)
     }
 
+    @Test("keygen writes a usable owner-only key, refuses to overwrite it, and --if-missing keeps it")
+    func keygen() throws {
+        let scratch = try Scratch()
+        let path = scratch.directory + "/generated.key"
+        let first = try scratch.run(["keygen", path])
+        #expect(first.status == 0 && first.errors.contains("Wrote a new sealing key to \(path)"), "\(first.errors)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!first.errors.contains(text.trimmingCharacters(in: .whitespacesAndNewlines)), "the key is never printed")
+        let again = try scratch.run(["keygen", path])
+        #expect(again.status == 73 && again.errors.contains("a key is never overwritten"), "\(again.errors)")
+        let kept = try scratch.run(["keygen", "--if-missing", path])
+        #expect(kept.status == 0 && kept.errors.contains("Keeping the existing sealing key"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+        let factors = try scratch.run(["factors", "--db", scratch.database, "--user", "erin", "--key-file", path])
+        #expect(factors.status == 0, "\(factors.errors)")
+    }
+
     @Test("no code at all (end of input) enrolls nothing and says so")
     func endOfInput() throws {
         let scratch = try Scratch()
