@@ -134,9 +134,19 @@ struct BadInputTests {
         #expect(missing.errors.contains("no sealing key"), "stderr: \(missing.errors)")
     }
 
-    /// Root ignores file permissions, so as root the helper runs as `nobody` (setpriv, util-linux).
+    /// Root ignores file permissions, so as root the helper runs as `nobody` (setpriv, util-linux),
+    /// from a copy in a world-readable directory (the checkout may sit under a private home).
     func runAsUnprivileged(_ arguments: [String], database: TestDatabase) throws -> ProcessResult {
-        let prefix = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
-        return try TestHelper.run(arguments, keyHex: database.keyHex, prefix: prefix, scratch: NSTemporaryDirectory())
+        guard getuid() == 0 else {
+            return try TestHelper.run(arguments, keyHex: database.keyHex, scratch: NSTemporaryDirectory())
+        }
+        let directory = NSTemporaryDirectory() + "otpkit-helper-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let copy = directory + "/helper"
+        try FileManager.default.copyItem(atPath: try TestHelper.path(), toPath: copy)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy)
+        let prefix = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        return try TestHelper.run(arguments, keyHex: database.keyHex, prefix: prefix, scratch: NSTemporaryDirectory(), executable: copy)
     }
 }

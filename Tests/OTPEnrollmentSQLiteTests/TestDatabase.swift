@@ -95,16 +95,12 @@ enum TestHelper {
     }
 
     /// Starts the helper (optionally through `prefix`, such as setpriv) with the database key in its environment.
-    static func start(_ arguments: [String], keyHex: String, prefix: [String] = [], output: String, errors: String) throws -> Process {
+    /// `executable` replaces the helper's build path (for a copy elsewhere).
+    static func start(_ arguments: [String], keyHex: String, prefix: [String] = [], output: String, errors: String, executable: String? = nil) throws -> Process {
         let process = Process()
-        let helper = try path()
-        if prefix.isEmpty {
-            process.executableURL = URL(fileURLWithPath: helper)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: prefix[0])
-            process.arguments = Array(prefix.dropFirst()) + [helper] + arguments
-        }
+        let command = prefix + [try executable ?? path()] + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         var environment = ProcessInfo.processInfo.environment
         environment[SealingKey.defaultEnvironmentVariable] = keyHex
         process.environment = environment
@@ -116,14 +112,14 @@ enum TestHelper {
         return process
     }
 
-    static func run(_ arguments: [String], keyHex: String, prefix: [String] = [], scratch: String) throws -> ProcessResult {
+    static func run(_ arguments: [String], keyHex: String, prefix: [String] = [], scratch: String, executable: String? = nil) throws -> ProcessResult {
         let output = scratch + "/helper-\(UUID().uuidString).out"
         let errors = scratch + "/helper-\(UUID().uuidString).err"
         defer {
             try? FileManager.default.removeItem(atPath: output)
             try? FileManager.default.removeItem(atPath: errors)
         }
-        let process = try start(arguments, keyHex: keyHex, prefix: prefix, output: output, errors: errors)
+        let process = try start(arguments, keyHex: keyHex, prefix: prefix, output: output, errors: errors, executable: executable)
         process.waitUntilExit()
         return ProcessResult(
             status: process.terminationStatus,
