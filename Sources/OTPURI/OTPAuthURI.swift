@@ -73,7 +73,9 @@ public struct OTPAuthURI: Equatable, Sendable {
     /// An empty issuer counts as none. When there is an issuer, leading spaces are removed from the
     /// account name, as a parser would remove them.
     /// - Throws: ``OTPURIError/invalidDigits(_:)`` outside 6...10, ``OTPURIError/invalidPeriod(_:)``
-    ///   for a period below 1 second, ``OTPURIError/missingCounter`` for HOTP without a counter.
+    ///   for a period below 1 second, ``OTPURIError/missingCounter`` for HOTP without a counter,
+    ///   ``OTPURIError/reservedParameterName(_:)`` for an additional parameter named like a defined
+    ///   one in another letter case.
     public init(
         kind: Kind = .totp,
         issuer: String?,
@@ -88,6 +90,9 @@ public struct OTPAuthURI: Equatable, Sendable {
         guard (6...10).contains(digits) else { throw .invalidDigits(String(digits)) }
         guard period >= 1 else { throw .invalidPeriod(String(period)) }
         if kind == .hotp && counter == nil { throw .missingCounter }
+        for parameter in additionalParameters where Self.isReserved(parameter.name, kind: kind) {
+            throw .reservedParameterName(parameter.name)
+        }
         let issuer = issuer.flatMap { $0.isEmpty ? nil : $0 }
         self.kind = kind
         self.issuer = issuer
@@ -98,6 +103,17 @@ public struct OTPAuthURI: Equatable, Sendable {
         self.period = period
         self.counter = kind == .totp ? nil : counter
         self.additionalParameters = additionalParameters
+    }
+
+    /// Whether a parser would read a parameter of this name as a defined one. `counter` is not
+    /// defined for TOTP, so a TOTP URI may carry it as an additional parameter.
+    static func isReserved(_ name: String, kind: Kind) -> Bool {
+        guard (6...9).contains(name.utf8.count) else { return false }
+        switch name.lowercased() {
+        case "secret", "issuer", "algorithm", "digits", "period": return true
+        case "counter": return kind == .hotp
+        default: return false
+        }
     }
 
     private static func trimmingLeadingSpaces(_ text: String) -> String {

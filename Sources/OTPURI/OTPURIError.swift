@@ -60,6 +60,9 @@ public enum OTPURIError: Error, Hashable, Sendable {
     case missingCounter
     /// Strict parsing: the issuer prefix of the label and the `issuer` parameter differ.
     case issuerMismatch(label: String, parameter: String)
+    /// An additional parameter's name is a defined parameter's name in another letter case
+    /// (`Secret`, `ISSUER`), which lenient parsers would read as the defined one.
+    case reservedParameterName(String)
 }
 
 extension OTPURIError: CustomStringConvertible {
@@ -97,6 +100,8 @@ extension OTPURIError: CustomStringConvertible {
             "invalid counter '\(Self.abbreviated(value))': use a number from 0 to 18446744073709551615"
         case .missingCounter:
             "an hotp URI needs a counter parameter"
+        case .reservedParameterName(let name):
+            "parameter '\(Self.abbreviated(name))' differs from the defined '\(name.lowercased())' only in letter case: write '\(name.lowercased())'"
         case .issuerMismatch(let label, let parameter):
             "the label's issuer '\(Self.abbreviated(label))' differs from the issuer parameter '\(Self.abbreviated(parameter))'"
         }

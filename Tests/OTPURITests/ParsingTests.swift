@@ -62,6 +62,13 @@ struct ParsingTests {
         #expect(throws: OTPURIError.invalidDigits("5")) { try OTPAuthURI(issuer: nil, accountName: "a", secret: secret, digits: 5) }
         #expect(throws: OTPURIError.invalidPeriod("0")) { try OTPAuthURI(issuer: nil, accountName: "a", secret: secret, period: 0) }
         #expect(throws: OTPURIError.missingCounter) { try OTPAuthURI(kind: .hotp, issuer: nil, accountName: "a", secret: secret) }
+        #expect(throws: OTPURIError.reservedParameterName("Secret")) {
+            try OTPAuthURI(issuer: nil, accountName: "a", secret: secret, additionalParameters: [.init(name: "Secret", value: "x")])
+        }
+        #expect(throws: OTPURIError.reservedParameterName("COUNTER")) {
+            try OTPAuthURI(kind: .hotp, issuer: nil, accountName: "a", secret: secret, counter: 1, additionalParameters: [.init(name: "COUNTER", value: "x")])
+        }
+        _ = try OTPAuthURI(issuer: nil, accountName: "a", secret: secret, additionalParameters: [.init(name: "counter", value: "x")])
         let model = try OTPAuthURI(issuer: "", accountName: "a", secret: secret)
         #expect(model.issuer == nil)
         #expect(!model.description.contains(secret.base32))

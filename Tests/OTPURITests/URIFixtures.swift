@@ -120,6 +120,7 @@ extension OTPURIError {
         case .invalidCounter: "invalidCounter"
         case .missingCounter: "missingCounter"
         case .issuerMismatch: "issuerMismatch"
+        case .reservedParameterName: "reservedParameterName"
         }
     }
 }

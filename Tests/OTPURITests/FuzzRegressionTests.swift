@@ -1,0 +1,48 @@
+import Foundation
+import OTPCore
+import OTPURI
+import Testing
+
+/// Inputs the libFuzzer target (Tests/Fuzz) stopped on, replayed through the checks it makes.
+@Suite("Fuzzer regressions")
+struct FuzzRegressionTests {
+    static let directory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fuzz/Regressions")
+
+    static var inputs: [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.sorted()
+    }
+
+    @Test("the regression inputs exist")
+    func inputsExist() {
+        #expect(!Self.inputs.isEmpty, "no files in \(Self.directory.path)")
+    }
+
+    @Test("each input parses or fails cleanly, and what parses reads back unchanged", arguments: inputs)
+    func replay(_ name: String) throws {
+        let bytes = try Data(contentsOf: Self.directory.appendingPathComponent(name))
+        let text = String(decoding: bytes, as: UTF8.self)
+        _ = try? Base32.decode(text)
+        for mode in [OTPAuthURI.ParsingMode.lenient, .strict] {
+            guard let parsed = try? OTPAuthURI(parsing: text, mode: mode) else { continue }
+            #expect(try OTPAuthURI(parsing: parsed.string, mode: .lenient) == parsed)
+            let names = parsed.additionalParameters.map(\.name)
+            if !parsed.accountName.isEmpty && Set(names).count == names.count {
+                #expect(try OTPAuthURI(parsing: parsed.string, mode: .strict) == parsed)
+            }
+        }
+    }
+
+    /// Found by the fuzzer: lenient parsing keeps repeated unknown parameters, which strict
+    /// parsing rejects, so such a model's URI reads back only leniently.
+    @Test("repeated unknown parameters: kept leniently, rejected strictly")
+    func repeatedUnknownParameters() throws {
+        let uri = "otpauth://totp/alice?secret=JBSWY3DPEHPK3PXP&x=1&x=2"
+        let parsed = try OTPAuthURI(parsing: uri)
+        #expect(parsed.additionalParameters == [.init(name: "x", value: "1"), .init(name: "x", value: "2")])
+        #expect(parsed.string.hasSuffix("&x=1&x=2"))
+        #expect(throws: OTPURIError.duplicateParameter("x")) { try OTPAuthURI(parsing: parsed.string, mode: .strict) }
+    }
+}
