@@ -15,24 +15,28 @@ public enum Base32 {
     /// Encodes bytes as uppercase Base32 without padding.
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
         let count = (bytes.count * 8 + 4) / 5
-        return String(unsafeUninitializedCapacity: count) { output in
-            var buffer: UInt64 = 0
-            var bits = 0
-            var written = 0
-            for byte in bytes {
-                buffer = (buffer << 8) | UInt64(byte)
-                bits += 8
-                while bits >= 5 {
-                    bits -= 5
-                    output[written] = alphabet[Int((buffer >> UInt64(bits)) & 31)]
+        // The alphabet is read through one pointer: a static array per character costs a lazy
+        // initialization check each time, which dominated formatting an otpauth:// URI.
+        return alphabet.withUnsafeBufferPointer { alphabet in
+            String(unsafeUninitializedCapacity: count) { output in
+                var buffer: UInt64 = 0
+                var bits = 0
+                var written = 0
+                for byte in bytes {
+                    buffer = (buffer << 8) | UInt64(byte)
+                    bits += 8
+                    while bits >= 5 {
+                        bits -= 5
+                        output[written] = alphabet[Int((buffer >> UInt64(bits)) & 31)]
+                        written += 1
+                    }
+                }
+                if bits > 0 {
+                    output[written] = alphabet[Int((buffer << UInt64(5 - bits)) & 31)]
                     written += 1
                 }
+                return written
             }
-            if bits > 0 {
-                output[written] = alphabet[Int((buffer << UInt64(5 - bits)) & 31)]
-                written += 1
-            }
-            return written
         }
     }
 
@@ -66,15 +70,37 @@ public enum Base32 {
     /// Decodes into `output`, which must hold ``maximumDecodedCount(utf8Count:)`` bytes, and returns
     /// the number written. Secrets decode straight into their zeroing storage through this.
     static func decode(_ string: String, mode: DecodingMode, into output: UnsafeMutableRawBufferPointer) throws(OTPError) -> Int {
+        // Works on the contiguous UTF-8 and one table pointer: iterating `string.utf8` and reading
+        // a static array per character cost about four times as much (it parses every otpauth://
+        // secret and every typed key).
+        var contiguous = string
+        let result: Result<Int, OTPError> = contiguous.withUTF8 { bytes in
+            decodingTable.withUnsafeBufferPointer { table in
+                do throws(OTPError) {
+                    return .success(try decode(bytes, table: table, mode: mode, into: output, original: string))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    private static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        table decodingTable: UnsafeBufferPointer<UInt8>,
+        mode: DecodingMode,
+        into output: UnsafeMutableRawBufferPointer,
+        original string: String
+    ) throws(OTPError) -> Int {
         var buffer: UInt64 = 0
         var bits = 0
         var written = 0
         var dataCount = 0
         var paddingStart: Int? = nil
         var paddingCount = 0
-        var utf8Offset = 0
-        for byte in string.utf8 {
-            defer { utf8Offset += 1 }
+        for utf8Offset in 0..<bytes.count {
+            let byte = bytes[utf8Offset]
             let value = decodingTable[Int(byte)]
             if value < 32 {
                 if mode == .strict && byte >= UInt8(ascii: "a") {

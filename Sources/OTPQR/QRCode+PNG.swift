@@ -17,14 +17,18 @@ extension QRCode {
         }
         let width = (size + 2 * margin) * scale
         var pixels = [UInt8](repeating: 0xFF, count: width * width)
-        for row in 0..<size {
-            for column in 0..<size where self[row, column] {
-                let x = (column + margin) * scale
-                for y in ((row + margin) * scale)..<((row + margin + 1) * scale) {
-                    let start = y * width + x
-                    pixels.withUnsafeMutableBufferPointer { buffer in
-                        buffer[start..<(start + scale)].update(repeating: 0)
-                    }
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for row in 0..<size {
+                // Draw the module row once, then copy it to the other pixel rows it covers.
+                let first = (row + margin) * scale * width
+                for column in 0..<size where self[row, column] {
+                    let start = first + (column + margin) * scale
+                    buffer[start..<(start + scale)].update(repeating: 0)
+                }
+                let source = UnsafeBufferPointer(rebasing: buffer[first..<(first + width)])
+                for copy in 1..<scale {
+                    let start = first + copy * width
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[start..<(start + width)]).update(fromContentsOf: source)
                 }
             }
         }
@@ -34,23 +38,27 @@ extension QRCode {
         image.width = UInt32(width)
         image.height = UInt32(width)
         image.format = CPNG_format_gray()
+        // Two-tone images compress well even at zlib's fast setting, which is several times quicker.
+        image.flags = CPNG_image_flag_fast()
         defer { png_image_free(&image) }
 
-        // The simplified API reports the size first, then writes; it never longjmps into Swift.
-        var byteCount: png_alloc_size_t = 0
-        let sized = pixels.withUnsafeBytes { buffer in
-            png_image_write_to_memory(&image, nil, &byteCount, 0, buffer.baseAddress, Int32(width), nil)
-        }
-        guard sized != 0, byteCount > 0 else { throw .pngFailure(Self.message(of: image)) }
-        var output = [UInt8](repeating: 0, count: Int(byteCount))
-        let written = output.withUnsafeMutableBytes { destination in
-            pixels.withUnsafeBytes { buffer in
+        let capacity = Int(CPNG_image_png_size_max(&image))
+        var failure: QRCodeError?
+        let output = [UInt8](unsafeUninitializedCapacity: capacity) { destination, initializedCount in
+            var byteCount = png_alloc_size_t(capacity)
+            let written = pixels.withUnsafeBytes { buffer in
                 png_image_write_to_memory(&image, destination.baseAddress, &byteCount, 0, buffer.baseAddress, Int32(width), nil)
             }
+            if written == 0 {
+                failure = .pngFailure(Self.message(of: image))
+                initializedCount = 0
+            } else {
+                initializedCount = Int(byteCount)
+            }
         }
-        guard written != 0 else { throw .pngFailure(Self.message(of: image)) }
-        output.removeLast(output.count - Int(byteCount))
-        return output
+        if let failure { throw failure }
+        // Give back the worst-case capacity: a QR code's PNG is a few kilobytes.
+        return Array(output)
     }
 
     private static func message(of image: png_image) -> String {

@@ -16,8 +16,13 @@ extension QRCode {
         }
         let extent = size + 2 * margin
         let pixels = extent * moduleSize
-        var path = ""
-        path.reserveCapacity(size * size * 2)
+        var svg: [UInt8] = []
+        svg.reserveCapacity(400 + size * size * 4)
+        svg.append(contentsOf: #"<?xml version="1.0" encoding="UTF-8"?>"#.utf8)
+        svg.append(contentsOf: "\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(pixels)\" height=\"\(pixels)\" ".utf8)
+        svg.append(contentsOf: "viewBox=\"0 0 \(extent) \(extent)\" shape-rendering=\"crispEdges\">\n".utf8)
+        svg.append(contentsOf: "<rect width=\"\(extent)\" height=\"\(extent)\" fill=\"#ffffff\"/>\n".utf8)
+        svg.append(contentsOf: ##"<path fill="#000000" d=""##.utf8)
         for row in 0..<size {
             var column = 0
             while column < size {
@@ -28,17 +33,25 @@ extension QRCode {
                 let start = column
                 while column < size && self[row, column] { column += 1 }
                 let run = column - start
-                path += "M\(start + margin) \(row + margin)h\(run)v1h-\(run)z"
+                // "Mx yhNv1h-Nz": one rectangle, one module high.
+                svg.append(UInt8(ascii: "M"))
+                Self.appendDecimal(start + margin, to: &svg)
+                svg.append(UInt8(ascii: " "))
+                Self.appendDecimal(row + margin, to: &svg)
+                svg.append(UInt8(ascii: "h"))
+                Self.appendDecimal(run, to: &svg)
+                svg.append(contentsOf: "v1h-".utf8)
+                Self.appendDecimal(run, to: &svg)
+                svg.append(UInt8(ascii: "z"))
             }
         }
-        return """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(pixels)" height="\(pixels)" \
-            viewBox="0 0 \(extent) \(extent)" shape-rendering="crispEdges">
-            <rect width="\(extent)" height="\(extent)" fill="#ffffff"/>
-            <path fill="#000000" d="\(path)"/>
-            </svg>
+        svg.append(contentsOf: "\"/>\n</svg>\n".utf8)
+        return String(decoding: svg, as: UTF8.self)
+    }
 
-            """
+    /// Appends a non-negative number without creating a String per number (an SVG has hundreds).
+    private static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
+        if value >= 10 { appendDecimal(value / 10, to: &output) }
+        output.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 }

@@ -8,44 +8,49 @@ extension OTPAuthURI {
     /// `counter` (HOTP), then ``additionalParameters``. Text is percent-encoded per RFC 3986 only
     /// where it must be: a `:` inside the issuer or account becomes `%3A`, `@` stays as it is.
     public var string: String {
-        var output = "otpauth://"
-        output.reserveCapacity(96 + accountName.utf8.count + 2 * (issuer?.utf8.count ?? 0) + 2 * secret.byteCount)
-        output += kind.rawValue
-        output += "/"
-        if let issuer {
-            PercentEncoding.append(issuer, escapingFor: .label, to: &output)
-            output += ":"
-        } else if accountName.utf8.contains(UInt8(ascii: ":")) {
-            // Without a literal colon a parser would split at the escaped one; an empty issuer
-            // prefix keeps the account whole.
-            output += ":"
-        }
-        PercentEncoding.append(accountName, escapingFor: .label, to: &output)
-        output += "?secret="
-        output += secret.base32
-        if let issuer {
-            output += "&issuer="
-            PercentEncoding.append(issuer, escapingFor: .query, to: &output)
-        }
-        output += "&algorithm="
-        output += algorithm.rawValue
-        output += "&digits="
-        output += String(digits)
-        if kind == .totp || period != Self.defaultPeriod {
-            output += "&period="
-            output += String(period)
-        }
-        if let counter {
-            output += "&counter="
-            output += String(counter)
-        }
+        var capacity = 96 + 3 * URIWriter.decimalBound + (secret.byteCount * 8 + 4) / 5
+        capacity += URIWriter.escapedBound(accountName) + 2 * URIWriter.escapedBound(issuer ?? "")
         for parameter in additionalParameters {
-            output += "&"
-            PercentEncoding.append(parameter.name, escapingFor: .query, to: &output)
-            output += "="
-            PercentEncoding.append(parameter.value, escapingFor: .query, to: &output)
+            capacity += 2 + URIWriter.escapedBound(parameter.name) + URIWriter.escapedBound(parameter.value)
         }
-        return output
+        return URIWriter.makeString(capacity: capacity) { output in
+            output.write(kind == .totp ? "otpauth://totp/" : "otpauth://hotp/")
+            if let issuer {
+                output.write(issuer, escapingFor: .label)
+                output.write(UInt8(ascii: ":"))
+            } else if accountName.utf8.contains(UInt8(ascii: ":")) {
+                // Without a literal colon a parser would split at the escaped one; an empty issuer
+                // prefix keeps the account whole.
+                output.write(UInt8(ascii: ":"))
+            }
+            output.write(accountName, escapingFor: .label)
+            output.write("?secret=")
+            output.writeVerbatim(secret.base32)
+            if let issuer {
+                output.write("&issuer=")
+                output.write(issuer, escapingFor: .query)
+            }
+            switch algorithm {
+            case .sha1: output.write("&algorithm=SHA1&digits=")
+            case .sha256: output.write("&algorithm=SHA256&digits=")
+            case .sha512: output.write("&algorithm=SHA512&digits=")
+            }
+            output.writeDecimal(UInt64(digits))
+            if kind == .totp || period != Self.defaultPeriod {
+                output.write("&period=")
+                output.writeDecimal(UInt64(period))
+            }
+            if let counter {
+                output.write("&counter=")
+                output.writeDecimal(counter)
+            }
+            for parameter in additionalParameters {
+                output.write(UInt8(ascii: "&"))
+                output.write(parameter.name, escapingFor: .query)
+                output.write(UInt8(ascii: "="))
+                output.write(parameter.value, escapingFor: .query)
+            }
+        }
     }
 
     /// The URL Firebase's `TOTPSecret.generateQRCodeURL(withAccountName:issuer:)` builds:
@@ -65,19 +70,23 @@ extension OTPAuthURI {
         codeLength: Int
     ) -> String {
         guard !hashingAlgorithm.isEmpty, codeLength > 0 else { return "" }
-        var output = "otpauth://totp/"
-        PercentEncoding.append(issuer, escapingFor: .label, to: &output)
-        output += ":"
-        PercentEncoding.append(accountName, escapingFor: .label, to: &output)
-        output += "?secret="
-        PercentEncoding.append(sharedSecretKey, escapingFor: .query, to: &output)
-        output += "&issuer="
-        PercentEncoding.append(issuer, escapingFor: .query, to: &output)
-        output += "&algorithm="
-        PercentEncoding.append(hashingAlgorithm, escapingFor: .query, to: &output)
-        output += "&digits="
-        output += String(codeLength)
-        return output
+        var capacity = 64 + URIWriter.decimalBound + URIWriter.escapedBound(sharedSecretKey)
+        capacity += URIWriter.escapedBound(accountName) + 2 * URIWriter.escapedBound(issuer)
+        capacity += URIWriter.escapedBound(hashingAlgorithm)
+        return URIWriter.makeString(capacity: capacity) { output in
+            output.write("otpauth://totp/")
+            output.write(issuer, escapingFor: .label)
+            output.write(UInt8(ascii: ":"))
+            output.write(accountName, escapingFor: .label)
+            output.write("?secret=")
+            output.write(sharedSecretKey, escapingFor: .query)
+            output.write("&issuer=")
+            output.write(issuer, escapingFor: .query)
+            output.write("&algorithm=")
+            output.write(hashingAlgorithm, escapingFor: .query)
+            output.write("&digits=")
+            output.writeDecimal(UInt64(codeLength))
+        }
     }
 }
 

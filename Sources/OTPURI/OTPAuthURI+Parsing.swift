@@ -1,5 +1,13 @@
 import OTPCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension OTPAuthURI {
     /// Parses an otpauth:// URI.
     ///
@@ -34,16 +42,16 @@ private struct URIParser {
         self.strict = strict
     }
 
-    private static let scheme = Array("otpauth://".utf8)
-
     func parse() throws(OTPURIError) -> OTPAuthURI {
         let end = index(of: UInt8(ascii: "#"), in: 0..<bytes.count) ?? bytes.count
-        guard end >= Self.scheme.count else { throw .invalidScheme }
-        for (offset, expected) in Self.scheme.enumerated() where lowercased(bytes[offset]) != expected {
-            throw .invalidScheme
-        }
+        // "otpauth:" is 8 bytes: one comparison. Setting bit 5 lowercases letters, and only a
+        // letter's two cases map to a lowercase letter, so the test is exact for the letters.
+        guard end >= 10,
+            word(0..<8) | 0x0020_2020_2020_2020 == Word.otpauthColon,
+            bytes[8] == UInt8(ascii: "/"), bytes[9] == UInt8(ascii: "/")
+        else { throw .invalidScheme }
 
-        var position = Self.scheme.count
+        var position = 10
         let typeStart = position
         while position < end, bytes[position] != UInt8(ascii: "/"), bytes[position] != UInt8(ascii: "?") {
             position += 1
@@ -107,14 +115,9 @@ private struct URIParser {
 
     private func parseKind(_ range: Range<Int>) throws(OTPURIError) -> OTPAuthURI.Kind {
         if range.count == 4 {
-            let first = strict ? bytes[range.lowerBound] : lowercased(bytes[range.lowerBound])
-            var rest = true
-            for (offset, expected) in "otp".utf8.enumerated() {
-                let byte = bytes[range.lowerBound + 1 + offset]
-                if (strict ? byte : lowercased(byte)) != expected { rest = false }
-            }
-            if rest && first == UInt8(ascii: "t") { return .totp }
-            if rest && first == UInt8(ascii: "h") { return .hotp }
+            let type = word(range) | (strict ? 0 : 0x2020_2020)
+            if type == Word.totp { return .totp }
+            if type == Word.hotp { return .hotp }
         }
         throw .invalidType(decodeLossy(range))
     }
@@ -226,8 +229,16 @@ private struct URIParser {
                 let issuer = try decode(valueRange, component: .parameter(name), plusIsSpace: !strict)
                 fields.issuer = issuer.isEmpty ? nil : issuer
             case .algorithm:
+                // The canonical names, compared as bytes, spare a String for nearly every URI.
+                switch (valueRange.count, valueRange.count <= 8 ? word(valueRange) : 0) {
+                case (4, Word.sha1): fields.algorithm = .sha1; continue
+                case (6, Word.sha256): fields.algorithm = .sha256; continue
+                case (6, Word.sha512): fields.algorithm = .sha512; continue
+                default: break
+                }
                 let text = try decode(valueRange, component: .parameter(name), plusIsSpace: !strict)
-                let algorithm = strict ? OTPAlgorithm(rawValue: text) : OTPAlgorithm(name: text)
+                // The canonical spelling first: the lenient normalization costs Unicode case mapping.
+                let algorithm = OTPAlgorithm(rawValue: text) ?? (strict ? nil : OTPAlgorithm(name: text))
                 guard let algorithm else { throw .unknownAlgorithm(text) }
                 fields.algorithm = algorithm
             case .digits:
@@ -251,29 +262,63 @@ private struct URIParser {
 
     /// Which defined parameter `range` names; `counter` on a TOTP URI counts as unknown and is kept.
     private func knownParameter(_ range: Range<Int>, kind: OTPAuthURI.Kind) -> Known? {
-        func matches(_ name: StaticString) -> Bool {
-            guard range.count == name.utf8CodeUnitCount else { return false }
-            let expected = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-            for offset in 0..<range.count {
-                let byte = bytes[range.lowerBound + offset]
-                if (strict ? byte : lowercased(byte)) != expected[offset] { return false }
-            }
-            return true
-        }
+        guard (6...9).contains(range.count) else { return nil }
+        // Every defined name is lowercase letters, so setting bit 5 of each byte (lenient) matches
+        // exactly their upper- and lowercase spellings.
+        let headCount = min(range.count, 8)
+        let caseBits: UInt64 = strict ? 0 : 0x2020_2020_2020_2020 >> UInt64(8 * (8 - headCount))
+        let head = word(range.lowerBound..<range.lowerBound + headCount) | caseBits
         switch range.count {
         case 6:
-            if matches("secret") { return .secret }
-            if matches("issuer") { return .issuer }
-            if matches("digits") { return .digits }
-            if matches("period") { return .period }
+            switch head {
+            case Word.secret: return .secret
+            case Word.issuer: return .issuer
+            case Word.digits: return .digits
+            case Word.period: return .period
+            default: return nil
+            }
         case 7:
-            if kind == .hotp && matches("counter") { return .counter }
+            return kind == .hotp && head == Word.counter ? .counter : nil
         case 9:
-            if matches("algorithm") { return .algorithm }
+            let last = bytes[range.upperBound - 1] | (strict ? 0 : 0x20)
+            return head == Word.algorith && last == UInt8(ascii: "m") ? .algorithm : nil
         default:
-            break
+            return nil
         }
-        return nil
+    }
+
+    /// Up to 8 bytes of `range` as a little-endian integer, for comparing short names at once.
+    @inline(__always)
+    private func word(_ range: Range<Int>) -> UInt64 {
+        if range.lowerBound + 8 <= bytes.count, let base = bytes.baseAddress {
+            let value = UnsafeRawPointer(base + range.lowerBound).loadUnaligned(as: UInt64.self)
+            let count = range.count
+            return count >= 8 ? UInt64(littleEndian: value) : UInt64(littleEndian: value) & ((1 << UInt64(8 * count)) - 1)
+        }
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        for position in range {
+            value |= UInt64(bytes[position]) << shift
+            shift += 8
+        }
+        return value
+    }
+
+    /// Names as ``word(_:)`` reads them (little-endian ASCII), written out so that they are
+    /// constants rather than computed per comparison.
+    private enum Word {
+        static let otpauthColon: UInt64 = 0x3A68_7475_6170_746F  // "otpauth:"
+        static let totp: UInt64 = 0x7074_6F74
+        static let hotp: UInt64 = 0x7074_6F68
+        static let secret: UInt64 = 0x7465_7263_6573
+        static let issuer: UInt64 = 0x7265_7573_7369
+        static let digits: UInt64 = 0x7374_6967_6964
+        static let period: UInt64 = 0x646F_6972_6570
+        static let counter: UInt64 = 0x72_6574_6E75_6F63
+        static let algorith: UInt64 = 0x6874_6972_6F67_6C61  // "algorithm" without its last byte
+        static let sha1: UInt64 = 0x3141_4853
+        static let sha256: UInt64 = 0x3635_3241_4853
+        static let sha512: UInt64 = 0x3231_3541_4853
     }
 
     // MARK: - Bytes
@@ -284,26 +329,37 @@ private struct URIParser {
     }
 
     private func index(of target: UInt8, in range: Range<Int>) -> Int? {
-        var position = range.lowerBound
-        while position < range.upperBound {
-            if bytes[position] == target { return position }
-            position += 1
+        // Most ranges are a few bytes long, where a loop beats a call to memchr.
+        if range.count < 24 {
+            for position in range where bytes[position] == target { return position }
+            return nil
         }
-        return nil
+        guard let base = bytes.baseAddress,
+            let found = memchr(base + range.lowerBound, Int32(target), range.count)
+        else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
-    /// Parses a decimal number up to `maximum` from the percent-decoded value (lenient: spaces
-    /// around it allowed).
+    /// Parses a decimal number up to `maximum` (lenient: with spaces around it, also as `+` or
+    /// `%20`). Escaped digits are decoded first, as any parameter value is.
     private func number(_ range: Range<Int>, name: String, maximum: UInt64) throws(OTPURIError) -> UInt64? {
-        let text = try decode(range, component: .parameter(name), plusIsSpace: !strict)
-        var digits = Substring(text)
+        if index(of: UInt8(ascii: "%"), in: range) != nil {
+            let decoded = try decode(range, component: .parameter(name), plusIsSpace: !strict)
+            return Self.number(Array(decoded.utf8)[...], strict: strict, maximum: maximum)
+        }
+        return Self.number(UnsafeBufferPointer(rebasing: bytes[range]), strict: strict, maximum: maximum)
+    }
+
+    private static func number<Bytes: BidirectionalCollection<UInt8>>(_ digits: Bytes, strict: Bool, maximum: UInt64) -> UInt64? {
+        var digits = digits[...]
         if !strict {
-            digits = digits.drop { $0 == " " }
-            while digits.last == " " { digits = digits.dropLast() }
+            let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "+") }
+            while let first = digits.first, isSpace(first) { digits = digits.dropFirst() }
+            while let last = digits.last, isSpace(last) { digits = digits.dropLast() }
         }
         guard !digits.isEmpty else { return nil }
         var value: UInt64 = 0
-        for byte in digits.utf8 {
+        for byte in digits {
             let digit = byte &- UInt8(ascii: "0")
             guard digit < 10 else { return nil }
             let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
@@ -317,11 +373,8 @@ private struct URIParser {
     /// Percent-decodes `range`. Strict: a malformed escape or non-UTF-8 result is an error.
     /// Lenient: a malformed escape stays literal and bad UTF-8 becomes U+FFFD.
     private func decode(_ range: Range<Int>, component: OTPURIError.Component, plusIsSpace: Bool) throws(OTPURIError) -> String {
-        var needsWork = false
-        for position in range where bytes[position] == UInt8(ascii: "%") || (plusIsSpace && bytes[position] == UInt8(ascii: "+")) {
-            needsWork = true
-            break
-        }
+        let needsWork = index(of: UInt8(ascii: "%"), in: range) != nil
+            || (plusIsSpace && index(of: UInt8(ascii: "+"), in: range) != nil)
         if !needsWork {
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }

@@ -14,36 +14,14 @@ enum PercentEncoding {
         case query
     }
 
-    /// Appends `text` to `output`, escaping exactly the bytes that must be escaped in `place`.
-    static func append(_ text: String, escapingFor place: Place, to output: inout String) {
-        let table = place == .label ? labelTable : queryTable
-        var clean = true
-        for byte in text.utf8 where table[Int(byte)] == 0 {
-            clean = false
-            break
-        }
-        if clean {
-            output += text
-            return
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count * 3)
-        for byte in text.utf8 {
-            if table[Int(byte)] != 0 {
-                bytes.append(byte)
-            } else {
-                bytes.append(UInt8(ascii: "%"))
-                bytes.append(hexDigits[Int(byte >> 4)])
-                bytes.append(hexDigits[Int(byte & 15)])
-            }
-        }
-        output += String(decoding: bytes, as: UTF8.self)
+    @inline(__always)
+    static func isAllowed(_ byte: UInt8, low: UInt64, high: UInt64) -> Bool {
+        byte < 64 ? low & (1 << UInt64(byte)) != 0 : byte < 128 && high & (1 << UInt64(byte - 64)) != 0
     }
 
-    /// Whether `text` would be changed by escaping for `place`.
-    static func needsEscaping(_ text: String, for place: Place) -> Bool {
-        let table = place == .label ? labelTable : queryTable
-        return text.utf8.contains { table[Int($0)] == 0 }
+    @inline(__always)
+    static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
     }
 
     /// The value of an ASCII hexadecimal digit, or `nil`.
@@ -57,19 +35,16 @@ enum PercentEncoding {
         }
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
-
-    private static func table(allowing extra: String) -> [UInt8] {
-        var table = [UInt8](repeating: 0, count: 256)
-        // RFC 3986 unreserved characters.
-        for byte in UInt8(ascii: "A")...UInt8(ascii: "Z") { table[Int(byte)] = 1 }
-        for byte in UInt8(ascii: "a")...UInt8(ascii: "z") { table[Int(byte)] = 1 }
-        for byte in UInt8(ascii: "0")...UInt8(ascii: "9") { table[Int(byte)] = 1 }
-        for byte in "-._~".utf8 { table[Int(byte)] = 1 }
-        for byte in extra.utf8 { table[Int(byte)] = 1 }
-        return table
+    // Bit n of the first word allows byte n (0-63), of the second byte 64 + n; bytes from 128
+    // (UTF-8 beyond ASCII) are always escaped. Both allow RFC 3986's unreserved characters
+    // (A-Z a-z 0-9 - . _ ~) and:
+    // label: ! $ & ' ( ) * + , ; = @            query: ! $ ' ( ) * , ; : @ / ?
+    /// The allowed-byte masks for `place`.
+    @inline(__always)
+    static func masks(for place: Place) -> (low: UInt64, high: UInt64) {
+        place == .label ? labelMask : queryMask
     }
 
-    private static let labelTable = table(allowing: "!$&'()*+,;=@")
-    private static let queryTable = table(allowing: "!$'()*,;:@/?")
+    private static let labelMask: (UInt64, UInt64) = (0x2BFF_7FD2_0000_0000, 0x47FF_FFFE_87FF_FFFF)
+    private static let queryMask: (UInt64, UInt64) = (0x8FFF_F792_0000_0000, 0x47FF_FFFE_87FF_FFFF)
 }

@@ -5,7 +5,9 @@
 # `Tests/Fuzz/.build-fuzz/release/FuzzParsers Tests/Fuzz/crash-…`.
 set -euo pipefail
 cd "$(dirname "$0")"
-swift build -c release --sanitize=fuzzer --sanitize=address --build-path .build-fuzz
+# --sanitize=fuzzer links libFuzzer (its main) but instruments only this package's own target;
+# -Xswiftc adds coverage instrumentation to OTPCore and OTPURI too, which is what guides the fuzzer.
+swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address --build-path .build-fuzz
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp Corpus/* "$work/"
