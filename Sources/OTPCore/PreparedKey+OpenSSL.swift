@@ -6,13 +6,17 @@ internal import CCryptoOpenSSL
 // (inner) or one digest (outer), so the Merkle–Damgård padding of the final block is a constant
 // layout: 0x80, zeros, and the bit length of key block plus message.
 
-/// A 64-byte message block as eight big-endian words, on the stack.
-private typealias Block64 = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
-/// A 128-byte SHA-512 message block.
-private typealias Block128 = (Block64, Block64)
+// Layout of the per-code stack scratch: the hash context, of which OpenSSL's *_Transform reads and
+// writes only the chaining value at its start, then one message block.
+private let contextByteCount = 256
+private let blockOffset = 256
+private let scratchByteCount = 256 + 128
 
-private let zeroBlock64: Block64 = (0, 0, 0, 0, 0, 0, 0, 0)
-private let paddingMarker: UInt64 = 0x80 << 56
+// Every store below that feeds OpenSSL is one 16-byte vector store at a 16-byte boundary, because
+// the assembly block functions load their input and state 16 bytes at a time: a load that spans two
+// narrower stores cannot be forwarded from the store buffer and stalls until they retire, and that
+// stall sits on the inner-to-outer dependency of every code.
+private typealias Lane = SIMD4<UInt32>
 
 extension PreparedKey {
     static func schedule(key: UnsafeRawBufferPointer, algorithm: OTPAlgorithm) -> (ChainingValue, ChainingValue) {
@@ -55,20 +59,20 @@ extension PreparedKey {
             var context = SHA_CTX()
             SHA1_Init(&context)
             SHA1_Transform(&context, data)
-            state.words = (UInt64(context.h0), UInt64(context.h1), UInt64(context.h2), UInt64(context.h3), UInt64(context.h4), 0, 0, 0)
+            state.words = SIMD16(context.h0, context.h1, context.h2, context.h3, context.h4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             OPENSSL_cleanse(&context, MemoryLayout<SHA_CTX>.size)
         case .sha256:
             var context = SHA256_CTX()
             SHA256_Init(&context)
             SHA256_Transform(&context, data)
             let h = context.h
-            state.words = (UInt64(h.0), UInt64(h.1), UInt64(h.2), UInt64(h.3), UInt64(h.4), UInt64(h.5), UInt64(h.6), UInt64(h.7))
+            state.words = SIMD16(h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7, 0, 0, 0, 0, 0, 0, 0, 0)
             OPENSSL_cleanse(&context, MemoryLayout<SHA256_CTX>.size)
         case .sha512:
             var context = SHA512_CTX()
             SHA512_Init(&context)
             SHA512_Transform(&context, data)
-            state.words = context.h
+            withUnsafeBytes(of: context.h) { state.words = $0.loadUnaligned(as: SIMD16<UInt32>.self) }
             OPENSSL_cleanse(&context, MemoryLayout<SHA512_CTX>.size)
         }
         return state
@@ -76,117 +80,123 @@ extension PreparedKey {
 
     @inline(__always)
     func sha1TruncatedValue(counter: UInt64) -> UInt32 {
-        var context = SHA_CTX()
-        context.h0 = UInt32(truncatingIfNeeded: inner.words.0)
-        context.h1 = UInt32(truncatingIfNeeded: inner.words.1)
-        context.h2 = UInt32(truncatingIfNeeded: inner.words.2)
-        context.h3 = UInt32(truncatingIfNeeded: inner.words.3)
-        context.h4 = UInt32(truncatingIfNeeded: inner.words.4)
-        var block = zeroBlock64
-        block.0 = counter.bigEndian
-        block.1 = paddingMarker.bigEndian
-        block.7 = UInt64((64 + 8) * 8).bigEndian
-        compressSHA1(&context, &block)
+        withScratch { context, block in
+            context.storeBytes(of: inner.words, as: SIMD16<UInt32>.self)
+            storeCounterBlock(counter, keyedLength: 64, into: block)
+            SHA1_Transform(context.assumingMemoryBound(to: SHA_CTX.self), block.assumingMemoryBound(to: UInt8.self))
 
-        block = zeroBlock64
-        block.0 = (UInt64(context.h0) << 32 | UInt64(context.h1)).bigEndian
-        block.1 = (UInt64(context.h2) << 32 | UInt64(context.h3)).bigEndian
-        block.2 = (UInt64(context.h4) << 32 | paddingMarker >> 32).bigEndian
-        block.7 = UInt64((64 + 20) * 8).bigEndian
-        context.h0 = UInt32(truncatingIfNeeded: outer.words.0)
-        context.h1 = UInt32(truncatingIfNeeded: outer.words.1)
-        context.h2 = UInt32(truncatingIfNeeded: outer.words.2)
-        context.h3 = UInt32(truncatingIfNeeded: outer.words.3)
-        context.h4 = UInt32(truncatingIfNeeded: outer.words.4)
-        compressSHA1(&context, &block)
+            // Outer message: the 20-byte inner digest, then padding for 64 + 20 bytes.
+            block.storeBytes(of: bigEndianLane(context, at: 0), as: Lane.self)
+            let e = context.load(fromByteOffset: 16, as: UInt32.self)
+            block.storeBytes(of: Lane(e.bigEndian, 0x80, 0, 0), toByteOffset: 16, as: Lane.self)
+            block.storeBytes(of: lengthLane(bytes: 64 + 20), toByteOffset: 48, as: Lane.self)
+            context.storeBytes(of: outer.words, as: SIMD16<UInt32>.self)
+            SHA1_Transform(context.assumingMemoryBound(to: SHA_CTX.self), block.assumingMemoryBound(to: UInt8.self))
 
-        block.0 = (UInt64(context.h0) << 32 | UInt64(context.h1)).bigEndian
-        block.1 = (UInt64(context.h2) << 32 | UInt64(context.h3)).bigEndian
-        block.2 = (UInt64(context.h4) << 32).bigEndian
-        return truncate(block, offset: Int(context.h4 & 0xF))
+            return truncate32(context, offset: Int(context.load(fromByteOffset: 16, as: UInt32.self) & 0xF))
+        }
     }
 
     @inline(__always)
     func sha256TruncatedValue(counter: UInt64) -> UInt32 {
-        var context = SHA256_CTX()
-        context.h = Self.words32(inner)
-        var block = zeroBlock64
-        block.0 = counter.bigEndian
-        block.1 = paddingMarker.bigEndian
-        block.7 = UInt64((64 + 8) * 8).bigEndian
-        compressSHA256(&context, &block)
+        withScratch { context, block in
+            context.storeBytes(of: inner.words, as: SIMD16<UInt32>.self)
+            storeCounterBlock(counter, keyedLength: 64, into: block)
+            SHA256_Transform(context.assumingMemoryBound(to: SHA256_CTX.self), block.assumingMemoryBound(to: UInt8.self))
 
-        let h = context.h
-        block = zeroBlock64
-        block.0 = (UInt64(h.0) << 32 | UInt64(h.1)).bigEndian
-        block.1 = (UInt64(h.2) << 32 | UInt64(h.3)).bigEndian
-        block.2 = (UInt64(h.4) << 32 | UInt64(h.5)).bigEndian
-        block.3 = (UInt64(h.6) << 32 | UInt64(h.7)).bigEndian
-        block.4 = paddingMarker.bigEndian
-        block.7 = UInt64((64 + 32) * 8).bigEndian
-        context.h = Self.words32(outer)
-        compressSHA256(&context, &block)
+            // Outer message: the 32-byte inner digest, then padding for 64 + 32 bytes.
+            block.storeBytes(of: bigEndianLane(context, at: 0), as: Lane.self)
+            block.storeBytes(of: bigEndianLane(context, at: 16), toByteOffset: 16, as: Lane.self)
+            block.storeBytes(of: Lane(0x80, 0, 0, 0), toByteOffset: 32, as: Lane.self)
+            block.storeBytes(of: lengthLane(bytes: 64 + 32), toByteOffset: 48, as: Lane.self)
+            context.storeBytes(of: outer.words, as: SIMD16<UInt32>.self)
+            SHA256_Transform(context.assumingMemoryBound(to: SHA256_CTX.self), block.assumingMemoryBound(to: UInt8.self))
 
-        let digest = context.h
-        block.0 = (UInt64(digest.0) << 32 | UInt64(digest.1)).bigEndian
-        block.1 = (UInt64(digest.2) << 32 | UInt64(digest.3)).bigEndian
-        block.2 = (UInt64(digest.4) << 32 | UInt64(digest.5)).bigEndian
-        return truncate(block, offset: Int(digest.7 & 0xF))
+            return truncate32(context, offset: Int(context.load(fromByteOffset: 28, as: UInt32.self) & 0xF))
+        }
     }
 
     @inline(__always)
     func sha512TruncatedValue(counter: UInt64) -> UInt32 {
-        var context = SHA512_CTX()
-        context.h = inner.words
-        var block: Block128 = (zeroBlock64, zeroBlock64)
-        block.0.0 = counter.bigEndian
-        block.0.1 = paddingMarker.bigEndian
-        block.1.7 = UInt64((128 + 8) * 8).bigEndian
-        compressSHA512(&context, &block)
+        withScratch { context, block in
+            context.storeBytes(of: inner.words, as: SIMD16<UInt32>.self)
+            block.storeBytes(of: SIMD2<UInt64>(counter.bigEndian, 0x80), as: SIMD2<UInt64>.self)
+            for offset in stride(from: 16, to: 112, by: 16) {
+                block.storeBytes(of: Lane(), toByteOffset: offset, as: Lane.self)
+            }
+            block.storeBytes(of: lengthLane(bytes: 128 + 8), toByteOffset: 112, as: Lane.self)
+            SHA512_Transform(context.assumingMemoryBound(to: SHA512_CTX.self), block.assumingMemoryBound(to: UInt8.self))
 
-        let h = context.h
-        block.0 = (h.0.bigEndian, h.1.bigEndian, h.2.bigEndian, h.3.bigEndian, h.4.bigEndian, h.5.bigEndian, h.6.bigEndian, h.7.bigEndian)
-        block.1 = zeroBlock64
-        block.1.0 = paddingMarker.bigEndian
-        block.1.7 = UInt64((128 + 64) * 8).bigEndian
-        context.h = outer.words
-        compressSHA512(&context, &block)
+            // Outer message: the 64-byte inner digest (eight 64-bit words), then padding for 128 + 64 bytes.
+            for offset in stride(from: 0, to: 64, by: 16) {
+                let pair = SIMD2<UInt64>(
+                    context.load(fromByteOffset: offset, as: UInt64.self).bigEndian,
+                    context.load(fromByteOffset: offset + 8, as: UInt64.self).bigEndian
+                )
+                block.storeBytes(of: pair, toByteOffset: offset, as: SIMD2<UInt64>.self)
+            }
+            block.storeBytes(of: SIMD2<UInt64>(0x80, 0), toByteOffset: 64, as: SIMD2<UInt64>.self)
+            block.storeBytes(of: lengthLane(bytes: 128 + 64), toByteOffset: 112, as: Lane.self)
+            context.storeBytes(of: outer.words, as: SIMD16<UInt32>.self)
+            SHA512_Transform(context.assumingMemoryBound(to: SHA512_CTX.self), block.assumingMemoryBound(to: UInt8.self))
 
-        let digest = context.h
-        block.0.0 = digest.0.bigEndian
-        block.0.1 = digest.1.bigEndian
-        block.0.2 = digest.2.bigEndian
-        return truncate(block.0, offset: Int(digest.7 & 0xF))
-    }
-
-    private static func words32(_ state: ChainingValue) -> (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) {
-        let w = state.words
-        return (
-            UInt32(truncatingIfNeeded: w.0), UInt32(truncatingIfNeeded: w.1), UInt32(truncatingIfNeeded: w.2), UInt32(truncatingIfNeeded: w.3),
-            UInt32(truncatingIfNeeded: w.4), UInt32(truncatingIfNeeded: w.5), UInt32(truncatingIfNeeded: w.6), UInt32(truncatingIfNeeded: w.7)
-        )
-    }
-}
-
-/// RFC 4226 section 5.3: four digest bytes from `offset`, with the top bit cleared.
-@inline(__always)
-private func truncate(_ digestPrefix: Block64, offset: Int) -> UInt32 {
-    withUnsafeBytes(of: digestPrefix) { bytes in
-        UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) & 0x7FFF_FFFF
+            // RFC 4226 truncation on the big-endian digest, read from the 64-bit chaining words.
+            let offset = Int(context.load(fromByteOffset: 56, as: UInt64.self) & 0xF)
+            let word = offset >> 3
+            let shift = UInt64(offset & 7) * 8
+            let high = context.load(fromByteOffset: word * 8, as: UInt64.self)
+            let low = context.load(fromByteOffset: word * 8 + 8, as: UInt64.self)
+            let window = (high &<< shift) | ((low &>> 1) &>> (63 &- shift))
+            return UInt32(truncatingIfNeeded: window >> 32) & 0x7FFF_FFFF
+        }
     }
 }
 
+/// Runs `body` with uninitialised, suitably aligned stack scratch: a hash context and a message
+/// block. Only the chaining value of the context is ever written and read, so nothing is zeroed.
 @inline(__always)
-private func compressSHA1(_ context: inout SHA_CTX, _ block: inout Block64) {
-    withUnsafeBytes(of: &block) { SHA1_Transform(&context, $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
+private func withScratch<R>(_ body: (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> R) -> R {
+    withUnsafeTemporaryAllocation(byteCount: scratchByteCount, alignment: 16) { scratch in
+        let base = scratch.baseAddress!
+        return body(base, base + blockOffset)
+    }
 }
 
+/// The inner message of a 64-byte-block hash: the big-endian counter, then padding for
+/// `keyedLength` + 8 bytes.
 @inline(__always)
-private func compressSHA256(_ context: inout SHA256_CTX, _ block: inout Block64) {
-    withUnsafeBytes(of: &block) { SHA256_Transform(&context, $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
+private func storeCounterBlock(_ counter: UInt64, keyedLength: Int, into block: UnsafeMutableRawPointer) {
+    block.storeBytes(of: SIMD2<UInt64>(counter.bigEndian, 0x80), as: SIMD2<UInt64>.self)
+    block.storeBytes(of: Lane(), toByteOffset: 16, as: Lane.self)
+    block.storeBytes(of: Lane(), toByteOffset: 32, as: Lane.self)
+    block.storeBytes(of: lengthLane(bytes: keyedLength + 8), toByteOffset: 48, as: Lane.self)
 }
 
+/// The last 16 bytes of a final block whose message (key block included) is `bytes` long: zeros,
+/// then the bit length as a big-endian integer in the last four bytes.
 @inline(__always)
-private func compressSHA512(_ context: inout SHA512_CTX, _ block: inout Block128) {
-    withUnsafeBytes(of: &block) { SHA512_Transform(&context, $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
+private func lengthLane(bytes: Int) -> Lane {
+    Lane(0, 0, 0, UInt32(bytes * 8).bigEndian)
+}
+
+/// Four 32-bit chaining words, as the bytes of the digest they encode.
+@inline(__always)
+private func bigEndianLane(_ context: UnsafeMutableRawPointer, at offset: Int) -> Lane {
+    Lane(
+        context.load(fromByteOffset: offset, as: UInt32.self).bigEndian,
+        context.load(fromByteOffset: offset + 4, as: UInt32.self).bigEndian,
+        context.load(fromByteOffset: offset + 8, as: UInt32.self).bigEndian,
+        context.load(fromByteOffset: offset + 12, as: UInt32.self).bigEndian
+    )
+}
+
+/// RFC 4226 section 5.3 on a digest held as 32-bit chaining words: the four digest bytes from
+/// `offset` (0...15), with the top bit cleared. Reading the words, rather than storing the digest
+/// and loading at the byte offset, keeps every load inside one earlier store.
+@inline(__always)
+private func truncate32(_ context: UnsafeMutableRawPointer, offset: Int) -> UInt32 {
+    let word = offset >> 2
+    let pair = UInt64(context.load(fromByteOffset: word * 4, as: UInt32.self)) << 32
+        | UInt64(context.load(fromByteOffset: word * 4 + 4, as: UInt32.self))
+    return UInt32(truncatingIfNeeded: pair &>> (32 &- UInt64(offset & 3) * 8)) & 0x7FFF_FFFF
 }

@@ -32,8 +32,9 @@ extension PreparedKey: CustomStringConvertible {
     public var description: String { "PreparedKey(\(algorithm.rawValue), redacted)" }
 }
 
-/// The chaining value of a hash after whole blocks: five or eight words (SHA-1 and SHA-256 keep
-/// 32-bit words in the low halves).
+/// The chaining value of a hash after whole blocks, laid out as the start of OpenSSL's context
+/// (`SHA_CTX.h0...h4`, `SHA256_CTX.h`, `SHA512_CTX.h`) so that it is copied there with four vector
+/// stores; unused words are zero.
 struct ChainingValue: Sendable {
-    var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    var words = SIMD16<UInt32>()
 }
