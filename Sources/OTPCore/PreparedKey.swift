@@ -18,6 +18,7 @@ public struct PreparedKey: Sendable {
 
     /// The 31-bit value of RFC 4226 dynamic truncation of HMAC(key, counter), before the modulo
     /// that reduces it to digits.
+    @inline(__always)
     public func truncatedValue(counter: UInt64) -> UInt32 {
         switch algorithm {
         case .sha1: sha1TruncatedValue(counter: counter)

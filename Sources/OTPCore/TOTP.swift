@@ -43,7 +43,10 @@ public struct TOTP: Sendable {
     public func step(at time: Int64) throws(OTPError) -> UInt64 {
         guard time >= epoch else { throw .timeBeforeEpoch(time: time, epoch: epoch) }
         // Subtracting in UInt64 keeps the full range when T0 is negative and time is near Int64.max.
-        return (UInt64(bitPattern: time) &- UInt64(bitPattern: epoch)) / UInt64(period)
+        let elapsed = UInt64(bitPattern: time) &- UInt64(bitPattern: epoch)
+        // The usual period gets a constant divisor, which compiles to a multiplication instead of a
+        // hardware division on the path of every code.
+        return period == 30 ? elapsed / 30 : elapsed / UInt64(period)
     }
 
     /// The Unix time at which `step` starts.
