@@ -42,6 +42,7 @@ public struct HOTP: Sendable {
     }
 
     /// The code for `counter`, zero-padded to ``digits`` characters.
+    @inline(__always)
     public func code(counter: UInt64) -> String {
         Self.format(value(counter: counter), digits: digits)
     }
@@ -92,26 +93,58 @@ public struct HOTP: Sendable {
 
     /// Computes every candidate in the window and picks, without data-dependent branches, the first
     /// match in the order 0, -1, +1, -2, +2, … among counters later than `lastAccepted`.
+    ///
+    /// Candidates are computed two at a time (``PreparedKey/truncatedValues(counters:_:)``), which
+    /// overlaps their hash calls; which candidates exist depends only on public data (the window, the
+    /// current step), so branching on that is safe.
     func match(_ value: UInt64, around center: UInt64, window: VerificationWindow, after lastAccepted: UInt64?) -> (counter: UInt64, offset: Int)? {
-        var found: UInt64 = 0
-        var chosenOffset: UInt64 = 0
+        var selection = Selection(value: value, lastAccepted: lastAccepted)
+        var pending: (counter: UInt64, offset: Int)? = nil
         // Offsets in preference order: k = 0, 1, 2, 3, 4, … gives 0, -1, +1, -2, +2, …
         for k in 0...(2 * max(window.behind, window.ahead)) {
             let signed = k & 1 == 1 ? -(k + 1) / 2 : k / 2
             guard signed >= -window.behind, signed <= window.ahead,
                   let candidate = Self.counter(center, offsetBy: signed)
             else { continue }
+            guard let first = pending else {
+                pending = (candidate, signed)
+                continue
+            }
+            let (firstValue, secondValue) = key.truncatedValues(counters: first.counter, candidate)
+            selection.consider(Self.reduce(firstValue, digits: digits), counter: first.counter, offset: first.offset)
+            selection.consider(Self.reduce(secondValue, digits: digits), counter: candidate, offset: signed)
+            pending = nil
+        }
+        if let last = pending {
+            selection.consider(self.value(counter: last.counter), counter: last.counter, offset: last.offset)
+        }
+        guard selection.found == 1 else { return nil }
+        let offset = Int(Int64(bitPattern: selection.chosenOffset))
+        return (Self.counter(center, offsetBy: offset)!, offset)
+    }
+
+    /// The constant-time choice of the first matching, eligible candidate.
+    private struct Selection {
+        let value: UInt64
+        let lastAccepted: UInt64?
+        var found: UInt64 = 0
+        var chosenOffset: UInt64 = 0
+
+        init(value: UInt64, lastAccepted: UInt64?) {
+            self.value = value
+            self.lastAccepted = lastAccepted
+        }
+
+        @inline(__always)
+        mutating func consider(_ candidateValue: UInt64, counter: UInt64, offset: Int) {
             // The candidate counter is public; only the comparison with the code must not branch.
-            let eligible: UInt64 = lastAccepted.map { candidate > $0 ? 1 : 0 } ?? 1
-            let difference = self.value(counter: candidate) ^ value
+            let eligible: UInt64 = lastAccepted.map { counter > $0 ? 1 : 0 } ?? 1
+            let difference = candidateValue ^ value
             let equal = ((difference | (0 &- difference)) >> 63) ^ 1
             let take = equal & eligible & (found ^ 1)
-            chosenOffset |= UInt64(bitPattern: Int64(signed)) & (0 &- take)
+            chosenOffset |= UInt64(bitPattern: Int64(offset)) & (0 &- take)
             found |= take
         }
-        guard found == 1 else { return nil }
-        let offset = Int(Int64(bitPattern: chosenOffset))
-        return (Self.counter(center, offsetBy: offset)!, offset)
     }
 
     private static func counter(_ center: UInt64, offsetBy offset: Int) -> UInt64? {

@@ -8,7 +8,6 @@ internal import CCryptoOpenSSL
 
 // Layout of the per-code stack scratch: the hash context, of which OpenSSL's *_Transform reads and
 // writes only the chaining value at its start, then one message block.
-private let contextByteCount = 256
 private let blockOffset = 256
 private let scratchByteCount = 256 + 128
 
@@ -78,88 +77,156 @@ extension PreparedKey {
         return state
     }
 
+    /// One code: inner block, then outer block, on one scratch.
     @inline(__always)
-    func sha1TruncatedValue(counter: UInt64) -> UInt32 {
-        withScratch { context, block in
+    func truncatedValue<Hash: HMACBlockLayout>(_: Hash.Type, counter: UInt64) -> UInt32 {
+        withScratch(count: 1) { scratch in
+            let context = scratch, block = scratch + blockOffset
             context.storeBytes(of: inner.words, as: SIMD16<UInt32>.self)
-            storeCounterBlock(counter, keyedLength: 64, into: block)
-            SHA1_Transform(context.assumingMemoryBound(to: SHA_CTX.self), block.assumingMemoryBound(to: UInt8.self))
-
-            // Outer message: the 20-byte inner digest, then padding for 64 + 20 bytes.
-            block.storeBytes(of: bigEndianLane(context, at: 0), as: Lane.self)
-            let e = context.load(fromByteOffset: 16, as: UInt32.self)
-            block.storeBytes(of: Lane(e.bigEndian, 0x80, 0, 0), toByteOffset: 16, as: Lane.self)
-            block.storeBytes(of: lengthLane(bytes: 64 + 20), toByteOffset: 48, as: Lane.self)
+            Hash.storeInnerMessage(counter, into: block)
+            Hash.transform(context, block)
+            Hash.storeOuterMessage(from: context, into: block)
             context.storeBytes(of: outer.words, as: SIMD16<UInt32>.self)
-            SHA1_Transform(context.assumingMemoryBound(to: SHA_CTX.self), block.assumingMemoryBound(to: UInt8.self))
-
-            return truncate32(context, offset: Int(context.load(fromByteOffset: 16, as: UInt32.self) & 0xF))
+            Hash.transform(context, block)
+            return Hash.truncatedValue(context)
         }
     }
 
+    /// Two independent codes with their calls interleaved (inner, inner, outer, outer), so that the
+    /// processor runs one code's compression while the other's waits on its own previous block.
     @inline(__always)
-    func sha256TruncatedValue(counter: UInt64) -> UInt32 {
-        withScratch { context, block in
-            context.storeBytes(of: inner.words, as: SIMD16<UInt32>.self)
-            storeCounterBlock(counter, keyedLength: 64, into: block)
-            SHA256_Transform(context.assumingMemoryBound(to: SHA256_CTX.self), block.assumingMemoryBound(to: UInt8.self))
-
-            // Outer message: the 32-byte inner digest, then padding for 64 + 32 bytes.
-            block.storeBytes(of: bigEndianLane(context, at: 0), as: Lane.self)
-            block.storeBytes(of: bigEndianLane(context, at: 16), toByteOffset: 16, as: Lane.self)
-            block.storeBytes(of: Lane(0x80, 0, 0, 0), toByteOffset: 32, as: Lane.self)
-            block.storeBytes(of: lengthLane(bytes: 64 + 32), toByteOffset: 48, as: Lane.self)
-            context.storeBytes(of: outer.words, as: SIMD16<UInt32>.self)
-            SHA256_Transform(context.assumingMemoryBound(to: SHA256_CTX.self), block.assumingMemoryBound(to: UInt8.self))
-
-            return truncate32(context, offset: Int(context.load(fromByteOffset: 28, as: UInt32.self) & 0xF))
-        }
-    }
-
-    @inline(__always)
-    func sha512TruncatedValue(counter: UInt64) -> UInt32 {
-        withScratch { context, block in
-            context.storeBytes(of: inner.words, as: SIMD16<UInt32>.self)
-            block.storeBytes(of: SIMD2<UInt64>(counter.bigEndian, 0x80), as: SIMD2<UInt64>.self)
-            for offset in stride(from: 16, to: 112, by: 16) {
-                block.storeBytes(of: Lane(), toByteOffset: offset, as: Lane.self)
-            }
-            block.storeBytes(of: lengthLane(bytes: 128 + 8), toByteOffset: 112, as: Lane.self)
-            SHA512_Transform(context.assumingMemoryBound(to: SHA512_CTX.self), block.assumingMemoryBound(to: UInt8.self))
-
-            // Outer message: the 64-byte inner digest (eight 64-bit words), then padding for 128 + 64 bytes.
-            for offset in stride(from: 0, to: 64, by: 16) {
-                let pair = SIMD2<UInt64>(
-                    context.load(fromByteOffset: offset, as: UInt64.self).bigEndian,
-                    context.load(fromByteOffset: offset + 8, as: UInt64.self).bigEndian
-                )
-                block.storeBytes(of: pair, toByteOffset: offset, as: SIMD2<UInt64>.self)
-            }
-            block.storeBytes(of: SIMD2<UInt64>(0x80, 0), toByteOffset: 64, as: SIMD2<UInt64>.self)
-            block.storeBytes(of: lengthLane(bytes: 128 + 64), toByteOffset: 112, as: Lane.self)
-            context.storeBytes(of: outer.words, as: SIMD16<UInt32>.self)
-            SHA512_Transform(context.assumingMemoryBound(to: SHA512_CTX.self), block.assumingMemoryBound(to: UInt8.self))
-
-            // RFC 4226 truncation on the big-endian digest, read from the 64-bit chaining words.
-            let offset = Int(context.load(fromByteOffset: 56, as: UInt64.self) & 0xF)
-            let word = offset >> 3
-            let shift = UInt64(offset & 7) * 8
-            let high = context.load(fromByteOffset: word * 8, as: UInt64.self)
-            let low = context.load(fromByteOffset: word * 8 + 8, as: UInt64.self)
-            let window = (high &<< shift) | ((low &>> 1) &>> (63 &- shift))
-            return UInt32(truncatingIfNeeded: window >> 32) & 0x7FFF_FFFF
+    func truncatedValues<Hash: HMACBlockLayout>(_: Hash.Type, counters first: UInt64, _ second: UInt64) -> (UInt32, UInt32) {
+        withScratch(count: 2) { scratch in
+            let context0 = scratch, block0 = scratch + blockOffset
+            let context1 = scratch + scratchByteCount, block1 = context1 + blockOffset
+            context0.storeBytes(of: inner.words, as: SIMD16<UInt32>.self)
+            context1.storeBytes(of: inner.words, as: SIMD16<UInt32>.self)
+            Hash.storeInnerMessage(first, into: block0)
+            Hash.storeInnerMessage(second, into: block1)
+            Hash.transform(context0, block0)
+            Hash.transform(context1, block1)
+            Hash.storeOuterMessage(from: context0, into: block0)
+            context0.storeBytes(of: outer.words, as: SIMD16<UInt32>.self)
+            Hash.storeOuterMessage(from: context1, into: block1)
+            context1.storeBytes(of: outer.words, as: SIMD16<UInt32>.self)
+            Hash.transform(context0, block0)
+            Hash.transform(context1, block1)
+            return (Hash.truncatedValue(context0), Hash.truncatedValue(context1))
         }
     }
 }
 
-/// Runs `body` with uninitialised, suitably aligned stack scratch: a hash context and a message
-/// block. Only the chaining value of the context is ever written and read, so nothing is zeroed.
-@inline(__always)
-private func withScratch<R>(_ body: (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> R) -> R {
-    withUnsafeTemporaryAllocation(byteCount: scratchByteCount, alignment: 16) { scratch in
-        let base = scratch.baseAddress!
-        return body(base, base + blockOffset)
+/// How HMAC over one 8-byte counter lays out its two final blocks for one hash, on OpenSSL's
+/// context and block function. Static and `@inline(__always)` so each use specialises to straight
+/// code around two `*_Transform` calls.
+protocol HMACBlockLayout {
+    static func transform(_ context: UnsafeMutableRawPointer, _ block: UnsafeMutableRawPointer)
+    /// The counter and the padding for a message of one key block plus 8 bytes.
+    static func storeInnerMessage(_ counter: UInt64, into block: UnsafeMutableRawPointer)
+    /// The inner digest, read from the chaining value in `context`, and its padding.
+    static func storeOuterMessage(from context: UnsafeMutableRawPointer, into block: UnsafeMutableRawPointer)
+    /// RFC 4226 dynamic truncation of the digest held in `context`.
+    static func truncatedValue(_ context: UnsafeMutableRawPointer) -> UInt32
+}
+
+enum SHA1Layout: HMACBlockLayout {
+    @inline(__always)
+    static func transform(_ context: UnsafeMutableRawPointer, _ block: UnsafeMutableRawPointer) {
+        SHA1_Transform(context.assumingMemoryBound(to: SHA_CTX.self), block.assumingMemoryBound(to: UInt8.self))
     }
+
+    @inline(__always)
+    static func storeInnerMessage(_ counter: UInt64, into block: UnsafeMutableRawPointer) {
+        storeCounterBlock(counter, keyedLength: 64, into: block)
+    }
+
+    @inline(__always)
+    static func storeOuterMessage(from context: UnsafeMutableRawPointer, into block: UnsafeMutableRawPointer) {
+        block.storeBytes(of: bigEndianLane(context, at: 0), as: Lane.self)
+        let e = context.load(fromByteOffset: 16, as: UInt32.self)
+        block.storeBytes(of: Lane(e.bigEndian, 0x80, 0, 0), toByteOffset: 16, as: Lane.self)
+        block.storeBytes(of: lengthLane(bytes: 64 + 20), toByteOffset: 48, as: Lane.self)
+    }
+
+    @inline(__always)
+    static func truncatedValue(_ context: UnsafeMutableRawPointer) -> UInt32 {
+        truncate32(context, offset: Int(context.load(fromByteOffset: 16, as: UInt32.self) & 0xF))
+    }
+}
+
+enum SHA256Layout: HMACBlockLayout {
+    @inline(__always)
+    static func transform(_ context: UnsafeMutableRawPointer, _ block: UnsafeMutableRawPointer) {
+        SHA256_Transform(context.assumingMemoryBound(to: SHA256_CTX.self), block.assumingMemoryBound(to: UInt8.self))
+    }
+
+    @inline(__always)
+    static func storeInnerMessage(_ counter: UInt64, into block: UnsafeMutableRawPointer) {
+        storeCounterBlock(counter, keyedLength: 64, into: block)
+    }
+
+    @inline(__always)
+    static func storeOuterMessage(from context: UnsafeMutableRawPointer, into block: UnsafeMutableRawPointer) {
+        block.storeBytes(of: bigEndianLane(context, at: 0), as: Lane.self)
+        block.storeBytes(of: bigEndianLane(context, at: 16), toByteOffset: 16, as: Lane.self)
+        block.storeBytes(of: Lane(0x80, 0, 0, 0), toByteOffset: 32, as: Lane.self)
+        block.storeBytes(of: lengthLane(bytes: 64 + 32), toByteOffset: 48, as: Lane.self)
+    }
+
+    @inline(__always)
+    static func truncatedValue(_ context: UnsafeMutableRawPointer) -> UInt32 {
+        truncate32(context, offset: Int(context.load(fromByteOffset: 28, as: UInt32.self) & 0xF))
+    }
+}
+
+enum SHA512Layout: HMACBlockLayout {
+    @inline(__always)
+    static func transform(_ context: UnsafeMutableRawPointer, _ block: UnsafeMutableRawPointer) {
+        SHA512_Transform(context.assumingMemoryBound(to: SHA512_CTX.self), block.assumingMemoryBound(to: UInt8.self))
+    }
+
+    @inline(__always)
+    static func storeInnerMessage(_ counter: UInt64, into block: UnsafeMutableRawPointer) {
+        block.storeBytes(of: SIMD2<UInt64>(counter.bigEndian, 0x80), as: SIMD2<UInt64>.self)
+        for offset in stride(from: 16, to: 112, by: 16) {
+            block.storeBytes(of: Lane(), toByteOffset: offset, as: Lane.self)
+        }
+        block.storeBytes(of: lengthLane(bytes: 128 + 8), toByteOffset: 112, as: Lane.self)
+    }
+
+    @inline(__always)
+    static func storeOuterMessage(from context: UnsafeMutableRawPointer, into block: UnsafeMutableRawPointer) {
+        // The 64-byte inner digest (eight 64-bit words); bytes 80...111 are still zero from the inner message.
+        for offset in stride(from: 0, to: 64, by: 16) {
+            let pair = SIMD2<UInt64>(
+                context.load(fromByteOffset: offset, as: UInt64.self).bigEndian,
+                context.load(fromByteOffset: offset + 8, as: UInt64.self).bigEndian
+            )
+            block.storeBytes(of: pair, toByteOffset: offset, as: SIMD2<UInt64>.self)
+        }
+        block.storeBytes(of: SIMD2<UInt64>(0x80, 0), toByteOffset: 64, as: SIMD2<UInt64>.self)
+        block.storeBytes(of: lengthLane(bytes: 128 + 64), toByteOffset: 112, as: Lane.self)
+    }
+
+    @inline(__always)
+    static func truncatedValue(_ context: UnsafeMutableRawPointer) -> UInt32 {
+        // The four digest bytes from `offset`, read from the 64-bit chaining words.
+        let offset = Int(context.load(fromByteOffset: 56, as: UInt64.self) & 0xF)
+        let word = offset >> 3
+        let shift = UInt64(offset & 7) * 8
+        let high = context.load(fromByteOffset: word * 8, as: UInt64.self)
+        let low = context.load(fromByteOffset: word * 8 + 8, as: UInt64.self)
+        let window = (high &<< shift) | ((low &>> 1) &>> (63 &- shift))
+        return UInt32(truncatingIfNeeded: window >> 32) & 0x7FFF_FFFF
+    }
+}
+
+/// Runs `body` with uninitialised, 16-byte aligned stack scratch for `count` codes, each a hash
+/// context and a message block. Only the chaining value of a context is ever written and read, so
+/// nothing is zeroed. (Above 16 bytes of alignment the standard library moves it to the heap.)
+@inline(__always)
+private func withScratch<R>(count: Int, _ body: (UnsafeMutableRawPointer) -> R) -> R {
+    withUnsafeTemporaryAllocation(byteCount: count * scratchByteCount, alignment: 16) { body($0.baseAddress!) }
 }
 
 /// The inner message of a 64-byte-block hash: the big-endian counter, then padding for

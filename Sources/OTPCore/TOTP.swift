@@ -44,9 +44,11 @@ public struct TOTP: Sendable {
         guard time >= epoch else { throw .timeBeforeEpoch(time: time, epoch: epoch) }
         // Subtracting in UInt64 keeps the full range when T0 is negative and time is near Int64.max.
         let elapsed = UInt64(bitPattern: time) &- UInt64(bitPattern: epoch)
-        // The usual period gets a constant divisor, which compiles to a multiplication instead of a
-        // hardware division on the path of every code.
-        return period == 30 ? elapsed / 30 : elapsed / UInt64(period)
+        guard period == 30 else { return elapsed / UInt64(period) }
+        // The usual period divides by multiplying with ⌈2^68 / 30⌉, as compilers do for a constant
+        // divisor: a hardware division is on the path of every code. Written out because the
+        // optimiser folds `elapsed / 30` under `period == 30` back into the division by `period`.
+        return elapsed.multipliedFullWidth(by: 0x8888_8888_8888_8889).high >> 4
     }
 
     /// The Unix time at which `step` starts.
