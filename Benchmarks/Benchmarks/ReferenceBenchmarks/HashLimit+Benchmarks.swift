@@ -1,0 +1,34 @@
+import Benchmark
+import BenchmarkWorkload
+import CReferenceOpenSSL
+
+// The hardware limit: OpenSSL streaming a large buffer through the compression function, one
+// benchmark unit per block (64 bytes, 128 for SHA-512). A code needs two blocks, a verification
+// with n candidates 2n.
+func registerHashLimitBenchmarks() {
+    let buffer = [UInt8](repeating: 0xA5, count: 128 * Workload.batch)
+    Benchmark("limit.block.sha1") { benchmark in
+        buffer.withUnsafeBytes { bytes in
+            var context = SHA_CTX()
+            SHA1_Init(&context)
+            SHA1_Update(&context, bytes.baseAddress, 64 * benchmark.scaledIterations.count)
+            blackHole(context.h0)
+        }
+    }
+    Benchmark("limit.block.sha256") { benchmark in
+        buffer.withUnsafeBytes { bytes in
+            var context = SHA256_CTX()
+            SHA256_Init(&context)
+            SHA256_Update(&context, bytes.baseAddress, 64 * benchmark.scaledIterations.count)
+            blackHole(context.h.0)
+        }
+    }
+    Benchmark("limit.block.sha512") { benchmark in
+        buffer.withUnsafeBytes { bytes in
+            var context = SHA512_CTX()
+            SHA512_Init(&context)
+            SHA512_Update(&context, bytes.baseAddress, 128 * benchmark.scaledIterations.count)
+            blackHole(context.h.0)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// A package of its own so that the root's `swift build` and `swift test` never build the benchmark
+// harness, swift-crypto or liboath.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "OTPKitBenchmarks",
+    dependencies: [
+        .package(name: "OTPKit", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.0", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibOATH",
+            pkgConfig: "liboath",
+            providers: [.apt(["liboath-dev"])]
+        ),
+        .systemLibrary(
+            name: "CReferenceOpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(
+            name: "BenchmarkWorkload",
+            dependencies: [.product(name: "OTPCore", package: "OTPKit")],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "OTPKitBenchmarks",
+            dependencies: [
+                .product(name: "OTPCore", package: "OTPKit"),
+                .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkWorkload",
+            ],
+            path: "Benchmarks/OTPKitBenchmarks",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "ReferenceBenchmarks",
+            dependencies: [
+                .product(name: "OTPCore", package: "OTPKit"),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                "BenchmarkWorkload",
+                "CLibOATH",
+                "CReferenceOpenSSL",
+            ],
+            path: "Benchmarks/ReferenceBenchmarks",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

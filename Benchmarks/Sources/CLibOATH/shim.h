@@ -1,0 +1,4 @@
+#ifndef CLIBOATH_SHIM_H
+#define CLIBOATH_SHIM_H
+#include <liboath/oath.h>
+#endif
