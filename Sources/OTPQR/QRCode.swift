@@ -4,7 +4,8 @@ internal import CQRencode
 ///
 /// The text is encoded in 8-bit byte mode (its UTF-8 bytes, exactly), at the smallest version
 /// that holds it. The matrix excludes the quiet zone; renderers add it. Reading a module outside
-/// the matrix gives `false` (light), which is what the quiet zone is.
+/// the matrix gives `false` (light), which is what the quiet zone is. Encoding from several threads
+/// at once is safe: libqrencode guards its shared tables with a mutex.
 public struct QRCode: Hashable, Sendable {
     /// How much of the symbol may be damaged and still decode; higher levels make larger symbols.
     public enum ErrorCorrection: CaseIterable, Hashable, Sendable, CustomStringConvertible {
@@ -27,6 +28,7 @@ public struct QRCode: Hashable, Sendable {
             }
         }
 
+        /// The level's letter: L, M, Q or H.
         public var description: String {
             switch self {
             case .low: "L"

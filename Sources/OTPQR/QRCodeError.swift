@@ -13,6 +13,7 @@ public enum QRCodeError: Error, Hashable, Sendable {
 }
 
 extension QRCodeError: CustomStringConvertible {
+    /// A one-line message saying what was wrong, fit to show a user.
     public var description: String {
         switch self {
         case .emptyInput:

@@ -64,12 +64,13 @@ private struct URIParser {
             position = index(of: UInt8(ascii: "?"), in: labelStart..<end) ?? end
             labelRange = labelStart..<position
         }
-        let (labelIssuer, accountName) = try parseLabel(labelRange)
+        let (labelIssuerRange, labelIssuer, accountName) = try parseLabel(labelRange)
 
         var fields = KnownFields()
         var additional: [OTPAuthURI.Parameter] = []
         if position < end {
-            try parseQuery(position + 1..<end, kind: kind, into: &fields, additional: &additional)
+            let prefix = labelIssuerRange.flatMap { range in labelIssuer.map { (range, $0) } }
+            try parseQuery(position + 1..<end, kind: kind, labelIssuer: prefix, into: &fields, additional: &additional)
         }
 
         let issuer: String?
@@ -123,7 +124,8 @@ private struct URIParser {
     }
 
     /// Splits the label into an optional issuer prefix and the account name.
-    private func parseLabel(_ range: Range<Int>) throws(OTPURIError) -> (String?, String) {
+    /// Splits the label; returns the issuer prefix's raw range and decoded text, and the account.
+    private func parseLabel(_ range: Range<Int>) throws(OTPURIError) -> (Range<Int>?, String?, String) {
         var separator: Range<Int>? = nil
         if let colon = index(of: UInt8(ascii: ":"), in: range) {
             separator = colon..<colon + 1
@@ -143,7 +145,7 @@ private struct URIParser {
             }
         }
         guard let separator else {
-            return (nil, try decode(range, component: .label, plusIsSpace: false))
+            return (nil, nil, try decode(range, component: .label, plusIsSpace: false))
         }
         let issuer = try decode(range.lowerBound..<separator.lowerBound, component: .label, plusIsSpace: false)
         var accountStart = separator.upperBound
@@ -162,7 +164,7 @@ private struct URIParser {
             }
         }
         let account = try decode(accountStart..<range.upperBound, component: .label, plusIsSpace: false)
-        return (issuer.isEmpty ? nil : issuer, account)
+        return (range.lowerBound..<separator.lowerBound, issuer.isEmpty ? nil : issuer, account)
     }
 
     private struct KnownFields {
@@ -193,6 +195,7 @@ private struct URIParser {
     private func parseQuery(
         _ range: Range<Int>,
         kind: OTPAuthURI.Kind,
+        labelIssuer: (range: Range<Int>, text: String)?,
         into fields: inout KnownFields,
         additional: inout [OTPAuthURI.Parameter]
     ) throws(OTPURIError) {
@@ -226,6 +229,15 @@ private struct URIParser {
             case .secret:
                 fields.secret = try decode(valueRange, component: .parameter(name), plusIsSpace: !strict)
             case .issuer:
+                // Usually the parameter repeats the label's prefix byte for byte: reuse that text
+                // (unless a `+`, which only the parameter reads as a space, is in it).
+                if let labelIssuer, labelIssuer.range.count == valueRange.count,
+                    memcmp(bytes.baseAddress! + labelIssuer.range.lowerBound, bytes.baseAddress! + valueRange.lowerBound, valueRange.count) == 0,
+                    strict || index(of: UInt8(ascii: "+"), in: valueRange) == nil
+                {
+                    fields.issuer = labelIssuer.text
+                    continue
+                }
                 let issuer = try decode(valueRange, component: .parameter(name), plusIsSpace: !strict)
                 fields.issuer = issuer.isEmpty ? nil : issuer
             case .algorithm:
@@ -373,8 +385,14 @@ private struct URIParser {
     /// Percent-decodes `range`. Strict: a malformed escape or non-UTF-8 result is an error.
     /// Lenient: a malformed escape stays literal and bad UTF-8 becomes U+FFFD.
     private func decode(_ range: Range<Int>, component: OTPURIError.Component, plusIsSpace: Bool) throws(OTPURIError) -> String {
-        let needsWork = index(of: UInt8(ascii: "%"), in: range) != nil
-            || (plusIsSpace && index(of: UInt8(ascii: "+"), in: range) != nil)
+        var needsWork = false
+        for position in range {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "%") || (byte == UInt8(ascii: "+") && plusIsSpace) {
+                needsWork = true
+                break
+            }
+        }
         if !needsWork {
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }

@@ -15,6 +15,8 @@ public enum OTPURIError: Error, Hashable, Sendable {
         /// The value of the query parameter with this name.
         case parameter(String)
 
+        /// A one-line message saying what was wrong, fit to show a user.
+
         public var description: String {
             switch self {
             case .label: "label"
@@ -66,6 +68,7 @@ public enum OTPURIError: Error, Hashable, Sendable {
 }
 
 extension OTPURIError: CustomStringConvertible {
+    /// A one-line message saying what was wrong, fit to show a user.
     public var description: String {
         switch self {
         case .invalidScheme:

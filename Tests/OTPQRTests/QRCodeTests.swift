@@ -50,3 +50,26 @@ struct QRCodeTests {
         #expect(QRCodeError.invalidRenderingOption(name: "scale", value: 0, allowed: 1...100).description == "invalid scale 0: use 1 to 100")
     }
 }
+
+@Suite("QR code concurrency")
+struct QRCodeConcurrencyTests {
+    @Test("encoding from many tasks at once gives the same symbols")
+    func concurrentEncoding() async throws {
+        let texts = (0..<16).map { "otpauth://totp/Example:user\($0)@example.com?secret=JBSWY3DPEHPK3PXP&issuer=Example" }
+        let expected = try texts.map { try QRCode(encoding: $0) }
+        let results = try await withThrowingTaskGroup(of: (Int, QRCode).self) { group in
+            for _ in 0..<8 {
+                for (index, text) in texts.enumerated() {
+                    group.addTask { (index, try QRCode(encoding: text, errorCorrection: .medium)) }
+                }
+            }
+            var collected: [(Int, QRCode)] = []
+            for try await result in group { collected.append(result) }
+            return collected
+        }
+        #expect(results.count == 128)
+        for (index, code) in results {
+            #expect(code == expected[index])
+        }
+    }
+}
