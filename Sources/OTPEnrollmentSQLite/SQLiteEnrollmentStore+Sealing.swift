@@ -13,18 +13,15 @@ extension SQLiteEnrollmentStore {
                 guard let keyID = SealingKeyID(hex: text) else {
                     throw .invalidRecord(recordID: "key \(text)", detail: "not a key id")
                 }
-                if !self.sealer.keyIDs.contains(keyID) {
+                guard self.sealer.keyIDs.contains(keyID) else {
                     missing.append(keyID)
                     continue
                 }
-                for (table, make) in [("factors", 0), ("pending_enrollments", 1)] {
-                    let sample = try await self.execute(
-                        "SELECT \(make == 0 ? Self.factorColumns : Self.pendingColumns) FROM \(table) WHERE key_id = ? LIMIT 1",
-                        [.text(text)]
-                    )
-                    guard let row = sample.first else { continue }
-                    if make == 0 { _ = try self.factorRecord(row) } else { _ = try self.pendingRecord(row) }
-                }
+                // One row per key proves the key opens what it claims to have sealed.
+                let factor = try await self.execute("SELECT \(Self.factorColumns) FROM factors WHERE key_id = ? LIMIT 1", [.text(text)])
+                if let row = factor.first { _ = try self.factorRecord(row) }
+                let pending = try await self.execute("SELECT \(Self.pendingColumns) FROM pending_enrollments WHERE key_id = ? LIMIT 1", [.text(text)])
+                if let row = pending.first { _ = try self.pendingRecord(row) }
             }
             guard missing.isEmpty else {
                 throw .missingSealingKeys(path: self.path, keyIDs: missing.sorted { $0.rawValue < $1.rawValue }, currentKeyID: self.sealer.currentKeyID)
