@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "OTPEnrollment", targets: ["OTPEnrollment"]),
         .library(name: "OTPEnrollmentSQLite", targets: ["OTPEnrollmentSQLite"]),
         .executable(name: "totp-enrollment", targets: ["TOTPEnrollmentCommand"]),
+        .executable(name: "totp", targets: ["TOTPCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -59,6 +60,19 @@ let package = Package(
         .executableTarget(
             name: "OTPCoreExample",
             dependencies: ["OTPCore"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "TOTPCommand",
+            dependencies: [
+                "OTPCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TOTPCommandTests",
+            dependencies: ["TOTPCommand"],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -1,0 +1,126 @@
+internal import ArgumentParser
+internal import OTPCore
+
+/// The secret sources and generator parameters shared by `code` and `verify`.
+struct OTPOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp(
+        "The Base32 secret, or - to read it from standard input (default: $TOTP_SECRET).",
+        valueName: "secret"))
+    var secret: String?
+
+    @Option(name: .customLong("secret-file"),
+            help: ArgumentHelp("Read the secret (Base32) from a file.", valueName: "file"),
+            completion: .file())
+    var secretFile: String?
+
+    @Option(help: ArgumentHelp("The HMAC hash function: sha1, sha256 or sha512 (default: sha1).", valueName: "algorithm"),
+            completion: OTPAlgorithm.completion, transform: OTPAlgorithm.argument)
+    var algorithm: OTPAlgorithm?
+
+    @Option(help: ArgumentHelp("The number of digits, 6 to 10 (default: 6).", valueName: "n"))
+    var digits: Int?
+
+    @Option(help: ArgumentHelp("The time step in seconds (default: 30).", valueName: "seconds"))
+    var period: Int64?
+
+    @Option(help: ArgumentHelp(
+        "The time: Unix seconds or ISO 8601 such as 2005-03-18T01:58:29Z (default: now).",
+        valueName: "time"))
+    var time: String?
+
+    @Flag(help: "Counter-based codes (HOTP, RFC 4226) instead of time-based ones; needs --counter.")
+    var hotp = false
+
+    @Option(help: ArgumentHelp("The HOTP counter (implies --hotp).", valueName: "n"))
+    var counter: UInt64?
+
+    /// The environment variable read when no other secret source is given.
+    static let environmentVariable = "TOTP_SECRET"
+
+    /// Resolves the options into a generator, reading the secret from wherever it comes from.
+    func generator() throws(CommandFailure) -> Generator {
+        let (text, origin) = try secretText()
+        let secret: OTPSecret
+        do {
+            secret = try OTPSecret(base32: text)
+        } catch {
+            throw CommandFailure(error, context: "invalid secret (\(origin))")
+        }
+        return try makeGenerator(secret: secret, algorithm: algorithm ?? .sha1, digits: digits ?? 6,
+                                 period: period ?? 30, counter: counter)
+    }
+
+    func makeGenerator(secret: OTPSecret, algorithm: OTPAlgorithm, digits: Int, period: Int64, counter: UInt64?) throws(CommandFailure) -> Generator {
+        do {
+            if hotp || counter != nil {
+                guard let counter else {
+                    throw CommandFailure.usage("--hotp needs the counter: add --counter N")
+                }
+                guard time == nil else {
+                    throw CommandFailure.usage("--time applies to TOTP only: HOTP codes depend on --counter")
+                }
+                return .hotp(try HOTP(secret: secret, algorithm: algorithm, digits: digits), counter: counter)
+            }
+            let totp = try TOTP(secret: secret, algorithm: algorithm, digits: digits, period: period)
+            return .totp(totp, time: try unixTime(), fixedTime: time != nil)
+        } catch let error as OTPError {
+            throw CommandFailure(error)
+        } catch let error as CommandFailure {
+            throw error
+        } catch {
+            throw CommandFailure.software("\(error)")
+        }
+    }
+
+    /// `--time` in Unix seconds, or the clock.
+    func unixTime() throws(CommandFailure) -> Int64 {
+        guard let time else { return TOTP.currentUnixTime() }
+        if let seconds = Timestamp.parse(time) { return seconds }
+        if Timestamp.lacksZone(time) {
+            throw .usage("time '\(time)' has no time zone: add Z for UTC or an offset such as +01:00")
+        }
+        throw .usage("invalid time '\(time)': use Unix seconds or ISO 8601 such as 2005-03-18T01:58:29Z")
+    }
+
+    /// The secret's text and a description of where it came from (never the secret itself).
+    func secretText() throws(CommandFailure) -> (text: String, origin: String) {
+        var sources: [String] = []
+        if secret != nil { sources.append(secret == "-" ? "-" : "SECRET") }
+        if secretFile != nil { sources.append("--secret-file") }
+        guard sources.count <= 1 else {
+            throw .usage("give the secret one way, not with \(sources.joined(separator: " and "))")
+        }
+        let text: String
+        let origin: String
+        if let secretFile {
+            text = String(decoding: try Console.read(path: secretFile), as: UTF8.self)
+            origin = "file '\(secretFile)'"
+        } else if secret == "-" {
+            text = String(decoding: try Console.read(path: nil), as: UTF8.self)
+            origin = "standard input"
+        } else if let secret {
+            text = secret
+            origin = "argument"
+        } else if let value = Console.environment(Self.environmentVariable) {
+            text = value
+            origin = Self.environmentVariable
+        } else {
+            throw .usage("missing secret: pass it as an argument, with --secret-file FILE, as - on standard input, or in \(Self.environmentVariable)")
+        }
+        let trimmed = String(Substring(text).trimmingSpaces)
+        guard !trimmed.isEmpty else { throw .usage("the secret (\(origin)) is empty") }
+        return (trimmed, origin)
+    }
+}
+
+extension OTPAlgorithm {
+    /// Parses `--algorithm` (any case, with or without a hyphen).
+    static func argument(_ text: String) throws -> OTPAlgorithm {
+        guard let algorithm = OTPAlgorithm(name: text) else {
+            throw ValidationError("use sha1, sha256 or sha512")
+        }
+        return algorithm
+    }
+
+    static let completion = CompletionKind.list(allCases.map { $0.rawValue.lowercased() })
+}

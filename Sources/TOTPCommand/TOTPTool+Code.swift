@@ -1,0 +1,112 @@
+internal import ArgumentParser
+internal import OTPCore
+
+extension TOTPTool {
+    /// `totp code`: prints the current code.
+    struct Code: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "code",
+            abstract: "Print the current code.",
+            discussion: """
+                When standard output is not a terminal, prints exactly the code and a newline. On a \
+                terminal it also shows the seconds left in the time step.
+                """
+        )
+
+        @OptionGroup var options: OTPOptions
+
+        @Option(help: ArgumentHelp("Also print the n codes that follow.", valueName: "n"))
+        var next: Int = 0
+
+        @Flag(help: "Keep printing the code as it changes until interrupted.")
+        var watch = false
+
+        @Flag(help: "Print a JSON object: code, counter, period, validFrom, validUntil, secondsRemaining.")
+        var json = false
+
+        func validate() throws {
+            guard (0...1_000).contains(next) else { throw ValidationError("--next must be 0 to 1000") }
+            if watch {
+                guard options.time == nil else { throw ValidationError("--watch follows the clock: drop --time") }
+                guard !options.hotp, options.counter == nil else { throw ValidationError("--watch applies to TOTP only") }
+            }
+        }
+
+        func run() throws {
+            let generator = try options.generator()
+            let terminal = Console.standardOutputIsTerminal
+            guard watch else {
+                Console.writeOutput(try output(generator, terminal: terminal))
+                return
+            }
+            guard case .totp(let totp, _, _) = generator else { return }
+            if terminal { Console.finishLineOnInterrupt() }
+            var shownLines = 0
+            var lastStep: UInt64?
+            while true {
+                let now = TOTP.currentUnixTime()
+                let step = try totp.step(at: now)
+                if terminal {
+                    // Redraw in place: back to the first line of the previous drawing, clear below.
+                    let rewind = shownLines > 1 ? "\u{1B}[\(shownLines - 1)A" : ""
+                    let text = try output(.totp(totp, time: now, fixedTime: false), terminal: true)
+                    Console.writeOutput("\r" + rewind + "\u{1B}[J" + text.dropLast())
+                    shownLines = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+                } else if step != lastStep {
+                    Console.writeOutput(try output(.totp(totp, time: now, fixedTime: false), terminal: false))
+                }
+                lastStep = step
+                Console.sleepToNextSecond()
+            }
+        }
+
+        /// Everything the command prints for one moment, each line ending in a newline.
+        func output(_ generator: Generator, terminal: Bool) throws(CommandFailure) -> String {
+            switch generator {
+            case .hotp(let hotp, let counter):
+                let codes = (0...UInt64(next)).map { hotp.code(counter: counter &+ $0) }
+                if json {
+                    var object = JSONObject()
+                    object.add("code", codes[0])
+                    object.add("counter", counter)
+                    if next > 0 { object.add("next", Array(codes.dropFirst())) }
+                    return object.text + "\n"
+                }
+                guard terminal else { return codes.map { $0 + "\n" }.joined() }
+                return codes.enumerated().map { "\($1)  counter \(counter &+ UInt64($0))\n" }.joined()
+
+            case .totp(let totp, let time, _):
+                let step: UInt64
+                do { step = try totp.step(at: time) } catch { throw CommandFailure(error) }
+                let codes = (0...UInt64(next)).map { totp.code(step: step &+ $0) }
+                let validFrom = totp.startOfStep(step)
+                let validUntil = validFrom &+ totp.period
+                let remaining = validUntil &- time
+                if json {
+                    var object = JSONObject()
+                    object.add("code", codes[0])
+                    object.add("counter", step)
+                    object.add("period", totp.period)
+                    object.add("validFrom", Timestamp.format(validFrom))
+                    object.add("validUntil", Timestamp.format(validUntil))
+                    object.add("secondsRemaining", remaining)
+                    if next > 0 { object.add("next", Array(codes.dropFirst())) }
+                    return object.text + "\n"
+                }
+                guard terminal else { return codes.map { $0 + "\n" }.joined() }
+                var lines = ["\(codes[0])  \(Self.countdownBar(remaining: remaining, period: totp.period)) \(remaining)s"]
+                for (index, code) in codes.enumerated().dropFirst() {
+                    lines.append("\(code)  in \(remaining &+ Int64(index - 1) &* totp.period)s")
+                }
+                return lines.map { $0 + "\n" }.joined()
+            }
+        }
+
+        /// Ten cells, filled for the share of the time step that is left.
+        static func countdownBar(remaining: Int64, period: Int64) -> String {
+            let cells: Int64 = 10
+            let filled = Int((remaining * cells + period - 1) / period)
+            return String(repeating: "█", count: filled) + String(repeating: "░", count: Int(cells) - filled)
+        }
+    }
+}

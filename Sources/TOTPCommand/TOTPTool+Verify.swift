@@ -1,0 +1,69 @@
+internal import ArgumentParser
+internal import OTPCore
+
+extension TOTPTool {
+    /// `totp verify CODE [SECRET]`: checks a code within a drift window.
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "verify",
+            abstract: "Check a code.",
+            discussion: """
+                Exit status 0 and 'valid: offset +1 (counter N)' when the code matches a time step \
+                within the window; exit status 1 and 'invalid code' when it does not. For HOTP the \
+                window looks ahead of --counter only.
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The code to check.", valueName: "code"))
+        var code: String
+
+        @OptionGroup var options: OTPOptions
+
+        @Option(help: ArgumentHelp("Accept codes up to n steps before or after the current one.", valueName: "n"))
+        var window: Int = 1
+
+        @Option(help: ArgumentHelp("Steps accepted before the current one (default: --window).", valueName: "n"))
+        var behind: Int?
+
+        @Option(help: ArgumentHelp("Steps accepted after the current one (default: --window).", valueName: "n"))
+        var ahead: Int?
+
+        @Flag(help: #"Print {"valid":true,"offset":N,"counter":N} or {"valid":false}."#)
+        var json = false
+
+        func run() throws {
+            let generator = try options.generator()
+            let match: (offset: Int, counter: UInt64)?
+            do {
+                let window = try VerificationWindow(behind: behind ?? window, ahead: ahead ?? window)
+                switch generator {
+                case .totp(let totp, let time, _):
+                    match = try totp.verify(code, at: time, window: window).map { ($0.offset, $0.step) }
+                case .hotp(let hotp, let counter):
+                    guard behind ?? 0 == 0 else {
+                        throw CommandFailure.usage("HOTP verification looks ahead only: use --ahead or --window")
+                    }
+                    match = try hotp.verify(code, counter: counter, lookAhead: window.ahead)
+                        .map { (Int($0 &- counter), $0) }
+                }
+            } catch let error as OTPError {
+                if json { Console.writeOutput(#"{"valid":false}"# + "\n") }
+                throw CommandFailure(error)
+            }
+            guard let match else {
+                Console.writeOutput(json ? #"{"valid":false}"# + "\n" : "invalid code\n")
+                throw ExitCode(1)
+            }
+            if json {
+                var object = JSONObject()
+                object.add("valid", true)
+                object.add("offset", match.offset)
+                object.add("counter", match.counter)
+                Console.writeOutput(object.text + "\n")
+            } else {
+                let offset = match.offset > 0 ? "+\(match.offset)" : "\(match.offset)"
+                Console.writeOutput("valid: offset \(offset) (counter \(match.counter))\n")
+            }
+        }
+    }
+}

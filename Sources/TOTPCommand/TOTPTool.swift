@@ -1,0 +1,58 @@
+internal import ArgumentParser
+
+/// The `totp` command: one-time passwords at the command line.
+///
+/// Each subcommand is a nested type in its own `TOTPTool+Name.swift` file; a new command is one
+/// more file and one more entry in `subcommands`.
+@main
+struct TOTPTool: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "totp",
+        abstract: "Time-based one-time passwords (RFC 6238) and HOTP (RFC 4226) at the command line.",
+        discussion: """
+            A secret can come from an argument, --secret-file FILE, --uri URI, the environment \
+            variable TOTP_SECRET, or standard input (pass - as the secret), so it need not appear \
+            in the process list.
+
+            Exit status: 0 success, 1 invalid code (verify), 64 bad input or usage, 66 unreadable \
+            input file, 70 internal failure, 73 output file not written.
+            """,
+        version: "0.1.0",
+        subcommands: [Code.self, Verify.self]
+    )
+
+    /// Parses and runs like ArgumentParser's own `main()`, but reports every failure as one line
+    /// on standard error (the library adds the usage text, which buries the message in scripts).
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            let status = exitCode(for: error)
+            if status == .success {
+                // --help, --version and --generate-completion-script arrive as errors that exit cleanly.
+                Console.writeOutput(fullMessage(for: error) + "\n")
+            } else if let failure = error as? CommandFailure {
+                Console.reportFailure(failure.message, command: commandPath(for: arguments))
+                Console.exit(failure.exitCode)
+            } else {
+                let message = message(for: error)
+                if !message.isEmpty { Console.reportFailure(message, command: commandPath(for: arguments)) }
+            }
+            Console.exit(status.rawValue)
+        }
+    }
+
+    /// The names of the subcommands the arguments select (`totp uri make`), for error messages.
+    static func commandPath(for arguments: [String]) -> String {
+        var names = [configuration.commandName ?? "totp"]
+        var command: any ParsableCommand.Type = self
+        for argument in arguments {
+            guard let next = command.configuration.subcommands.first(where: { $0.configuration.commandName == argument }) else { break }
+            names.append(argument)
+            command = next
+        }
+        return names.joined(separator: " ")
+    }
+}
