@@ -114,14 +114,25 @@ enum Console {
         while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
     }
 
-    /// Ends the process on Ctrl-C after moving past a line that was being redrawn, so the shell
-    /// prompt starts on a clean line.
-    static func finishLineOnInterrupt() {
-        signal(SIGINT) { _ in
+    /// Makes Ctrl-C (and `kill`) end a long-running command even when the parent process started
+    /// it with those signals blocked or ignored; on a terminal, the handler first moves past the
+    /// line being redrawn so the shell prompt starts on a clean line.
+    static func stopOnInterrupt(finishingLine: Bool) {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for number in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] {
+            sigaddset(&signals, number)
+            signal(number, SIG_DFL)
+        }
+        sigprocmask(SIG_UNBLOCK, &signals, nil)
+        guard finishingLine else { return }
+        let handler: @convention(c) (Int32) -> Void = { number in
             var newline: UInt8 = 10
             _ = Glibc.write(STDOUT_FILENO, &newline, 1)
-            _exit(130)
+            _exit(128 + number)
         }
+        signal(SIGINT, handler)
+        signal(SIGTERM, handler)
     }
 
     private static func errorText() -> String {

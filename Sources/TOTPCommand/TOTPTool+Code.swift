@@ -36,11 +36,11 @@ extension TOTPTool {
             let generator = try options.generator()
             let terminal = Console.standardOutputIsTerminal
             guard watch else {
-                Console.writeOutput(try output(generator, terminal: terminal))
+                Console.writeOutput(try Self.output(generator, next: next, json: json, terminal: terminal))
                 return
             }
             guard case .totp(let totp, _, _) = generator else { return }
-            if terminal { Console.finishLineOnInterrupt() }
+            Console.stopOnInterrupt(finishingLine: terminal)
             var shownLines = 0
             var lastStep: UInt64?
             while true {
@@ -49,11 +49,11 @@ extension TOTPTool {
                 if terminal {
                     // Redraw in place: back to the first line of the previous drawing, clear below.
                     let rewind = shownLines > 1 ? "\u{1B}[\(shownLines - 1)A" : ""
-                    let text = try output(.totp(totp, time: now, fixedTime: false), terminal: true)
+                    let text = try Self.output(.totp(totp, time: now, fixedTime: false), next: next, json: json, terminal: true)
                     Console.writeOutput("\r" + rewind + "\u{1B}[J" + text.dropLast())
                     shownLines = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
                 } else if step != lastStep {
-                    Console.writeOutput(try output(.totp(totp, time: now, fixedTime: false), terminal: false))
+                    Console.writeOutput(try Self.output(.totp(totp, time: now, fixedTime: false), next: next, json: json, terminal: false))
                 }
                 lastStep = step
                 Console.sleepToNextSecond()
@@ -61,7 +61,7 @@ extension TOTPTool {
         }
 
         /// Everything the command prints for one moment, each line ending in a newline.
-        func output(_ generator: Generator, terminal: Bool) throws(CommandFailure) -> String {
+        static func output(_ generator: Generator, next: Int, json: Bool, terminal: Bool) throws(CommandFailure) -> String {
             switch generator {
             case .hotp(let hotp, let counter):
                 let codes = (0...UInt64(next)).map { hotp.code(counter: counter &+ $0) }
@@ -94,7 +94,7 @@ extension TOTPTool {
                     return object.text + "\n"
                 }
                 guard terminal else { return codes.map { $0 + "\n" }.joined() }
-                var lines = ["\(codes[0])  \(Self.countdownBar(remaining: remaining, period: totp.period)) \(remaining)s"]
+                var lines = ["\(codes[0])  \(countdownBar(remaining: remaining, period: totp.period)) \(remaining)s"]
                 for (index, code) in codes.enumerated().dropFirst() {
                     lines.append("\(code)  in \(remaining &+ Int64(index - 1) &* totp.period)s")
                 }

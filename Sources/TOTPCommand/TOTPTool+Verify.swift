@@ -50,6 +50,11 @@ extension TOTPTool {
                 if json { Console.writeOutput(#"{"valid":false}"# + "\n") }
                 throw CommandFailure(error)
             }
+            try Self.report(match, json: json)
+        }
+
+        /// Prints the verdict; a code that does not match ends the process with status 1.
+        static func report(_ match: (offset: Int, counter: UInt64)?, json: Bool) throws(ExitCode) {
             guard let match else {
                 Console.writeOutput(json ? #"{"valid":false}"# + "\n" : "invalid code\n")
                 throw ExitCode(1)

@@ -25,6 +25,7 @@ struct TOTPTool: ParsableCommand {
     /// on standard error (the library adds the usage text, which buries the message in scripts).
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if let status = FastPath.run(arguments) { Console.exit(status) }
         do {
             var command = try parseAsRoot(arguments)
             try command.run()

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+/// `totp code` against oathtool (OATH Toolkit), an implementation nobody here wrote.
+@Suite("totp code cross-checked with oathtool")
+struct OathtoolCrossCheckTests {
+    struct Case {
+        let secret: [UInt8]
+        let algorithm: String
+        let digits: Int
+        let period: Int
+        let time: Int64
+
+        var hex: String { secret.map { String(format: "%02x", $0) }.joined() }
+        var base32: String { Seeds.base32(secret) }
+    }
+
+    @Test("300 random secrets, algorithms, digits, periods and times agree with oathtool")
+    func randomAgreement() throws {
+        var generator = SystemRandomNumberGenerator()
+        let cases = (0..<300).map { _ in
+            Case(
+                secret: (0..<Int.random(in: 10...64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) },
+                algorithm: ["sha1", "sha256", "sha512"].randomElement(using: &generator)!,
+                digits: Int.random(in: 6...8, using: &generator),
+                period: [15, 30, 60].randomElement(using: &generator)!,
+                time: Int64.random(in: 0...16_725_225_600, using: &generator))
+        }
+        let oathScript = "set -e\n" + cases.map {
+            "oathtool --totp=\($0.algorithm) -d \($0.digits) -s \($0.period)s -N @\($0.time) \($0.hex)"
+        }.joined(separator: "\n")
+        let oath = try TOTPProcess.shell(oathScript, requiring: "oathtool",
+                                         hint: "run `bash Tests/test.sh` (it installs it) or `apt-get install -y oathtool`")
+        try #require(oath.status == 0, "oathtool failed: \(oath.stderr)")
+        let totp = TOTPProcess.quoted(TOTPProcess.executable)
+        let ourScript = "set -e\n" + cases.map {
+            "\(totp) code \($0.base32) --algorithm \($0.algorithm) --digits \($0.digits) --period \($0.period) --time \($0.time)"
+        }.joined(separator: "\n")
+        let ours = try TOTPProcess.runProgram("/bin/sh", ["-c", ourScript])
+        try #require(ours.status == 0, "totp failed: \(ours.stderr)")
+        let expected = oath.stdout.split(separator: "\n")
+        let actual = ours.stdout.split(separator: "\n")
+        try #require(expected.count == cases.count && actual.count == cases.count)
+        for (index, testCase) in cases.enumerated() where expected[index] != actual[index] {
+            Issue.record("\(testCase.algorithm) digits \(testCase.digits) period \(testCase.period) time \(testCase.time) key \(testCase.hex): totp \(actual[index]), oathtool \(expected[index])")
+        }
+    }
+
+    @Test("HOTP codes agree with oathtool --hotp")
+    func hotpAgreement() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20 {
+            let secret = (0..<20).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let testCase = Case(secret: secret, algorithm: "sha1", digits: 6, period: 30, time: 0)
+            let counter = UInt64.random(in: 0...UInt64(UInt32.max), using: &generator)
+            let oath = try TOTPProcess.shell("oathtool --hotp -c \(counter) \(testCase.hex)", requiring: "oathtool",
+                                             hint: "run `bash Tests/test.sh` or `apt-get install -y oathtool`")
+            let ours = try TOTPProcess.run(["code", testCase.base32, "--hotp", "--counter", "\(counter)"])
+            #expect(ours.stdout == oath.stdout, "counter \(counter) key \(testCase.hex)")
+        }
+    }
+}
