@@ -65,7 +65,7 @@ let package = Package(
         .executableTarget(
             name: "TOTPCommand",
             dependencies: [
-                "OTPCore",
+                "OTPCore", "OTPURI", "OTPQR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -1,5 +1,6 @@
 internal import ArgumentParser
 internal import OTPCore
+internal import OTPURI
 
 /// The secret sources and generator parameters shared by `code` and `verify`.
 struct OTPOptions: ParsableArguments {
@@ -9,9 +10,14 @@ struct OTPOptions: ParsableArguments {
     var secret: String?
 
     @Option(name: .customLong("secret-file"),
-            help: ArgumentHelp("Read the secret (Base32) from a file.", valueName: "file"),
+            help: ArgumentHelp("Read the secret (Base32 or an otpauth:// URI) from a file.", valueName: "file"),
             completion: .file())
     var secretFile: String?
+
+    @Option(help: ArgumentHelp(
+        "An otpauth:// URI: supplies the secret, algorithm, digits, period and (HOTP) counter.",
+        valueName: "uri"))
+    var uri: String?
 
     @Option(help: ArgumentHelp("The HMAC hash function: sha1, sha256 or sha512 (default: sha1).", valueName: "algorithm"),
             completion: OTPAlgorithm.completion, transform: OTPAlgorithm.argument)
@@ -38,8 +44,20 @@ struct OTPOptions: ParsableArguments {
     static let environmentVariable = "TOTP_SECRET"
 
     /// Resolves the options into a generator, reading the secret from wherever it comes from.
+    /// Options given explicitly override what an otpauth:// URI says.
     func generator() throws(CommandFailure) -> Generator {
         let (text, origin) = try secretText()
+        if origin == "--uri" || OTPOptions.isURI(text) {
+            let parsed: OTPAuthURI
+            do {
+                parsed = try OTPAuthURI(parsing: text)
+            } catch {
+                throw .usage("invalid URI (\(origin)): \(error)")
+            }
+            return try makeGenerator(
+                secret: parsed.secret, algorithm: algorithm ?? parsed.algorithm, digits: digits ?? parsed.digits,
+                period: period ?? parsed.period, counter: counter ?? parsed.counter)
+        }
         let secret: OTPSecret
         do {
             secret = try OTPSecret(base32: text)
@@ -48,6 +66,11 @@ struct OTPOptions: ParsableArguments {
         }
         return try makeGenerator(secret: secret, algorithm: algorithm ?? .sha1, digits: digits ?? 6,
                                  period: period ?? 30, counter: counter)
+    }
+
+    /// Whether a secret source holds an otpauth:// URI rather than Base32.
+    static func isURI(_ text: String) -> Bool {
+        text.utf8.count > 10 && text.prefix(10).lowercased() == "otpauth://"
     }
 
     func makeGenerator(secret: OTPSecret, algorithm: OTPAlgorithm, digits: Int, period: Int64, counter: UInt64?) throws(CommandFailure) -> Generator {
@@ -87,12 +110,16 @@ struct OTPOptions: ParsableArguments {
         var sources: [String] = []
         if secret != nil { sources.append(secret == "-" ? "-" : "SECRET") }
         if secretFile != nil { sources.append("--secret-file") }
+        if uri != nil { sources.append("--uri") }
         guard sources.count <= 1 else {
             throw .usage("give the secret one way, not with \(sources.joined(separator: " and "))")
         }
         let text: String
         let origin: String
-        if let secretFile {
+        if let uri {
+            text = uri
+            origin = "--uri"
+        } else if let secretFile {
             text = String(decoding: try Console.read(path: secretFile), as: UTF8.self)
             origin = "file '\(secretFile)'"
         } else if secret == "-" {
@@ -105,7 +132,7 @@ struct OTPOptions: ParsableArguments {
             text = value
             origin = Self.environmentVariable
         } else {
-            throw .usage("missing secret: pass it as an argument, with --secret-file FILE, as - on standard input, or in \(Self.environmentVariable)")
+            throw .usage("missing secret: pass it as an argument, with --secret-file FILE or --uri URI, as - on standard input, or in \(Self.environmentVariable)")
         }
         let trimmed = String(Substring(text).trimmingSpaces)
         guard !trimmed.isEmpty else { throw .usage("the secret (\(origin)) is empty") }

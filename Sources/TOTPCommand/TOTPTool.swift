@@ -18,7 +18,8 @@ struct TOTPTool: ParsableCommand {
             input file, 70 internal failure, 73 output file not written.
             """,
         version: "0.1.0",
-        subcommands: [Code.self, Verify.self]
+        subcommands: [Code.self, Verify.self, New.self, QR.self, URI.self]
+            + Enrollment.commands
     )
 
     /// Parses and runs like ArgumentParser's own `main()`, but reports every failure as one line
@@ -26,6 +27,11 @@ struct TOTPTool: ParsableCommand {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let status = FastPath.run(arguments) { Console.exit(status) }
+        if Enrollment.handles(arguments) {
+            let failure = Enrollment.execute(arguments)
+            Console.reportFailure(failure.message, command: "totp \(arguments[0])")
+            Console.exit(failure.exitCode)
+        }
         do {
             var command = try parseAsRoot(arguments)
             try command.run()

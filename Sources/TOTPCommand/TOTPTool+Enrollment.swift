@@ -1,0 +1,68 @@
+internal import ArgumentParser
+internal import Glibc
+
+extension TOTPTool {
+    /// `totp enroll`, `signin`, `reseal`, `factors` and `keygen` run `totp-enrollment`, installed
+    /// beside `totp`: it links Foundation, SwiftNIO and SQLite, which would slow every `totp code`.
+    ///
+    /// `main()` hands these commands over before parsing; the types here put them in `totp --help`.
+    enum Enrollment {
+        static let program = "totp-enrollment"
+        static let commands: [any ParsableCommand.Type] = [Enroll.self, SignIn.self, Reseal.self, Factors.self, Keygen.self]
+
+        static func handles(_ arguments: [String]) -> Bool {
+            guard let first = arguments.first else { return false }
+            return commands.contains { $0.configuration.commandName == first }
+        }
+
+        /// Replaces this process with `totp-enrollment ARGUMENTS…`; returns only on failure.
+        static func execute(_ arguments: [String]) -> CommandFailure {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+            let directory: String
+            if length > 0 {
+                let path = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            } else {
+                directory = "."
+            }
+            let path = directory + "/" + program
+            let argv = ([program] + arguments).map { strdup($0) } + [nil]
+            execv(path, argv)
+            let reason = String(cString: strerror(errno))
+            return CommandFailure(
+                message: "cannot run \(path): \(reason): build and install it beside totp (swift build -c release --product \(program))",
+                exitCode: 69)
+        }
+    }
+
+    struct Enroll: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "enroll", abstract: "Enroll a TOTP second factor on an SQLite database (runs totp-enrollment).")
+        @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
+    }
+
+    struct SignIn: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "signin", abstract: "Sign in with an enrolled TOTP second factor (runs totp-enrollment).")
+        @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
+    }
+
+    struct Reseal: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "reseal", abstract: "Re-seal enrolled secrets under the current key (runs totp-enrollment).")
+        @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
+    }
+
+    struct Factors: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "factors", abstract: "List a user's enrolled second factors (runs totp-enrollment).")
+        @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
+    }
+
+    struct Keygen: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "keygen", abstract: "Write a new sealing key (runs totp-enrollment).")
+        @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
+    }
+}

@@ -1,0 +1,151 @@
+internal import ArgumentParser
+internal import OTPCore
+internal import OTPURI
+
+extension TOTPTool {
+    /// `totp uri`: reads and writes otpauth:// URIs.
+    struct URI: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "uri",
+            abstract: "Inspect or make otpauth:// URIs.",
+            subcommands: [Inspect.self, Make.self]
+        )
+    }
+}
+
+extension TOTPTool.URI {
+    /// `totp uri inspect URI`: parses a URI and prints its fields.
+    struct Inspect: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "inspect",
+            abstract: "Parse an otpauth:// URI and print its fields, secret included.",
+            discussion: "Pass - to read the URI from standard input."
+        )
+
+        @Argument(help: ArgumentHelp("The otpauth:// URI, or - for standard input.", valueName: "uri"))
+        var uri: String
+
+        @Flag(help: "Reject what real-world apps tolerate: unescaped extra colons, padding, duplicates, mismatched issuers, ….")
+        var strict = false
+
+        @Flag(help: #"Print {"type":...,"issuer":...,"account":...,"secret":...,"algorithm":...,"digits":...,"period":...,"counter":...}."#)
+        var json = false
+
+        func run() throws {
+            var text = uri
+            if uri == "-" {
+                text = String(Substring(String(decoding: try Console.read(path: nil), as: UTF8.self)).trimmingSpaces)
+            }
+            let parsed: OTPAuthURI
+            do {
+                parsed = try OTPAuthURI(parsing: text, mode: strict ? .strict : .lenient)
+            } catch {
+                throw CommandFailure.usage("invalid URI: \(error)")
+            }
+            if json {
+                var object = JSONObject()
+                object.add("type", parsed.kind.rawValue)
+                object.add("issuer", parsed.issuer)
+                object.add("account", parsed.accountName)
+                object.add("secret", parsed.secret.base32)
+                object.add("algorithm", parsed.algorithm.rawValue)
+                object.add("digits", parsed.digits)
+                object.add("period", parsed.period)
+                object.add("counter", parsed.counter)
+                Console.writeOutput(object.text + "\n")
+                return
+            }
+            var lines = [
+                ("type", parsed.kind.rawValue),
+                ("issuer", parsed.issuer ?? "(none)"),
+                ("account", parsed.accountName),
+                ("secret", parsed.secret.base32),
+                ("algorithm", parsed.algorithm.rawValue),
+                ("digits", "\(parsed.digits)"),
+            ]
+            if let counter = parsed.counter {
+                lines.append(("counter", "\(counter)"))
+            } else {
+                lines.append(("period", "\(parsed.period)"))
+            }
+            for parameter in parsed.additionalParameters {
+                lines.append((parameter.name, parameter.value))
+            }
+            let width = lines.map(\.0.count).max() ?? 0
+            Console.writeOutput(lines.map { "\($0.0):" + String(repeating: " ", count: width - $0.0.count + 1) + $0.1 + "\n" }.joined())
+        }
+    }
+
+    /// `totp uri make`: builds a URI from its parts.
+    struct Make: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "make",
+            abstract: "Print an otpauth:// URI for a secret.",
+            discussion: """
+                --firebase prints exactly what Firebase's TOTPSecret.generateQRCodeURL builds \
+                (issuer and algorithm always present, no period), escaped where Firebase's would be broken.
+                """
+        )
+
+        @Option(help: ArgumentHelp("The Base32 secret, or - to read it from standard input.", valueName: "secret"))
+        var secret: String
+
+        @Option(help: ArgumentHelp("The service the account belongs to.", valueName: "name"))
+        var issuer: String?
+
+        @Option(help: ArgumentHelp("The account, usually a user name or an email address.", valueName: "name"))
+        var account: String
+
+        @Option(help: ArgumentHelp("The HMAC hash function: sha1, sha256 or sha512.", valueName: "algorithm"),
+                completion: OTPAlgorithm.completion, transform: OTPAlgorithm.argument)
+        var algorithm: OTPAlgorithm = .sha1
+
+        @Option(help: ArgumentHelp("The number of digits, 6 to 10.", valueName: "n"))
+        var digits: Int = 6
+
+        @Option(help: ArgumentHelp("The time step in seconds.", valueName: "seconds"))
+        var period: Int64 = 30
+
+        @Flag(help: "An HOTP (counter-based) URI; needs --counter.")
+        var hotp = false
+
+        @Option(help: ArgumentHelp("The HOTP counter (implies --hotp).", valueName: "n"))
+        var counter: UInt64?
+
+        @Flag(help: "Print Firebase's generateQRCodeURL form.")
+        var firebase = false
+
+        func run() throws {
+            var text = secret
+            if secret == "-" {
+                text = String(Substring(String(decoding: try Console.read(path: nil), as: UTF8.self)).trimmingSpaces)
+            }
+            let origin = secret == "-" ? "standard input" : "--secret"
+            let decoded: OTPSecret
+            do {
+                decoded = try OTPSecret(base32: text)
+            } catch {
+                throw CommandFailure(error, context: "invalid secret (\(origin))")
+            }
+            if firebase {
+                guard let issuer, !issuer.isEmpty else { throw CommandFailure.usage("--firebase needs --issuer: Firebase always names one") }
+                guard !hotp, counter == nil else { throw CommandFailure.usage("--firebase makes TOTP URIs only: drop --hotp and --counter") }
+                guard period == 30 else { throw CommandFailure.usage("--firebase URIs carry no period (apps assume 30 s): drop --period") }
+                guard HOTP.digitRange.contains(digits) else { throw CommandFailure(OTPError.invalidDigits(digits)) }
+                Console.writeOutput(OTPAuthURI.firebaseQRCodeURL(
+                    sharedSecretKey: decoded.base32, accountName: account, issuer: issuer,
+                    hashingAlgorithm: algorithm.rawValue, codeLength: digits) + "\n")
+                return
+            }
+            if hotp && counter == nil { throw CommandFailure.usage("--hotp needs the counter: add --counter N") }
+            do {
+                let uri = try OTPAuthURI(
+                    kind: hotp || counter != nil ? .hotp : .totp, issuer: issuer, accountName: account, secret: decoded,
+                    algorithm: algorithm, digits: digits, period: period, counter: counter)
+                Console.writeOutput(uri.string + "\n")
+            } catch {
+                throw CommandFailure.usage("\(error)")
+            }
+        }
+    }
+}
