@@ -12,7 +12,6 @@ let package = Package(
         .library(name: "OTPCore", targets: ["OTPCore"]),
         .library(name: "OTPURI", targets: ["OTPURI"]),
         .library(name: "OTPQR", targets: ["OTPQR"]),
-        .executable(name: "otpcore-example", targets: ["OTPCoreExample"]),
         .library(name: "OTPSealing", targets: ["OTPSealing"]),
         .library(name: "OTPEnrollment", targets: ["OTPEnrollment"]),
         .library(name: "OTPEnrollmentSQLite", targets: ["OTPEnrollmentSQLite"]),
@@ -55,11 +54,6 @@ let package = Package(
         .target(
             name: "OTPQR",
             dependencies: ["CQRencode", "CPNG"],
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "OTPCoreExample",
-            dependencies: ["OTPCore"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
