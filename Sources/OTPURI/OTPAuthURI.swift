@@ -118,6 +118,8 @@ public struct OTPAuthURI: Equatable, Sendable {
 
     private static func trimmingLeadingSpaces(_ text: String) -> String {
         guard text.utf8.first == UInt8(ascii: " ") else { return text }
-        return String(text.drop { $0 == " " })
+        // Scalars, not Characters: a space followed by a combining mark is one Character, yet
+        // parsers drop the space byte before it.
+        return String(text.unicodeScalars.drop { $0 == " " })
     }
 }

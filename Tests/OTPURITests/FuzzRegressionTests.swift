@@ -45,4 +45,16 @@ struct FuzzRegressionTests {
         #expect(parsed.string.hasSuffix("&x=1&x=2"))
         #expect(throws: OTPURIError.duplicateParameter("x")) { try OTPAuthURI(parsing: parsed.string, mode: .strict) }
     }
+
+    /// Found by the fuzzer: a space before a combining mark is one Character with it, so trimming
+    /// Characters kept the space that parsers drop.
+    @Test("a leading space before a combining mark is trimmed like any leading space")
+    func spaceBeforeCombiningMark() throws {
+        let secret = try OTPSecret(base32: "JBSWY3DPEHPK3PXP")
+        let model = try OTPAuthURI(issuer: "A", accountName: " \u{33E}x", secret: secret)
+        #expect(model.accountName == "\u{33E}x")
+        #expect(try OTPAuthURI(parsing: model.string) == model)
+        let parsed = try OTPAuthURI(parsing: "otpauth://totp/A:%20%CC%BEx?secret=JBSWY3DPEHPK3PXP", mode: .strict)
+        #expect(parsed.accountName == "\u{33E}x")
+    }
 }

@@ -48,7 +48,7 @@ struct RoundTripTests {
             var account = Self.randomText(&generator, maximumLength: 20)
             if issuer.map({ !$0.isEmpty }) == true {
                 // The format cannot carry leading spaces after the issuer's colon (they are padding).
-                account = String(account.drop { $0 == " " })
+                account = String(account.unicodeScalars.drop { $0 == " " })
             }
             let parameters = (0..<Int.random(in: 0...2, using: &generator)).map { number in
                 OTPAuthURI.Parameter(name: "x\(number)" + Self.randomText(&generator, maximumLength: 4),
