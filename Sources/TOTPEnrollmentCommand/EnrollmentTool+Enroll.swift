@@ -63,9 +63,10 @@ extension EnrollmentTool {
                     throw EnrollmentFailure(error)
                 }
                 let factor = user.multiFactor.enrolledFactors.last
+                let keyOption = storeOptions.keyFile.map { " --key-file \($0)" } ?? ""
                 Terminal.writeOutput("""
                     Enrolled a TOTP second factor for \(self.user) (enrollment id \(factor?.uid ?? "?")).
-                    Sign in with: totp signin --db \(storeOptions.database) --user \(self.user)
+                    Once the app shows a new code, sign in with: totp signin --db \(storeOptions.database) --user \(self.user)\(keyOption)
 
                     """)
                 return
