@@ -23,7 +23,9 @@ enum SignInFlow {
         }
         let hint = try choose(factor, from: resolver.hints, user: identity.userID)
         let name = hint.displayName.map { "'\($0)' " } ?? ""
-        Terminal.writeError("\(identity.userID) has a TOTP second factor \(name)(enrollment id \(hint.uid)).\n")
+        if code == nil {
+            Terminal.writeError("\(identity.userID) has a TOTP second factor \(name)(enrollment id \(hint.uid)).\n")
+        }
         for attempt in 1...(code == nil ? attempts : 1) {
             guard let typed = code ?? Terminal.askForCode("Code from your authenticator app: ") else {
                 throw .refused("no code entered: run the command again and type the code your authenticator app shows")

@@ -29,6 +29,19 @@ struct EnrollmentCommandTests {
         #expect(!factors.output.contains(enrolled.key))
     }
 
+    @Test("the same flow through `totp enroll` and `totp signin`, which hand over to totp-enrollment")
+    func throughTOTP() throws {
+        let scratch = try Scratch()
+        let enrolled = try scratch.enroll(user: "frank", email: "frank@example.com", program: "totp")
+        #expect(enrolled.status == 0, "\(enrolled.errors)")
+        #expect(enrolled.output.contains("sign in with: totp signin --db \(scratch.database) --user frank --key-file \(scratch.keyFile)"))
+        let next = try oathtool(base32: enrolled.key, at: Int64(Date().timeIntervalSince1970) + 30)
+        let signIn = try scratch.run(["signin", "--db", scratch.database, "--user", "frank", "--key-file", scratch.keyFile, "--code", next], program: "totp")
+        #expect(signIn.status == 0, "\(signIn.errors)")
+        let replay = try scratch.run(["signin", "--db", scratch.database, "--user", "frank", "--key-file", scratch.keyFile, "--code", next], program: "totp")
+        #expect(replay.status == 1 && replay.errors.hasPrefix("totp signin: "), "\(replay.errors)")
+    }
+
     @Test("the key can come from OTPKIT_SEALING_KEY; a wrong key and a missing key are clear errors")
     func keys() throws {
         let scratch = try Scratch()
