@@ -14,6 +14,7 @@ let package = Package(
         .package(name: "OTPKit", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.0", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -35,6 +36,8 @@ let package = Package(
             name: "OTPKitBenchmarks",
             dependencies: [
                 .product(name: "OTPCore", package: "OTPKit"),
+                .product(name: "OTPURI", package: "OTPKit"),
+                .product(name: "OTPQR", package: "OTPKit"),
                 .product(name: "Benchmark", package: "benchmark"),
                 "BenchmarkWorkload",
             ],
@@ -53,6 +56,20 @@ let package = Package(
                 "CReferenceOpenSSL",
             ],
             path: "Benchmarks/ReferenceBenchmarks",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "EnrollmentBenchmarks",
+            dependencies: [
+                .product(name: "OTPCore", package: "OTPKit"),
+                .product(name: "OTPEnrollment", package: "OTPKit"),
+                .product(name: "OTPEnrollmentSQLite", package: "OTPKit"),
+                .product(name: "OTPSealing", package: "OTPKit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/EnrollmentBenchmarks",
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),

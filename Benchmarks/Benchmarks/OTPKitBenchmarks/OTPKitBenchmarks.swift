@@ -12,4 +12,5 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 100_000
     )
     registerOTPKitBenchmarks()
+    registerFormatBenchmarks()
 }

@@ -1,0 +1,14 @@
+import Benchmark
+
+// The enrollment service's sign-in, the path a server runs for every second-factor login. A target
+// of its own so that CI's allocation check on OTPKitBenchmarks does not build SwiftNIO and SQLite.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.throughput, .wallClock, .mallocCountTotal],
+        warmupIterations: 10,
+        scalingFactor: .one,
+        maxDuration: .seconds(2),
+        maxIterations: 100_000
+    )
+    registerSignInBenchmarks()
+}

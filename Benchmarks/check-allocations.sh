@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# CI check, run by .ci/run: generating and verifying codes with a prepared key must not allocate.
+# Builds OTPKitBenchmarks (release) and compares each benchmark's mallocCountTotal with the
+# threshold of 0 stored in Thresholds/; exits non-zero when an allocation appears. Timing is not
+# checked here: CI machines are shared and noisy (see README.md for the timing report).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+filter='^otpkit\.(generate\.sha(1|256|512)|verify\.w[0-9]+\.(hit|miss))$'
+# package-benchmark 1.38 on Swift 6.3 notes on stderr that it runs without its ARC runtime
+# interposer, which only the retain/release metrics need; those two lines are not errors here.
+swift package benchmark thresholds check \
+    --target OTPKitBenchmarks --filter "$filter" --metric mallocCountTotal --no-progress \
+    2> >(grep -v -e "Swift runtime interposer" -e "skipping LD_PRELOAD" >&2)
