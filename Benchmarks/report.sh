@@ -22,8 +22,8 @@ fi
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo "running the benchmarks (release build first; several minutes)" >&2
-swift package --allow-writing-to-directory "$work" benchmark \
-    --format jmh --path "$work" --no-progress 2> >(grep -v -e "Swift runtime interposer" -e "skipping LD_PRELOAD" >&2) >&2
+swift package --allow-writing-to-directory "$work" benchmark --format jmh --path "$work" --no-progress 2>&1 |
+    { grep -v -e "Swift runtime interposer" -e "skipping LD_PRELOAD" || true; } >&2
 
 echo "running pyotp" >&2
 PYTHONPATH="$pyotp_dir" python3 "$here/pyotp_bench.py" 2 > "$work/pyotp.json"
