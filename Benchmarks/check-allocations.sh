@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-filter='^otpkit\.(generate\.sha(1|256|512)|verify\.w[0-9]+\.(hit|miss))$'
+filter='^otpkit\.((generate|value)\.sha(1|256|512)|verify\.w[0-9]+\.(hit|miss))$'
 # package-benchmark 1.38 on Swift 6.3 warns that it runs without its ARC runtime interposer,
 # which only the retain/release metrics need; those two lines are not errors here. (pipefail
 # keeps the exit status of the check.)

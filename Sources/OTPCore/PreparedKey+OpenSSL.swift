@@ -82,11 +82,11 @@ extension PreparedKey {
     func truncatedValue<Hash: HMACBlockLayout>(_: Hash.Type, counter: UInt64) -> UInt32 {
         withScratch(count: 1) { scratch in
             let context = scratch, block = scratch + blockOffset
-            context.storeBytes(of: inner.words, as: SIMD16<UInt32>.self)
+            Hash.storeState(inner, into: context)
             Hash.storeInnerMessage(counter, into: block)
             Hash.transform(context, block)
             Hash.storeOuterMessage(from: context, into: block)
-            context.storeBytes(of: outer.words, as: SIMD16<UInt32>.self)
+            Hash.storeState(outer, into: context)
             Hash.transform(context, block)
             return Hash.truncatedValue(context)
         }
@@ -99,16 +99,16 @@ extension PreparedKey {
         withScratch(count: 2) { scratch in
             let context0 = scratch, block0 = scratch + blockOffset
             let context1 = scratch + scratchByteCount, block1 = context1 + blockOffset
-            context0.storeBytes(of: inner.words, as: SIMD16<UInt32>.self)
-            context1.storeBytes(of: inner.words, as: SIMD16<UInt32>.self)
+            Hash.storeState(inner, into: context0)
+            Hash.storeState(inner, into: context1)
             Hash.storeInnerMessage(first, into: block0)
             Hash.storeInnerMessage(second, into: block1)
             Hash.transform(context0, block0)
             Hash.transform(context1, block1)
             Hash.storeOuterMessage(from: context0, into: block0)
-            context0.storeBytes(of: outer.words, as: SIMD16<UInt32>.self)
+            Hash.storeState(outer, into: context0)
             Hash.storeOuterMessage(from: context1, into: block1)
-            context1.storeBytes(of: outer.words, as: SIMD16<UInt32>.self)
+            Hash.storeState(outer, into: context1)
             Hash.transform(context0, block0)
             Hash.transform(context1, block1)
             return (Hash.truncatedValue(context0), Hash.truncatedValue(context1))
@@ -120,6 +120,8 @@ extension PreparedKey {
 /// context and block function. Static and `@inline(__always)` so each use specialises to straight
 /// code around two `*_Transform` calls.
 protocol HMACBlockLayout {
+    /// Copies the part of a chaining value the hash uses to the start of `context`.
+    static func storeState(_ state: ChainingValue, into context: UnsafeMutableRawPointer)
     static func transform(_ context: UnsafeMutableRawPointer, _ block: UnsafeMutableRawPointer)
     /// The counter and the padding for a message of one key block plus 8 bytes.
     static func storeInnerMessage(_ counter: UInt64, into block: UnsafeMutableRawPointer)
@@ -130,6 +132,11 @@ protocol HMACBlockLayout {
 }
 
 enum SHA1Layout: HMACBlockLayout {
+    @inline(__always)
+    static func storeState(_ state: ChainingValue, into context: UnsafeMutableRawPointer) {
+        context.storeBytes(of: state.words.lowHalf, as: SIMD8<UInt32>.self)
+    }
+
     @inline(__always)
     static func transform(_ context: UnsafeMutableRawPointer, _ block: UnsafeMutableRawPointer) {
         SHA1_Transform(context.assumingMemoryBound(to: SHA_CTX.self), block.assumingMemoryBound(to: UInt8.self))
@@ -156,6 +163,11 @@ enum SHA1Layout: HMACBlockLayout {
 
 enum SHA256Layout: HMACBlockLayout {
     @inline(__always)
+    static func storeState(_ state: ChainingValue, into context: UnsafeMutableRawPointer) {
+        context.storeBytes(of: state.words.lowHalf, as: SIMD8<UInt32>.self)
+    }
+
+    @inline(__always)
     static func transform(_ context: UnsafeMutableRawPointer, _ block: UnsafeMutableRawPointer) {
         SHA256_Transform(context.assumingMemoryBound(to: SHA256_CTX.self), block.assumingMemoryBound(to: UInt8.self))
     }
@@ -180,6 +192,11 @@ enum SHA256Layout: HMACBlockLayout {
 }
 
 enum SHA512Layout: HMACBlockLayout {
+    @inline(__always)
+    static func storeState(_ state: ChainingValue, into context: UnsafeMutableRawPointer) {
+        context.storeBytes(of: state.words, as: SIMD16<UInt32>.self)
+    }
+
     @inline(__always)
     static func transform(_ context: UnsafeMutableRawPointer, _ block: UnsafeMutableRawPointer) {
         SHA512_Transform(context.assumingMemoryBound(to: SHA512_CTX.self), block.assumingMemoryBound(to: UInt8.self))
