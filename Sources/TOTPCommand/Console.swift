@@ -98,13 +98,6 @@ enum Console {
         }
     }
 
-    /// The width of the terminal on standard output, or 80.
-    static var terminalColumns: Int {
-        var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
-        return Int(size.ws_col)
-    }
-
     /// Sleeps until the system clock reaches the next whole second.
     static func sleepToNextSecond() {
         var now = timespec()

@@ -19,7 +19,7 @@ enum FastPath {
         case ("code", 1), ("code", 2):
             guard let totp = totp(secret: arguments.count == 2 ? arguments[1] : nil),
                   let text = try? TOTPTool.Code.output(
-                    .totp(totp, time: TOTP.currentUnixTime(), fixedTime: false),
+                    .totp(totp, time: TOTP.currentUnixTime()),
                     next: 0, json: false, terminal: Console.standardOutputIsTerminal)
             else { return nil }
             Console.writeOutput(text)

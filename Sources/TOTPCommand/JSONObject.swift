@@ -25,10 +25,6 @@ struct JSONObject {
         append(key, "[" + values.map(Self.quoted).joined(separator: ",") + "]")
     }
 
-    mutating func add(_ key: String, _ value: [(String, String)]) {
-        append(key, "{" + value.map { "\(Self.quoted($0.0)):\(Self.quoted($0.1))" }.joined(separator: ",") + "}")
-    }
-
     private mutating func append(_ key: String, _ json: String) {
         members.append("\(Self.quoted(key)):\(json)")
     }

@@ -85,7 +85,7 @@ struct OTPOptions: ParsableArguments {
                 return .hotp(try HOTP(secret: secret, algorithm: algorithm, digits: digits), counter: counter)
             }
             let totp = try TOTP(secret: secret, algorithm: algorithm, digits: digits, period: period)
-            return .totp(totp, time: try unixTime(), fixedTime: time != nil)
+            return .totp(totp, time: try unixTime())
         } catch let error as OTPError {
             throw CommandFailure(error)
         } catch let error as CommandFailure {

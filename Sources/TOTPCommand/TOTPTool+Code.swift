@@ -39,7 +39,7 @@ extension TOTPTool {
                 Console.writeOutput(try Self.output(generator, next: next, json: json, terminal: terminal))
                 return
             }
-            guard case .totp(let totp, _, _) = generator else { return }
+            guard case .totp(let totp, _) = generator else { return }
             Console.stopOnInterrupt(finishingLine: terminal)
             var shownLines = 0
             var lastStep: UInt64?
@@ -49,11 +49,11 @@ extension TOTPTool {
                 if terminal {
                     // Redraw in place: back to the first line of the previous drawing, clear below.
                     let rewind = shownLines > 1 ? "\u{1B}[\(shownLines - 1)A" : ""
-                    let text = try Self.output(.totp(totp, time: now, fixedTime: false), next: next, json: json, terminal: true)
+                    let text = try Self.output(.totp(totp, time: now), next: next, json: json, terminal: true)
                     Console.writeOutput("\r" + rewind + "\u{1B}[J" + text.dropLast())
                     shownLines = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
                 } else if step != lastStep {
-                    Console.writeOutput(try Self.output(.totp(totp, time: now, fixedTime: false), next: next, json: json, terminal: false))
+                    Console.writeOutput(try Self.output(.totp(totp, time: now), next: next, json: json, terminal: false))
                 }
                 lastStep = step
                 Console.sleepToNextSecond()
@@ -75,7 +75,7 @@ extension TOTPTool {
                 guard terminal else { return lines(codes) }
                 return lines(codes.enumerated().map { "\($1)  counter \(counter &+ UInt64($0))" })
 
-            case .totp(let totp, let time, _):
+            case .totp(let totp, let time):
                 let step: UInt64
                 do { step = try totp.step(at: time) } catch { throw CommandFailure(error) }
                 let codes = (0...UInt64(next)).map { totp.code(step: step &+ $0) }

@@ -37,7 +37,7 @@ extension TOTPTool {
             do {
                 let window = try VerificationWindow(behind: behind ?? window, ahead: ahead ?? window)
                 switch generator {
-                case .totp(let totp, let time, _):
+                case .totp(let totp, let time):
                     match = try totp.verify(code, at: time, window: window).map { ($0.offset, $0.step) }
                 case .hotp(let hotp, let counter):
                     guard behind ?? 0 == 0 else {

@@ -1,4 +1,5 @@
 internal import ArgumentParser
+internal import OTPCore
 
 /// The `totp` command: one-time passwords at the command line.
 ///
@@ -44,11 +45,23 @@ struct TOTPTool: ParsableCommand {
                 Console.reportFailure(failure.message, command: commandPath(for: arguments))
                 Console.exit(failure.exitCode)
             } else {
-                let message = message(for: error)
+                let message = redactingSecrets(in: message(for: error), arguments: arguments)
                 if !message.isEmpty { Console.reportFailure(message, command: commandPath(for: arguments)) }
             }
             Console.exit(status.rawValue)
         }
+    }
+
+    /// ArgumentParser quotes the arguments it rejects (`Unexpected argument '…'`), and a secret
+    /// typed in the wrong place would be one of them: any argument that reads as a secret or an
+    /// otpauth:// URI is replaced before the message is printed.
+    static func redactingSecrets(in message: String, arguments: [String]) -> String {
+        var message = message
+        for argument in arguments where argument.count >= 16 && message.contains(argument) {
+            guard OTPOptions.isURI(argument) || (try? OTPSecret(base32: argument)) != nil else { continue }
+            message = message.replacing(argument, with: "<redacted>")
+        }
+        return message
     }
 
     /// The names of the subcommands the arguments select (`totp uri make`), for error messages.

@@ -78,6 +78,11 @@ struct ErrorTests {
              message: "totp code: The value 'six' is invalid for '--digits <n>'", status: usage),
         Case(arguments: ["code", secret, "--watch", "--time", "59"], message: "totp code: --watch follows the clock: drop --time", status: usage),
         Case(arguments: ["code", secret, "--bogus"], message: "totp code: Unknown option '--bogus'", status: usage),
+        // A secret in the wrong place is not echoed by ArgumentParser's messages.
+        Case(arguments: ["code", "--digits", secret], message: "totp code: The value '<redacted>' is invalid for '--digits <n>'", status: usage),
+        Case(arguments: ["code", secret, secret], message: "totp code: Unexpected argument '<redacted>'", status: usage),
+        Case(arguments: ["uri", "inspect", "x", "otpauth://totp/x?secret=\(secret)"],
+             message: "totp uri inspect: Unexpected argument '<redacted>'", status: usage),
         Case(arguments: ["frobnicate"], message: "totp: Unexpected argument 'frobnicate'", status: usage),
         Case(arguments: ["verify"], message: "totp verify: Missing expected argument '<code>'", status: usage),
         Case(arguments: ["verify", "12345", secret], message: "totp verify: invalid code length 5: expected 6 digits", status: 1),
