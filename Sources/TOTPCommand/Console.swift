@@ -42,8 +42,18 @@ enum Console {
         getenv(name).map { String(cString: $0) }
     }
 
+    /// Standard input once read, so that the parser path can run after the fast path has read it.
+    nonisolated(unsafe) private static var standardInput: [UInt8]?
+
     /// Reads a whole file (or standard input for `nil`).
     static func read(path: String?) throws(CommandFailure) -> [UInt8] {
+        if path == nil, let standardInput { return standardInput }
+        let bytes = try readUncached(path: path)
+        if path == nil { standardInput = bytes }
+        return bytes
+    }
+
+    private static func readUncached(path: String?) throws(CommandFailure) -> [UInt8] {
         let descriptor: Int32
         if let path {
             descriptor = open(path, O_RDONLY | O_CLOEXEC)

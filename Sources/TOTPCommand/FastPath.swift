@@ -1,49 +1,51 @@
 internal import OTPCore
 
-/// Runs the two invocations scripts make once per code — `totp code [SECRET]` and
-/// `totp verify CODE [SECRET]`, secret as an argument or in `TOTP_SECRET`, no options — without
-/// ArgumentParser.
+/// Runs the invocations scripts make once per code without ArgumentParser:
+/// `totp code [SECRET | - | --secret-file FILE | --uri URI]` and
+/// `totp verify CODE [SECRET | - | --secret-file FILE | --uri URI]` (or the secret in `TOTP_SECRET`),
+/// with no other option.
 ///
-/// ArgumentParser builds its model of the commands by reflection on every start: about 10 million
-/// instructions (2 ms), mostly the Swift runtime scanning every protocol conformance record in the
-/// binary for each property wrapper it casts, several times what computing and printing the code
-/// costs. The issue asks `totp code SECRET` to start within twice `oathtool`'s time. Only the
-/// exact shapes above take this path, and only when everything succeeds; anything else (an option,
-/// a bad secret, a malformed code) returns `nil` and goes through the parser, so the output and
-/// the error messages are the same either way. Printing goes through the same functions.
+/// ArgumentParser builds its model of the commands by reflection on every start: about 11 million
+/// instructions (2 ms and more), mostly the Swift runtime scanning every protocol conformance
+/// record in the binary for each cast it makes, many times what computing and printing the code
+/// costs; the issue asks `totp code SECRET` to start within twice `oathtool`'s time. This is not a
+/// second parser: only the exact shapes above are recognised, the secret is resolved by the same
+/// ``OTPSettings`` and printed by the same functions, and anything else — another option, a bad
+/// secret, a malformed code — returns `nil` and goes through ArgumentParser, so output, errors and
+/// exit statuses are the same either way.
 enum FastPath {
     /// The exit status when the fast path handled the invocation, or `nil` to parse normally.
     static func run(_ arguments: [String]) -> Int32? {
-        guard let command = arguments.first, arguments.allSatisfy({ !$0.hasPrefix("-") }) else { return nil }
-        switch (command, arguments.count) {
-        case ("code", 1), ("code", 2):
-            guard let totp = totp(secret: arguments.count == 2 ? arguments[1] : nil),
-                  let text = try? TOTPTool.Code.output(
-                    .totp(totp, time: TOTP.currentUnixTime()),
-                    next: 0, json: false, terminal: Console.standardOutputIsTerminal)
+        guard let command = arguments.first, command == "code" || command == "verify" else { return nil }
+        var rest = arguments.dropFirst()
+        var code = ""
+        if command == "verify" {
+            guard let first = rest.first, !first.hasPrefix("-") else { return nil }
+            code = first
+            rest = rest.dropFirst()
+        }
+        var settings = OTPSettings()
+        let words = Array(rest)
+        if words.count == 1, words[0] == "-" || !words[0].hasPrefix("-") {
+            settings.secret = words[0]
+        } else if words.count == 2, !words[1].hasPrefix("-"), words[0] == "--secret-file" {
+            settings.secretFile = words[1]
+        } else if words.count == 2, !words[1].hasPrefix("-"), words[0] == "--uri" {
+            settings.uri = words[1]
+        } else if !words.isEmpty {
+            return nil
+        }
+        guard let generator = try? settings.generator() else { return nil }
+        if command == "code" {
+            guard let text = try? TOTPTool.Code.output(generator, next: 0, json: false, terminal: Console.standardOutputIsTerminal)
             else { return nil }
             Console.writeOutput(text)
             return 0
-        case ("verify", 2), ("verify", 3):
-            guard let totp = totp(secret: arguments.count == 3 ? arguments[2] : nil) else { return nil }
-            let match: TOTPMatch?
-            do {
-                match = try totp.verify(arguments[1], at: TOTP.currentUnixTime(), window: .oneStep)
-            } catch {
-                // A malformed code gets the full path's message.
-                return nil
-            }
-            do { try TOTPTool.Verify.report(match.map { ($0.offset, $0.step) }, json: false) } catch { return error.rawValue }
-            return 0
-        default:
+        }
+        guard let match = try? TOTPTool.Verify.match(code, generator: generator, behind: nil, ahead: nil, window: 1) else {
             return nil
         }
-    }
-
-    private static func totp(secret argument: String?) -> TOTP? {
-        guard let text = argument ?? Console.environment(OTPOptions.environmentVariable),
-              let secret = try? OTPSecret(base32: Substring(text).trimmingSpaces)
-        else { return nil }
-        return try? TOTP(secret: secret)
+        do { try TOTPTool.Verify.report(match, json: false) } catch { return error.rawValue }
+        return 0
     }
 }

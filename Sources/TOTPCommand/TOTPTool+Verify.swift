@@ -35,22 +35,36 @@ extension TOTPTool {
             let generator = try options.generator()
             let match: (offset: Int, counter: UInt64)?
             do {
-                let window = try VerificationWindow(behind: behind ?? window, ahead: ahead ?? window)
+                match = try Self.match(code, generator: generator, behind: behind, ahead: ahead, window: window)
+            } catch {
+                if json { Console.writeOutput(#"{"valid":false}"# + "\n") }
+                throw error
+            }
+            try Self.report(match, json: json)
+        }
+
+        /// The matched offset and counter, or `nil` when the code matches no step of the window.
+        static func match(
+            _ code: String, generator: Generator, behind: Int?, ahead: Int?, window: Int
+        ) throws(CommandFailure) -> (offset: Int, counter: UInt64)? {
+            do {
+                let steps = try VerificationWindow(behind: behind ?? window, ahead: ahead ?? window)
                 switch generator {
                 case .totp(let totp, let time):
-                    match = try totp.verify(code, at: time, window: window).map { ($0.offset, $0.step) }
+                    return try totp.verify(code, at: time, window: steps).map { ($0.offset, $0.step) }
                 case .hotp(let hotp, let counter):
                     guard behind ?? 0 == 0 else {
                         throw CommandFailure.usage("HOTP verification looks ahead only: use --ahead or --window")
                     }
-                    match = try hotp.verify(code, counter: counter, lookAhead: window.ahead)
-                        .map { (Int($0 &- counter), $0) }
+                    return try hotp.verify(code, counter: counter, lookAhead: steps.ahead).map { (Int($0 &- counter), $0) }
                 }
             } catch let error as OTPError {
-                if json { Console.writeOutput(#"{"valid":false}"# + "\n") }
                 throw CommandFailure(error)
+            } catch let error as CommandFailure {
+                throw error
+            } catch {
+                throw CommandFailure.software("\(error)")
             }
-            try Self.report(match, json: json)
         }
 
         /// Prints the verdict; a code that does not match ends the process with status 1.

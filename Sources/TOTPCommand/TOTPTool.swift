@@ -58,7 +58,7 @@ struct TOTPTool: ParsableCommand {
     static func redactingSecrets(in message: String, arguments: [String]) -> String {
         var message = message
         for argument in arguments where argument.count >= 16 && message.contains(argument) {
-            guard OTPOptions.isURI(argument) || (try? OTPSecret(base32: argument)) != nil else { continue }
+            guard OTPSettings.isURI(argument) || (try? OTPSecret(base32: argument)) != nil else { continue }
             message = message.replacing(argument, with: "<redacted>")
         }
         return message

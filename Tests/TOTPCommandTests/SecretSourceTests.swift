@@ -48,4 +48,29 @@ struct SecretSourceTests {
         #expect(try TOTPProcess.run(["verify", "94287082", "-"] + options, input: Seeds.sha1).status == 0)
         #expect(try TOTPProcess.run(["verify", "94287082"] + options, environment: ["TOTP_SECRET": Seeds.sha1]).status == 0)
     }
+
+    @Test("the option-free forms (handled without ArgumentParser) agree with the parsed forms")
+    func fastForms() throws {
+        let directory = try TOTPProcess.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("secret").path
+        try Seeds.sha1.write(toFile: file, atomically: true, encoding: .utf8)
+        let uri = "otpauth://hotp/RFC:4226?secret=\(Seeds.sha1)&counter=5"
+        #expect(try TOTPProcess.run(["code", "--uri", uri]).stdout == "254676\n")
+        #expect(try TOTPProcess.run(["verify", "254676", "--uri", uri]).stdout == "valid: offset 0 (counter 5)\n")
+        #expect(try TOTPProcess.run(["verify", "287922", "--uri", uri]).stdout == "valid: offset +1 (counter 6)\n")
+        let wrong = try TOTPProcess.run(["verify", "000000", "--uri", uri])
+        #expect(wrong.status == 1 && wrong.stdout == "invalid code\n" && wrong.stderr == "")
+        for _ in 0..<3 {
+            let fast = [
+                try TOTPProcess.run(["code", "--secret-file", file]).stdout,
+                try TOTPProcess.run(["code", "-"], input: Seeds.sha1).stdout,
+                try TOTPProcess.run(["code", "--uri", "otpauth://totp/A:b?secret=\(Seeds.sha1)"]).stdout,
+            ]
+            let parsed = try TOTPProcess.run(["code", "--secret-file", file, "--period", "30"]).stdout
+            // A step boundary may fall between the runs: try again.
+            if fast.allSatisfy({ $0 == parsed }) { return }
+        }
+        Issue.record("option-free and parsed forms printed different codes three times")
+    }
 }
