@@ -42,7 +42,10 @@ enum FastPath {
             Console.writeOutput(text)
             return 0
         }
-        guard let match = try? TOTPTool.Verify.match(code, generator: generator, behind: nil, ahead: nil, window: 1) else {
+        let match: (offset: Int, counter: UInt64)?
+        do {
+            match = try TOTPTool.Verify.match(code, generator: generator, behind: nil, ahead: nil, window: 1)
+        } catch {
             return nil
         }
         do { try TOTPTool.Verify.report(match, json: false) } catch { return error.rawValue }
