@@ -14,29 +14,57 @@ public enum Base32 {
 
     /// Encodes bytes as uppercase Base32 without padding.
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
-        let count = (bytes.count * 8 + 4) / 5
+        let count = encodedCount(byteCount: bytes.count)
+        return String(unsafeUninitializedCapacity: count) { output in
+            if let written = bytes.withContiguousStorageIfAvailable({ encode(UnsafeRawBufferPointer($0), into: output) }) {
+                return written
+            }
+            return Array(bytes).withUnsafeBytes { encode($0, into: output) }
+        }
+    }
+
+    /// The number of characters ``encode(_:into:)`` writes for `byteCount` bytes.
+    public static func encodedCount(byteCount: Int) -> Int {
+        (byteCount * 8 + 4) / 5
+    }
+
+    /// Encodes bytes as uppercase Base32 without padding into `output`, which must hold
+    /// ``encodedCount(byteCount:)`` bytes, and returns the number written. For callers that build
+    /// a larger text (an otpauth:// URI) around the secret without an intermediate String.
+    public static func encode(_ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        precondition(output.count >= encodedCount(byteCount: bytes.count), "Base32 output buffer too small")
         // The alphabet is read through one pointer: a static array per character costs a lazy
         // initialization check each time, which dominated formatting an otpauth:// URI.
         return alphabet.withUnsafeBufferPointer { alphabet in
-            String(unsafeUninitializedCapacity: count) { output in
-                var buffer: UInt64 = 0
-                var bits = 0
-                var written = 0
-                for byte in bytes {
-                    buffer = (buffer << 8) | UInt64(byte)
-                    bits += 8
-                    while bits >= 5 {
-                        bits -= 5
-                        output[written] = alphabet[Int((buffer >> UInt64(bits)) & 31)]
-                        written += 1
-                    }
+            var written = 0
+            var index = 0
+            // Five bytes make exactly eight characters: whole groups skip the bit juggling.
+            while index + 5 <= bytes.count {
+                var group: UInt64 = 0
+                for offset in 0..<5 { group = group << 8 | UInt64(bytes[index + offset]) }
+                for offset in 0..<8 {
+                    output[written + offset] = alphabet[Int((group >> UInt64(35 - 5 * offset)) & 31)]
                 }
-                if bits > 0 {
-                    output[written] = alphabet[Int((buffer << UInt64(5 - bits)) & 31)]
+                written += 8
+                index += 5
+            }
+            var buffer: UInt64 = 0
+            var bits = 0
+            while index < bytes.count {
+                buffer = (buffer << 8) | UInt64(bytes[index])
+                bits += 8
+                index += 1
+                while bits >= 5 {
+                    bits -= 5
+                    output[written] = alphabet[Int((buffer >> UInt64(bits)) & 31)]
                     written += 1
                 }
-                return written
             }
+            if bits > 0 {
+                output[written] = alphabet[Int((buffer << UInt64(5 - bits)) & 31)]
+                written += 1
+            }
+            return written
         }
     }
 
@@ -45,14 +73,35 @@ public enum Base32 {
     /// - Throws: ``OTPError/invalidBase32Character(_:offset:)`` naming the first bad character and
     ///   its offset (counted in Unicode scalars from 0), ``OTPError/invalidBase32Length(_:)``,
     ///   ``OTPError/invalidBase32Padding(offset:)`` or, in strict mode, ``OTPError/nonCanonicalBase32``.
+    @inlinable
     public static func decode(_ text: some StringProtocol, mode: DecodingMode = .lenient) throws(OTPError) -> [UInt8] {
-        let string = String(text)
-        let capacity = maximumDecodedCount(utf8Count: string.utf8.count)
+        // Specialized here, at the caller, down to the contiguous bytes; the work is not generic.
+        let fast = text.utf8.withContiguousStorageIfAvailable { bytes -> Result<[UInt8], OTPError> in
+            do throws(OTPError) {
+                return .success(try decode(utf8: bytes, mode: mode))
+            } catch {
+                return .failure(error)
+            }
+        }
+        if let fast { return try fast.get() }
+        var string = String(text)
+        return try string.withUTF8 { bytes -> Result<[UInt8], OTPError> in
+            do throws(OTPError) {
+                return .success(try decode(utf8: bytes, mode: mode))
+            } catch {
+                return .failure(error)
+            }
+        }.get()
+    }
+
+    @usableFromInline
+    static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>, mode: DecodingMode) throws(OTPError) -> [UInt8] {
+        let capacity = maximumDecodedCount(utf8Count: bytes.count)
         var result = [UInt8](repeating: 0, count: capacity)
         var failure: OTPError?
         let count = result.withUnsafeMutableBytes { output in
             do throws(OTPError) {
-                return try decode(string, mode: mode, into: output)
+                return try decode(utf8: bytes, mode: mode, into: output)
             } catch {
                 failure = error
                 return 0
@@ -69,18 +118,17 @@ public enum Base32 {
 
     /// Decodes into `output`, which must hold ``maximumDecodedCount(utf8Count:)`` bytes, and returns
     /// the number written. Secrets decode straight into their zeroing storage through this.
-    static func decode(_ string: String, mode: DecodingMode, into output: UnsafeMutableRawBufferPointer) throws(OTPError) -> Int {
-        // Works on the contiguous UTF-8 and one table pointer: iterating `string.utf8` and reading
-        // a static array per character cost about four times as much (it parses every otpauth://
-        // secret and every typed key).
-        var contiguous = string
-        let result: Result<Int, OTPError> = contiguous.withUTF8 { bytes in
-            decodingTable.withUnsafeBufferPointer { table in
-                do throws(OTPError) {
-                    return .success(try decode(bytes, table: table, mode: mode, into: output, original: string))
-                } catch {
-                    return .failure(error)
-                }
+    /// Decodes UTF-8 Base32 text into `output`, which must hold
+    /// ``maximumDecodedCount(utf8Count:)`` bytes, and returns the number written. Secrets decode
+    /// straight into their zeroing storage through this.
+    static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>, mode: DecodingMode, into output: UnsafeMutableRawBufferPointer) throws(OTPError) -> Int {
+        // One table pointer for the whole text: reading a static array per character costs a lazy
+        // initialization check each time.
+        let result = (mode == .strict ? strictDecodingTable : decodingTable).withUnsafeBufferPointer { table -> Result<Int, OTPError> in
+            do throws(OTPError) {
+                return .success(try decode(bytes, table: table, mode: mode, into: output))
+            } catch {
+                return .failure(error)
             }
         }
         return try result.get()
@@ -90,8 +138,7 @@ public enum Base32 {
         _ bytes: UnsafeBufferPointer<UInt8>,
         table decodingTable: UnsafeBufferPointer<UInt8>,
         mode: DecodingMode,
-        into output: UnsafeMutableRawBufferPointer,
-        original string: String
+        into output: UnsafeMutableRawBufferPointer
     ) throws(OTPError) -> Int {
         var buffer: UInt64 = 0
         var bits = 0
@@ -99,15 +146,31 @@ public enum Base32 {
         var dataCount = 0
         var paddingStart: Int? = nil
         var paddingCount = 0
-        for utf8Offset in 0..<bytes.count {
+        // Whole groups of eight alphabet characters (nearly every secret, all but its tail) decode
+        // to five bytes at once; anything else (padding, separators, errors) takes the loop below.
+        var start = 0
+        while start + 8 <= bytes.count {
+            var group: UInt64 = 0
+            var combined: UInt8 = 0
+            for offset in 0..<8 {
+                let value = decodingTable[Int(bytes[start + offset])]
+                combined |= value
+                group = group << 5 | UInt64(value)
+            }
+            guard combined < 32 else { break }
+            for offset in 0..<5 {
+                output[written + offset] = UInt8(truncatingIfNeeded: group >> UInt64(32 - 8 * offset))
+            }
+            written += 5
+            dataCount += 8
+            start += 8
+        }
+        for utf8Offset in start..<bytes.count {
             let byte = bytes[utf8Offset]
             let value = decodingTable[Int(byte)]
             if value < 32 {
-                if mode == .strict && byte >= UInt8(ascii: "a") {
-                    throw invalidCharacter(in: string, utf8Offset: utf8Offset)
-                }
                 if paddingStart != nil {
-                    throw OTPError.invalidBase32Padding(offset: scalarOffset(in: string, utf8Offset: utf8Offset))
+                    throw OTPError.invalidBase32Padding(offset: scalarOffset(in: bytes, utf8Offset: utf8Offset))
                 }
                 buffer = (buffer << 5) | UInt64(value)
                 bits += 5
@@ -123,7 +186,7 @@ public enum Base32 {
             } else if value == ignorable && mode == .lenient {
                 continue
             } else {
-                throw invalidCharacter(in: string, utf8Offset: utf8Offset)
+                throw invalidCharacter(in: bytes, utf8Offset: utf8Offset)
             }
         }
         switch dataCount % 8 {
@@ -136,7 +199,7 @@ public enum Base32 {
             let expected = (8 - dataCount % 8) % 8
             let misplaced = expected == 0 || (mode == .strict ? paddingCount != expected : paddingCount > expected)
             if misplaced {
-                throw .invalidBase32Padding(offset: scalarOffset(in: string, utf8Offset: paddingStart))
+                throw .invalidBase32Padding(offset: scalarOffset(in: bytes, utf8Offset: paddingStart))
             }
         }
         if mode == .strict && buffer & ((1 << UInt64(bits)) - 1) != 0 {
@@ -145,8 +208,9 @@ public enum Base32 {
         return written
     }
 
-    private static func invalidCharacter(in string: String, utf8Offset: Int) -> OTPError {
+    private static func invalidCharacter(in bytes: UnsafeBufferPointer<UInt8>, utf8Offset: Int) -> OTPError {
         // Errors are rare, so finding the scalar that contains the byte by walking is fine.
+        let string = String(decoding: bytes, as: UTF8.self)
         var consumed = 0
         for (offset, scalar) in string.unicodeScalars.enumerated() {
             consumed += UTF8.width(scalar)
@@ -157,14 +221,25 @@ public enum Base32 {
         return .invalidBase32Length(utf8Offset)
     }
 
-    private static func scalarOffset(in string: String, utf8Offset: Int) -> Int {
-        let utf8Index = string.utf8.index(string.utf8.startIndex, offsetBy: utf8Offset)
-        return string.unicodeScalars.distance(from: string.unicodeScalars.startIndex, to: utf8Index)
+    /// The offset of byte `utf8Offset` counted in Unicode scalars (the input is valid UTF-8).
+    private static func scalarOffset(in bytes: UnsafeBufferPointer<UInt8>, utf8Offset: Int) -> Int {
+        var count = 0
+        for index in 0..<utf8Offset where bytes[index] & 0xC0 != 0x80 {
+            count += 1
+        }
+        return count
     }
 
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".utf8)
     private static let padding: UInt8 = 0xFE
     private static let ignorable: UInt8 = 0xFD
+
+    /// ``decodingTable`` without lowercase letters, which strict decoding rejects.
+    private static let strictDecodingTable: [UInt8] = {
+        var table = decodingTable
+        for symbol in UInt8(ascii: "a")...UInt8(ascii: "z") { table[Int(symbol)] = 0xFF }
+        return table
+    }()
 
     private static let decodingTable: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)

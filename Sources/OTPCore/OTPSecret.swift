@@ -26,12 +26,37 @@ public struct OTPSecret: Sendable {
 
     /// Decodes a Base32 secret (lenient by default: any case, spaces and hyphens ignored, padding
     /// optional), as authenticator apps and otpauth:// URIs carry it.
+    @inlinable
     public init(base32 text: some StringProtocol, mode: Base32.DecodingMode = .lenient) throws(OTPError) {
-        let string = String(text)
-        var failure: OTPError?
-        let decoded = SecureBytes(count: Base32.maximumDecodedCount(utf8Count: string.utf8.count)) { buffer in
+        // Specialized here, at the caller, down to the contiguous bytes (a String's or a
+        // Substring's, without copying); the decoding itself is not generic.
+        let fast = text.utf8.withContiguousStorageIfAvailable { bytes -> Result<OTPSecret, OTPError> in
             do throws(OTPError) {
-                return try Base32.decode(string, mode: mode, into: buffer)
+                return .success(try OTPSecret(base32UTF8: bytes, mode: mode))
+            } catch {
+                return .failure(error)
+            }
+        }
+        if let fast {
+            self = try fast.get()
+            return
+        }
+        var string = String(text)
+        self = try string.withUTF8 { bytes -> Result<OTPSecret, OTPError> in
+            do throws(OTPError) {
+                return .success(try OTPSecret(base32UTF8: bytes, mode: mode))
+            } catch {
+                return .failure(error)
+            }
+        }.get()
+    }
+
+    @usableFromInline
+    init(base32UTF8 bytes: UnsafeBufferPointer<UInt8>, mode: Base32.DecodingMode) throws(OTPError) {
+        var failure: OTPError?
+        let decoded = SecureBytes(count: Base32.maximumDecodedCount(utf8Count: bytes.count)) { buffer in
+            do throws(OTPError) {
+                return try Base32.decode(utf8: bytes, mode: mode, into: buffer)
             } catch {
                 failure = error
                 return 0

@@ -25,7 +25,7 @@ extension OTPAuthURI {
             }
             output.write(accountName, escapingFor: .label)
             output.write("?secret=")
-            output.writeVerbatim(secret.base32)
+            output.writeBase32(secret)
             if let issuer {
                 output.write("&issuer=")
                 output.write(issuer, escapingFor: .query)

@@ -20,10 +20,10 @@ extension OTPAuthURI {
     ///   ``ParsingMode/strict`` to accept only well-formed ones.
     /// - Throws: an ``OTPURIError`` naming the offending part.
     public init(parsing text: String, mode: ParsingMode = .lenient) throws(OTPURIError) {
-        var text = text
-        let result: Result<OTPAuthURI, OTPURIError> = text.withUTF8 { bytes in
+        var contiguous = text
+        let result: Result<OTPAuthURI, OTPURIError> = contiguous.withUTF8 { bytes in
             do throws(OTPURIError) {
-                return .success(try URIParser(bytes: bytes, strict: mode == .strict).parse())
+                return .success(try URIParser(bytes: bytes, source: text, strict: mode == .strict).parse())
             } catch {
                 return .failure(error)
             }
@@ -35,10 +35,13 @@ extension OTPAuthURI {
 /// The parser behind ``OTPAuthURI/init(parsing:mode:)``, working on the URI's UTF-8 bytes.
 private struct URIParser {
     let bytes: UnsafeBufferPointer<UInt8>
+    /// The String `bytes` belong to, for slicing without copying.
+    let source: String
     let strict: Bool
 
-    init(bytes: UnsafeBufferPointer<UInt8>, strict: Bool) {
+    init(bytes: UnsafeBufferPointer<UInt8>, source: String, strict: Bool) {
         self.bytes = bytes
+        self.source = source
         self.strict = strict
     }
 
@@ -168,7 +171,7 @@ private struct URIParser {
     }
 
     private struct KnownFields {
-        var secret: String?
+        var secret: Substring?
         var issuer: String?
         var algorithm: OTPAlgorithm?
         var digits: Int?
@@ -227,7 +230,15 @@ private struct URIParser {
             fields.seen |= known.rawValue
             switch known {
             case .secret:
-                fields.secret = try decode(valueRange, component: .parameter(name), plusIsSpace: !strict)
+                // Without escapes the secret is decoded straight from the URI's own bytes.
+                if needsDecoding(valueRange, plusIsSpace: !strict) {
+                    fields.secret = Substring(try decode(valueRange, component: .parameter(name), plusIsSpace: !strict))
+                } else {
+                    let utf8 = source.utf8
+                    let start = utf8.index(utf8.startIndex, offsetBy: valueRange.lowerBound)
+                    let end = utf8.index(start, offsetBy: valueRange.count)
+                    fields.secret = Substring(utf8[start..<end])
+                }
             case .issuer:
                 // Usually the parameter repeats the label's prefix byte for byte: reuse that text
                 // (unless a `+`, which only the parameter reads as a space, is in it).
@@ -382,48 +393,67 @@ private struct URIParser {
         return value
     }
 
+    /// Whether `range` holds an escape (or a `+` that means a space) and so differs decoded.
+    @inline(__always)
+    private func needsDecoding(_ range: Range<Int>, plusIsSpace: Bool) -> Bool {
+        for position in range {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "%") || (byte == UInt8(ascii: "+") && plusIsSpace) { return true }
+        }
+        return false
+    }
+
     /// Percent-decodes `range`. Strict: a malformed escape or non-UTF-8 result is an error.
     /// Lenient: a malformed escape stays literal and bad UTF-8 becomes U+FFFD.
     private func decode(_ range: Range<Int>, component: OTPURIError.Component, plusIsSpace: Bool) throws(OTPURIError) -> String {
-        var needsWork = false
-        for position in range {
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "%") || (byte == UInt8(ascii: "+") && plusIsSpace) {
-                needsWork = true
-                break
-            }
-        }
-        if !needsWork {
+        if !needsDecoding(range, plusIsSpace: plusIsSpace) {
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(range.count)
-        var position = range.lowerBound
-        while position < range.upperBound {
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "%") {
-                if position + 2 < range.upperBound,
-                    let high = PercentEncoding.hexValue(bytes[position + 1]),
-                    let low = PercentEncoding.hexValue(bytes[position + 2])
-                {
-                    decoded.append(high << 4 | low)
-                    position += 3
-                    continue
+        // Decoded text is never longer than its escaped form: decode straight into the String.
+        var failure: OTPURIError? = nil
+        let text = String(unsafeUninitializedCapacity: range.count) { decoded in
+            var count = 0
+            var escapedNonASCII = false
+            var position = range.lowerBound
+            while position < range.upperBound {
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "%") {
+                    if position + 2 < range.upperBound,
+                        let high = PercentEncoding.hexValue(bytes[position + 1]),
+                        let low = PercentEncoding.hexValue(bytes[position + 2])
+                    {
+                        let value = high << 4 | low
+                        escapedNonASCII = escapedNonASCII || value >= 0x80
+                        decoded[count] = value
+                        count += 1
+                        position += 3
+                        continue
+                    }
+                    if strict {
+                        failure = .malformedPercentEncoding(component, offset: scalarOffset(position))
+                        return 0
+                    }
+                    decoded[count] = byte
+                } else if byte == UInt8(ascii: "+") && plusIsSpace {
+                    decoded[count] = UInt8(ascii: " ")
+                } else {
+                    decoded[count] = byte
                 }
-                if strict { throw .malformedPercentEncoding(component, offset: scalarOffset(position)) }
-                decoded.append(byte)
-            } else if byte == UInt8(ascii: "+") && plusIsSpace {
-                decoded.append(UInt8(ascii: " "))
-            } else {
-                decoded.append(byte)
+                count += 1
+                position += 1
             }
-            position += 1
+            // Unescaped bytes come from a String and are valid UTF-8; only escapes can break it.
+            // Lenient parsing lets String repair it (U+FFFD); strict parsing refuses it.
+            if strict && escapedNonASCII
+                && String(validating: UnsafeBufferPointer(rebasing: decoded[..<count]), as: UTF8.self) == nil
+            {
+                failure = .invalidUTF8(component)
+                return 0
+            }
+            return count
         }
-        if strict {
-            guard let text = String(validating: decoded, as: UTF8.self) else { throw .invalidUTF8(component) }
-            return text
-        }
-        return String(decoding: decoded, as: UTF8.self)
+        if let failure { throw failure }
+        return text
     }
 
     /// Decodes for an error message, never failing.

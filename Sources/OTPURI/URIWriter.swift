@@ -1,3 +1,5 @@
+import OTPCore
+
 /// Writes a URI straight into a String's storage.
 ///
 /// Formatting builds one string per call on hot server paths (enrollment, QR pages), so the
@@ -43,14 +45,16 @@ struct URIWriter {
     @inline(__always)
     mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         precondition(count + bytes.count <= buffer.count, "URIWriter capacity exceeded")
-        UnsafeMutableBufferPointer(rebasing: buffer[count..<(count + bytes.count)]).initialize(from: bytes)
+        _ = UnsafeMutableBufferPointer(rebasing: buffer[count..<(count + bytes.count)]).initialize(fromContentsOf: bytes)
         count += bytes.count
     }
 
-    /// Writes `text` as it is (for text that never needs escaping, like Base32).
-    mutating func writeVerbatim(_ text: String) {
-        var text = text
-        text.withUTF8 { write($0) }
+    /// Writes the secret in Base32 without padding (never needs escaping).
+    mutating func writeBase32(_ secret: OTPSecret) {
+        let length = Base32.encodedCount(byteCount: secret.byteCount)
+        precondition(count + length <= buffer.count, "URIWriter capacity exceeded")
+        let target = UnsafeMutableBufferPointer(rebasing: buffer[count..<(count + length)])
+        count += secret.withUnsafeBytes { Base32.encode($0, into: target) }
     }
 
     /// Writes the UTF-8 of `text`, escaping exactly the bytes that must be escaped in `place`.
@@ -59,7 +63,12 @@ struct URIWriter {
         var text = text
         text.withUTF8 { bytes in
             precondition(count + 3 * bytes.count <= buffer.count, "URIWriter capacity exceeded")
-            for byte in bytes {
+            // Most issuers and accounts need no escape: copy the clean prefix in one go.
+            var clean = 0
+            while clean < bytes.count && PercentEncoding.isAllowed(bytes[clean], low: low, high: high) { clean += 1 }
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[count..<(count + clean)]).initialize(fromContentsOf: UnsafeBufferPointer(rebasing: bytes[..<clean]))
+            count += clean
+            for byte in bytes[clean...] {
                 if PercentEncoding.isAllowed(byte, low: low, high: high) {
                     buffer[count] = byte
                     count += 1
