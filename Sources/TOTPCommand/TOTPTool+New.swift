@@ -59,7 +59,8 @@ extension TOTPTool {
             } catch {
                 throw CommandFailure.usage("\(error)")
             }
-            let drawing = try qr.render(uri, drawByDefault: !noQR && !json)
+            let rendered = try qr.render(uri, drawByDefault: !noQR && !json)
+            let drawing = noQR ? "" : rendered
             if json {
                 var object = JSONObject()
                 object.add("secret", secret.base32)

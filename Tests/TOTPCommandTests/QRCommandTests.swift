@@ -124,6 +124,10 @@ struct QRCommandTests {
         let sha512 = try TOTPProcess.run(["new", "--account", "a", "--algorithm", "sha512", "--json"])
         let sha512Secret = try #require((try JSONSerialization.jsonObject(with: Data(sha512.stdout.utf8)) as? [String: String])?["secret"])
         #expect(sha512Secret.count == 103)  // 64 bytes
+        let svg = directory.appendingPathComponent("new.svg").path
+        let withSVG = try TOTPProcess.run(["new", "--account", "a", "--svg", svg, "--format", "ascii"])
+        #expect(withSVG.status == 0 && withSVG.stdout.contains("##"), "--format draws even when writing a file")
+        #expect(try String(contentsOfFile: svg, encoding: .utf8).contains("<svg"))
         let noQR = try TOTPProcess.run(["new", "--account", "a", "--no-qr"])
         #expect(noQR.stdout.split(separator: "\n").count == 3)
         #expect(!noQR.stdout.contains("▀"))
