@@ -16,11 +16,13 @@ swift build -c release --product totp --static-swift-stdlib --scratch-path "$scr
 totp=$scratch/release/totp
 secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ
 code=$("$totp" code "$secret")
-hyperfine --shell=none --warmup 50 --runs 2000 --ignore-failure \
-    --export-markdown /dev/stdout \
+table=$(mktemp)
+trap 'rm -f "$table"' EXIT
+hyperfine --shell=none --warmup 50 --runs 2000 --ignore-failure --style basic \
+    --export-markdown "$table" \
     "oathtool --totp -b $secret" \
     "$totp code $secret" \
     "$totp verify $code $secret" \
     "$totp code $secret --digits 6" \
-    "$totp uri inspect otpauth://totp/A:b?secret=$secret" \
-    2>/dev/null | grep '^|'
+    "$totp uri inspect otpauth://totp/A:b?secret=$secret" >&2
+cat "$table"
