@@ -40,6 +40,7 @@ let package = Package(
                 .product(name: "OTPQR", package: "OTPKit"),
                 .product(name: "Benchmark", package: "benchmark"),
                 "BenchmarkWorkload",
+                "CReferenceOpenSSL",
             ],
             path: "Benchmarks/OTPKitBenchmarks",
             swiftSettings: swiftSettings,
