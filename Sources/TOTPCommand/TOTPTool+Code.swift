@@ -39,7 +39,9 @@ extension TOTPTool {
                 Console.writeOutput(try Self.output(generator, next: next, json: json, terminal: terminal))
                 return
             }
-            guard case .totp(let totp, _) = generator else { return }
+            guard case .totp(let totp, _) = generator else {
+                throw CommandFailure.usage("--watch applies to TOTP only")
+            }
             Console.stopOnInterrupt(finishingLine: terminal)
             var shownLines = 0
             var lastStep: UInt64?

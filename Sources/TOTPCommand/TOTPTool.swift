@@ -16,7 +16,7 @@ struct TOTPTool: ParsableCommand {
             in the process list.
 
             Exit status: 0 success, 1 invalid code (verify), 64 bad input or usage, 66 unreadable \
-            input file, 70 internal failure, 73 output file not written.
+            input file, 69 totp-enrollment missing, 70 internal failure, 73 output file not written.
             """,
         version: "0.1.0",
         subcommands: [Code.self, Verify.self, New.self, QR.self, URI.self]

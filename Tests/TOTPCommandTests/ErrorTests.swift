@@ -77,6 +77,8 @@ struct ErrorTests {
         Case(arguments: ["code", secret, "--digits", "six"],
              message: "totp code: The value 'six' is invalid for '--digits <n>'", status: usage),
         Case(arguments: ["code", secret, "--watch", "--time", "59"], message: "totp code: --watch follows the clock: drop --time", status: usage),
+        Case(arguments: ["code", "--uri", "otpauth://hotp/x?secret=\(secret)&counter=1", "--watch"],
+             message: "totp code: --watch applies to TOTP only", status: usage),
         Case(arguments: ["code", secret, "--bogus"], message: "totp code: Unknown option '--bogus'", status: usage),
         // A secret in the wrong place is not echoed by ArgumentParser's messages.
         Case(arguments: ["code", "--digits", secret], message: "totp code: The value '<redacted>' is invalid for '--digits <n>'", status: usage),
