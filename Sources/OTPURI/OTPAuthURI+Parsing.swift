@@ -126,7 +126,6 @@ private struct URIParser {
         throw .invalidType(decodeLossy(range))
     }
 
-    /// Splits the label into an optional issuer prefix and the account name.
     /// Splits the label; returns the issuer prefix's raw range and decoded text, and the account.
     private func parseLabel(_ range: Range<Int>) throws(OTPURIError) -> (Range<Int>?, String?, String) {
         var separator: Range<Int>? = nil
