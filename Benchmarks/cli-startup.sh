@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 for tool in hyperfine oathtool; do
     command -v "$tool" >/dev/null || { echo "$tool is missing: apt-get install -y $tool" >&2; exit 1; }
 done
-flags=(-Xswiftc -ld-path="$PWD/Tools/static-ld" -Xswiftc -Xclang-linker -Xswiftc -no-pie)
+flags=(-Xswiftc -ld-path="$PWD/.ci/static-ld" -Xswiftc -Xclang-linker -Xswiftc -no-pie)
 scratch=.build-startup
 if [[ ${1:-} == --plain ]]; then flags=(); scratch=.build-startup-plain; fi
 # A build folder of its own: SwiftPM does not relink when only linker flags change.

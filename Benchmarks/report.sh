@@ -32,7 +32,7 @@ PYTHONPATH="$pyotp_dir" python3 "$here/pyotp_bench.py" 2 > "$work/pyotp.json"
 echo "building totp and timing cold starts with hyperfine" >&2
 # (its own build folder: SwiftPM does not relink when only linker flags change)
 (cd "$root" && swift build -c release --product totp --static-swift-stdlib --scratch-path .build-startup \
-    -Xswiftc -ld-path="$root/Tools/static-ld" -Xswiftc -Xclang-linker -Xswiftc -no-pie >&2)
+    -Xswiftc -ld-path="$root/.ci/static-ld" -Xswiftc -Xclang-linker -Xswiftc -no-pie >&2)
 totp="$root/.build-startup/release/totp"
 secret="GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
 if [[ "$("$totp" code "$secret")" != "$(oathtool --totp -b "$secret")" ]]; then

@@ -39,5 +39,19 @@ struct CommandFailure: Error, CustomStringConvertible {
         }
     }
 
+    /// Runs `body`, which mixes OTPCore calls with its own failures, and reports whatever it
+    /// throws as a `CommandFailure`: OTPCore errors classified as above, anything else as internal.
+    static func reporting<Result>(_ body: () throws -> Result) throws(CommandFailure) -> Result {
+        do {
+            return try body()
+        } catch let error as OTPError {
+            throw CommandFailure(error)
+        } catch let error as CommandFailure {
+            throw error
+        } catch {
+            throw .software("\(error)")
+        }
+    }
+
     var description: String { message }
 }

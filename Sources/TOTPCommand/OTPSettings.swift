@@ -50,7 +50,7 @@ struct OTPSettings {
     }
 
     func makeGenerator(secret: OTPSecret, algorithm: OTPAlgorithm, digits: Int, period: Int64, counter: UInt64?) throws(CommandFailure) -> Generator {
-        do {
+        try CommandFailure.reporting {
             if hotp || counter != nil {
                 guard let counter else {
                     throw CommandFailure.usage("--hotp needs the counter: add --counter N")
@@ -62,12 +62,6 @@ struct OTPSettings {
             }
             let totp = try TOTP(secret: secret, algorithm: algorithm, digits: digits, period: period)
             return .totp(totp, time: try unixTime())
-        } catch let error as OTPError {
-            throw CommandFailure(error)
-        } catch let error as CommandFailure {
-            throw error
-        } catch {
-            throw CommandFailure.software("\(error)")
         }
     }
 

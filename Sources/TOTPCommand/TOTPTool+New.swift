@@ -15,21 +15,7 @@ extension TOTPTool {
                 """
         )
 
-        @Option(help: ArgumentHelp("The service the account belongs to, shown by authenticator apps.", valueName: "name"))
-        var issuer: String?
-
-        @Option(help: ArgumentHelp("The account, usually a user name or an email address.", valueName: "name"))
-        var account: String
-
-        @Option(help: ArgumentHelp("The HMAC hash function: sha1, sha256 or sha512.", valueName: "algorithm"),
-                completion: OTPAlgorithm.completion, transform: OTPAlgorithm.argument)
-        var algorithm: OTPAlgorithm = .sha1
-
-        @Option(help: ArgumentHelp("The number of digits, 6 to 10.", valueName: "n"))
-        var digits: Int = 6
-
-        @Option(help: ArgumentHelp("The time step in seconds.", valueName: "seconds"))
-        var period: Int64 = 30
+        @OptionGroup var key: KeyURIOptions
 
         @Option(help: ArgumentHelp("The secret length in bytes, 10 to 1024 (default: the algorithm's digest size).", valueName: "n"))
         var bytes: Int?
@@ -43,19 +29,19 @@ extension TOTPTool {
         var json = false
 
         func run() throws {
-            guard !account.isEmpty else { throw CommandFailure.usage("--account must not be empty") }
+            guard !key.account.isEmpty else { throw CommandFailure.usage("--account must not be empty") }
             let secret: OTPSecret
             let totp: TOTP
             do {
-                secret = try OTPSecret.random(byteCount: bytes ?? algorithm.recommendedSecretByteCount)
-                totp = try TOTP(secret: secret, algorithm: algorithm, digits: digits, period: period)
+                secret = try OTPSecret.random(byteCount: bytes ?? key.algorithm.recommendedSecretByteCount)
+                totp = try TOTP(secret: secret, algorithm: key.algorithm, digits: key.digits, period: key.period)
             } catch {
                 throw CommandFailure(error)
             }
             let uri: String
             do {
-                uri = try OTPAuthURI(issuer: issuer, accountName: account, secret: secret,
-                                     algorithm: algorithm, digits: digits, period: period).string
+                uri = try OTPAuthURI(issuer: key.issuer, accountName: key.account, secret: secret,
+                                     algorithm: key.algorithm, digits: key.digits, period: key.period).string
             } catch {
                 throw CommandFailure.usage("\(error)")
             }

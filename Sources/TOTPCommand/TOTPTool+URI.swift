@@ -90,21 +90,7 @@ extension TOTPTool.URI {
         @Option(help: ArgumentHelp("The Base32 secret, or - to read it from standard input.", valueName: "secret"))
         var secret: String
 
-        @Option(help: ArgumentHelp("The service the account belongs to.", valueName: "name"))
-        var issuer: String?
-
-        @Option(help: ArgumentHelp("The account, usually a user name or an email address.", valueName: "name"))
-        var account: String
-
-        @Option(help: ArgumentHelp("The HMAC hash function: sha1, sha256 or sha512.", valueName: "algorithm"),
-                completion: OTPAlgorithm.completion, transform: OTPAlgorithm.argument)
-        var algorithm: OTPAlgorithm = .sha1
-
-        @Option(help: ArgumentHelp("The number of digits, 6 to 10.", valueName: "n"))
-        var digits: Int = 6
-
-        @Option(help: ArgumentHelp("The time step in seconds.", valueName: "seconds"))
-        var period: Int64 = 30
+        @OptionGroup var key: KeyURIOptions
 
         @Flag(help: "An HOTP (counter-based) URI; needs --counter.")
         var hotp = false
@@ -128,20 +114,20 @@ extension TOTPTool.URI {
                 throw CommandFailure(error, context: "invalid secret (\(origin))")
             }
             if firebase {
-                guard let issuer, !issuer.isEmpty else { throw CommandFailure.usage("--firebase needs --issuer: Firebase always names one") }
+                guard let issuer = key.issuer, !issuer.isEmpty else { throw CommandFailure.usage("--firebase needs --issuer: Firebase always names one") }
                 guard !hotp, counter == nil else { throw CommandFailure.usage("--firebase makes TOTP URIs only: drop --hotp and --counter") }
-                guard period == 30 else { throw CommandFailure.usage("--firebase URIs carry no period (apps assume 30 s): drop --period") }
-                guard HOTP.digitRange.contains(digits) else { throw CommandFailure(OTPError.invalidDigits(digits)) }
+                guard key.period == 30 else { throw CommandFailure.usage("--firebase URIs carry no period (apps assume 30 s): drop --period") }
+                guard HOTP.digitRange.contains(key.digits) else { throw CommandFailure(OTPError.invalidDigits(key.digits)) }
                 Console.writeOutput(OTPAuthURI.firebaseQRCodeURL(
-                    sharedSecretKey: decoded.base32, accountName: account, issuer: issuer,
-                    hashingAlgorithm: algorithm.rawValue, codeLength: digits) + "\n")
+                    sharedSecretKey: decoded.base32, accountName: key.account, issuer: issuer,
+                    hashingAlgorithm: key.algorithm.rawValue, codeLength: key.digits) + "\n")
                 return
             }
             if hotp && counter == nil { throw CommandFailure.usage("--hotp needs the counter: add --counter N") }
             do {
                 let uri = try OTPAuthURI(
-                    kind: hotp || counter != nil ? .hotp : .totp, issuer: issuer, accountName: account, secret: decoded,
-                    algorithm: algorithm, digits: digits, period: period, counter: counter)
+                    kind: hotp || counter != nil ? .hotp : .totp, issuer: key.issuer, accountName: key.account, secret: decoded,
+                    algorithm: key.algorithm, digits: key.digits, period: key.period, counter: counter)
                 Console.writeOutput(uri.string + "\n")
             } catch {
                 throw CommandFailure.usage("\(error)")

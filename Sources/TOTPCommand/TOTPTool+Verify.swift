@@ -47,7 +47,7 @@ extension TOTPTool {
         static func match(
             _ code: String, generator: Generator, behind: Int?, ahead: Int?, window: Int
         ) throws(CommandFailure) -> (offset: Int, counter: UInt64)? {
-            do {
+            try CommandFailure.reporting {
                 let steps = try VerificationWindow(behind: behind ?? window, ahead: ahead ?? window)
                 switch generator {
                 case .totp(let totp, let time):
@@ -58,12 +58,6 @@ extension TOTPTool {
                     }
                     return try hotp.verify(code, counter: counter, lookAhead: steps.ahead).map { (Int($0 &- counter), $0) }
                 }
-            } catch let error as OTPError {
-                throw CommandFailure(error)
-            } catch let error as CommandFailure {
-                throw error
-            } catch {
-                throw CommandFailure.software("\(error)")
             }
         }
 
