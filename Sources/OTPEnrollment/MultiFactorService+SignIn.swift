@@ -9,8 +9,16 @@ extension MultiFactorService {
     ///   ask for its code, and call ``MultiFactorResolver/resolveSignIn(with:)``.
     public func signIn(_ identity: FirstFactorIdentity) async throws(AuthError) -> User {
         let now = clock.now()
-        let userID = identity.userID
-        let factors = try await storeCall("listing factors") { try await store.factors(userID: userID) }
+        // Made before the factors are known so that one store call lists them and, for a user who
+        // has some, stores the credential; a user without factors just leaves an unused id.
+        let credential = PendingSignInRecord(
+            id: try newID(),
+            userID: identity.userID,
+            firstFactorProvider: identity.provider.rawValue,
+            createdAt: now,
+            expiresAt: now + configuration.pendingSignInLifetime
+        )
+        let factors = try await storeCall("starting a sign-in") { try await store.factorsStartingSignIn(credential) }
         if factors.isEmpty {
             return try await startSession(identity, at: now, secondFactor: nil, enrolledFactors: [])
         }
@@ -18,14 +26,6 @@ extension MultiFactorService {
         for factor in factors where cachedVerifier(factor.id) == nil {
             try cacheVerifier(factor)
         }
-        let credential = PendingSignInRecord(
-            id: try newID(),
-            userID: userID,
-            firstFactorProvider: identity.provider.rawValue,
-            createdAt: now,
-            expiresAt: now + configuration.pendingSignInLifetime
-        )
-        try await storeCall("storing a pending sign-in") { try await store.insertPendingSignIn(credential) }
         let resolver = MultiFactorResolver(service: self, identity: identity, credentialID: credential.id, hints: factors.map(MultiFactorInfo.init))
         throw AuthError(.secondFactorRequired, "the user has enrolled a second factor: complete the sign-in with the resolver's hints", resolver: resolver)
     }
@@ -62,35 +62,43 @@ extension MultiFactorService {
     }
 
     func startSession(_ identity: FirstFactorIdentity, at now: Int64, secondFactor: MultiFactorInfo?, enrolledFactors: [MultiFactorInfo]) async throws(AuthError) -> User {
-        let record = SessionRecord(
+        let record = try newSession(identity, at: now, secondFactor: secondFactor)
+        try await storeCall("storing the session") { try await store.insertSession(record) }
+        return signedInUser(identity, session: record, secondFactor: secondFactor, enrolledFactors: enrolledFactors)
+    }
+
+    private func newSession(_ identity: FirstFactorIdentity, at now: Int64, secondFactor: MultiFactorInfo?) throws(AuthError) -> SessionRecord {
+        SessionRecord(
             id: try newID(),
             userID: identity.userID,
             firstFactorProvider: identity.provider.rawValue,
             authenticatedAt: now,
             secondFactorEnrollmentID: secondFactor?.uid
         )
-        try await storeCall("storing the session") { try await store.insertSession(record) }
-        let state = UserState(service: self, identity: identity, sessionID: record.id, secondFactor: secondFactor, enrolledFactors: enrolledFactors)
+    }
+
+    private func signedInUser(_ identity: FirstFactorIdentity, session: SessionRecord, secondFactor: MultiFactorInfo?, enrolledFactors: [MultiFactorInfo]) -> User {
+        let state = UserState(service: self, identity: identity, sessionID: session.id, secondFactor: secondFactor, enrolledFactors: enrolledFactors)
         return User(state: state)
     }
 
     /// `mfaSignIn:finalize`: the hot path of a server. Reads the credential and the factor's
     /// failure counter, verifies on the cached prepared key, records the step with a
-    /// compare-and-set, consumes the credential and starts the session.
+    /// compare-and-set, then consumes the credential and stores the session in one store call.
     func finalizeSignIn(_ resolver: MultiFactorResolver, enrollmentID: String, code: String) async throws(AuthError) -> AuthDataResult {
         guard !code.isEmpty else {
             throw AuthError(.missingVerificationCode, "no verification code given: enter the code the authenticator app shows")
         }
         let now = clock.now()
         let credentialID = resolver.credentialID
-        guard let credential = try await storeCall("reading the pending sign-in", { try await store.pendingSignIn(id: credentialID) }) else {
+        guard let found = try await storeCall("reading the pending sign-in", { try await store.pendingSignIn(id: credentialID, failureKey: enrollmentID) }) else {
             throw AuthError(.invalidMultiFactorSession, "this sign-in was already completed or is unknown: sign in with the first factor again")
         }
+        let (credential, counter) = found
         guard now <= credential.expiresAt else {
             _ = try await storeCall("discarding an expired sign-in") { try await store.consumePendingSignIn(id: credentialID) }
             throw AuthError(.sessionExpired, "the sign-in expired \(now - credential.expiresAt) seconds ago: sign in with the first factor again")
         }
-        let counter = try await storeCall("reading failures") { try await store.failureCounter(key: enrollmentID) }
         if let until = counter.lockedUntil, counter.isLocked(at: now) {
             throw tooManyRequests(until: until, now: now)
         }
@@ -131,15 +139,14 @@ extension MultiFactorService {
             break
         }
 
-        if counter.consecutiveFailures > 0 {
-            try await storeCall("resetting failures") { try await store.resetFailures(key: enrollmentID) }
-        }
-        guard try await storeCall("consuming the pending sign-in", { try await store.consumePendingSignIn(id: credentialID) }) != nil else {
-            throw AuthError(.invalidMultiFactorSession, "this sign-in was just completed by another request: sign in with the first factor again")
-        }
         let hint = resolver.hints.first { $0.uid == enrollmentID }
             ?? MultiFactorInfo(uid: enrollmentID, displayName: nil, enrollmentTime: 0, factorID: TOTPMultiFactorID)
-        let user = try await startSession(resolver.identity, at: now, secondFactor: hint, enrolledFactors: resolver.hints)
+        let session = try newSession(resolver.identity, at: now, secondFactor: hint)
+        let resetKey = counter.consecutiveFailures > 0 ? enrollmentID : nil
+        guard try await storeCall("completing the sign-in", { try await store.completeSignIn(credentialID: credentialID, session: session, resettingFailuresOf: resetKey) }) else {
+            throw AuthError(.invalidMultiFactorSession, "this sign-in was just completed by another request: sign in with the first factor again")
+        }
+        let user = signedInUser(resolver.identity, session: session, secondFactor: hint, enrolledFactors: resolver.hints)
         if logger.logLevel <= .debug {
             logger.debug("signed in with TOTP", metadata: ["user": "\(credential.userID)", "enrollment": "\(enrollmentID)"])
         }

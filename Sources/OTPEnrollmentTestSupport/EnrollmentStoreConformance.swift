@@ -31,6 +31,10 @@ public enum EnrollmentStoreConformance {
         .init("pending sign-in credentials round-trip and are consumed once", pendingSignInConsumedOnce),
         .init("concurrent consumption of a pending sign-in: exactly one gets it", concurrentConsume),
         .init("sessions are stored, ended one by one, per user and per second factor", sessions),
+        .init("starting a sign-in lists the factors and stores the credential only for a user who has some", factorsStartingSignIn),
+        .init("a pending sign-in reads back with its factor's failure counter", pendingSignInWithFailures),
+        .init("completing a sign-in consumes the credential once, stores the session and resets failures", completeSignIn),
+        .init("concurrent completions of one sign-in: exactly one stores its session", concurrentCompleteSignIn),
         .init("purging removes only what expired", purgeExpired),
     ]
 
@@ -292,6 +296,65 @@ public enum EnrollmentStoreConformance {
         try await store.removeSession(id: kept.id)
         try checkEqual(try await store.removeSessions(userID: other, except: nil), 1, "every session of the other user")
         try checkEqual(try await store.removeSessions(userID: uniqueID("nobody"), except: nil), 0, "sessions of an unknown user")
+    }
+
+    // MARK: Sign-in in fewer round trips
+
+    static func factorsStartingSignIn(_ store: any EnrollmentStore) async throws {
+        let enrolled = try await enrolledFactor(in: store, step: 5)
+        let credential = PendingSignInRecord(id: uniqueID("credential"), userID: enrolled.userID, firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
+        try checkEqual(try await store.factorsStartingSignIn(credential), [enrolled], "the factors of a user starting a sign-in")
+        try checkEqual(try await store.pendingSignIn(id: credential.id), credential, "the credential of a user with factors")
+        let nobody = PendingSignInRecord(id: uniqueID("credential"), userID: uniqueID("user"), firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
+        try checkEqual(try await store.factorsStartingSignIn(nobody), [], "the factors of a user without any")
+        try checkEqual(try await store.pendingSignIn(id: nobody.id), nil, "the credential of a user without factors")
+    }
+
+    static func pendingSignInWithFailures(_ store: any EnrollmentStore) async throws {
+        let credential = PendingSignInRecord(id: uniqueID("credential"), userID: uniqueID("user"), firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
+        let key = uniqueID("factor")
+        try check(try await store.pendingSignIn(id: credential.id, failureKey: key) == nil, "an unknown credential with a failure key reads as nil")
+        try await store.insertPendingSignIn(credential)
+        let fresh = try await store.pendingSignIn(id: credential.id, failureKey: key)
+        try checkEqual(fresh?.credential, credential, "the credential read with its failure counter")
+        try checkEqual(fresh?.failures, .zero, "the failure counter of a key without failures")
+        _ = try await store.recordFailure(key: key, at: 150, limit: 5, lockout: 60)
+        try checkEqual(try await store.pendingSignIn(id: credential.id, failureKey: key)?.failures.consecutiveFailures, 1, "the failures counted under the key")
+    }
+
+    static func completeSignIn(_ store: any EnrollmentStore) async throws {
+        let credential = PendingSignInRecord(id: uniqueID("credential"), userID: uniqueID("user"), firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
+        let key = uniqueID("factor")
+        try await store.insertPendingSignIn(credential)
+        _ = try await store.recordFailure(key: key, at: 150, limit: 5, lockout: 60)
+        let session = SessionRecord(id: uniqueID("session"), userID: credential.userID, firstFactorProvider: "password", authenticatedAt: 200, secondFactorEnrollmentID: key)
+        try checkEqual(try await store.completeSignIn(credentialID: credential.id, session: session, resettingFailuresOf: key), true, "completing a pending sign-in")
+        try checkEqual(try await store.pendingSignIn(id: credential.id), nil, "the credential after completion")
+        try checkEqual(try await store.session(id: session.id), session, "the session of a completed sign-in")
+        try checkEqual(try await store.failureCounter(key: key), .zero, "the failures after completion")
+        let late = SessionRecord(id: uniqueID("session"), userID: credential.userID, firstFactorProvider: "password", authenticatedAt: 201, secondFactorEnrollmentID: key)
+        try checkEqual(try await store.completeSignIn(credentialID: credential.id, session: late, resettingFailuresOf: nil), false, "completing it again")
+        try checkEqual(try await store.session(id: late.id), nil, "the session of a second completion")
+    }
+
+    static func concurrentCompleteSignIn(_ store: any EnrollmentStore) async throws {
+        let credential = PendingSignInRecord(id: uniqueID("credential"), userID: uniqueID("user"), firstFactorProvider: "password", createdAt: 0, expiresAt: 10)
+        try await store.insertPendingSignIn(credential)
+        let sessions = (0..<100).map { _ in
+            SessionRecord(id: uniqueID("session"), userID: credential.userID, firstFactorProvider: "password", authenticatedAt: 5, secondFactorEnrollmentID: nil)
+        }
+        let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for session in sessions {
+                group.addTask { try await store.completeSignIn(credentialID: credential.id, session: session, resettingFailuresOf: nil) }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        try checkEqual(winners, 1, "completions that got the credential among 100 concurrent ones")
+        var stored = 0
+        for session in sessions {
+            if try await store.session(id: session.id) != nil { stored += 1 }
+        }
+        try checkEqual(stored, 1, "sessions stored by 100 concurrent completions")
     }
 
     // MARK: Housekeeping

@@ -14,6 +14,23 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         var pendingSignIns: [String: PendingSignInRecord] = [:]
         var sessions: [String: SessionRecord] = [:]
         var sessionIDsByUser: [String: [String]] = [:]
+
+        func factors(userID: String) -> [FactorRecord] {
+            (factorIDsByUser[userID] ?? []).compactMap { factors[$0] }
+        }
+
+        mutating func insertSession(_ record: SessionRecord) {
+            if sessions.updateValue(record, forKey: record.id) == nil {
+                sessionIDsByUser[record.userID, default: []].append(record.id)
+            }
+        }
+    }
+
+    /// Sorts outside the lock, in place (no second array).
+    private static func oldestFirst(_ records: [FactorRecord]) -> [FactorRecord] {
+        var records = records
+        records.sort { ($0.enrolledAt, $0.id) < ($1.enrolledAt, $1.id) }
+        return records
     }
 
     private let state = Mutex(State())
@@ -55,10 +72,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
     // MARK: Enrolled factors
 
     public func factors(userID: String) async throws -> [FactorRecord] {
-        let records = state.withLock { state in
-            (state.factorIDsByUser[userID] ?? []).compactMap { state.factors[$0] }
-        }
-        return records.sorted { ($0.enrolledAt, $0.id) < ($1.enrolledAt, $1.id) }
+        Self.oldestFirst(state.withLock { $0.factors(userID: userID) })
     }
 
     public func factor(id: String) async throws -> FactorRecord? {
@@ -131,11 +145,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
     // MARK: Sessions
 
     public func insertSession(_ record: SessionRecord) async throws {
-        state.withLock { state in
-            if state.sessions.updateValue(record, forKey: record.id) == nil {
-                state.sessionIDsByUser[record.userID, default: []].append(record.id)
-            }
-        }
+        state.withLock { $0.insertSession(record) }
     }
 
     public func session(id: String) async throws -> SessionRecord? {
@@ -181,6 +191,36 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             }
             state.sessionIDsByUser[userID] = kept.isEmpty ? nil : kept
             return removed
+        }
+    }
+
+    // MARK: Sign-in in fewer round trips
+
+    public func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws -> [FactorRecord] {
+        Self.oldestFirst(state.withLock { state in
+            let records = state.factors(userID: credential.userID)
+            if !records.isEmpty {
+                state.pendingSignIns[credential.id] = credential
+            }
+            return records
+        })
+    }
+
+    public func pendingSignIn(id: String, failureKey: String) async throws -> (credential: PendingSignInRecord, failures: FailureCounter)? {
+        state.withLock { state in
+            guard let credential = state.pendingSignIns[id] else { return nil }
+            return (credential, state.failures[failureKey] ?? .zero)
+        }
+    }
+
+    public func completeSignIn(credentialID: String, session: SessionRecord, resettingFailuresOf failureKey: String?) async throws -> Bool {
+        state.withLock { state in
+            if let failureKey {
+                state.failures.removeValue(forKey: failureKey)
+            }
+            guard state.pendingSignIns.removeValue(forKey: credentialID) != nil else { return false }
+            state.insertSession(session)
+            return true
         }
     }
 
