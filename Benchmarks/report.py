@@ -14,6 +14,8 @@ SINGLE = ("otpkit.qr.", "otpkit.enrollment.")
 
 
 def batch(name):
+    if name.startswith("otpkit.enrollment.") and name.endswith(".2cores"):
+        return 2  # one sign-in on each core per iteration
     return 1 if name.startswith(SINGLE) else 1000
 
 
@@ -77,6 +79,7 @@ WORKLOADS = [
     ("qr.png", "QR encode + PNG"),
     ("enrollment.signin.memory", "sign-in verification, in-memory store"),
     ("enrollment.signin.sqlite", "sign-in verification, SQLite store"),
+    ("enrollment.signin.sqlite.2cores", "sign-in verification, SQLite store, both cores (two connections)"),
 ]
 ALTERNATIVES = [("swiftcrypto", "swift-crypto HMAC"), ("hmac", "OpenSSL HMAC()"), ("liboath", "liboath"), ("pyotp", "pyotp")]
 

@@ -11,11 +11,12 @@ import OTPSealing
 final class SignInFixture: @unchecked Sendable {
     let clock = ManualEnrollmentClock(1_800_000_000)
     let service: MultiFactorService
-    let identity = FirstFactorIdentity(userID: "alice", email: "alice@example.com", isEmailVerified: true, provider: .password)
+    let identity: FirstFactorIdentity
     var authenticator: TOTP!
     var enrollmentID = ""
 
-    init(store: any EnrollmentStore) throws {
+    init(store: any EnrollmentStore, userID: String = "alice") throws {
+        identity = FirstFactorIdentity(userID: userID, email: "\(userID)@example.com", isEmailVerified: true, provider: .password)
         var logger = Logger(label: "OTPKitBenchmarks")
         logger.logLevel = .critical
         service = try MultiFactorService(store: store, clock: clock, logger: logger)
@@ -54,6 +55,21 @@ final class SignInFixture: @unchecked Sendable {
 nonisolated(unsafe) var memoryFixture: SignInFixture!
 nonisolated(unsafe) var sqliteFixture: SignInFixture!
 nonisolated(unsafe) var sqliteDirectory: URL!
+nonisolated(unsafe) var sqlitePair: (SignInFixture, SignInFixture)!
+
+/// A store on a fresh database file in a temporary directory (`sqliteDirectory`).
+func openSQLiteStore(key: SealingKey) async throws -> SQLiteEnrollmentStore {
+    try await SQLiteEnrollmentStore.open(
+        path: sqliteDirectory.appendingPathComponent("enrollment.sqlite").path,
+        sealer: SecretSealer(current: key)
+    )
+}
+
+func makeSQLiteDirectory() throws -> SealingKey {
+    sqliteDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("otpkit-bench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: sqliteDirectory, withIntermediateDirectories: true)
+    return try SealingKey(bytes: (0..<32).map { _ in UInt8.random(in: 0...255) })
+}
 
 func registerSignInBenchmarks() {
     Benchmark("otpkit.enrollment.signin.memory") { _ in
@@ -66,15 +82,27 @@ func registerSignInBenchmarks() {
     Benchmark("otpkit.enrollment.signin.sqlite") { _ in
         try await sqliteFixture.signIn()
     } setup: {
-        sqliteDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("otpkit-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: sqliteDirectory, withIntermediateDirectories: true)
-        let key = try SealingKey(bytes: (0..<32).map { _ in UInt8.random(in: 0...255) })
-        let store = try await SQLiteEnrollmentStore.open(
-            path: sqliteDirectory.appendingPathComponent("enrollment.sqlite").path,
-            sealer: SecretSealer(current: key)
-        )
-        sqliteFixture = try SignInFixture(store: store)
+        let key = try makeSQLiteDirectory()
+        sqliteFixture = try await SignInFixture(store: openSQLiteStore(key: key))
         try await sqliteFixture.enroll()
+    } teardown: {
+        try? FileManager.default.removeItem(at: sqliteDirectory)
+    }
+
+    // Two servers, each with its own service and connection, sign in two users on one database
+    // file at the same time: two sign-ins per iteration, on both cores.
+    Benchmark("otpkit.enrollment.signin.sqlite.2cores") { _ in
+        async let first: Void = sqlitePair.0.signIn()
+        async let second: Void = sqlitePair.1.signIn()
+        _ = try await (first, second)
+    } setup: {
+        let key = try makeSQLiteDirectory()
+        sqlitePair = (
+            try await SignInFixture(store: openSQLiteStore(key: key), userID: "alice"),
+            try await SignInFixture(store: openSQLiteStore(key: key), userID: "bob")
+        )
+        try await sqlitePair.0.enroll()
+        try await sqlitePair.1.enroll()
     } teardown: {
         try? FileManager.default.removeItem(at: sqliteDirectory)
     }
