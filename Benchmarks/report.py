@@ -9,12 +9,11 @@ import json
 import sys
 
 # Operations per benchmark iteration (the `.kilo` scaling factor) unless listed here.
-BATCH = {}
-SINGLE = ("otpkit.qr.", "otpkit.enrollment.")
+SINGLE = ("otpkit.qr.", "otpkit.enrollment.signin.sqlite")
 
 
 def batch(name):
-    if name.startswith("otpkit.enrollment.") and name.endswith(".2cores"):
+    if name.startswith("otpkit.enrollment.signin.sqlite") and name.endswith(".2cores"):
         return 2  # one sign-in on each core per iteration
     return 1 if name.startswith(SINGLE) else 1000
 
