@@ -1,5 +1,7 @@
 /// A user's second factors (Firebase's `user.multiFactor`).
-public final class MultiFactor: Sendable {
+///
+/// A view of the signed-in user's shared state, so copies see the same factors.
+public struct MultiFactor: Sendable {
     let state: UserState
 
     init(state: UserState) {

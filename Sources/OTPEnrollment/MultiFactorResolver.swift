@@ -8,12 +8,15 @@ public final class MultiFactorResolver: Sendable {
     let service: MultiFactorService
     let identity: FirstFactorIdentity
     let credentialID: String
+    /// The prepared keys of ``hints``, in the same order.
+    let verifiers: [MultiFactorService.Verifier]
 
-    init(service: MultiFactorService, identity: FirstFactorIdentity, credentialID: String, hints: [MultiFactorInfo]) {
+    init(service: MultiFactorService, identity: FirstFactorIdentity, credentialID: String, hints: [MultiFactorInfo], verifiers: [MultiFactorService.Verifier]) {
         self.service = service
         self.identity = identity
         self.credentialID = credentialID
         self.hints = hints
+        self.verifiers = verifiers
         self.session = MultiFactorSession(kind: .signIn(credentialID: credentialID))
     }
 
@@ -31,6 +34,13 @@ public final class MultiFactorResolver: Sendable {
         guard let totp = assertion as? TOTPMultiFactorAssertion else {
             throw AuthError(.missingMultiFactorInfo, "unsupported assertion for factor \"\(assertion.factorID)\": this service verifies TOTP factors only")
         }
+        return try await resolveSignIn(with: totp)
+    }
+
+    /// Completes the sign-in with a TOTP assertion: the same as the overload that takes any
+    /// ``MultiFactorAssertion``, which calls this one.
+    // The concrete overload spares the hot path an existential box and a dynamic cast.
+    public func resolveSignIn(with totp: TOTPMultiFactorAssertion) async throws(AuthError) -> AuthDataResult {
         guard case .signIn(let enrollmentID) = totp.purpose else {
             throw AuthError(.missingMultiFactorInfo, "an enrollment assertion cannot complete a sign-in: use TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID:oneTimePassword:) with one of the resolver's hints")
         }

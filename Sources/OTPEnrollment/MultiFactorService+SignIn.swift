@@ -22,11 +22,15 @@ extension MultiFactorService {
         if factors.isEmpty {
             return try await startSession(identity, at: now, secondFactor: nil, enrolledFactors: [])
         }
-        // The records are at hand with their secrets: prepare the keys the second step will need.
-        for factor in factors where cachedVerifier(factor.id) == nil {
-            try cacheVerifier(factor)
-        }
-        let resolver = MultiFactorResolver(service: self, identity: identity, credentialID: credential.id, hints: factors.map(MultiFactorInfo.init))
+        // The records are at hand with their secrets: prepare the keys the second step will need,
+        // and hand them to the resolver so that the second step finds them without a lookup.
+        let resolver = MultiFactorResolver(
+            service: self,
+            identity: identity,
+            credentialID: credential.id,
+            hints: factors.map(MultiFactorInfo.init),
+            verifiers: try verifiers(for: factors)
+        )
         throw AuthError(.secondFactorRequired, "the user has enrolled a second factor: complete the sign-in with the resolver's hints", resolver: resolver)
     }
 
@@ -103,8 +107,11 @@ extension MultiFactorService {
             throw tooManyRequests(until: until, now: now)
         }
 
+        let hintIndex = resolver.hints.firstIndex { $0.uid == enrollmentID }
         let verifier: Verifier
-        if let cached = cachedVerifier(enrollmentID) {
+        if let hintIndex {
+            verifier = resolver.verifiers[hintIndex]
+        } else if let cached = cachedVerifier(enrollmentID) {
             verifier = cached
         } else if let record = try await storeCall("reading the factor", { try await store.factor(id: enrollmentID) }) {
             verifier = try cacheVerifier(record)
@@ -139,7 +146,7 @@ extension MultiFactorService {
             break
         }
 
-        let hint = resolver.hints.first { $0.uid == enrollmentID }
+        let hint = hintIndex.map { resolver.hints[$0] }
             ?? MultiFactorInfo(uid: enrollmentID, displayName: nil, enrollmentTime: 0, factorID: TOTPMultiFactorID)
         let session = try newSession(resolver.identity, at: now, secondFactor: hint)
         let resetKey = counter.consecutiveFailures > 0 ? enrollmentID : nil

@@ -156,18 +156,38 @@ public final class MultiFactorService: Sendable {
 
     @discardableResult
     func cacheVerifier(_ record: FactorRecord) throws(AuthError) -> Verifier {
-        let totp: TOTP
-        do {
-            totp = try TOTP(secret: record.secret, algorithm: record.algorithm, digits: record.digits, period: record.period)
-        } catch {
-            throw AuthError(.internalError, "the stored factor \(record.id) has unusable parameters: \(error)")
-        }
-        let verifier = Verifier(userID: record.userID, totp: totp, lastAcceptedStep: record.lastAcceptedStep)
+        let verifier = try Self.newVerifier(record)
         verifiers.withLock { cache in
             if cache.count >= Self.verifierCacheLimit { cache.removeAll(keepingCapacity: true) }
             cache[record.id] = verifier
         }
         return verifier
+    }
+
+    /// The prepared keys of `records`, in order; those not cached yet are prepared and cached.
+    func verifiers(for records: [FactorRecord]) throws(AuthError) -> [Verifier] {
+        // The usual case, every key cached, takes the lock once.
+        let cached = verifiers.withLock { cache in records.compactMap { cache[$0.id] } }
+        if cached.count == records.count { return cached }
+        var verifiers: [Verifier] = []
+        verifiers.reserveCapacity(records.count)
+        for record in records {
+            if let cached = cachedVerifier(record.id) {
+                verifiers.append(cached)
+            } else {
+                verifiers.append(try cacheVerifier(record))
+            }
+        }
+        return verifiers
+    }
+
+    private static func newVerifier(_ record: FactorRecord) throws(AuthError) -> Verifier {
+        do {
+            let totp = try TOTP(secret: record.secret, algorithm: record.algorithm, digits: record.digits, period: record.period)
+            return Verifier(userID: record.userID, totp: totp, lastAcceptedStep: record.lastAcceptedStep)
+        } catch {
+            throw AuthError(.internalError, "the stored factor \(record.id) has unusable parameters: \(error)")
+        }
     }
 
     func forgetVerifier(_ enrollmentID: String) {

@@ -7,7 +7,6 @@ public final class User: Sendable {
 
     init(state: UserState) {
         self.state = state
-        self.multiFactor = MultiFactor(state: state)
     }
 
     /// The user's id.
@@ -21,7 +20,7 @@ public final class User: Sendable {
     /// The id of this sign-in's session; keep it to recognise the session later.
     public var sessionID: String { state.sessionID }
     /// The second factors, enrollment and unenrollment.
-    public let multiFactor: MultiFactor
+    public var multiFactor: MultiFactor { MultiFactor(state: state) }
 
     /// The kind of second factor that completed the sign-in (`"totp"`), or `nil` when none did
     /// (the `sign_in_second_factor` claim of Firebase's ID token).

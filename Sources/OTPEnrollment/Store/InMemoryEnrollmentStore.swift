@@ -16,7 +16,18 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         var sessionIDsByUser: [String: [String]] = [:]
 
         func factors(userID: String) -> [FactorRecord] {
-            (factorIDsByUser[userID] ?? []).compactMap { factors[$0] }
+            guard let ids = factorIDsByUser[userID] else { return [] }
+            var records: [FactorRecord] = []
+            records.reserveCapacity(ids.count)
+            for id in ids {
+                if let record = factors[id] { records.append(record) }
+            }
+            return records
+        }
+
+        /// Most sign-ins find no failures at all; skipping the lookup then saves hashing the key.
+        func failureCounter(key: String) -> FailureCounter {
+            failures.isEmpty ? .zero : failures[key] ?? .zero
         }
 
         mutating func insertSession(_ record: SessionRecord) {
@@ -27,9 +38,10 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
     }
 
     /// Sorts outside the lock, in place (no second array).
-    private static func oldestFirst(_ records: [FactorRecord]) -> [FactorRecord] {
-        var records = records
-        records.sort { ($0.enrolledAt, $0.id) < ($1.enrolledAt, $1.id) }
+    private static func oldestFirst(_ records: consuming [FactorRecord]) -> [FactorRecord] {
+        if records.count > 1 {
+            records.sort { ($0.enrolledAt, $0.id) < ($1.enrolledAt, $1.id) }
+        }
         return records
     }
 
@@ -106,7 +118,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
     // MARK: Failure throttling
 
     public func failureCounter(key: String) async throws -> FailureCounter {
-        state.withLock { $0.failures[key] ?? .zero }
+        state.withLock { $0.failureCounter(key: key) }
     }
 
     public func recordFailure(key: String, at time: Int64, limit: Int, lockout: Int64) async throws -> FailureCounter {
@@ -209,7 +221,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
     public func pendingSignIn(id: String, failureKey: String) async throws -> (credential: PendingSignInRecord, failures: FailureCounter)? {
         state.withLock { state in
             guard let credential = state.pendingSignIns[id] else { return nil }
-            return (credential, state.failures[failureKey] ?? .zero)
+            return (credential, state.failureCounter(key: failureKey))
         }
     }
 
