@@ -21,6 +21,7 @@ final class RandomIDs: Sendable {
 
     static let batchByteCount = 4096
     static let idByteCount = 16
+    static let idCharacterCount = Base32.encodedCount(byteCount: idByteCount)
 
     private let batch = Mutex(Batch())
 
@@ -36,7 +37,10 @@ final class RandomIDs: Sendable {
             let slice = UnsafeMutableRawBufferPointer(rebasing: batch.bytes[batch.offset..<(batch.offset + Self.idByteCount)])
             batch.offset += Self.idByteCount
             defer { OPENSSL_cleanse(slice.baseAddress, slice.count) }
-            return Base32.encode(UnsafeRawBufferPointer(slice))
+            // Straight into the String's storage: the generic `Base32.encode(_:)` costs as much again.
+            return String(unsafeUninitializedCapacity: Self.idCharacterCount) { output in
+                Base32.encode(UnsafeRawBufferPointer(slice), into: output)
+            }
         }
         guard let id else { throw AuthError(.internalError, "could not generate an id: OpenSSL's RAND_bytes failed") }
         return id
