@@ -87,7 +87,7 @@ let package = Package(
         .target(
             name: "OTPEnrollment",
             dependencies: ["OTPCore", "OTPURI", "CCryptoOpenSSL", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
         ),
         .target(
             name: "OTPEnrollmentTestSupport",

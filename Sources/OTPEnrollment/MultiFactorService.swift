@@ -122,7 +122,7 @@ public final class MultiFactorService: Sendable {
         }
     }
 
-    /// A new unguessable id: 128 bits from OpenSSL's CSPRNG, in Base32 (26 characters).
+    /// A new unguessable id (``RandomIDs``).
     func newID() throws(AuthError) -> String {
         try ids.next()
     }
