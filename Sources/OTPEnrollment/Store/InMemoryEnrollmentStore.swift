@@ -12,7 +12,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         var factorIDsByUser: [String: [String]] = [:]
         var failures: [String: FailureCounter] = [:]
         var pendingSignIns: [String: PendingSignInRecord] = [:]
-        var sessions: [String: SessionRecord] = [:]
+        var sessions = ShardedDictionary<SessionRecord>()
         var sessionIDsByUser: [String: [String]] = [:]
 
         func factors(userID: String) -> [FactorRecord] {
