@@ -6,23 +6,37 @@ internal import Synchronization
 /// Every operation runs under the lock in one critical section, which makes each of them atomic.
 /// Nothing survives the process.
 public final class InMemoryEnrollmentStore: EnrollmentStore {
+    /// A user's factors, oldest first (the order ``EnrollmentStore/factors(userID:)`` promises),
+    /// and session ids: what a sign-in needs from one lookup.
+    private struct UserEntry {
+        var factors: [FactorRecord] = []
+        var sessionIDs: [String] = []
+
+        mutating func insert(_ factor: FactorRecord) {
+            let index = factors.firstIndex { ($0.enrolledAt, $0.id) > (factor.enrolledAt, factor.id) } ?? factors.endIndex
+            factors.insert(factor, at: index)
+        }
+    }
+
     private struct State {
         var pendingEnrollments: [String: PendingEnrollmentRecord] = [:]
-        var factors: [String: FactorRecord] = [:]
-        var factorIDsByUser: [String: [String]] = [:]
+        var users: [String: UserEntry] = [:]
+        /// The user of each enrolled factor, by enrollment id.
+        var factorOwners: [String: String] = [:]
         var failures: [String: FailureCounter] = [:]
         var pendingSignIns: [String: PendingSignInRecord] = [:]
         var sessions = ShardedDictionary<SessionRecord>()
-        var sessionIDsByUser: [String: [String]] = [:]
 
         func factors(userID: String) -> [FactorRecord] {
-            guard let ids = factorIDsByUser[userID] else { return [] }
-            var records: [FactorRecord] = []
-            records.reserveCapacity(ids.count)
-            for id in ids {
-                if let record = factors[id] { records.append(record) }
-            }
-            return records
+            users[userID]?.factors ?? []
+        }
+
+        /// Where factor `id` is: its owner and its index in the owner's list.
+        func locate(factor id: String) -> (userID: String, index: Int)? {
+            guard let userID = factorOwners[id],
+                  let index = users[userID]?.factors.firstIndex(where: { $0.id == id })
+            else { return nil }
+            return (userID, index)
         }
 
         /// Most sign-ins find no failures at all; skipping the lookup then saves hashing the key.
@@ -32,17 +46,21 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
 
         mutating func insertSession(_ record: SessionRecord) {
             if sessions.updateValue(record, forKey: record.id) == nil {
-                sessionIDsByUser[record.userID, default: []].append(record.id)
+                users[record.userID, default: UserEntry()].sessionIDs.append(record.id)
             }
         }
-    }
 
-    /// Sorts outside the lock, in place (no second array).
-    private static func oldestFirst(_ records: consuming [FactorRecord]) -> [FactorRecord] {
-        if records.count > 1 {
-            records.sort { ($0.enrolledAt, $0.id) < ($1.enrolledAt, $1.id) }
+        /// Sets the user's session ids, dropping the entry when nothing is left in it.
+        mutating func setSessionIDs(_ ids: [String], userID: String) {
+            users[userID]?.sessionIDs = ids
+            dropIfEmpty(userID)
         }
-        return records
+
+        mutating func dropIfEmpty(_ userID: String) {
+            if let entry = users[userID], entry.factors.isEmpty, entry.sessionIDs.isEmpty {
+                users.removeValue(forKey: userID)
+            }
+        }
     }
 
     private let state = Mutex(State())
@@ -71,12 +89,15 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
     ) async throws -> EnrollmentFinalization {
         state.withLock { state in
             guard state.pendingEnrollments[pendingID] != nil else { return .pendingEnrollmentNotFound }
-            guard state.factorIDsByUser[factor.userID, default: []].count < maximumFactorCount else {
+            guard state.factors(userID: factor.userID).count < maximumFactorCount else {
                 return .factorLimitReached
             }
             state.pendingEnrollments.removeValue(forKey: pendingID)
-            state.factors[factor.id] = factor
-            state.factorIDsByUser[factor.userID, default: []].append(factor.id)
+            if let existing = state.locate(factor: factor.id) {
+                state.users[existing.userID]?.factors.remove(at: existing.index)
+            }
+            state.users[factor.userID, default: UserEntry()].insert(factor)
+            state.factorOwners[factor.id] = factor.userID
             return .enrolled
         }
     }
@@ -84,33 +105,34 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
     // MARK: Enrolled factors
 
     public func factors(userID: String) async throws -> [FactorRecord] {
-        Self.oldestFirst(state.withLock { $0.factors(userID: userID) })
+        state.withLock { $0.factors(userID: userID) }
     }
 
     public func factor(id: String) async throws -> FactorRecord? {
-        state.withLock { $0.factors[id] }
+        state.withLock { state in
+            state.locate(factor: id).flatMap { state.users[$0.userID]?.factors[$0.index] }
+        }
     }
 
     public func removeFactor(id: String, userID: String) async throws -> FactorRecord? {
         state.withLock { state in
-            guard let record = state.factors[id], record.userID == userID else { return nil }
-            state.factors.removeValue(forKey: id)
+            guard let location = state.locate(factor: id), location.userID == userID,
+                  let record = state.users[userID]?.factors.remove(at: location.index)
+            else { return nil }
+            state.factorOwners.removeValue(forKey: id)
             state.failures.removeValue(forKey: id)
-            state.factorIDsByUser[userID]?.removeAll { $0 == id }
-            if state.factorIDsByUser[userID]?.isEmpty == true {
-                state.factorIDsByUser.removeValue(forKey: userID)
-            }
+            state.dropIfEmpty(userID)
             return record
         }
     }
 
     public func recordAcceptedStep(_ step: UInt64, factorID: String) async throws -> StepAcceptance {
         state.withLock { state in
-            guard let index = state.factors.index(forKey: factorID) else { return .factorNotFound }
-            if let last = state.factors.values[index].lastAcceptedStep, step <= last {
+            guard let (userID, index) = state.locate(factor: factorID) else { return .factorNotFound }
+            if let last = state.users[userID]?.factors[index].lastAcceptedStep, step <= last {
                 return .rejected(lastAcceptedStep: last)
             }
-            state.factors.values[index].lastAcceptedStep = step
+            state.users[userID]?.factors[index].lastAcceptedStep = step
             return .accepted
         }
     }
@@ -167,30 +189,28 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
     public func removeSession(id: String) async throws {
         state.withLock { state in
             guard let record = state.sessions.removeValue(forKey: id) else { return }
-            state.sessionIDsByUser[record.userID]?.removeAll { $0 == id }
+            let ids = state.users[record.userID]?.sessionIDs.filter { $0 != id } ?? []
+            state.setSessionIDs(ids, userID: record.userID)
         }
     }
 
     public func removeSessions(userID: String, except keptSessionID: String?) async throws -> Int {
         state.withLock { state in
-            let ids = state.sessionIDsByUser[userID] ?? []
+            let ids = state.users[userID]?.sessionIDs ?? []
             var removed = 0
             for id in ids where id != keptSessionID {
                 state.sessions.removeValue(forKey: id)
                 removed += 1
             }
-            if let keptSessionID, ids.contains(keptSessionID) {
-                state.sessionIDsByUser[userID] = [keptSessionID]
-            } else {
-                state.sessionIDsByUser.removeValue(forKey: userID)
-            }
+            let kept = keptSessionID.map { ids.contains($0) ? [$0] : [] } ?? []
+            state.setSessionIDs(kept, userID: userID)
             return removed
         }
     }
 
     public func removeSessions(userID: String, signedInWith enrollmentID: String) async throws -> Int {
         state.withLock { state in
-            let ids = state.sessionIDsByUser[userID] ?? []
+            let ids = state.users[userID]?.sessionIDs ?? []
             var removed = 0
             var kept: [String] = []
             for id in ids {
@@ -201,7 +221,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
                     kept.append(id)
                 }
             }
-            state.sessionIDsByUser[userID] = kept.isEmpty ? nil : kept
+            state.setSessionIDs(kept, userID: userID)
             return removed
         }
     }
@@ -209,13 +229,13 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
     // MARK: Sign-in in fewer round trips
 
     public func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws -> [FactorRecord] {
-        Self.oldestFirst(state.withLock { state in
+        state.withLock { state in
             let records = state.factors(userID: credential.userID)
             if !records.isEmpty {
                 state.pendingSignIns[credential.id] = credential
             }
             return records
-        })
+        }
     }
 
     public func pendingSignIn(id: String, failureKey: String) async throws -> (credential: PendingSignInRecord, failures: FailureCounter)? {
