@@ -89,9 +89,9 @@ func makeSQLiteDirectory() throws -> SealingKey {
 }
 
 func registerSignInBenchmarks() {
-    // A thousand sign-ins per iteration: the harness starts every iteration on a new task, which
-    // would otherwise cost as much as the sign-in it measures (a server's request handler already
-    // runs on one). Ten thousand users, so the store's maps have a server's size.
+    // A thousand sign-ins per iteration: the harness starts every iteration on a new task, and a
+    // server's request handler already runs on one, so that start stays out of the figure. Ten
+    // thousand users, so the store's tables have a server's size.
     let batched = Benchmark.Configuration(scalingFactor: .kilo)
     Benchmark("otpkit.enrollment.signin.memory", configuration: batched) { benchmark in
         for _ in benchmark.scaledIterations {
