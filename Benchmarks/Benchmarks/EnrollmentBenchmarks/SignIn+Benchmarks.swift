@@ -52,6 +52,8 @@ final class SignInFixture: @unchecked Sendable {
         }
     }
 
+    var firstAuthenticator: TOTP { accounts[0].authenticator }
+
     /// First factor accepted, second factor required, then the code checked: what a login costs.
     func signIn() async throws {
         clock.advance(by: 30)
@@ -99,6 +101,18 @@ func registerSignInBenchmarks() {
         }
     } setup: {
         memoryFixture = try SignInFixture(store: InMemoryEnrollmentStore(), users: 10_000)
+        try await memoryFixture.enroll()
+    }
+
+    // For scale, in the same process: the ±5 verification alone, on one of those users' keys, at
+    // steps nobody signed in with (a miss checks every candidate, as a sign-in's verification does).
+    Benchmark("otpkit.enrollment.verify.w5.miss", configuration: batched) { benchmark in
+        let authenticator = memoryFixture.firstAuthenticator
+        for index in benchmark.scaledIterations {
+            blackHole(try authenticator.verify("000000", at: 1_900_000_000 + Int64(index) * 30, window: .firebaseDefault))
+        }
+    } setup: {
+        memoryFixture = try SignInFixture(store: InMemoryEnrollmentStore(), users: 1)
         try await memoryFixture.enroll()
     }
 
