@@ -75,23 +75,7 @@ public enum Base32 {
     ///   ``OTPError/invalidBase32Padding(offset:)`` or, in strict mode, ``OTPError/nonCanonicalBase32``.
     @inlinable
     public static func decode(_ text: some StringProtocol, mode: DecodingMode = .lenient) throws(OTPError) -> [UInt8] {
-        // Specialized here, at the caller, down to the contiguous bytes; the work is not generic.
-        let fast = text.utf8.withContiguousStorageIfAvailable { bytes -> Result<[UInt8], OTPError> in
-            do throws(OTPError) {
-                return .success(try decode(utf8: bytes, mode: mode))
-            } catch {
-                return .failure(error)
-            }
-        }
-        if let fast { return try fast.get() }
-        var string = String(text)
-        return try string.withUTF8 { bytes -> Result<[UInt8], OTPError> in
-            do throws(OTPError) {
-                return .success(try decode(utf8: bytes, mode: mode))
-            } catch {
-                return .failure(error)
-            }
-        }.get()
+        try text.withUTF8Bytes { bytes throws(OTPError) in try decode(utf8: bytes, mode: mode) }
     }
 
     @usableFromInline

@@ -28,27 +28,7 @@ public struct OTPSecret: Sendable {
     /// optional), as authenticator apps and otpauth:// URIs carry it.
     @inlinable
     public init(base32 text: some StringProtocol, mode: Base32.DecodingMode = .lenient) throws(OTPError) {
-        // Specialized here, at the caller, down to the contiguous bytes (a String's or a
-        // Substring's, without copying); the decoding itself is not generic.
-        let fast = text.utf8.withContiguousStorageIfAvailable { bytes -> Result<OTPSecret, OTPError> in
-            do throws(OTPError) {
-                return .success(try OTPSecret(base32UTF8: bytes, mode: mode))
-            } catch {
-                return .failure(error)
-            }
-        }
-        if let fast {
-            self = try fast.get()
-            return
-        }
-        var string = String(text)
-        self = try string.withUTF8 { bytes -> Result<OTPSecret, OTPError> in
-            do throws(OTPError) {
-                return .success(try OTPSecret(base32UTF8: bytes, mode: mode))
-            } catch {
-                return .failure(error)
-            }
-        }.get()
+        self = try text.withUTF8Bytes { bytes throws(OTPError) in try OTPSecret(base32UTF8: bytes, mode: mode) }
     }
 
     @usableFromInline
