@@ -25,9 +25,8 @@ echo "running the benchmarks (release build first; several minutes)" >&2
 swift package --allow-writing-to-directory "$work" benchmark --format jmh --path "$work" --no-progress 2>&1 |
     { grep -v -e "Swift runtime interposer" -e "skipping LD_PRELOAD" || true; } >&2
 
-# The sign-in target is for one core: run it again pinned to one, with the bare verification it
-# contains for scale. (Unpinned, each iteration's task may start on the other core, whose cache
-# holds none of the store's tables.)
+# The sign-in target is for one core: run it again pinned to one, with the bare verification of
+# that same pass for scale (ANALYSIS.md, "What a sign-in costs").
 echo "running the in-memory sign-in again on one core (taskset -c 1)" >&2
 mkdir -p "$work/pinned"
 taskset -c 1 swift package --allow-writing-to-directory "$work/pinned" benchmark --target EnrollmentBenchmarks \
