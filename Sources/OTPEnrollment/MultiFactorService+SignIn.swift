@@ -86,39 +86,21 @@ extension MultiFactorService {
         return User(state: state)
     }
 
-    /// `mfaSignIn:finalize`: the hot path of a server. Reads the credential and the factor's
-    /// failure counter, verifies on the cached prepared key, records the step with a
-    /// compare-and-set, then consumes the credential and stores the session in one store call.
+    /// `mfaSignIn:finalize`: the hot path of a server. Verifies on the prepared key the resolver
+    /// carries, then lets one store call check the credential and the lock, record the step with a
+    /// compare-and-set, consume the credential and store the session. A wrong code costs two more
+    /// store calls (the credential with its failure counter, then the failure), as it is rare.
     func finalizeSignIn(_ resolver: MultiFactorResolver, enrollmentID: String, code: String) async throws(AuthError) -> AuthDataResult {
         guard !code.isEmpty else {
             throw AuthError(.missingVerificationCode, "no verification code given: enter the code the authenticator app shows")
         }
         let now = clock.now()
-        let credentialID = resolver.credentialID
-        guard let found = try await storeCall("reading the pending sign-in", { try await store.pendingSignIn(id: credentialID, failureKey: enrollmentID) }) else {
-            throw AuthError(.invalidMultiFactorSession, "this sign-in was already completed or is unknown: sign in with the first factor again")
-        }
-        let (credential, counter) = found
-        guard now <= credential.expiresAt else {
-            _ = try await storeCall("discarding an expired sign-in") { try await store.consumePendingSignIn(id: credentialID) }
-            throw AuthError(.sessionExpired, "the sign-in expired \(now - credential.expiresAt) seconds ago: sign in with the first factor again")
-        }
-        if let until = counter.lockedUntil, counter.isLocked(at: now) {
-            throw tooManyRequests(until: until, now: now)
-        }
-
         let hintIndex = resolver.hints.firstIndex { $0.uid == enrollmentID }
-        let verifier: Verifier
-        if let hintIndex {
-            verifier = resolver.verifiers[hintIndex]
-        } else if let cached = cachedVerifier(enrollmentID) {
-            verifier = cached
-        } else if let record = try await storeCall("reading the factor", { try await store.factor(id: enrollmentID) }) {
-            verifier = try cacheVerifier(record)
-        } else {
-            throw factorNotFound()
-        }
-        guard verifier.userID == credential.userID else { throw factorNotFound() }
+        let verifier = try await signInVerifier(resolver, hintIndex: hintIndex, enrollmentID: enrollmentID, now: now)
+        let hint = hintIndex.map { resolver.hints[$0] }
+            ?? MultiFactorInfo(uid: enrollmentID, displayName: nil, enrollmentTime: 0, factorID: TOTPMultiFactorID)
+        let session = try newSession(resolver.identity, at: now, secondFactor: hint)
+        let credentialID = resolver.credentialID
 
         var after = verifier.lastAcceptedStep
         while true {
@@ -126,19 +108,28 @@ extension MultiFactorService {
             do {
                 match = try verifier.totp.verify(code, at: now, window: window, after: after)
             } catch {
-                throw await failure(key: enrollmentID, kind: "factor", now: now, reason: "invalid verification code: \(error)")
+                throw await signInFailure(credentialID, enrollmentID: enrollmentID, now: now, reason: "invalid verification code: \(error)")
             }
             guard let match else {
-                throw await failure(key: enrollmentID, kind: "factor", now: now, reason: "wrong or already used verification code: enter the code the authenticator app shows now")
+                throw await signInFailure(credentialID, enrollmentID: enrollmentID, now: now, reason: "wrong or already used verification code: enter the code the authenticator app shows now")
             }
             // The store decides: another request (or process) may have accepted this step meanwhile.
-            switch try await storeCall("recording the accepted step", { try await store.recordAcceptedStep(match.step, factorID: enrollmentID) }) {
-            case .accepted:
+            let completion = try await storeCall("completing the sign-in") {
+                try await store.completeSignIn(credentialID: credentialID, factorID: enrollmentID, step: match.step, at: now, session: session)
+            }
+            switch completion {
+            case .completed:
                 verifier.noteAccepted(match.step)
-            case .rejected(let last):
+            case .stepRejected(let last):
                 verifier.noteAccepted(last)
                 after = last
                 continue
+            case .credentialNotFound:
+                throw credentialNotFound()
+            case .credentialExpired(let expiresAt):
+                throw credentialExpired(expiresAt, now: now)
+            case .locked(let until):
+                throw tooManyRequests(until: until, now: now)
             case .factorNotFound:
                 forgetVerifier(enrollmentID)
                 throw factorNotFound()
@@ -146,18 +137,61 @@ extension MultiFactorService {
             break
         }
 
-        let hint = hintIndex.map { resolver.hints[$0] }
-            ?? MultiFactorInfo(uid: enrollmentID, displayName: nil, enrollmentTime: 0, factorID: TOTPMultiFactorID)
-        let session = try newSession(resolver.identity, at: now, secondFactor: hint)
-        let resetKey = counter.consecutiveFailures > 0 ? enrollmentID : nil
-        guard try await storeCall("completing the sign-in", { try await store.completeSignIn(credentialID: credentialID, session: session, resettingFailuresOf: resetKey) }) else {
-            throw AuthError(.invalidMultiFactorSession, "this sign-in was just completed by another request: sign in with the first factor again")
-        }
         let user = signedInUser(resolver.identity, session: session, secondFactor: hint, enrolledFactors: resolver.hints)
         if logger.logLevel <= .debug {
-            logger.debug("signed in with TOTP", metadata: ["user": "\(credential.userID)", "enrollment": "\(enrollmentID)"])
+            logger.debug("signed in with TOTP", metadata: ["user": "\(resolver.identity.userID)", "enrollment": "\(enrollmentID)"])
         }
         return AuthDataResult(user: user, secondFactor: hint)
+    }
+
+    /// The prepared key of the factor `enrollmentID` of the resolver's user: carried by the
+    /// resolver for its hints, else cached, else read from the store.
+    private func signInVerifier(_ resolver: MultiFactorResolver, hintIndex: Int?, enrollmentID: String, now: Int64) async throws(AuthError) -> Verifier {
+        if let hintIndex {
+            return resolver.verifiers[hintIndex]
+        }
+        let verifier: Verifier
+        if let cached = cachedVerifier(enrollmentID) {
+            verifier = cached
+        } else if let record = try await storeCall("reading the factor", { try await store.factor(id: enrollmentID) }) {
+            verifier = try cacheVerifier(record)
+        } else {
+            throw factorNotFound()
+        }
+        guard verifier.userID == resolver.identity.userID else { throw factorNotFound() }
+        return verifier
+    }
+
+    /// The error for a code that did not verify: the credential's state first (gone, expired or
+    /// locked, counting nothing), otherwise the failure counted against the factor.
+    private func signInFailure(_ credentialID: String, enrollmentID: String, now: Int64, reason: String) async -> AuthError {
+        let found: (credential: PendingSignInRecord, failures: FailureCounter)?
+        do {
+            found = try await storeCall("reading the pending sign-in") { try await store.pendingSignIn(id: credentialID, failureKey: enrollmentID) }
+        } catch {
+            return error
+        }
+        guard let (credential, counter) = found else { return credentialNotFound() }
+        guard now <= credential.expiresAt else {
+            do {
+                _ = try await storeCall("discarding an expired sign-in") { try await store.consumePendingSignIn(id: credentialID) }
+            } catch {
+                return error
+            }
+            return credentialExpired(credential.expiresAt, now: now)
+        }
+        if let until = counter.lockedUntil, counter.isLocked(at: now) {
+            return tooManyRequests(until: until, now: now)
+        }
+        return await failure(key: enrollmentID, kind: "factor", now: now, reason: reason)
+    }
+
+    private func credentialNotFound() -> AuthError {
+        AuthError(.invalidMultiFactorSession, "this sign-in was already completed or is unknown: sign in with the first factor again")
+    }
+
+    private func credentialExpired(_ expiresAt: Int64, now: Int64) -> AuthError {
+        AuthError(.sessionExpired, "the sign-in expired \(now - expiresAt) seconds ago: sign in with the first factor again")
     }
 
     private func factorNotFound() -> AuthError {

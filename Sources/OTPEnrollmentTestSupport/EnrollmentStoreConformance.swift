@@ -33,8 +33,10 @@ public enum EnrollmentStoreConformance {
         .init("sessions are stored, ended one by one, per user and per second factor", sessions),
         .init("starting a sign-in lists the factors and stores the credential only for a user who has some", factorsStartingSignIn),
         .init("a pending sign-in reads back with its factor's failure counter", pendingSignInWithFailures),
-        .init("completing a sign-in consumes the credential once, stores the session and resets failures", completeSignIn),
+        .init("completing a sign-in records the step, consumes the credential once, stores the session and resets failures", completeSignIn),
+        .init("a refused completion changes nothing, except that an expired credential is deleted", completeSignInRefusals),
         .init("concurrent completions of one sign-in: exactly one stores its session", concurrentCompleteSignIn),
+        .init("concurrent completions with one step on several sign-ins: exactly one wins", concurrentCompleteSameStep),
         .init("purging removes only what expired", purgeExpired),
     ]
 
@@ -323,38 +325,95 @@ public enum EnrollmentStoreConformance {
     }
 
     static func completeSignIn(_ store: any EnrollmentStore) async throws {
-        let credential = PendingSignInRecord(id: uniqueID("credential"), userID: uniqueID("user"), firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
-        let key = uniqueID("factor")
-        try await store.insertPendingSignIn(credential)
-        _ = try await store.recordFailure(key: key, at: 150, limit: 5, lockout: 60)
-        let session = SessionRecord(id: uniqueID("session"), userID: credential.userID, firstFactorProvider: "password", authenticatedAt: 200, secondFactorEnrollmentID: key)
-        try checkEqual(try await store.completeSignIn(credentialID: credential.id, session: session, resettingFailuresOf: key), true, "completing a pending sign-in")
+        let factor = try await enrolledFactor(in: store, step: 5)
+        let credential = try await pendingSignIn(of: factor.userID, in: store)
+        _ = try await store.recordFailure(key: factor.id, at: 150, limit: 5, lockout: 60)
+        let session = signInSession(of: factor)
+        try checkEqual(
+            try await store.completeSignIn(credentialID: credential.id, factorID: factor.id, step: 6, at: 200, session: session),
+            .completed, "completing a pending sign-in"
+        )
         try checkEqual(try await store.pendingSignIn(id: credential.id), nil, "the credential after completion")
         try checkEqual(try await store.session(id: session.id), session, "the session of a completed sign-in")
-        try checkEqual(try await store.failureCounter(key: key), .zero, "the failures after completion")
-        let late = SessionRecord(id: uniqueID("session"), userID: credential.userID, firstFactorProvider: "password", authenticatedAt: 201, secondFactorEnrollmentID: key)
-        try checkEqual(try await store.completeSignIn(credentialID: credential.id, session: late, resettingFailuresOf: nil), false, "completing it again")
+        try checkEqual(try await store.factor(id: factor.id)?.lastAcceptedStep, 6, "the step of a completed sign-in")
+        try checkEqual(try await store.failureCounter(key: factor.id), .zero, "the failures after completion")
+        let late = signInSession(of: factor)
+        try checkEqual(
+            try await store.completeSignIn(credentialID: credential.id, factorID: factor.id, step: 7, at: 201, session: late),
+            .credentialNotFound, "completing it again"
+        )
         try checkEqual(try await store.session(id: late.id), nil, "the session of a second completion")
+        try checkEqual(try await store.factor(id: factor.id)?.lastAcceptedStep, 6, "the step after a second completion")
+        try checkEqual(try await store.removeSessions(userID: factor.userID, signedInWith: factor.id), 1, "the user's sessions with the factor")
+    }
+
+    static func completeSignInRefusals(_ store: any EnrollmentStore) async throws {
+        let factor = try await enrolledFactor(in: store, step: 5)
+        let stranger = try await enrolledFactor(in: store, step: nil)
+        let credential = try await pendingSignIn(of: factor.userID, in: store)
+        func complete(_ credentialID: String = credential.id, factorID: String = factor.id, step: UInt64 = 6, at time: Int64 = 200, userID: String = factor.userID) async throws -> SignInCompletion {
+            var session = signInSession(of: factor)
+            session.userID = userID
+            let completion = try await store.completeSignIn(credentialID: credentialID, factorID: factorID, step: step, at: time, session: session)
+            if completion != .completed {
+                try checkEqual(try await store.session(id: session.id), nil, "the session of a refused completion (\(completion))")
+            }
+            return completion
+        }
+        try checkEqual(try await complete(uniqueID("credential")), .credentialNotFound, "an unknown credential")
+        try checkEqual(try await complete(userID: stranger.userID), .credentialNotFound, "another user's credential")
+        try checkEqual(try await complete(factorID: uniqueID("factor")), .factorNotFound, "an unknown factor")
+        try checkEqual(try await complete(factorID: stranger.id), .factorNotFound, "another user's factor")
+        try checkEqual(try await complete(step: 5), .stepRejected(lastAcceptedStep: 5), "the step accepted already")
+        try checkEqual(try await complete(step: 4), .stepRejected(lastAcceptedStep: 5), "an earlier step")
+        _ = try await store.recordFailure(key: factor.id, at: 150, limit: 1, lockout: 60)
+        try checkEqual(try await complete(at: 209), .locked(until: 210), "a locked factor")
+        try checkEqual(try await store.factor(id: factor.id)?.lastAcceptedStep, 5, "the step after refusals")
+        try checkEqual(try await store.pendingSignIn(id: credential.id), credential, "the credential after refusals")
+        try checkEqual(try await complete(at: 401), .credentialExpired(expiresAt: 400), "an expired credential")
+        try checkEqual(try await store.pendingSignIn(id: credential.id), nil, "an expired credential after completing it")
+        try checkEqual(try await store.factor(id: factor.id)?.lastAcceptedStep, 5, "the step after an expired credential")
+
+        let next = try await pendingSignIn(of: factor.userID, in: store)
+        try checkEqual(try await complete(next.id, at: 210), .completed, "a completion when the lock has ended")
     }
 
     static func concurrentCompleteSignIn(_ store: any EnrollmentStore) async throws {
-        let credential = PendingSignInRecord(id: uniqueID("credential"), userID: uniqueID("user"), firstFactorProvider: "password", createdAt: 0, expiresAt: 10)
-        try await store.insertPendingSignIn(credential)
-        let sessions = (0..<100).map { _ in
-            SessionRecord(id: uniqueID("session"), userID: credential.userID, firstFactorProvider: "password", authenticatedAt: 5, secondFactorEnrollmentID: nil)
-        }
+        let factor = try await enrolledFactor(in: store, step: 5)
+        let credential = try await pendingSignIn(of: factor.userID, in: store)
+        let sessions = (0..<100).map { _ in signInSession(of: factor) }
         let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
-            for session in sessions {
-                group.addTask { try await store.completeSignIn(credentialID: credential.id, session: session, resettingFailuresOf: nil) }
+            for (offset, session) in sessions.enumerated() {
+                group.addTask {
+                    try await store.completeSignIn(credentialID: credential.id, factorID: factor.id, step: 6 + UInt64(offset), at: 200, session: session) == .completed
+                }
             }
             return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
-        try checkEqual(winners, 1, "completions that got the credential among 100 concurrent ones")
+        try checkEqual(winners, 1, "completions of one credential among 100 concurrent ones with different steps")
         var stored = 0
         for session in sessions {
             if try await store.session(id: session.id) != nil { stored += 1 }
         }
         try checkEqual(stored, 1, "sessions stored by 100 concurrent completions")
+    }
+
+    static func concurrentCompleteSameStep(_ store: any EnrollmentStore) async throws {
+        let factor = try await enrolledFactor(in: store, step: 5)
+        var credentials: [PendingSignInRecord] = []
+        for _ in 0..<100 {
+            credentials.append(try await pendingSignIn(of: factor.userID, in: store))
+        }
+        let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for credential in credentials {
+                group.addTask {
+                    try await store.completeSignIn(credentialID: credential.id, factorID: factor.id, step: 6, at: 200, session: signInSession(of: factor)) == .completed
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        try checkEqual(winners, 1, "completions with one step among 100 concurrent ones on different credentials")
+        try checkEqual(try await store.removeSessions(userID: factor.userID, except: nil), 1, "sessions stored by them")
     }
 
     // MARK: Housekeeping
@@ -430,6 +489,17 @@ public enum EnrollmentStoreConformance {
         let enrolled = factor(from: record, at: 0, step: step)
         try checkEqual(try await store.finalizeEnrollment(pendingID: record.id, factor: enrolled, maximumFactorCount: 5), .enrolled, "enrolling a fixture factor")
         return enrolled
+    }
+
+    /// A stored pending sign-in of `userID`, created at 100 and expiring at 400.
+    static func pendingSignIn(of userID: String, in store: any EnrollmentStore) async throws -> PendingSignInRecord {
+        let credential = PendingSignInRecord(id: uniqueID("credential"), userID: userID, firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
+        try await store.insertPendingSignIn(credential)
+        return credential
+    }
+
+    static func signInSession(of factor: FactorRecord) -> SessionRecord {
+        SessionRecord(id: uniqueID("session"), userID: factor.userID, firstFactorProvider: "password", authenticatedAt: 200, secondFactorEnrollmentID: factor.id)
     }
 
     static func uniqueID(_ prefix: String) -> String {

@@ -16,4 +16,11 @@ struct InMemoryEnrollmentStoreTests {
             try await check.run(on: store)
         }
     }
+
+    /// `FailingStore` implements only the single operations, so the composed sign-in operations
+    /// come from the protocol's default implementations.
+    @Test("the protocol's default compositions conform too", arguments: EnrollmentStoreConformance.cases)
+    func defaultCompositionsConform(_ check: EnrollmentStoreConformanceCase) async throws {
+        try await check.run(on: FailingStore())
+    }
 }

@@ -3,7 +3,8 @@ import OTPEnrollment
 import Synchronization
 import Testing
 
-/// A store that fails on one named operation and otherwise behaves like the in-memory store.
+/// A store that fails on one named operation and otherwise behaves like the in-memory store. It
+/// implements only the single operations: the composed ones are the protocol's defaults.
 final class FailingStore: EnrollmentStore {
     struct Failure: Error, CustomStringConvertible {
         let operation: String

@@ -107,10 +107,11 @@ public protocol EnrollmentStore: Sendable {
 
     // MARK: Sign-in in fewer round trips
 
-    // A sign-in otherwise takes seven store calls; these three let a store answer it in four (one
-    // lock or transaction each), which matters on the hot path of a server. The default
-    // implementations in the extension below compose the operations above, so a store need not
-    // implement them.
+    // A sign-in otherwise takes eight store calls; these let a store answer a successful one in two
+    // (one lock or transaction each: start, complete), which matters on the hot path of a server,
+    // and a wrong code in two more (the credential with its counter, then the failure). The
+    // default implementations in the extension below compose the operations above, so a store
+    // need not implement them.
 
     /// The factors of `credential.userID`, as ``factors(userID:)``; when there are any, also stores
     /// `credential` as ``insertPendingSignIn(_:)`` does.
@@ -120,11 +121,28 @@ public protocol EnrollmentStore: Sendable {
     /// under `failureKey`, as ``failureCounter(key:)``; `nil` when there is no such credential.
     func pendingSignIn(id: String, failureKey: String) async throws -> (credential: PendingSignInRecord, failures: FailureCounter)?
 
-    /// Finishes a sign-in whose code was accepted: deletes the failure counter under
-    /// `resettingFailuresOf` when one is given (as ``resetFailures(key:)``), atomically consumes the
-    /// credential `credentialID` (as ``consumePendingSignIn(id:)``) and, only when this call got it,
-    /// stores `session` (as ``insertSession(_:)``). Returns whether this call got the credential.
-    func completeSignIn(credentialID: String, session: SessionRecord, resettingFailuresOf failureKey: String?) async throws -> Bool
+    /// Completes a sign-in whose code matched time step `step` of factor `factorID`, in one atomic
+    /// operation, checking in this order:
+    /// 1. the pending sign-in credential `credentialID` exists and belongs to `session.userID`
+    ///    (otherwise ``SignInCompletion/credentialNotFound``);
+    /// 2. it has not expired at `time` (otherwise it is deleted, and the result is
+    ///    ``SignInCompletion/credentialExpired(expiresAt:)``);
+    /// 3. the failure counter under `factorID` is not locked at `time`
+    ///    (``SignInCompletion/locked(until:)``);
+    /// 4. `factorID` is a factor of that user (``SignInCompletion/factorNotFound``);
+    /// 5. `step` is strictly greater than the factor's last accepted step, as in
+    ///    ``recordAcceptedStep(_:factorID:)`` (``SignInCompletion/stepRejected(lastAcceptedStep:)``).
+    ///
+    /// When all hold it records `step`, consumes the credential, deletes the failure counter under
+    /// `factorID` and stores `session`; otherwise it changes nothing but what step 2 says. Of
+    /// concurrent calls for one credential, or with one step of one factor, at most one completes.
+    func completeSignIn(
+        credentialID: String,
+        factorID: String,
+        step: UInt64,
+        at time: Int64,
+        session: SessionRecord
+    ) async throws -> SignInCompletion
 
     // MARK: Housekeeping
 
@@ -147,13 +165,40 @@ extension EnrollmentStore {
         return (credential, try await failureCounter(key: failureKey))
     }
 
-    public func completeSignIn(credentialID: String, session: SessionRecord, resettingFailuresOf failureKey: String?) async throws -> Bool {
-        if let failureKey {
-            try await resetFailures(key: failureKey)
+    /// Composed from the single operations, each atomic on its own: when two calls race for one
+    /// credential with different steps, the loser's step can be spent without a session. A store
+    /// should implement the method in one transaction.
+    public func completeSignIn(
+        credentialID: String,
+        factorID: String,
+        step: UInt64,
+        at time: Int64,
+        session: SessionRecord
+    ) async throws -> SignInCompletion {
+        guard let (credential, failures) = try await pendingSignIn(id: credentialID, failureKey: factorID),
+              credential.userID == session.userID
+        else { return .credentialNotFound }
+        guard time <= credential.expiresAt else {
+            _ = try await consumePendingSignIn(id: credentialID)
+            return .credentialExpired(expiresAt: credential.expiresAt)
         }
-        guard try await consumePendingSignIn(id: credentialID) != nil else { return false }
+        if let until = failures.lockedUntil, failures.isLocked(at: time) {
+            return .locked(until: until)
+        }
+        guard let factor = try await factor(id: factorID), factor.userID == credential.userID else {
+            return .factorNotFound
+        }
+        switch try await recordAcceptedStep(step, factorID: factorID) {
+        case .accepted: break
+        case .rejected(let last): return .stepRejected(lastAcceptedStep: last)
+        case .factorNotFound: return .factorNotFound
+        }
+        guard try await consumePendingSignIn(id: credentialID) != nil else { return .credentialNotFound }
+        if failures != .zero {
+            try await resetFailures(key: factorID)
+        }
         try await insertSession(session)
-        return true
+        return .completed
     }
 }
 
@@ -165,6 +210,24 @@ public enum EnrollmentFinalization: Sendable, Hashable {
     case pendingEnrollmentNotFound
     /// The user already has the maximum number of factors; nothing changed.
     case factorLimitReached
+}
+
+/// The outcome of
+/// ``EnrollmentStore/completeSignIn(credentialID:factorID:step:at:session:)``.
+public enum SignInCompletion: Sendable, Hashable {
+    /// The step was recorded, the credential consumed, the failures reset and the session stored.
+    case completed
+    /// No pending sign-in credential of the session's user has that id (completed already, purged,
+    /// or never started).
+    case credentialNotFound
+    /// The credential expired at `expiresAt` and was deleted.
+    case credentialExpired(expiresAt: Int64)
+    /// The factor is locked after too many failures until `until`.
+    case locked(until: Int64)
+    /// The user has no factor with that id.
+    case factorNotFound
+    /// A step at least as late was accepted already.
+    case stepRejected(lastAcceptedStep: UInt64)
 }
 
 /// The outcome of ``EnrollmentStore/recordAcceptedStep(_:factorID:)``.

@@ -245,14 +245,42 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         }
     }
 
-    public func completeSignIn(credentialID: String, session: SessionRecord, resettingFailuresOf failureKey: String?) async throws -> Bool {
+    public func completeSignIn(
+        credentialID: String,
+        factorID: String,
+        step: UInt64,
+        at time: Int64,
+        session: SessionRecord
+    ) async throws -> SignInCompletion {
         state.withLock { state in
-            if let failureKey {
-                state.failures.removeValue(forKey: failureKey)
+            guard let credential = state.pendingSignIns[credentialID], credential.userID == session.userID else {
+                return .credentialNotFound
             }
-            guard state.pendingSignIns.removeValue(forKey: credentialID) != nil else { return false }
-            state.insertSession(session)
-            return true
+            guard time <= credential.expiresAt else {
+                state.pendingSignIns.removeValue(forKey: credentialID)
+                return .credentialExpired(expiresAt: credential.expiresAt)
+            }
+            let failures = state.failureCounter(key: factorID)
+            if let until = failures.lockedUntil, failures.isLocked(at: time) {
+                return .locked(until: until)
+            }
+            // One lookup of the user's entry serves the step and the session id.
+            let outcome = state.users.modifyValue(forKey: session.userID) { entry -> SignInCompletion in
+                guard let index = entry.factors.firstIndex(where: { $0.id == factorID }) else { return .factorNotFound }
+                if let last = entry.factors[index].lastAcceptedStep, step <= last {
+                    return .stepRejected(lastAcceptedStep: last)
+                }
+                entry.factors[index].lastAcceptedStep = step
+                entry.sessionIDs.append(session.id)
+                return .completed
+            } ?? .factorNotFound
+            guard outcome == .completed else { return outcome }
+            state.pendingSignIns.removeValue(forKey: credentialID)
+            if failures != .zero {
+                state.failures.removeValue(forKey: factorID)
+            }
+            state.sessions.updateValue(session, forKey: session.id)
+            return .completed
         }
     }
 
@@ -266,5 +294,13 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
                 counter.consecutiveFailures > 0 || (counter.lockedUntil.map { $0 >= time } ?? false)
             }
         }
+    }
+}
+
+extension Dictionary {
+    /// Runs `body` on the value for `key` in place, with one lookup; `nil` when there is none.
+    fileprivate mutating func modifyValue<Result>(forKey key: Key, _ body: (inout Value) -> Result) -> Result? {
+        guard let index = index(forKey: key) else { return nil }
+        return body(&values[index])
     }
 }
