@@ -45,9 +45,16 @@ extension SQLiteEnrollmentStore {
     // MARK: Enrolled factors
 
     public func factors(userID: String) async throws(SQLiteEnrollmentStoreError) -> [FactorRecord] {
-        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
-            try await self.execute("SELECT \(Self.factorColumns) FROM factors WHERE user_id = ? ORDER BY enrolled_at, id", [.text(userID)])
-        }
+        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in try await self.factorRows(userID: userID) }
+        return try factorRecords(rows)
+    }
+
+    /// The caller holds ``lock``.
+    private func factorRows(userID: String) async throws(SQLiteEnrollmentStoreError) -> [SQLiteRow] {
+        try await execute("SELECT \(Self.factorColumns) FROM factors WHERE user_id = ? ORDER BY enrolled_at, id", [.text(userID)])
+    }
+
+    private func factorRecords(_ rows: [SQLiteRow]) throws(SQLiteEnrollmentStoreError) -> [FactorRecord] {
         var records: [FactorRecord] = []
         for row in rows { records.append(try factorRecord(row)) }
         return records
@@ -78,20 +85,29 @@ extension SQLiteEnrollmentStore {
     public func recordAcceptedStep(_ step: UInt64, factorID: String) async throws(SQLiteEnrollmentStoreError) -> StepAcceptance {
         let stored = try Self.storedStep(step)
         return try await transaction { () throws(SQLiteEnrollmentStoreError) -> StepAcceptance in
-            let updated = try await self.execute(
-                """
-                UPDATE factors SET last_accepted_step = ?1
-                WHERE id = ?2 AND (last_accepted_step IS NULL OR last_accepted_step < ?1)
-                RETURNING id
-                """,
-                [.integer(.init(stored)), .text(factorID)]
-            )
-            guard updated.isEmpty else { return .accepted }
-            let current = try await self.execute("SELECT last_accepted_step FROM factors WHERE id = ?", [.text(factorID)])
-            guard let row = current.first else { return .factorNotFound }
-            let last = try RowReader(row: row).optionalInteger("last_accepted_step", of: factorID) ?? 0
-            return .rejected(lastAcceptedStep: UInt64(clamping: last))
+            try await self.compareAndSetStep(stored, factorID: factorID, userID: nil)
         }
+    }
+
+    /// The `UPDATE` of ``recordAcceptedStep(_:factorID:)``, for a factor of `userID` when one is
+    /// given. The caller holds a transaction.
+    private func compareAndSetStep(_ step: Int64, factorID: String, userID: String?) async throws(SQLiteEnrollmentStoreError) -> StepAcceptance {
+        let owner: SQLiteData = userID.map { .text($0) } ?? .null
+        let updated = try await execute(
+            """
+            UPDATE factors SET last_accepted_step = ?1
+            WHERE id = ?2 AND (?3 IS NULL OR user_id = ?3) AND (last_accepted_step IS NULL OR last_accepted_step < ?1)
+            RETURNING id
+            """,
+            [.integer(.init(step)), .text(factorID), owner]
+        )
+        guard updated.isEmpty else { return .accepted }
+        let current = try await execute(
+            "SELECT last_accepted_step FROM factors WHERE id = ?1 AND (?2 IS NULL OR user_id = ?2)", [.text(factorID), owner]
+        )
+        guard let row = current.first else { return .factorNotFound }
+        let last = try RowReader(row: row).optionalInteger("last_accepted_step", of: factorID) ?? 0
+        return .rejected(lastAcceptedStep: UInt64(clamping: last))
     }
 
     // MARK: Failure throttling
@@ -140,13 +156,16 @@ extension SQLiteEnrollmentStore {
     // MARK: Pending sign-in credentials
 
     public func insertPendingSignIn(_ record: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) {
-        try await locked { () throws(SQLiteEnrollmentStoreError) in
-            try await self.execute(
-                "INSERT INTO pending_sign_ins (\(Self.pendingSignInColumns)) VALUES (?, ?, ?, ?, ?)",
-                [.text(record.id), .text(record.userID), .text(record.firstFactorProvider),
-                 .integer(.init(record.createdAt)), .integer(.init(record.expiresAt))]
-            )
-        }
+        try await locked { () throws(SQLiteEnrollmentStoreError) in try await self.insertPendingSignInRow(record) }
+    }
+
+    /// The caller holds ``lock``.
+    private func insertPendingSignInRow(_ record: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) {
+        try await execute(
+            "INSERT INTO pending_sign_ins (\(Self.pendingSignInColumns)) VALUES (?, ?, ?, ?, ?)",
+            [.text(record.id), .text(record.userID), .text(record.firstFactorProvider),
+             .integer(.init(record.createdAt)), .integer(.init(record.expiresAt))]
+        )
     }
 
     public func pendingSignIn(id: String) async throws(SQLiteEnrollmentStoreError) -> PendingSignInRecord? {
@@ -167,13 +186,16 @@ extension SQLiteEnrollmentStore {
     // MARK: Sessions
 
     public func insertSession(_ record: SessionRecord) async throws(SQLiteEnrollmentStoreError) {
-        try await locked { () throws(SQLiteEnrollmentStoreError) in
-            try await self.execute(
-                "INSERT INTO sessions (\(Self.sessionColumns)) VALUES (?, ?, ?, ?, ?)",
-                [.text(record.id), .text(record.userID), .text(record.firstFactorProvider),
-                 .integer(.init(record.authenticatedAt)), record.secondFactorEnrollmentID.map { .text($0) } ?? .null]
-            )
-        }
+        try await locked { () throws(SQLiteEnrollmentStoreError) in try await self.insertSessionRow(record) }
+    }
+
+    /// The caller holds ``lock``.
+    private func insertSessionRow(_ record: SessionRecord) async throws(SQLiteEnrollmentStoreError) {
+        try await execute(
+            "INSERT INTO sessions (\(Self.sessionColumns)) VALUES (?, ?, ?, ?, ?)",
+            [.text(record.id), .text(record.userID), .text(record.firstFactorProvider),
+             .integer(.init(record.authenticatedAt)), record.secondFactorEnrollmentID.map { .text($0) } ?? .null]
+        )
     }
 
     public func session(id: String) async throws(SQLiteEnrollmentStoreError) -> SessionRecord? {
@@ -206,6 +228,65 @@ extension SQLiteEnrollmentStore {
                 "DELETE FROM sessions WHERE user_id = ? AND second_factor_enrollment_id = ? RETURNING id",
                 [.text(userID), .text(enrollmentID)]
             ).count
+        }
+    }
+
+    // MARK: Sign-in in fewer round trips
+
+    /// One transaction, so the credential is stored only for a user whose factors were listed.
+    public func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) -> [FactorRecord] {
+        let rows = try await transaction { () throws(SQLiteEnrollmentStoreError) -> [SQLiteRow] in
+            let rows = try await self.factorRows(userID: credential.userID)
+            if !rows.isEmpty {
+                try await self.insertPendingSignInRow(credential)
+            }
+            return rows
+        }
+        return try factorRecords(rows)
+    }
+
+    public func pendingSignIn(id: String, failureKey: String) async throws(SQLiteEnrollmentStoreError) -> (credential: PendingSignInRecord, failures: FailureCounter)? {
+        try await locked { () throws(SQLiteEnrollmentStoreError) -> (credential: PendingSignInRecord, failures: FailureCounter)? in
+            let rows = try await self.execute("SELECT \(Self.pendingSignInColumns) FROM pending_sign_ins WHERE id = ?", [.text(id)])
+            guard let row = rows.first else { return nil }
+            return (try self.pendingSignInRecord(row), try await self.readFailureCounter(key: failureKey))
+        }
+    }
+
+    /// One `BEGIN IMMEDIATE` transaction: a successful second step costs one commit (one `fsync`)
+    /// instead of four, and a refusal commits nothing but an expired credential's deletion.
+    public func completeSignIn(
+        credentialID: String,
+        factorID: String,
+        step: UInt64,
+        at time: Int64,
+        session: SessionRecord
+    ) async throws(SQLiteEnrollmentStoreError) -> SignInCompletion {
+        let stored = try Self.storedStep(step)
+        return try await transaction { () throws(SQLiteEnrollmentStoreError) -> SignInCompletion in
+            let rows = try await self.execute("SELECT \(Self.pendingSignInColumns) FROM pending_sign_ins WHERE id = ?", [.text(credentialID)])
+            guard let row = rows.first else { return .credentialNotFound }
+            let credential = try self.pendingSignInRecord(row)
+            guard credential.userID == session.userID else { return .credentialNotFound }
+            guard time <= credential.expiresAt else {
+                try await self.execute("DELETE FROM pending_sign_ins WHERE id = ?", [.text(credentialID)])
+                return .credentialExpired(expiresAt: credential.expiresAt)
+            }
+            let failures = try await self.readFailureCounter(key: factorID)
+            if let until = failures.lockedUntil, failures.isLocked(at: time) {
+                return .locked(until: until)
+            }
+            switch try await self.compareAndSetStep(stored, factorID: factorID, userID: credential.userID) {
+            case .accepted: break
+            case .rejected(let last): return .stepRejected(lastAcceptedStep: last)
+            case .factorNotFound: return .factorNotFound
+            }
+            try await self.execute("DELETE FROM pending_sign_ins WHERE id = ?", [.text(credentialID)])
+            if failures != .zero {
+                try await self.execute("DELETE FROM failure_counters WHERE key = ?", [.text(factorID)])
+            }
+            try await self.insertSessionRow(session)
+            return .completed
         }
     }
 
