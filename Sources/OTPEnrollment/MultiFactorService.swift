@@ -166,8 +166,17 @@ public final class MultiFactorService: Sendable {
 
     /// The prepared keys of `records`, in order; those not cached yet are prepared and cached.
     func verifiers(for records: [FactorRecord]) throws(AuthError) -> [Verifier] {
-        // The usual case, every key cached, takes the lock once.
-        let cached = verifiers.withLock { cache in records.compactMap { cache[$0.id] } }
+        // The usual case, every key cached, takes the lock once. Indices rather than iteration,
+        // which would copy every record (retaining each of its strings) to read its id.
+        let cached = verifiers.withLock { cache in
+            var found: [Verifier] = []
+            found.reserveCapacity(records.count)
+            for index in records.indices {
+                guard let verifier = cache[records[index].id] else { break }
+                found.append(verifier)
+            }
+            return found
+        }
         if cached.count == records.count { return cached }
         var verifiers: [Verifier] = []
         verifiers.reserveCapacity(records.count)

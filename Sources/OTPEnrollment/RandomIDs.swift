@@ -24,17 +24,33 @@ final class RandomIDs: Sendable {
             bytes.deallocate()
         }
 
-        /// The next random byte, refilling the batch when it is used up (`nil` if OpenSSL fails).
-        mutating func next() -> UInt8? {
-            if offset == bytes.count {
-                guard RAND_bytes(bytes.baseAddress, Int32(bytes.count)) == 1 else { return nil }
-                offset = 0
+        /// A new id, refilling the batch as it is used up (`nil` if OpenSSL fails).
+        mutating func nextID() -> String? {
+            var failed = false
+            let id = RandomIDs.alphabet.withUTF8Buffer { alphabet in
+                String(unsafeUninitializedCapacity: RandomIDs.length) { output in
+                    var written = 0
+                    while written < output.count {
+                        if offset == bytes.count {
+                            guard RAND_bytes(bytes.baseAddress, Int32(bytes.count)) == 1 else {
+                                failed = true
+                                return 0
+                            }
+                            offset = 0
+                        }
+                        // Each byte gives at most one character: take no more than are missing.
+                        let end = min(bytes.count, offset + output.count - written)
+                        for byte in bytes[offset..<end] where byte < RandomIDs.rejectionBound {
+                            output[written] = alphabet[Int(byte % 62)]
+                            written += 1
+                        }
+                        UnsafeMutableBufferPointer(rebasing: bytes[offset..<end]).update(repeating: 0)
+                        offset = end
+                    }
+                    return written
+                }
             }
-            defer {
-                bytes[offset] = 0
-                offset += 1
-            }
-            return bytes[offset]
+            return failed ? nil : id
         }
     }
 
@@ -50,27 +66,9 @@ final class RandomIDs: Sendable {
 
     /// A new id.
     func next() throws(AuthError) -> String {
-        let id: String? = batch.withLock { batch in
-            Self.alphabet.withUTF8Buffer { alphabet in
-                var failed = false
-                let id = String(unsafeUninitializedCapacity: Self.length) { output in
-                    var written = 0
-                    while written < Self.length {
-                        guard let byte = batch.next() else {
-                            failed = true
-                            return 0
-                        }
-                        if byte < Self.rejectionBound {
-                            output[written] = alphabet[Int(byte % 62)]
-                            written += 1
-                        }
-                    }
-                    return written
-                }
-                return failed ? nil : id
-            }
+        guard let id = batch.withLock({ $0.nextID() }) else {
+            throw AuthError(.internalError, "could not generate an id: OpenSSL's RAND_bytes failed")
         }
-        guard let id else { throw AuthError(.internalError, "could not generate an id: OpenSSL's RAND_bytes failed") }
         return id
     }
 }

@@ -253,11 +253,13 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         session: SessionRecord
     ) async throws -> SignInCompletion {
         state.withLock { state in
-            guard let credential = state.pendingSignIns[credentialID], credential.userID == session.userID else {
-                return .credentialNotFound
-            }
+            // The index serves both reading and removing the credential.
+            guard let credentialIndex = state.pendingSignIns.index(forKey: credentialID),
+                  case let credential = state.pendingSignIns.values[credentialIndex],
+                  credential.userID == session.userID
+            else { return .credentialNotFound }
             guard time <= credential.expiresAt else {
-                state.pendingSignIns.removeValue(forKey: credentialID)
+                state.pendingSignIns.remove(at: credentialIndex)
                 return .credentialExpired(expiresAt: credential.expiresAt)
             }
             let failures = state.failureCounter(key: factorID)
@@ -275,7 +277,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
                 return .completed
             } ?? .factorNotFound
             guard outcome == .completed else { return outcome }
-            state.pendingSignIns.removeValue(forKey: credentialID)
+            state.pendingSignIns.remove(at: credentialIndex)
             if failures != .zero {
                 state.failures.removeValue(forKey: factorID)
             }
