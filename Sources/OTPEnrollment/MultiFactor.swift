@@ -2,22 +2,22 @@
 ///
 /// A view of the signed-in user's shared state, so copies see the same factors.
 public struct MultiFactor: Sendable {
-    let state: UserState
+    let user: User
 
-    init(state: UserState) {
-        self.state = state
+    init(user: User) {
+        self.user = user
     }
 
     /// The enrolled factors as of sign-in and this object's own enroll and unenroll calls
     /// (Firebase keeps this list on the user; ``reload()`` refreshes it).
-    public var enrolledFactors: [MultiFactorInfo] { state.enrolledFactors }
+    public var enrolledFactors: [MultiFactorInfo] { user.enrolledFactors }
 
     /// The session that ``TOTPMultiFactorGenerator/generateSecret(with:)`` needs.
     /// - Throws: ``AuthError`` with ``AuthErrorCode/userTokenExpired`` when the session was
     ///   revoked, or ``AuthErrorCode/invalidUserToken`` when it ended.
     public func session() async throws(AuthError) -> MultiFactorSession {
-        _ = try await state.service.liveSession(state)
-        return MultiFactorSession(kind: .user(state))
+        _ = try await user.service.liveSession(user)
+        return MultiFactorSession(kind: .user(user))
     }
 
     /// Finishes an enrollment with an assertion from
@@ -37,7 +37,7 @@ public struct MultiFactor: Sendable {
         guard case .enrollment(let secret) = totp.purpose else {
             throw AuthError(.missingVerificationID, "a sign-in assertion cannot enroll a factor: use TOTPMultiFactorGenerator.assertionForEnrollment(with:oneTimePassword:) with the secret from generateSecret(with:)")
         }
-        try await state.service.finalizeEnrollment(state, secret: secret, code: totp.oneTimePassword, displayName: displayName)
+        try await user.service.finalizeEnrollment(user, secret: secret, code: totp.oneTimePassword, displayName: displayName)
     }
 
     /// Removes an enrolled factor.
@@ -55,11 +55,11 @@ public struct MultiFactor: Sendable {
     ///   ``AuthErrorCode/requiresRecentLogin``, ``AuthErrorCode/invalidUserToken`` or
     ///   ``AuthErrorCode/userTokenExpired``.
     public func unenroll(withFactorUID factorUID: String) async throws(AuthError) {
-        try await state.service.withdraw(state, enrollmentID: factorUID)
+        try await user.service.withdraw(user, enrollmentID: factorUID)
     }
 
     /// Reads the enrolled factors again from the store.
     public func reload() async throws(AuthError) {
-        try await state.service.reload(state)
+        try await user.service.reload(user)
     }
 }

@@ -2,7 +2,7 @@ import OTPCore
 
 extension MultiFactorService {
     /// `mfaEnrollment:start`: checks that the user may enroll, then creates and stores a secret.
-    func startEnrollment(_ user: UserState) async throws(AuthError) -> TOTPSecret {
+    func startEnrollment(_ user: User) async throws(AuthError) -> TOTPSecret {
         guard configuration.isTOTPEnabled else {
             throw AuthError(.operationNotAllowed, "TOTP multi-factor authentication is disabled for this project: enable it in the service configuration")
         }
@@ -52,7 +52,7 @@ extension MultiFactorService {
     }
 
     /// `mfaEnrollment:finalize`: verifies the first code and turns the pending enrollment into a factor.
-    func finalizeEnrollment(_ user: UserState, secret: TOTPSecret, code: String, displayName: String?) async throws(AuthError) {
+    func finalizeEnrollment(_ user: User, secret: TOTPSecret, code: String, displayName: String?) async throws(AuthError) {
         let session = try await liveSession(user)
         let now = clock.now()
         try requireRecentLogin(session, now: now, for: "enrolling a second factor")
@@ -128,7 +128,7 @@ extension MultiFactorService {
     }
 
     /// `mfaEnrollment:withdraw`: removes a factor, ending the sessions that signed in with it.
-    func withdraw(_ user: UserState, enrollmentID: String) async throws(AuthError) {
+    func withdraw(_ user: User, enrollmentID: String) async throws(AuthError) {
         let session = try await liveSession(user)
         let now = clock.now()
         try requireRecentLogin(session, now: now, for: "unenrolling a second factor")
@@ -148,7 +148,7 @@ extension MultiFactorService {
         }
     }
 
-    func reload(_ user: UserState) async throws(AuthError) {
+    func reload(_ user: User) async throws(AuthError) {
         _ = try await liveSession(user)
         let userID = user.identity.userID
         let factors = try await storeCall("listing factors") { try await store.factors(userID: userID) }

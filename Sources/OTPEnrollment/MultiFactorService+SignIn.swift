@@ -55,11 +55,10 @@ extension MultiFactorService {
         }
         var sessionIdentity = identity
         sessionIdentity.provider = FirstFactorProvider(rawValue: record.firstFactorProvider)
-        let state = UserState(service: self, identity: sessionIdentity, sessionID: record.id, secondFactor: secondFactor, enrolledFactors: factors)
-        return User(state: state)
+        return User(service: self, identity: sessionIdentity, sessionID: record.id, secondFactor: secondFactor, enrolledFactors: factors)
     }
 
-    func signOut(_ user: UserState) async throws(AuthError) {
+    func signOut(_ user: User) async throws(AuthError) {
         let sessionID = user.sessionID
         try await storeCall("ending the session") { try await store.removeSession(id: sessionID) }
         user.endedWith = AuthError(.userTokenExpired, "this session was signed out: sign in again")
@@ -82,8 +81,7 @@ extension MultiFactorService {
     }
 
     private func signedInUser(_ identity: FirstFactorIdentity, session: SessionRecord, secondFactor: MultiFactorInfo?, enrolledFactors: [MultiFactorInfo]) -> User {
-        let state = UserState(service: self, identity: identity, sessionID: session.id, secondFactor: secondFactor, enrolledFactors: enrolledFactors)
-        return User(state: state)
+        User(service: self, identity: identity, sessionID: session.id, secondFactor: secondFactor, enrolledFactors: enrolledFactors)
     }
 
     /// `mfaSignIn:finalize`: the hot path of a server. Verifies on the prepared key the resolver
@@ -96,7 +94,11 @@ extension MultiFactorService {
         }
         let now = clock.now()
         let hintIndex = resolver.hints.firstIndex { $0.uid == enrollmentID }
-        let verifier = try await signInVerifier(resolver, hintIndex: hintIndex, enrollmentID: enrollmentID, now: now)
+        let verifier = if let hintIndex {
+            resolver.verifiers[hintIndex]
+        } else {
+            try await verifier(ofOtherFactor: enrollmentID, resolver: resolver)
+        }
         let hint = hintIndex.map { resolver.hints[$0] }
             ?? MultiFactorInfo(uid: enrollmentID, displayName: nil, enrollmentTime: 0, factorID: TOTPMultiFactorID)
         let session = try newSession(resolver.identity, at: now, secondFactor: hint)
@@ -144,12 +146,9 @@ extension MultiFactorService {
         return AuthDataResult(user: user, secondFactor: hint)
     }
 
-    /// The prepared key of the factor `enrollmentID` of the resolver's user: carried by the
-    /// resolver for its hints, else cached, else read from the store.
-    private func signInVerifier(_ resolver: MultiFactorResolver, hintIndex: Int?, enrollmentID: String, now: Int64) async throws(AuthError) -> Verifier {
-        if let hintIndex {
-            return resolver.verifiers[hintIndex]
-        }
+    /// The prepared key of a factor of the resolver's user that is not among its hints (enrolled
+    /// since the first step): cached, or read from the store.
+    private func verifier(ofOtherFactor enrollmentID: String, resolver: MultiFactorResolver) async throws(AuthError) -> Verifier {
         let verifier: Verifier
         if let cached = cachedVerifier(enrollmentID) {
             verifier = cached

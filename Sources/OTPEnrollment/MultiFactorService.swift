@@ -106,7 +106,7 @@ public final class MultiFactorService: Sendable {
     }
 
     /// The session record of a signed-in user, or the error that says it ended.
-    func liveSession(_ user: UserState) async throws(AuthError) -> SessionRecord {
+    func liveSession(_ user: User) async throws(AuthError) -> SessionRecord {
         if let ended = user.endedWith {
             throw ended
         }

@@ -2,7 +2,7 @@
 /// that passed (for sign-in).
 public struct MultiFactorSession: Sendable {
     enum Kind: Sendable {
-        case user(UserState)
+        case user(User)
         case signIn(credentialID: String)
     }
 

@@ -3,40 +3,6 @@ internal import Synchronization
 /// A signed-in user: who the first factor established, which second factor completed the sign-in,
 /// and ``multiFactor`` to manage second factors.
 public final class User: Sendable {
-    let state: UserState
-
-    init(state: UserState) {
-        self.state = state
-    }
-
-    /// The user's id.
-    public var uid: String { state.identity.userID }
-    /// The user's email address, if any.
-    public var email: String? { state.identity.email }
-    /// Whether the email address is verified.
-    public var isEmailVerified: Bool { state.identity.isEmailVerified }
-    /// The first-factor provider's id (`"password"`, `"google.com"`, …).
-    public var providerID: String { state.identity.provider.rawValue }
-    /// The id of this sign-in's session; keep it to recognise the session later.
-    public var sessionID: String { state.sessionID }
-    /// The second factors, enrollment and unenrollment.
-    public var multiFactor: MultiFactor { MultiFactor(state: state) }
-
-    /// The kind of second factor that completed the sign-in (`"totp"`), or `nil` when none did
-    /// (the `sign_in_second_factor` claim of Firebase's ID token).
-    public var signInSecondFactor: String? { state.secondFactor?.factorID }
-    /// The enrollment id of the second factor that completed the sign-in (the
-    /// `second_factor_identifier` claim of Firebase's ID token).
-    public var secondFactorIdentifier: String? { state.secondFactor?.uid }
-
-    /// Ends this session (Firebase's `Auth.signOut()`); the user must sign in again.
-    public func signOut() async throws(AuthError) {
-        try await state.service.signOut(state)
-    }
-}
-
-/// What a ``User`` and its ``MultiFactor`` share.
-final class UserState: Sendable {
     struct Mutable {
         var enrolledFactors: [MultiFactorInfo]
         /// Set when this session was ended from here (signed out, or its own second factor unenrolled).
@@ -45,7 +11,6 @@ final class UserState: Sendable {
 
     let service: MultiFactorService
     let identity: FirstFactorIdentity
-    let sessionID: String
     let secondFactor: MultiFactorInfo?
     let mutable: Mutex<Mutable>
 
@@ -55,6 +20,31 @@ final class UserState: Sendable {
         self.sessionID = sessionID
         self.secondFactor = secondFactor
         self.mutable = Mutex(Mutable(enrolledFactors: enrolledFactors, endedWith: nil))
+    }
+
+    /// The user's id.
+    public var uid: String { identity.userID }
+    /// The user's email address, if any.
+    public var email: String? { identity.email }
+    /// Whether the email address is verified.
+    public var isEmailVerified: Bool { identity.isEmailVerified }
+    /// The first-factor provider's id (`"password"`, `"google.com"`, …).
+    public var providerID: String { identity.provider.rawValue }
+    /// The id of this sign-in's session; keep it to recognise the session later.
+    public let sessionID: String
+    /// The second factors, enrollment and unenrollment.
+    public var multiFactor: MultiFactor { MultiFactor(user: self) }
+
+    /// The kind of second factor that completed the sign-in (`"totp"`), or `nil` when none did
+    /// (the `sign_in_second_factor` claim of Firebase's ID token).
+    public var signInSecondFactor: String? { secondFactor?.factorID }
+    /// The enrollment id of the second factor that completed the sign-in (the
+    /// `second_factor_identifier` claim of Firebase's ID token).
+    public var secondFactorIdentifier: String? { secondFactor?.uid }
+
+    /// Ends this session (Firebase's `Auth.signOut()`); the user must sign in again.
+    public func signOut() async throws(AuthError) {
+        try await service.signOut(self)
     }
 
     var enrolledFactors: [MultiFactorInfo] {

@@ -150,4 +150,17 @@ struct SignInRuleTests {
         _ = try await fixture.store.removeFactor(id: info.uid, userID: "alice")
         #expect(await authErrorCode { _ = try await resolver.resolveSignIn(with: try assertion(fixture, secret, info)) } == .multiFactorInfoNotFound)
     }
+
+    @Test("a factor enrolled between the first and second step can complete the sign-in")
+    func enrolledMeanwhile() async throws {
+        let (fixture, secret, info) = try await enrolled()
+        let pending = try await fixture.resolver()
+        let user = try await fixture.resolver().resolveSignIn(with: try assertion(fixture, secret, info)).user
+        let (newSecret, newInfo) = try await fixture.enroll(user, displayName: "Second phone")
+        #expect(!pending.hints.contains(newInfo), "the new factor is not among the earlier resolver's hints")
+        fixture.nextStep()
+        let result = try await pending.resolveSignIn(with: try assertion(fixture, newSecret, newInfo))
+        #expect(result.secondFactor?.uid == newInfo.uid)
+        #expect(result.user.secondFactorIdentifier == newInfo.uid)
+    }
 }
