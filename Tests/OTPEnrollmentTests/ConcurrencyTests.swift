@@ -71,6 +71,6 @@ struct ConcurrencyTests {
             return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
         #expect(successes == 1)
-        #expect(try await fixture.store.factors(userID: "alice").count == 1)
+        #expect(fixture.store.factors(userID: "alice").count == 1)
     }
 }

@@ -21,30 +21,30 @@ final class FailingStore: EnrollmentStore {
         if failing.withLock({ $0 }) == name { throw Failure(operation: name) }
     }
 
-    func insertPendingEnrollment(_ record: PendingEnrollmentRecord) async throws { try check(); try await base.insertPendingEnrollment(record) }
-    func pendingEnrollment(id: String) async throws -> PendingEnrollmentRecord? { try check(); return try await base.pendingEnrollment(id: id) }
-    func removePendingEnrollment(id: String) async throws { try check(); try await base.removePendingEnrollment(id: id) }
+    func insertPendingEnrollment(_ record: PendingEnrollmentRecord) async throws { try check(); base.insertPendingEnrollment(record) }
+    func pendingEnrollment(id: String) async throws -> PendingEnrollmentRecord? { try check(); return base.pendingEnrollment(id: id) }
+    func removePendingEnrollment(id: String) async throws { try check(); base.removePendingEnrollment(id: id) }
     func finalizeEnrollment(pendingID: String, factor: FactorRecord, maximumFactorCount: Int) async throws -> EnrollmentFinalization {
-        try check(); return try await base.finalizeEnrollment(pendingID: pendingID, factor: factor, maximumFactorCount: maximumFactorCount)
+        try check(); return base.finalizeEnrollment(pendingID: pendingID, factor: factor, maximumFactorCount: maximumFactorCount)
     }
-    func factors(userID: String) async throws -> [FactorRecord] { try check(); return try await base.factors(userID: userID) }
-    func factor(id: String) async throws -> FactorRecord? { try check(); return try await base.factor(id: id) }
-    func removeFactor(id: String, userID: String) async throws -> FactorRecord? { try check(); return try await base.removeFactor(id: id, userID: userID) }
-    func recordAcceptedStep(_ step: UInt64, factorID: String) async throws -> StepAcceptance { try check(); return try await base.recordAcceptedStep(step, factorID: factorID) }
-    func failureCounter(key: String) async throws -> FailureCounter { try check(); return try await base.failureCounter(key: key) }
+    func factors(userID: String) async throws -> [FactorRecord] { try check(); return base.factors(userID: userID) }
+    func factor(id: String) async throws -> FactorRecord? { try check(); return base.factor(id: id) }
+    func removeFactor(id: String, userID: String) async throws -> FactorRecord? { try check(); return base.removeFactor(id: id, userID: userID) }
+    func recordAcceptedStep(_ step: UInt64, factorID: String) async throws -> StepAcceptance { try check(); return base.recordAcceptedStep(step, factorID: factorID) }
+    func failureCounter(key: String) async throws -> FailureCounter { try check(); return base.failureCounter(key: key) }
     func recordFailure(key: String, at time: Int64, limit: Int, lockout: Int64) async throws -> FailureCounter {
-        try check(); return try await base.recordFailure(key: key, at: time, limit: limit, lockout: lockout)
+        try check(); return base.recordFailure(key: key, at: time, limit: limit, lockout: lockout)
     }
-    func resetFailures(key: String) async throws { try check(); try await base.resetFailures(key: key) }
-    func insertPendingSignIn(_ record: PendingSignInRecord) async throws { try check(); try await base.insertPendingSignIn(record) }
-    func pendingSignIn(id: String) async throws -> PendingSignInRecord? { try check(); return try await base.pendingSignIn(id: id) }
-    func consumePendingSignIn(id: String) async throws -> PendingSignInRecord? { try check(); return try await base.consumePendingSignIn(id: id) }
-    func insertSession(_ record: SessionRecord) async throws { try check(); try await base.insertSession(record) }
-    func session(id: String) async throws -> SessionRecord? { try check(); return try await base.session(id: id) }
-    func removeSession(id: String) async throws { try check(); try await base.removeSession(id: id) }
-    func removeSessions(userID: String, except keptSessionID: String?) async throws -> Int { try check(); return try await base.removeSessions(userID: userID, except: keptSessionID) }
-    func removeSessions(userID: String, signedInWith enrollmentID: String) async throws -> Int { try check(); return try await base.removeSessions(userID: userID, signedInWith: enrollmentID) }
-    func purgeExpired(before time: Int64) async throws { try check(); try await base.purgeExpired(before: time) }
+    func resetFailures(key: String) async throws { try check(); base.resetFailures(key: key) }
+    func insertPendingSignIn(_ record: PendingSignInRecord) async throws { try check(); base.insertPendingSignIn(record) }
+    func pendingSignIn(id: String) async throws -> PendingSignInRecord? { try check(); return base.pendingSignIn(id: id) }
+    func consumePendingSignIn(id: String) async throws -> PendingSignInRecord? { try check(); return base.consumePendingSignIn(id: id) }
+    func insertSession(_ record: SessionRecord) async throws { try check(); base.insertSession(record) }
+    func session(id: String) async throws -> SessionRecord? { try check(); return base.session(id: id) }
+    func removeSession(id: String) async throws { try check(); base.removeSession(id: id) }
+    func removeSessions(userID: String, except keptSessionID: String?) async throws -> Int { try check(); return base.removeSessions(userID: userID, except: keptSessionID) }
+    func removeSessions(userID: String, signedInWith enrollmentID: String) async throws -> Int { try check(); return base.removeSessions(userID: userID, signedInWith: enrollmentID) }
+    func purgeExpired(before time: Int64) async throws { try check(); base.purgeExpired(before: time) }
 }
 
 @Suite("Store failures")
@@ -68,7 +68,7 @@ struct StoreFailureTests {
         #expect(await authErrorCode {
             try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code), displayName: nil)
         } == .internalError)
-        #expect(try await store.base.factors(userID: "alice").isEmpty, "nothing enrolled when the store failed")
+        #expect(store.base.factors(userID: "alice").isEmpty, "nothing enrolled when the store failed")
         store.fail(nil)
         try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code), displayName: nil)
 

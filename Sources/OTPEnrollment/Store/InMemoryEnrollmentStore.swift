@@ -4,7 +4,9 @@ internal import Synchronization
 /// ephemeral services, and as the reference behaviour of the store protocol.
 ///
 /// Every operation runs under the lock in one critical section, which makes each of them atomic.
-/// Nothing survives the process.
+/// Nothing survives the process. The operations never suspend and never fail, so they are
+/// synchronous and non-throwing (they still satisfy the protocol's `async throws` requirements):
+/// a call through the protocol then costs no async frame of its own.
 public final class InMemoryEnrollmentStore: EnrollmentStore {
     /// A user's factors, oldest first (the order ``EnrollmentStore/factors(userID:)`` promises),
     /// and session ids: what a sign-in needs from one lookup.
@@ -70,15 +72,15 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
 
     // MARK: Pending enrollments
 
-    public func insertPendingEnrollment(_ record: PendingEnrollmentRecord) async throws {
+    public func insertPendingEnrollment(_ record: PendingEnrollmentRecord) {
         state.withLock { $0.pendingEnrollments[record.id] = record }
     }
 
-    public func pendingEnrollment(id: String) async throws -> PendingEnrollmentRecord? {
+    public func pendingEnrollment(id: String) -> PendingEnrollmentRecord? {
         state.withLock { $0.pendingEnrollments[id] }
     }
 
-    public func removePendingEnrollment(id: String) async throws {
+    public func removePendingEnrollment(id: String) {
         _ = state.withLock { $0.pendingEnrollments.removeValue(forKey: id) }
     }
 
@@ -86,7 +88,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         pendingID: String,
         factor: FactorRecord,
         maximumFactorCount: Int
-    ) async throws -> EnrollmentFinalization {
+    ) -> EnrollmentFinalization {
         state.withLock { state in
             guard state.pendingEnrollments[pendingID] != nil else { return .pendingEnrollmentNotFound }
             guard state.factors(userID: factor.userID).count < maximumFactorCount else {
@@ -104,17 +106,17 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
 
     // MARK: Enrolled factors
 
-    public func factors(userID: String) async throws -> [FactorRecord] {
+    public func factors(userID: String) -> [FactorRecord] {
         state.withLock { $0.factors(userID: userID) }
     }
 
-    public func factor(id: String) async throws -> FactorRecord? {
+    public func factor(id: String) -> FactorRecord? {
         state.withLock { state in
             state.locate(factor: id).flatMap { state.users[$0.userID]?.factors[$0.index] }
         }
     }
 
-    public func removeFactor(id: String, userID: String) async throws -> FactorRecord? {
+    public func removeFactor(id: String, userID: String) -> FactorRecord? {
         state.withLock { state in
             guard let location = state.locate(factor: id), location.userID == userID,
                   let record = state.users[userID]?.factors.remove(at: location.index)
@@ -126,7 +128,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         }
     }
 
-    public func recordAcceptedStep(_ step: UInt64, factorID: String) async throws -> StepAcceptance {
+    public func recordAcceptedStep(_ step: UInt64, factorID: String) -> StepAcceptance {
         state.withLock { state in
             guard let (userID, index) = state.locate(factor: factorID) else { return .factorNotFound }
             if let last = state.users[userID]?.factors[index].lastAcceptedStep, step <= last {
@@ -139,11 +141,11 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
 
     // MARK: Failure throttling
 
-    public func failureCounter(key: String) async throws -> FailureCounter {
+    public func failureCounter(key: String) -> FailureCounter {
         state.withLock { $0.failureCounter(key: key) }
     }
 
-    public func recordFailure(key: String, at time: Int64, limit: Int, lockout: Int64) async throws -> FailureCounter {
+    public func recordFailure(key: String, at time: Int64, limit: Int, lockout: Int64) -> FailureCounter {
         state.withLock { state in
             var counter = state.failures[key] ?? .zero
             if let lockedUntil = counter.lockedUntil, lockedUntil <= time {
@@ -158,35 +160,35 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         }
     }
 
-    public func resetFailures(key: String) async throws {
+    public func resetFailures(key: String) {
         _ = state.withLock { $0.failures.removeValue(forKey: key) }
     }
 
     // MARK: Pending sign-in credentials
 
-    public func insertPendingSignIn(_ record: PendingSignInRecord) async throws {
+    public func insertPendingSignIn(_ record: PendingSignInRecord) {
         state.withLock { $0.pendingSignIns[record.id] = record }
     }
 
-    public func pendingSignIn(id: String) async throws -> PendingSignInRecord? {
+    public func pendingSignIn(id: String) -> PendingSignInRecord? {
         state.withLock { $0.pendingSignIns[id] }
     }
 
-    public func consumePendingSignIn(id: String) async throws -> PendingSignInRecord? {
+    public func consumePendingSignIn(id: String) -> PendingSignInRecord? {
         state.withLock { $0.pendingSignIns.removeValue(forKey: id) }
     }
 
     // MARK: Sessions
 
-    public func insertSession(_ record: SessionRecord) async throws {
+    public func insertSession(_ record: SessionRecord) {
         state.withLock { $0.insertSession(record) }
     }
 
-    public func session(id: String) async throws -> SessionRecord? {
+    public func session(id: String) -> SessionRecord? {
         state.withLock { $0.sessions[id] }
     }
 
-    public func removeSession(id: String) async throws {
+    public func removeSession(id: String) {
         state.withLock { state in
             guard let record = state.sessions.removeValue(forKey: id) else { return }
             let ids = state.users[record.userID]?.sessionIDs.filter { $0 != id } ?? []
@@ -194,7 +196,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         }
     }
 
-    public func removeSessions(userID: String, except keptSessionID: String?) async throws -> Int {
+    public func removeSessions(userID: String, except keptSessionID: String?) -> Int {
         state.withLock { state in
             let ids = state.users[userID]?.sessionIDs ?? []
             var removed = 0
@@ -208,7 +210,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         }
     }
 
-    public func removeSessions(userID: String, signedInWith enrollmentID: String) async throws -> Int {
+    public func removeSessions(userID: String, signedInWith enrollmentID: String) -> Int {
         state.withLock { state in
             let ids = state.users[userID]?.sessionIDs ?? []
             var removed = 0
@@ -228,7 +230,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
 
     // MARK: Sign-in in fewer round trips
 
-    public func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws -> [FactorRecord] {
+    public func factorsStartingSignIn(_ credential: PendingSignInRecord) -> [FactorRecord] {
         state.withLock { state in
             let records = state.factors(userID: credential.userID)
             if !records.isEmpty {
@@ -238,7 +240,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         }
     }
 
-    public func pendingSignIn(id: String, failureKey: String) async throws -> (credential: PendingSignInRecord, failures: FailureCounter)? {
+    public func pendingSignIn(id: String, failureKey: String) -> (credential: PendingSignInRecord, failures: FailureCounter)? {
         state.withLock { state in
             guard let credential = state.pendingSignIns[id] else { return nil }
             return (credential, state.failureCounter(key: failureKey))
@@ -251,7 +253,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         step: UInt64,
         at time: Int64,
         session: SessionRecord
-    ) async throws -> SignInCompletion {
+    ) -> SignInCompletion {
         state.withLock { state in
             // The index serves both reading and removing the credential.
             guard let credentialIndex = state.pendingSignIns.index(forKey: credentialID),
@@ -288,7 +290,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
 
     // MARK: Housekeeping
 
-    public func purgeExpired(before time: Int64) async throws {
+    public func purgeExpired(before time: Int64) {
         state.withLock { state in
             state.pendingEnrollments = state.pendingEnrollments.filter { $0.value.deadline >= time }
             state.pendingSignIns = state.pendingSignIns.filter { $0.value.expiresAt >= time }
