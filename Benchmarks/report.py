@@ -76,7 +76,8 @@ WORKLOADS = [
     ("qr.encode", "QR encode (otpauth URI)"),
     ("qr.terminal", "QR encode + UTF-8 terminal rendering"),
     ("qr.png", "QR encode + PNG"),
-    ("enrollment.signin.memory", "sign-in verification, in-memory store"),
+    ("enrollment.signin.memory", "sign-in verification, in-memory store (both steps)"),
+    ("enrollment.signin.memory.second", "sign-in verification, in-memory store, second step alone"),
     ("enrollment.signin.sqlite", "sign-in verification, SQLite store"),
     ("enrollment.signin.sqlite.2cores", "sign-in verification, SQLite store, both cores (two connections)"),
 ]
@@ -164,13 +165,18 @@ def main():
             others = ", ".join(f"{name.upper().replace('SHA', 'SHA-')} {value:.1f}×" for name, value in values.items() if name != "sha1")
             print(f"- SHA-1 generation ≥ {target}× {label}: {values['sha1']:.1f}× — {verdict} (for information: {others})")
     # An absolute target for one core, so it is judged on the pinned run, with the bare
-    # verification of that same run for scale (the VM's speed moves both together).
-    signin, verify = pinned.get("otpkit.enrollment.signin.memory"), pinned.get("otpkit.enrollment.verify.w5.miss")
-    if signin and verify:
-        verdict = "met" if signin >= 200_000 else "NOT met"
-        print(f"- sign-in through the service, in-memory store, ≥ 200 K/s on one core (taskset -c 1): {fmt_rate(signin)} — {verdict}"
-              f" (bare verify ±5 miss in that run: {fmt_rate(verify)}; a sign-in costs {verify / signin:.1f} of them;"
-              f" unpinned, in the table: {fmt_rate(rates.get('otpkit.enrollment.signin.memory', 0))})")
+    # verification of that same run for scale (the VM's speed moves both together). Judged twice:
+    # on a whole login (both steps back to back, so the second finds the first's data in cache)
+    # and on the second step alone, run after a thousand other users' first steps (cold, as on a
+    # server where people take seconds to type the code).
+    signin, second, verify = (pinned.get(f"otpkit.enrollment.{name}") for name in ("signin.memory", "signin.memory.second", "verify.w5.miss"))
+    if signin and second and verify:
+        verdict = "met" if min(signin, second) >= 200_000 else "NOT met"
+        print(f"- sign-in through the service, in-memory store, ≥ 200 K/s on one core (taskset -c 1): {verdict} — both steps"
+              f" {fmt_rate(signin)}, the second step alone {fmt_rate(second)} (bare verify ±5 miss in that run: {fmt_rate(verify)};"
+              f" a whole sign-in costs {verify / signin:.1f} of them, a second step {verify / second:.1f}; unpinned, in the"
+              f" table: {fmt_rate(rates.get('otpkit.enrollment.signin.memory', 0))} and {fmt_rate(rates.get('otpkit.enrollment.signin.memory.second', 0))})")
+
 
 if __name__ == "__main__":
     main()
