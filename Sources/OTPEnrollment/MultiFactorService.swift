@@ -168,7 +168,7 @@ public final class MultiFactorService: Sendable {
     func verifiers(for records: [FactorRecord]) throws(AuthError) -> [Verifier] {
         // The usual case, every key cached, takes the lock once. Indices rather than iteration,
         // which would copy every record (retaining each of its strings) to read its id.
-        let cached = verifiers.withLock { cache in
+        var found = verifiers.withLock { cache in
             var found: [Verifier] = []
             found.reserveCapacity(records.count)
             for index in records.indices {
@@ -177,17 +177,14 @@ public final class MultiFactorService: Sendable {
             }
             return found
         }
-        if cached.count == records.count { return cached }
-        var verifiers: [Verifier] = []
-        verifiers.reserveCapacity(records.count)
-        for record in records {
+        for record in records[found.count...] {
             if let cached = cachedVerifier(record.id) {
-                verifiers.append(cached)
+                found.append(cached)
             } else {
-                verifiers.append(try cacheVerifier(record))
+                found.append(try cacheVerifier(record))
             }
         }
-        return verifiers
+        return found
     }
 
     private static func newVerifier(_ record: FactorRecord) throws(AuthError) -> Verifier {

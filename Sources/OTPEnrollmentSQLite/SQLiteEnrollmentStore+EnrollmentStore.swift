@@ -169,9 +169,12 @@ extension SQLiteEnrollmentStore {
     }
 
     public func pendingSignIn(id: String) async throws(SQLiteEnrollmentStoreError) -> PendingSignInRecord? {
-        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
-            try await self.execute("SELECT \(Self.pendingSignInColumns) FROM pending_sign_ins WHERE id = ?", [.text(id)])
-        }
+        try await locked { () throws(SQLiteEnrollmentStoreError) in try await self.readPendingSignIn(id: id) }
+    }
+
+    /// The caller holds ``lock``.
+    private func readPendingSignIn(id: String) async throws(SQLiteEnrollmentStoreError) -> PendingSignInRecord? {
+        let rows = try await execute("SELECT \(Self.pendingSignInColumns) FROM pending_sign_ins WHERE id = ?", [.text(id)])
         return try rows.first.map { row throws(SQLiteEnrollmentStoreError) in try pendingSignInRecord(row) }
     }
 
@@ -247,9 +250,8 @@ extension SQLiteEnrollmentStore {
 
     public func pendingSignIn(id: String, failureKey: String) async throws(SQLiteEnrollmentStoreError) -> (credential: PendingSignInRecord, failures: FailureCounter)? {
         try await locked { () throws(SQLiteEnrollmentStoreError) -> (credential: PendingSignInRecord, failures: FailureCounter)? in
-            let rows = try await self.execute("SELECT \(Self.pendingSignInColumns) FROM pending_sign_ins WHERE id = ?", [.text(id)])
-            guard let row = rows.first else { return nil }
-            return (try self.pendingSignInRecord(row), try await self.readFailureCounter(key: failureKey))
+            guard let credential = try await self.readPendingSignIn(id: id) else { return nil }
+            return (credential, try await self.readFailureCounter(key: failureKey))
         }
     }
 
@@ -264,10 +266,9 @@ extension SQLiteEnrollmentStore {
     ) async throws(SQLiteEnrollmentStoreError) -> SignInCompletion {
         let stored = try Self.storedStep(step)
         return try await transaction { () throws(SQLiteEnrollmentStoreError) -> SignInCompletion in
-            let rows = try await self.execute("SELECT \(Self.pendingSignInColumns) FROM pending_sign_ins WHERE id = ?", [.text(credentialID)])
-            guard let row = rows.first else { return .credentialNotFound }
-            let credential = try self.pendingSignInRecord(row)
-            guard credential.userID == session.userID else { return .credentialNotFound }
+            guard let credential = try await self.readPendingSignIn(id: credentialID), credential.userID == session.userID else {
+                return .credentialNotFound
+            }
             guard time <= credential.expiresAt else {
                 try await self.execute("DELETE FROM pending_sign_ins WHERE id = ?", [.text(credentialID)])
                 return .credentialExpired(expiresAt: credential.expiresAt)

@@ -18,6 +18,17 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             let index = factors.firstIndex { ($0.enrolledAt, $0.id) > (factor.enrolledAt, factor.id) } ?? factors.endIndex
             factors.insert(factor, at: index)
         }
+
+        /// The compare-and-set of ``EnrollmentStore/recordAcceptedStep(_:factorID:)`` on one of
+        /// this user's factors.
+        mutating func acceptStep(_ step: UInt64, factorID: String) -> StepAcceptance {
+            guard let index = factors.firstIndex(where: { $0.id == factorID }) else { return .factorNotFound }
+            if let last = factors[index].lastAcceptedStep, step <= last {
+                return .rejected(lastAcceptedStep: last)
+            }
+            factors[index].lastAcceptedStep = step
+            return .accepted
+        }
     }
 
     private struct State {
@@ -130,12 +141,8 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
 
     public func recordAcceptedStep(_ step: UInt64, factorID: String) -> StepAcceptance {
         state.withLock { state in
-            guard let (userID, index) = state.locate(factor: factorID) else { return .factorNotFound }
-            if let last = state.users[userID]?.factors[index].lastAcceptedStep, step <= last {
-                return .rejected(lastAcceptedStep: last)
-            }
-            state.users[userID]?.factors[index].lastAcceptedStep = step
-            return .accepted
+            guard let userID = state.factorOwners[factorID] else { return .factorNotFound }
+            return state.users.modifyValue(forKey: userID) { $0.acceptStep(step, factorID: factorID) } ?? .factorNotFound
         }
     }
 
@@ -269,16 +276,18 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
                 return .locked(until: until)
             }
             // One lookup of the user's entry serves the step and the session id.
-            let outcome = state.users.modifyValue(forKey: session.userID) { entry -> SignInCompletion in
-                guard let index = entry.factors.firstIndex(where: { $0.id == factorID }) else { return .factorNotFound }
-                if let last = entry.factors[index].lastAcceptedStep, step <= last {
-                    return .stepRejected(lastAcceptedStep: last)
+            let acceptance = state.users.modifyValue(forKey: session.userID) { entry in
+                let acceptance = entry.acceptStep(step, factorID: factorID)
+                if acceptance == .accepted {
+                    entry.sessionIDs.append(session.id)
                 }
-                entry.factors[index].lastAcceptedStep = step
-                entry.sessionIDs.append(session.id)
-                return .completed
+                return acceptance
             } ?? .factorNotFound
-            guard outcome == .completed else { return outcome }
+            switch acceptance {
+            case .accepted: break
+            case .rejected(let last): return .stepRejected(lastAcceptedStep: last)
+            case .factorNotFound: return .factorNotFound
+            }
             state.pendingSignIns.remove(at: credentialIndex)
             if failures != .zero {
                 state.failures.removeValue(forKey: factorID)
