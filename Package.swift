@@ -1,10 +1,8 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-let swiftSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("InternalImportsByDefault"),
-]
+// OTPKit is a Linux package: its C libraries come from Debian (pkg-config, apt providers) and its
+// modules import Glibc directly.
 
 let package = Package(
     name: "OTPKit",
@@ -15,133 +13,106 @@ let package = Package(
         .library(name: "OTPSealing", targets: ["OTPSealing"]),
         .library(name: "OTPEnrollment", targets: ["OTPEnrollment"]),
         .library(name: "OTPEnrollmentSQLite", targets: ["OTPEnrollmentSQLite"]),
+        .library(name: "OTPEnrollmentTestSupport", targets: ["OTPEnrollmentTestSupport"]),
         .executable(name: "totp-enrollment", targets: ["TOTPEnrollmentCommand"]),
         .executable(name: "totp", targets: ["TOTPCommand"]),
     ],
     dependencies: [
+        // The lowest versions tested; a library never pins exactly, so downstream packages resolve.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // SQLite through vapor/sqlite-nio rather than GRDB: sqlite-nio is maintained by Vapor with Linux as a
         // first-class CI platform and vendors its own SQLite; GRDB's Linux support is community-maintained.
-        .package(url: "https://github.com/vapor/sqlite-nio.git", exact: "1.13.2"),
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CCryptoOpenSSL",
-            pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"])]
-        ),
+        // C libraries.
+        .systemLibrary(name: "CCryptoOpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+
+        // Libraries, bottom up (ARCHITECTURE.md).
+        .target(name: "OTPCore", dependencies: ["CCryptoOpenSSL"]),
+        .target(name: "OTPURI", dependencies: ["OTPCore"]),
+        .target(name: "OTPQR", dependencies: ["CQRencode", "CPNG"]),
+        .target(name: "OTPSealing", dependencies: ["OTPCore", "CCryptoOpenSSL"]),
         .target(
-            name: "OTPCore",
-            dependencies: ["CCryptoOpenSSL"],
-            swiftSettings: swiftSettings
+            name: "OTPEnrollment",
+            dependencies: ["OTPCore", "OTPURI", "CCryptoOpenSSL", .product(name: "Logging", package: "swift-log")]
         ),
+        .target(name: "OTPEnrollmentTestSupport", dependencies: ["OTPEnrollment", "OTPCore"]),
+        // What every durable store shares: the key-id column, the start-up key check, re-sealing,
+        // the migration runner. No product: the stores of this package are its only users.
+        .target(name: "OTPDurableStore", dependencies: ["OTPCore", "OTPSealing", "CCryptoOpenSSL"]),
         .target(
-            name: "OTPURI",
-            dependencies: ["OTPCore"],
-            swiftSettings: swiftSettings
+            name: "OTPEnrollmentSQLite",
+            dependencies: [
+                "OTPCore", "OTPEnrollment", "OTPSealing", "OTPDurableStore",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ]
         ),
-        .systemLibrary(
-            name: "CQRencode",
-            pkgConfig: "libqrencode",
-            providers: [.apt(["libqrencode-dev"])]
-        ),
-        .systemLibrary(
-            name: "CPNG",
-            pkgConfig: "libpng",
-            providers: [.apt(["libpng-dev"])]
-        ),
-        .target(
-            name: "OTPQR",
-            dependencies: ["CQRencode", "CPNG"],
-            swiftSettings: swiftSettings
-        ),
+
+        // Executables.
+        // What both command-line tools share: one failure type and exit-code table, terminal output.
+        .target(name: "OTPCommandSupport", dependencies: ["OTPCore", "OTPQR"]),
         .executableTarget(
             name: "TOTPCommand",
             dependencies: [
-                "OTPCore", "OTPURI", "OTPQR",
+                "OTPCore", "OTPURI", "OTPQR", "OTPCommandSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "TOTPCommandTests",
-            dependencies: ["TOTPCommand"],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "OTPSealing",
-            dependencies: ["OTPCore", "CCryptoOpenSSL"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "OTPSealingTests",
-            dependencies: ["OTPSealing", "OTPCore"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "OTPCoreTests",
-            dependencies: ["OTPCore"],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "OTPEnrollment",
-            dependencies: ["OTPCore", "OTPURI", "CCryptoOpenSSL", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: swiftSettings + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
-        ),
-        .target(
-            name: "OTPEnrollmentTestSupport",
-            dependencies: ["OTPEnrollment", "OTPCore"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "OTPEnrollmentTests",
-            dependencies: ["OTPEnrollment", "OTPEnrollmentTestSupport", "OTPCore", "OTPURI", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "OTPURITests",
-            dependencies: ["OTPURI", "OTPCore"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "OTPQRTests",
-            dependencies: ["OTPQR", "OTPURI", "OTPCore"],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "OTPEnrollmentSQLite",
-            dependencies: ["OTPCore", "OTPEnrollment", "OTPSealing", "CCryptoOpenSSL", .product(name: "SQLiteNIO", package: "sqlite-nio")],
-            swiftSettings: swiftSettings
+            ]
         ),
         // `totp enroll/signin/reseal/factors` run this executable: it links Foundation, NIO and SQLite,
         // which would slow every `totp code` start.
         .executableTarget(
             name: "TOTPEnrollmentCommand",
             dependencies: [
-                "OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPSealing", "OTPQR",
+                "OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPSealing", "OTPQR", "OTPCommandSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
+            ]
         ),
+
+        // Tests.
         // Separate processes for the cross-process replay and kill -9 tests.
         .executableTarget(
             name: "OTPEnrollmentSQLiteTestHelper",
             dependencies: ["OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPSealing"],
-            path: "Tests/OTPEnrollmentSQLiteTestHelper",
-            swiftSettings: swiftSettings
+            path: "Tests/OTPEnrollmentSQLiteTestHelper"
+        ),
+        .testTarget(name: "OTPCoreTests", dependencies: ["OTPCore"]),
+        .testTarget(name: "OTPURITests", dependencies: ["OTPURI", "OTPCore"]),
+        .testTarget(name: "OTPQRTests", dependencies: ["OTPQR", "OTPURI", "OTPCore"]),
+        .testTarget(name: "OTPSealingTests", dependencies: ["OTPSealing", "OTPCore"]),
+        .testTarget(
+            name: "OTPEnrollmentTests",
+            dependencies: [
+                "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPCore", "OTPURI",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "OTPEnrollmentSQLiteTests",
-            dependencies: ["OTPEnrollmentSQLite", "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPSealing", "OTPCore",
-                           .product(name: "SQLiteNIO", package: "sqlite-nio")],
-            swiftSettings: swiftSettings
+            dependencies: [
+                "OTPEnrollmentSQLite", "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPSealing", "OTPCore",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ]
         ),
-        .testTarget(
-            name: "TOTPEnrollmentCommandTests",
-            swiftSettings: swiftSettings
-        ),
+        .testTarget(name: "TOTPCommandTests", dependencies: ["TOTPCommand"]),
+        .testTarget(name: "TOTPEnrollmentCommandTests"),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// One set of Swift settings for every target.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    // Async functions run on their caller's executor instead of hopping to the global one at every
+    // call, which the sign-in hot path relies on; everywhere, so no module behaves differently.
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+]
+for target in package.targets where target.type != .system && target.type != .plugin {
+    target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
+}

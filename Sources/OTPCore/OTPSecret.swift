@@ -54,7 +54,7 @@ public struct OTPSecret: Sendable {
         }
         var succeeded = false
         let storage = SecureBytes(count: byteCount) { buffer in
-            succeeded = RAND_bytes(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(byteCount)) == 1
+            succeeded = SecureRandom.fill(buffer)
             return byteCount
         }
         guard succeeded else { throw .cryptoFailure("RAND_bytes could not produce random bytes") }

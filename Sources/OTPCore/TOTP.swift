@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 internal import Glibc
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
 
 /// A time-based one-time password generator and verifier (RFC 6238).
 public struct TOTP: Sendable {

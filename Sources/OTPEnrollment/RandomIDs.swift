@@ -1,4 +1,5 @@
 internal import CCryptoOpenSSL
+internal import OTPCore
 internal import Synchronization
 
 /// Unguessable ids for pending enrollments, pending sign-in credentials, factors and sessions:
@@ -32,7 +33,7 @@ final class RandomIDs: Sendable {
                     var written = 0
                     while written < output.count {
                         if offset == bytes.count {
-                            guard RAND_bytes(bytes.baseAddress, Int32(bytes.count)) == 1 else {
+                            guard SecureRandom.fill(UnsafeMutableRawBufferPointer(bytes)) else {
                                 failed = true
                                 return 0
                             }

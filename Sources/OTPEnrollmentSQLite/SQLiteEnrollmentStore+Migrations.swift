@@ -1,42 +1,15 @@
-internal import CCryptoOpenSSL
+internal import OTPDurableStore
 internal import SQLiteNIO
 
-#if canImport(Glibc)
 internal import Glibc
-#elseif canImport(Musl)
-internal import Musl
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
-
-/// One versioned schema change. A shipped migration never changes: the database records each
-/// applied migration's SHA-256, and opening fails when the shipped text differs. Change the schema
-/// by appending a migration.
-struct SQLiteMigration: Sendable {
-    let version: Int
-    let summary: String
-    /// One statement per element: SQLite prepares only the first statement of a string.
-    let statements: [String]
-
-    var checksum: String {
-        let text = Array(statements.joined(separator: ";\n").utf8)
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        _ = EVP_Digest(text, text.count, &digest, &length, EVP_sha256(), nil)
-        return digest.prefix(Int(length)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
-    }
-}
 
 extension SQLiteEnrollmentStore {
     /// `PRAGMA application_id` of an OTPKit database: "OTPK".
     static let applicationID: Int64 = 0x4F54_504B
 
     /// Every migration, in order. Append only.
-    static let migrations: [SQLiteMigration] = [
-        SQLiteMigration(
+    static let migrations: [Migration] = [
+        Migration(
             version: 1,
             summary: "pending enrollments, factors, failure counters, pending sign-ins, sessions",
             statements: [

@@ -3,13 +3,7 @@ public import OTPSealing
 internal import SQLiteNIO
 internal import Synchronization
 
-#if canImport(Glibc)
 internal import Glibc
-#elseif canImport(Musl)
-internal import Musl
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
 
 /// An ``OTPEnrollment/EnrollmentStore`` in an SQLite database file: the embedded, durable default.
 ///

@@ -1,13 +1,7 @@
 internal import CCryptoOpenSSL
 internal import OTPCore
 
-#if canImport(Glibc)
 internal import Glibc
-#elseif canImport(Musl)
-internal import Musl
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
 
 extension SealingKey {
     /// Creates a new random key (OpenSSL's `RAND_bytes`) and writes it to `path` as 64 hexadecimal
@@ -20,7 +14,7 @@ extension SealingKey {
     public static func generate(writingTo path: String) throws(SealingError) -> SealingKey {
         var failed = false
         let storage = SecureBytes(count: byteCount) { buffer in
-            failed = RAND_bytes(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(byteCount)) != 1
+            failed = !SecureRandom.fill(buffer)
             return byteCount
         }
         guard !failed else { throw .cryptoFailure("RAND_bytes could not produce a key") }
@@ -30,14 +24,8 @@ extension SealingKey {
         guard descriptor >= 0 else {
             throw .unwritableKeyFile(path: path, reason: errno == EEXIST ? "it already exists (a key is never overwritten)" : systemError())
         }
-        let hexDigits = Array("0123456789abcdef".utf8)
         let text = SecureBytes(count: 2 * byteCount + 1) { buffer in
-            storage.withUnsafeBytes { bytes in
-                for (index, byte) in bytes.enumerated() {
-                    buffer[2 * index] = hexDigits[Int(byte >> 4)]
-                    buffer[2 * index + 1] = hexDigits[Int(byte & 0x0F)]
-                }
-            }
+            storage.withUnsafeBytes { Hex.encode($0, into: buffer) }
             buffer[2 * byteCount] = 0x0A
             return 2 * byteCount + 1
         }

@@ -1,13 +1,7 @@
 internal import CCryptoOpenSSL
 internal import OTPCore
 
-#if canImport(Glibc)
 internal import Glibc
-#elseif canImport(Musl)
-internal import Musl
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
 
 // The key is read with POSIX calls into wiped buffers rather than through Foundation, whose Data
 // and String copies of the key could not be wiped.
@@ -69,14 +63,13 @@ extension SealingKey {
     private init(encoded contents: SecureBytes, source: String, acceptRaw: Bool) throws(SealingError) {
         let decoded: SecureBytes? = contents.withUnsafeBytes { bytes in
             let text = Self.trimmingWhitespace(bytes)
-            guard !text.isEmpty, text.count % 2 == 0, text.allSatisfy(Self.isHexDigit) else { return nil }
-            return SecureBytes(count: text.count / 2) { output in
-                for index in 0..<(text.count / 2) {
-                    output[index] = Self.hexValue(text[text.startIndex + 2 * index]) << 4
-                        | Self.hexValue(text[text.startIndex + 2 * index + 1])
-                }
-                return text.count / 2
+            guard !text.isEmpty else { return nil }
+            var valid = false
+            let decoded = SecureBytes(count: text.count / 2) { output in
+                valid = Hex.decode(text, into: output)
+                return output.count
             }
+            return valid ? decoded : nil
         }
         if let decoded {
             try self.init(storage: decoded)
@@ -94,17 +87,4 @@ extension SealingKey {
         while let last = slice.last, isSpace(last) { slice = slice.dropLast() }
         return slice
     }
-
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8 {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x41 + 10
-        default: byte - 0x61 + 10
-        }
-    }
-
 }

@@ -11,8 +11,8 @@ extension SecretSealer {
         output[0] = SealedSecret.currentFormat
         output.replaceSubrange(1...SealingKeyID.byteCount, with: key.id.bytes)
         let nonceRange = (1 + SealingKeyID.byteCount)..<SealedSecret.headerByteCount
-        let nonceOK = output.withUnsafeMutableBufferPointer { buffer in
-            RAND_bytes(buffer.baseAddress! + nonceRange.lowerBound, Int32(nonceRange.count)) == 1
+        let nonceOK = output.withUnsafeMutableBytes { buffer in
+            SecureRandom.fill(UnsafeMutableRawBufferPointer(rebasing: buffer[nonceRange]))
         }
         guard nonceOK else { throw .cryptoFailure("RAND_bytes could not produce a nonce") }
         let aad = associatedData(header: output, enrollmentID: enrollmentID)

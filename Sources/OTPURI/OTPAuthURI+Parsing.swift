@@ -1,12 +1,6 @@
 import OTPCore
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension OTPAuthURI {
     /// Parses an otpauth:// URI.

@@ -1,9 +1,7 @@
 internal import ArgumentParser
 internal import OTPSealing
 
-#if canImport(Glibc)
 internal import Glibc
-#endif
 
 extension EnrollmentTool {
     /// `totp keygen`: the one way OTPKit makes a sealing key, and only when asked.

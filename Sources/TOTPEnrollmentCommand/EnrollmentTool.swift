@@ -1,8 +1,6 @@
 internal import ArgumentParser
 
-#if canImport(Glibc)
 internal import Glibc
-#endif
 
 /// `totp-enrollment`: the multi-factor flow end to end on an SQLite database, from a terminal.
 ///

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 internal import Glibc
-#endif
 
 /// Prompts and answers: prompts go to standard error so standard output holds only results.
 enum Terminal {

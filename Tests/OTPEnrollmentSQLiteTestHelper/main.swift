@@ -13,9 +13,7 @@ import OTPEnrollment
 import OTPEnrollmentSQLite
 import OTPSealing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 func fail(_ message: String) -> Never {
     var text = message + "\n"
