@@ -144,19 +144,18 @@ private struct URIParser {
             return (nil, nil, try decode(range, component: .label, plusIsSpace: false))
         }
         let issuer = try decode(range.lowerBound..<separator.lowerBound, component: .label, plusIsSpace: false)
+        // Google's ABNF allows `*"%20"` after the separator, whether or not an issuer precedes it;
+        // lenient parsing also skips raw spaces.
         var accountStart = separator.upperBound
-        if !issuer.isEmpty {
-            // Google's ABNF allows `*"%20"` after the separator; lenient parsing also skips raw spaces.
-            while accountStart < range.upperBound {
-                if bytes[accountStart] == UInt8(ascii: " ") && !strict {
-                    accountStart += 1
-                } else if accountStart + 2 < range.upperBound, bytes[accountStart] == UInt8(ascii: "%"),
-                    bytes[accountStart + 1] == UInt8(ascii: "2"), bytes[accountStart + 2] == UInt8(ascii: "0")
-                {
-                    accountStart += 3
-                } else {
-                    break
-                }
+        while accountStart < range.upperBound {
+            if bytes[accountStart] == UInt8(ascii: " ") && !strict {
+                accountStart += 1
+            } else if accountStart + 2 < range.upperBound, bytes[accountStart] == UInt8(ascii: "%"),
+                bytes[accountStart + 1] == UInt8(ascii: "2"), bytes[accountStart + 2] == UInt8(ascii: "0")
+            {
+                accountStart += 3
+            } else {
+                break
             }
         }
         let account = try decode(accountStart..<range.upperBound, component: .label, plusIsSpace: false)

@@ -46,8 +46,9 @@ struct RoundTripTests {
             let kind: OTPAuthURI.Kind = Bool.random(using: &generator) ? .totp : .hotp
             let issuer: String? = index % 5 == 0 ? nil : Self.randomText(&generator, maximumLength: 12)
             var account = Self.randomText(&generator, maximumLength: 20)
-            if issuer.map({ !$0.isEmpty }) == true {
-                // The format cannot carry leading spaces after the issuer's colon (they are padding).
+            if issuer != nil || account.contains(":") {
+                // The label then has a separator, and spaces after a separator are padding: the
+                // format cannot carry them at the start of an account.
                 account = String(account.unicodeScalars.drop { $0 == " " })
             }
             let parameters = (0..<Int.random(in: 0...2, using: &generator)).map { number in
