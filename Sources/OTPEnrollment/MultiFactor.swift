@@ -10,7 +10,7 @@ public struct MultiFactor: Sendable {
 
     /// The enrolled factors as of sign-in and this object's own enroll and unenroll calls
     /// (Firebase keeps this list on the user; ``reload()`` refreshes it).
-    public var enrolledFactors: [MultiFactorInfo] { user.enrolledFactors }
+    public var enrolledFactors: [MultiFactorInfo] { user.withState { $0.enrolledFactors } }
 
     /// The session that ``TOTPMultiFactorGenerator/generateSecret(with:)`` needs.
     /// - Throws: ``AuthError`` with ``AuthErrorCode/userTokenExpired`` when the session was

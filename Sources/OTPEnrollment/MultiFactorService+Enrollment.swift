@@ -123,7 +123,7 @@ extension MultiFactorService {
         }
         try cacheVerifier(factor)
         let revoked = try await storeCall("revoking other sessions") { try await store.removeSessions(userID: userID, except: user.sessionID) }
-        user.enrolledFactors.append(MultiFactorInfo(factor))
+        user.withState { $0.enrolledFactors.append(MultiFactorInfo(factor)) }
         logger.info("TOTP factor enrolled", metadata: ["user": "\(userID)", "enrollment": "\(factor.id)", "revoked-sessions": "\(revoked)"])
     }
 
@@ -140,10 +140,10 @@ extension MultiFactorService {
         let ended = try await storeCall("ending sessions signed in with the factor") {
             try await store.removeSessions(userID: userID, signedInWith: enrollmentID)
         }
-        user.enrolledFactors.removeAll { $0.uid == enrollmentID }
+        user.withState { $0.enrolledFactors.removeAll { $0.uid == enrollmentID } }
         logger.info("TOTP factor unenrolled", metadata: ["user": "\(userID)", "enrollment": "\(enrollmentID)", "ended-sessions": "\(ended)"])
         if session.secondFactorEnrollmentID == enrollmentID {
-            user.endedWith = AuthError(.invalidUserToken, "this session ended when the second factor it signed in with was unenrolled: sign in again")
+            user.withState { $0.endedWith = AuthError(.invalidUserToken, "this session ended when the second factor it signed in with was unenrolled: sign in again") }
             throw AuthError(.invalidUserToken, "the factor was unenrolled; this session signed in with it and has ended: sign in again")
         }
     }
@@ -152,6 +152,6 @@ extension MultiFactorService {
         _ = try await liveSession(user)
         let userID = user.identity.userID
         let factors = try await storeCall("listing factors") { try await store.factors(userID: userID) }
-        user.enrolledFactors = factors.map(MultiFactorInfo.init)
+        user.withState { $0.enrolledFactors = factors.map(MultiFactorInfo.init) }
     }
 }

@@ -61,7 +61,7 @@ extension MultiFactorService {
     func signOut(_ user: User) async throws(AuthError) {
         let sessionID = user.sessionID
         try await storeCall("ending the session") { try await store.removeSession(id: sessionID) }
-        user.endedWith = AuthError(.userTokenExpired, "this session was signed out: sign in again")
+        user.withState { $0.endedWith = AuthError(.userTokenExpired, "this session was signed out: sign in again") }
     }
 
     func startSession(_ identity: FirstFactorIdentity, at now: Int64, secondFactor: MultiFactorInfo?, enrolledFactors: [MultiFactorInfo]) async throws(AuthError) -> User {

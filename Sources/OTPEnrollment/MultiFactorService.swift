@@ -107,7 +107,7 @@ public final class MultiFactorService: Sendable {
 
     /// The session record of a signed-in user, or the error that says it ended.
     func liveSession(_ user: User) async throws(AuthError) -> SessionRecord {
-        if let ended = user.endedWith {
+        if let ended = user.withState({ $0.endedWith }) {
             throw ended
         }
         guard let record = try await storeCall("reading the session", { try await store.session(id: user.sessionID) }) else {

@@ -12,7 +12,7 @@ public final class User: Sendable {
     let service: MultiFactorService
     let identity: FirstFactorIdentity
     let secondFactor: MultiFactorInfo?
-    let mutable: Mutex<Mutable>
+    private let mutable: Mutex<Mutable>
 
     init(service: MultiFactorService, identity: FirstFactorIdentity, sessionID: String, secondFactor: MultiFactorInfo?, enrolledFactors: [MultiFactorInfo]) {
         self.service = service
@@ -47,13 +47,11 @@ public final class User: Sendable {
         try await service.signOut(self)
     }
 
-    var enrolledFactors: [MultiFactorInfo] {
-        get { mutable.withLock { $0.enrolledFactors } }
-        set { mutable.withLock { $0.enrolledFactors = newValue } }
-    }
-
-    var endedWith: AuthError? {
-        get { mutable.withLock { $0.endedWith } }
-        set { mutable.withLock { $0.endedWith = newValue } }
+    /// Reads or changes the user's mutable state in one critical section.
+    ///
+    /// The only way to the state: a read followed by a write in two calls could lose a concurrent
+    /// enroll's or unenroll's change, so every change is one closure.
+    func withState<Result>(_ body: (inout Mutable) -> Result) -> Result {
+        mutable.withLock { body(&$0) }
     }
 }

@@ -73,4 +73,34 @@ struct ConcurrencyTests {
         #expect(successes == 1)
         #expect(fixture.store.factors(userID: "alice").count == 1)
     }
+
+    @Test("enrollments and unenrollments racing on one signed-in user all show in its enrolledFactors")
+    func concurrentChangesOnOneUser() async throws {
+        let fixture = try Fixture()
+        // Many rounds, because a lost update needs two tasks to interleave between a read and a write.
+        for round in 0..<300 {
+            let user = try await fixture.signIn(Fixture.identity("user-\(round)"))
+            var assertions: [any MultiFactorAssertion] = []
+            for _ in 0..<MultiFactorConfiguration.maximumFactorCount {
+                let secret = try await TOTPMultiFactorGenerator.generateSecret(with: try await user.multiFactor.session())
+                assertions.append(TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: try fixture.code(secret)))
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for assertion in assertions {
+                    group.addTask { try await user.multiFactor.enroll(with: assertion, displayName: nil) }
+                }
+                try await group.waitForAll()
+            }
+            let stored = fixture.store.factors(userID: "user-\(round)").map(\.id)
+            #expect(stored.count == MultiFactorConfiguration.maximumFactorCount)
+            try #require(Set(user.multiFactor.enrolledFactors.map(\.uid)) == Set(stored), "round \(round): an enrollment was lost")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for id in stored {
+                    group.addTask { try await user.multiFactor.unenroll(withFactorUID: id) }
+                }
+                try await group.waitForAll()
+            }
+            try #require(user.multiFactor.enrolledFactors.isEmpty, "round \(round): an unenrollment was lost")
+        }
+    }
 }
