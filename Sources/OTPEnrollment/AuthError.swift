@@ -8,12 +8,17 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
     /// For ``AuthErrorCode/secondFactorRequired``: what completes the sign-in (Firebase's
     /// `AuthErrorUserInfoMultiFactorResolverKey`).
     public let resolver: MultiFactorResolver?
+    /// For ``AuthErrorCode/internalError``: the failure behind it (a store's error, for the host's
+    /// own logs; Firebase's `NSUnderlyingErrorKey`). Never part of ``message`` or ``description``,
+    /// which a host may show its clients.
+    public let underlyingError: (any Error)?
 
     /// Creates an error.
-    public init(_ code: AuthErrorCode, _ message: String, resolver: MultiFactorResolver? = nil) {
+    public init(_ code: AuthErrorCode, _ message: String, resolver: MultiFactorResolver? = nil, underlyingError: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.resolver = resolver
+        self.underlyingError = underlyingError
     }
 
     public var description: String { "\(message) [\(code.serverCode), \(code.rawValue)]" }

@@ -94,6 +94,10 @@ public final class MultiFactorService: Sendable {
     // MARK: Shared steps
 
     /// Runs a store operation, turning the store's own failures into ``AuthErrorCode/internalError``.
+    ///
+    /// The store's error goes to the log and to ``AuthError/underlyingError``, never into the
+    /// message: a host may forward messages to its clients, and a store's errors name files, SQL
+    /// and servers that clients must not see.
     // Inlined so that a store call costs one async frame less on the sign-in hot path.
     @inline(__always)
     func storeCall<Result>(_ operation: String, _ body: () async throws -> Result) async throws(AuthError) -> Result {
@@ -101,7 +105,11 @@ public final class MultiFactorService: Sendable {
             return try await body()
         } catch {
             logger.error("enrollment store failed", metadata: ["operation": "\(operation)", "error": "\(error)"])
-            throw AuthError(.internalError, "the enrollment store failed while \(operation): \(error)")
+            throw AuthError(
+                .internalError,
+                "the server could not complete this request (its enrollment store failed while \(operation)): try again later",
+                underlyingError: error
+            )
         }
     }
 

@@ -1,3 +1,4 @@
+import Logging
 import OTPCore
 import OTPEnrollment
 import Synchronization
@@ -8,7 +9,8 @@ import Testing
 final class FailingStore: EnrollmentStore {
     struct Failure: Error, CustomStringConvertible {
         let operation: String
-        var description: String { "disk I/O error during \(operation)" }
+        // What a real store's error holds: a server path and SQL, which clients must never see.
+        var description: String { "disk I/O error in /var/lib/otpkit/enrollments.sqlite during \(operation): INSERT INTO sessions (id) VALUES (?)" }
     }
 
     let base = InMemoryEnrollmentStore()
@@ -53,12 +55,18 @@ struct StoreFailureTests {
     func internalError() async throws {
         let store = FailingStore()
         let clock = ManualEnrollmentClock(Fixture.start)
-        let service = try MultiFactorService(store: store, clock: clock)
+        let recorder = LoggingTests.Recorder()
+        let logger = Logger(label: "test") { _ in LoggingTests.RecordingHandler(recorder: recorder) }
+        let service = try MultiFactorService(store: store, clock: clock, logger: logger)
 
         store.fail("insertSession")
         let error = await #expect(throws: AuthError.self) { _ = try await service.signIn(Fixture.identity()) }
         #expect(error?.code == .internalError)
-        #expect(error?.message == "the enrollment store failed while storing the session: disk I/O error during insertSession")
+        #expect(error?.message == "the server could not complete this request (its enrollment store failed while storing the session): try again later")
+        #expect(error?.description.contains("/var/lib") == false)
+        #expect(error?.description.contains("INSERT") == false)
+        #expect((error?.underlyingError as? FailingStore.Failure)?.operation == "insertSession", "the host still gets the store's error")
+        #expect(recorder.lines.withLock { $0 }.contains { $0.contains("/var/lib/otpkit/enrollments.sqlite during insertSession") }, "the log has the detail")
         store.fail(nil)
         let user = try await service.signIn(Fixture.identity())
 
