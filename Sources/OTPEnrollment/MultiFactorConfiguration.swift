@@ -1,3 +1,5 @@
+public import OTPCore
+
 /// A project's multi-factor settings: what Identity Platform's project configuration holds, and the
 /// limits a server must set that Firebase does not document.
 public struct MultiFactorConfiguration: Sendable, Hashable {
@@ -18,13 +20,21 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
     public var lockoutDuration: Int64
     /// The number of bytes of each new secret (Firebase's keys are 20 bytes, 32 Base32 characters).
     public var secretByteCount: Int
+    /// Seconds a session may go unused before it ends (default 7 days). Uses are recorded to the
+    /// minute, so a session ends between this and a minute less after its last use.
+    public var sessionIdleLifetime: Int64
+    /// Seconds after sign-in at which a session ends however much it is used (default 30 days).
+    public var sessionAbsoluteLifetime: Int64
+    /// The most sessions one user keeps (default 20); a new sign-in beyond it ends the user's oldest
+    /// session, so a user who signs in again and again cannot grow the store without bound.
+    public var maximumSessionsPerUser: Int
 
     /// The most second factors a user may have, as Firebase allows.
     public static let maximumFactorCount = 5
     /// The range Firebase accepts for ``adjacentIntervals``.
     public static let adjacentIntervalsRange = 0...10
     /// Firebase's TOTP parameters: SHA-1, 6 digits, 30-second steps.
-    public static let algorithm = "SHA1"
+    public static let algorithm = OTPAlgorithm.sha1
     /// Digits of each code.
     public static let codeLength = 6
     /// Seconds per time step.
@@ -40,7 +50,10 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
         recentLoginWindow: Int64 = 300,
         maximumConsecutiveFailures: Int = 5,
         lockoutDuration: Int64 = 300,
-        secretByteCount: Int = 20
+        secretByteCount: Int = 20,
+        sessionIdleLifetime: Int64 = 7 * 86_400,
+        sessionAbsoluteLifetime: Int64 = 30 * 86_400,
+        maximumSessionsPerUser: Int = 20
     ) {
         self.isTOTPEnabled = isTOTPEnabled
         self.adjacentIntervals = adjacentIntervals
@@ -50,6 +63,9 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
         self.maximumConsecutiveFailures = maximumConsecutiveFailures
         self.lockoutDuration = lockoutDuration
         self.secretByteCount = secretByteCount
+        self.sessionIdleLifetime = sessionIdleLifetime
+        self.sessionAbsoluteLifetime = sessionAbsoluteLifetime
+        self.maximumSessionsPerUser = maximumSessionsPerUser
     }
 
     /// Checks every setting.
@@ -63,11 +79,14 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
             ("pendingSignInLifetime", pendingSignInLifetime),
             ("recentLoginWindow", recentLoginWindow),
             ("lockoutDuration", lockoutDuration),
+            ("sessionIdleLifetime", sessionIdleLifetime),
+            ("sessionAbsoluteLifetime", sessionAbsoluteLifetime),
         ] where value <= 0 {
             throw .nonPositiveDuration(name: name, seconds: value)
         }
         guard maximumConsecutiveFailures >= 1 else { throw .invalidFailureLimit(maximumConsecutiveFailures) }
         guard (16...64).contains(secretByteCount) else { throw .invalidSecretByteCount(secretByteCount) }
+        guard maximumSessionsPerUser >= 1 else { throw .invalidSessionLimit(maximumSessionsPerUser) }
     }
 }
 
@@ -81,6 +100,8 @@ public enum MultiFactorConfigurationError: Error, Sendable, Hashable, CustomStri
     case invalidFailureLimit(Int)
     /// The secret length is outside 16...64 bytes.
     case invalidSecretByteCount(Int)
+    /// The session limit is below 1.
+    case invalidSessionLimit(Int)
 
     public var description: String {
         switch self {
@@ -92,6 +113,8 @@ public enum MultiFactorConfigurationError: Error, Sendable, Hashable, CustomStri
             "maximumConsecutiveFailures \(value) is below 1: use at least 1 (5 is a common choice)"
         case .invalidSecretByteCount(let value):
             "secretByteCount \(value) is outside 16...64: use 20 for SHA-1 keys as Firebase does"
+        case .invalidSessionLimit(let value):
+            "maximumSessionsPerUser \(value) is below 1: allow at least one session per user (the default is 20)"
         }
     }
 }

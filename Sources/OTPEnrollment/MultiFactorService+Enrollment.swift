@@ -32,7 +32,7 @@ extension MultiFactorService {
             id: try newID(),
             userID: userID,
             secret: secret,
-            algorithm: .sha1,
+            algorithm: MultiFactorConfiguration.algorithm,
             digits: MultiFactorConfiguration.codeLength,
             period: Int64(MultiFactorConfiguration.codeIntervalSeconds),
             createdAt: now,

@@ -42,7 +42,7 @@ extension MultiFactorService {
     /// - Throws: ``AuthError`` with ``AuthErrorCode/userTokenExpired`` when the session was revoked
     ///   or never existed, ``AuthErrorCode/invalidUserToken`` when it belongs to another user.
     public func user(forSessionID sessionID: String, identity: FirstFactorIdentity) async throws(AuthError) -> User {
-        guard let record = try await storeCall("reading the session", { try await store.session(id: sessionID) }) else {
+        guard let record = try await liveSessionRecord(id: sessionID, now: clock.now()) else {
             throw AuthError(.userTokenExpired, "this session was revoked, signed out or never existed: sign in again")
         }
         guard record.userID == identity.userID else {
@@ -66,7 +66,8 @@ extension MultiFactorService {
 
     func startSession(_ identity: FirstFactorIdentity, at now: Int64, secondFactor: MultiFactorInfo?, enrolledFactors: [MultiFactorInfo]) async throws(AuthError) -> User {
         let record = try newSession(identity, at: now, secondFactor: secondFactor)
-        try await storeCall("storing the session") { try await store.insertSession(record) }
+        let limit = configuration.maximumSessionsPerUser
+        try await storeCall("storing the session") { try await store.insertSession(record, maximumPerUser: limit) }
         return signedInUser(identity, session: record, secondFactor: secondFactor, enrolledFactors: enrolledFactors)
     }
 
@@ -76,7 +77,9 @@ extension MultiFactorService {
             userID: identity.userID,
             firstFactorProvider: identity.provider.rawValue,
             authenticatedAt: now,
-            secondFactorEnrollmentID: secondFactor?.uid
+            secondFactorEnrollmentID: secondFactor?.uid,
+            lastUsedAt: now,
+            expiresAt: sessionExpiry(authenticatedAt: now, lastUsedAt: now)
         )
     }
 
@@ -103,6 +106,7 @@ extension MultiFactorService {
             ?? MultiFactorInfo(uid: enrollmentID, displayName: nil, enrollmentTime: 0, factorID: TOTPMultiFactorID)
         let session = try newSession(resolver.identity, at: now, secondFactor: hint)
         let credentialID = resolver.credentialID
+        let sessionLimit = configuration.maximumSessionsPerUser
 
         var after = verifier.lastAcceptedStep
         while true {
@@ -117,7 +121,9 @@ extension MultiFactorService {
             }
             // The store decides: another request (or process) may have accepted this step meanwhile.
             let completion = try await storeCall("completing the sign-in") {
-                try await store.completeSignIn(credentialID: credentialID, factorID: enrollmentID, step: match.step, at: now, session: session)
+                try await store.completeSignIn(
+                    credentialID: credentialID, factorID: enrollmentID, step: match.step, at: now, session: session, maximumSessionsPerUser: sessionLimit
+                )
             }
             switch completion {
             case .completed:

@@ -84,8 +84,8 @@ public final class MultiFactorService: Sendable {
         }
     }
 
-    /// Deletes expired pending enrollments and sign-in credentials and ended locks; call it from
-    /// time to time.
+    /// Deletes expired pending enrollments, sign-in credentials and sessions, and ended locks; call
+    /// it from time to time.
     public func purgeExpired() async throws(AuthError) {
         let now = clock.now()
         try await storeCall("purging expired records") { try await store.purgeExpired(before: now) }
@@ -118,10 +118,50 @@ public final class MultiFactorService: Sendable {
         if let ended = user.withState({ $0.endedWith }) {
             throw ended
         }
-        guard let record = try await storeCall("reading the session", { try await store.session(id: user.sessionID) }) else {
-            throw AuthError(.userTokenExpired, "this session was revoked (another session enrolled a second factor, or it was signed out): sign in again")
+        guard let record = try await liveSessionRecord(id: user.sessionID, now: clock.now()) else {
+            throw AuthError(.userTokenExpired, "this session was revoked (another session enrolled a second factor, it was signed out, or the user signed in on too many devices): sign in again")
         }
         return record
+    }
+
+    /// Uses within this many seconds of the recorded last use are not written, so a busy session
+    /// costs a store write a minute rather than one per request.
+    static let sessionUseResolution: Int64 = 60
+
+    /// The session `id` when it is live at `now`, with this use recorded; `nil` when there is no
+    /// such session.
+    /// - Throws: ``AuthErrorCode/userTokenExpired`` when it expired (it is then deleted).
+    func liveSessionRecord(id: String, now: Int64) async throws(AuthError) -> SessionRecord? {
+        guard var record = try await storeCall("reading the session", { try await store.session(id: id) }) else {
+            return nil
+        }
+        guard now <= record.expiresAt else {
+            try await storeCall("ending an expired session") { try await store.removeSession(id: id) }
+            logger.info("session expired", metadata: ["user": "\(record.userID)"])
+            throw AuthError(
+                .userTokenExpired,
+                "this session expired (sessions end after \(configuration.sessionIdleLifetime) seconds unused or \(configuration.sessionAbsoluteLifetime) seconds after sign-in): sign in again"
+            )
+        }
+        if now - record.lastUsedAt >= Self.sessionUseResolution {
+            let expiresAt = sessionExpiry(authenticatedAt: record.authenticatedAt, lastUsedAt: now)
+            guard try await storeCall("recording the session's use", { try await store.extendSession(id: id, lastUsedAt: now, expiresAt: expiresAt) }) else {
+                return nil
+            }
+            record.lastUsedAt = now
+            record.expiresAt = expiresAt
+        }
+        return record
+    }
+
+    /// When a session started at `authenticatedAt` and last used at `lastUsedAt` ends: the earlier
+    /// of its idle and its absolute lifetime.
+    func sessionExpiry(authenticatedAt: Int64, lastUsedAt: Int64) -> Int64 {
+        func adding(_ a: Int64, _ b: Int64) -> Int64 {
+            let (sum, overflow) = a.addingReportingOverflow(b)
+            return overflow ? .max : sum
+        }
+        return min(adding(lastUsedAt, configuration.sessionIdleLifetime), adding(authenticatedAt, configuration.sessionAbsoluteLifetime))
     }
 
     func requireRecentLogin(_ session: SessionRecord, now: Int64, for operation: String) throws(AuthError) {

@@ -188,17 +188,41 @@ extension SQLiteEnrollmentStore {
 
     // MARK: Sessions
 
-    public func insertSession(_ record: SessionRecord) async throws(SQLiteEnrollmentStoreError) {
-        try await locked { () throws(SQLiteEnrollmentStoreError) in try await self.insertSessionRow(record) }
+    @discardableResult
+    public func insertSession(_ record: SessionRecord, maximumPerUser: Int) async throws(SQLiteEnrollmentStoreError) -> Int {
+        try await transaction { () throws(SQLiteEnrollmentStoreError) -> Int in
+            try await self.insertSessionRow(record, maximumPerUser: maximumPerUser)
+        }
     }
 
-    /// The caller holds ``lock``.
-    private func insertSessionRow(_ record: SessionRecord) async throws(SQLiteEnrollmentStoreError) {
+    /// Inserts the session, then ends the user's oldest sessions beyond `maximumPerUser` (rowids
+    /// grow with each insert, so the new row has the highest and is never among them). The caller
+    /// holds a transaction.
+    private func insertSessionRow(_ record: SessionRecord, maximumPerUser: Int) async throws(SQLiteEnrollmentStoreError) -> Int {
         try await execute(
-            "INSERT INTO sessions (\(Self.sessionColumns)) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO sessions (\(Self.sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [.text(record.id), .text(record.userID), .text(record.firstFactorProvider),
-             .integer(.init(record.authenticatedAt)), record.secondFactorEnrollmentID.map { .text($0) } ?? .null]
+             .integer(.init(record.authenticatedAt)), record.secondFactorEnrollmentID.map { .text($0) } ?? .null,
+             .integer(.init(record.lastUsedAt)), .integer(.init(record.expiresAt))]
         )
+        return try await execute(
+            """
+            DELETE FROM sessions WHERE rowid IN (
+                SELECT rowid FROM sessions WHERE user_id = ?1 ORDER BY rowid DESC LIMIT -1 OFFSET ?2
+            ) RETURNING id
+            """,
+            [.text(record.userID), .integer(max(1, maximumPerUser))]
+        ).count
+    }
+
+    @discardableResult
+    public func extendSession(id: String, lastUsedAt: Int64, expiresAt: Int64) async throws(SQLiteEnrollmentStoreError) -> Bool {
+        try await locked { () throws(SQLiteEnrollmentStoreError) -> Bool in
+            try await !self.execute(
+                "UPDATE sessions SET last_used_at = ?, expires_at = ? WHERE id = ? RETURNING id",
+                [.integer(.init(lastUsedAt)), .integer(.init(expiresAt)), .text(id)]
+            ).isEmpty
+        }
     }
 
     public func session(id: String) async throws(SQLiteEnrollmentStoreError) -> SessionRecord? {
@@ -262,7 +286,8 @@ extension SQLiteEnrollmentStore {
         factorID: String,
         step: UInt64,
         at time: Int64,
-        session: SessionRecord
+        session: SessionRecord,
+        maximumSessionsPerUser: Int
     ) async throws(SQLiteEnrollmentStoreError) -> SignInCompletion {
         let stored = try Self.storedStep(step)
         return try await transaction { () throws(SQLiteEnrollmentStoreError) -> SignInCompletion in
@@ -286,7 +311,7 @@ extension SQLiteEnrollmentStore {
             if failures != .zero {
                 try await self.execute("DELETE FROM failure_counters WHERE key = ?", [.text(factorID)])
             }
-            try await self.insertSessionRow(session)
+            try await self.insertSessionRow(session, maximumPerUser: maximumSessionsPerUser)
             return .completed
         }
     }
@@ -297,6 +322,7 @@ extension SQLiteEnrollmentStore {
         try await transaction { () throws(SQLiteEnrollmentStoreError) in
             try await self.execute("DELETE FROM pending_enrollments WHERE deadline < ?", [.integer(.init(time))])
             try await self.execute("DELETE FROM pending_sign_ins WHERE expires_at < ?", [.integer(.init(time))])
+            try await self.execute("DELETE FROM sessions WHERE expires_at < ?", [.integer(.init(time))])
             try await self.execute(
                 "DELETE FROM failure_counters WHERE consecutive_failures = 0 AND (locked_until IS NULL OR locked_until < ?)",
                 [.integer(.init(time))]

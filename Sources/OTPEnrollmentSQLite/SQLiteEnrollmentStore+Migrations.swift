@@ -74,6 +74,16 @@ extension SQLiteEnrollmentStore {
                 "CREATE INDEX sessions_by_user ON sessions (user_id)",
             ]
         ),
+        Migration(
+            version: 2,
+            summary: "sessions expire: last use and expiry; sessions from before expire 30 days after sign-in",
+            statements: [
+                "ALTER TABLE sessions ADD COLUMN last_used_at INTEGER NOT NULL DEFAULT 0",
+                "ALTER TABLE sessions ADD COLUMN expires_at INTEGER NOT NULL DEFAULT 0",
+                "UPDATE sessions SET last_used_at = authenticated_at, expires_at = authenticated_at + 2592000",
+                "CREATE INDEX sessions_by_expiry ON sessions (expires_at)",
+            ]
+        ),
     ]
 
     /// Brings the schema up to date inside one write transaction, so two processes opening a new

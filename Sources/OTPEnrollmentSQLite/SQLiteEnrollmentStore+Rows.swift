@@ -10,7 +10,7 @@ extension SQLiteEnrollmentStore {
     static let factorColumns =
         "id, user_id, factor_id, display_name, enrolled_at, sealed_secret, key_id, algorithm, digits, period, last_accepted_step"
     static let pendingSignInColumns = "id, user_id, first_factor_provider, created_at, expires_at"
-    static let sessionColumns = "id, user_id, first_factor_provider, authenticated_at, second_factor_enrollment_id"
+    static let sessionColumns = "id, user_id, first_factor_provider, authenticated_at, second_factor_enrollment_id, last_used_at, expires_at"
 
     func sealed(_ secret: OTPSecret, recordID: String) throws(SQLiteEnrollmentStoreError) -> [SQLiteData] {
         do {
@@ -101,7 +101,9 @@ extension SQLiteEnrollmentStore {
             userID: try reader.text("user_id", of: id),
             firstFactorProvider: try reader.text("first_factor_provider", of: id),
             authenticatedAt: try reader.integer("authenticated_at", of: id),
-            secondFactorEnrollmentID: row.column("second_factor_enrollment_id")?.string
+            secondFactorEnrollmentID: row.column("second_factor_enrollment_id")?.string,
+            lastUsedAt: try reader.integer("last_used_at", of: id),
+            expiresAt: try reader.integer("expires_at", of: id)
         )
     }
 

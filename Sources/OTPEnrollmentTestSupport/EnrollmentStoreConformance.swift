@@ -30,7 +30,8 @@ public enum EnrollmentStoreConformance {
         .init("failure counters are independent per key and reset to zero", failureKeysIndependent),
         .init("pending sign-in credentials round-trip and are consumed once", pendingSignInConsumedOnce),
         .init("concurrent consumption of a pending sign-in: exactly one gets it", concurrentConsume),
-        .init("sessions are stored, ended one by one, per user and per second factor", sessions),
+        .init("sessions are stored, extended, ended one by one, per user and per second factor", sessions),
+        .init("sessions beyond the per-user limit end oldest first, whichever operation stores them", sessionLimit),
         .init("starting a sign-in lists the factors and stores the credential only for a user who has some", factorsStartingSignIn),
         .init("a pending sign-in reads back with its factor's failure counter", pendingSignInWithFailures),
         .init("completing a sign-in records the step, consumes the credential once, stores the session and resets failures", completeSignIn),
@@ -276,7 +277,10 @@ public enum EnrollmentStoreConformance {
         let other = uniqueID("user")
         let factorID = uniqueID("factor")
         func session(_ userID: String, _ secondFactor: String?) -> SessionRecord {
-            SessionRecord(id: uniqueID("session"), userID: userID, firstFactorProvider: "password", authenticatedAt: 77, secondFactorEnrollmentID: secondFactor)
+            SessionRecord(
+                id: uniqueID("session"), userID: userID, firstFactorProvider: "password", authenticatedAt: 77,
+                secondFactorEnrollmentID: secondFactor, lastUsedAt: 78, expiresAt: 10_000
+            )
         }
         let kept = session(user, nil)
         let plain = session(user, nil)
@@ -284,7 +288,7 @@ public enum EnrollmentStoreConformance {
         let withFactor2 = session(user, factorID)
         let otherUsers = session(other, factorID)
         for record in [kept, plain, withFactor, withFactor2, otherUsers] {
-            try await store.insertSession(record)
+            try checkEqual(try await store.insertSession(record, maximumPerUser: 10), 0, "sessions ended by an insert under the limit")
         }
         try checkEqual(try await store.session(id: withFactor.id), withFactor, "a session reads back unchanged")
         try checkEqual(try await store.removeSessions(userID: user, signedInWith: factorID), 2, "sessions ended for one second factor")
@@ -293,11 +297,59 @@ public enum EnrollmentStoreConformance {
         try checkEqual(try await store.removeSessions(userID: user, except: kept.id), 1, "sessions ended except the current one")
         try checkEqual(try await store.session(id: plain.id), nil, "a revoked session")
         try checkEqual(try await store.session(id: kept.id), kept, "the kept session")
+        try check(try await store.extendSession(id: kept.id, lastUsedAt: 500, expiresAt: 20_000), "extending a stored session")
+        var extended = kept
+        extended.lastUsedAt = 500
+        extended.expiresAt = 20_000
+        try checkEqual(try await store.session(id: kept.id), extended, "an extended session")
+        try check(!(try await store.extendSession(id: uniqueID("session"), lastUsedAt: 500, expiresAt: 20_000)), "extending an unknown session")
         try await store.removeSession(id: kept.id)
         try checkEqual(try await store.session(id: kept.id), nil, "an ended session")
         try await store.removeSession(id: kept.id)
         try checkEqual(try await store.removeSessions(userID: other, except: nil), 1, "every session of the other user")
         try checkEqual(try await store.removeSessions(userID: uniqueID("nobody"), except: nil), 0, "sessions of an unknown user")
+    }
+
+    static func sessionLimit(_ store: any EnrollmentStore) async throws {
+        let user = uniqueID("user")
+        let other = uniqueID("user")
+        func session(_ userID: String, id: String = uniqueID("session")) -> SessionRecord {
+            SessionRecord(id: id, userID: userID, firstFactorProvider: "password", authenticatedAt: 300, secondFactorEnrollmentID: nil, lastUsedAt: 300, expiresAt: 10_000)
+        }
+        let othersSession = session(other)
+        try await store.insertSession(othersSession, maximumPerUser: 1)
+        var stored: [SessionRecord] = []
+        for _ in 0..<3 {
+            let record = session(user)
+            try checkEqual(try await store.insertSession(record, maximumPerUser: 3), 0, "sessions ended by an insert up to the limit")
+            stored.append(record)
+        }
+        let fourth = session(user)
+        try checkEqual(try await store.insertSession(fourth, maximumPerUser: 3), 1, "sessions ended by an insert past the limit")
+        try checkEqual(try await store.session(id: stored[0].id), nil, "the oldest session once the limit was passed")
+        for record in stored[1...] + [fourth] {
+            try checkEqual(try await store.session(id: record.id), record, "a newer session once the limit was passed")
+        }
+        // Same sign-in time, and an id that sorts first: the order of storing decides, not the id.
+        let newest = session(user, id: "0" + uniqueID("session"))
+        try checkEqual(try await store.insertSession(newest, maximumPerUser: 1), 3, "sessions ended by an insert with a limit of one")
+        try checkEqual(try await store.session(id: newest.id), newest, "the session just stored")
+        try checkEqual(try await store.session(id: othersSession.id), othersSession, "another user's session")
+
+        let factor = try await enrolledFactor(in: store, step: 5)
+        let earlier = session(factor.userID)
+        try await store.insertSession(earlier, maximumPerUser: 2)
+        let later = session(factor.userID)
+        try await store.insertSession(later, maximumPerUser: 2)
+        let credential = try await pendingSignIn(of: factor.userID, in: store)
+        let signedIn = signInSession(of: factor)
+        try checkEqual(
+            try await store.completeSignIn(credentialID: credential.id, factorID: factor.id, step: 6, at: 200, session: signedIn, maximumSessionsPerUser: 2),
+            .completed, "completing a sign-in of a user at the session limit"
+        )
+        try checkEqual(try await store.session(id: earlier.id), nil, "the oldest session after a sign-in past the limit")
+        try checkEqual(try await store.session(id: later.id), later, "the newer session after a sign-in past the limit")
+        try checkEqual(try await store.session(id: signedIn.id), signedIn, "the session of the sign-in")
     }
 
     // MARK: Sign-in in fewer round trips
@@ -330,7 +382,7 @@ public enum EnrollmentStoreConformance {
         _ = try await store.recordFailure(key: factor.id, at: 150, limit: 5, lockout: 60)
         let session = signInSession(of: factor)
         try checkEqual(
-            try await store.completeSignIn(credentialID: credential.id, factorID: factor.id, step: 6, at: 200, session: session),
+            try await store.completeSignIn(credentialID: credential.id, factorID: factor.id, step: 6, at: 200, session: session, maximumSessionsPerUser: 10),
             .completed, "completing a pending sign-in"
         )
         try checkEqual(try await store.pendingSignIn(id: credential.id), nil, "the credential after completion")
@@ -339,7 +391,7 @@ public enum EnrollmentStoreConformance {
         try checkEqual(try await store.failureCounter(key: factor.id), .zero, "the failures after completion")
         let late = signInSession(of: factor)
         try checkEqual(
-            try await store.completeSignIn(credentialID: credential.id, factorID: factor.id, step: 7, at: 201, session: late),
+            try await store.completeSignIn(credentialID: credential.id, factorID: factor.id, step: 7, at: 201, session: late, maximumSessionsPerUser: 10),
             .credentialNotFound, "completing it again"
         )
         try checkEqual(try await store.session(id: late.id), nil, "the session of a second completion")
@@ -354,7 +406,7 @@ public enum EnrollmentStoreConformance {
         func complete(_ credentialID: String = credential.id, factorID: String = factor.id, step: UInt64 = 6, at time: Int64 = 200, userID: String = factor.userID) async throws -> SignInCompletion {
             var session = signInSession(of: factor)
             session.userID = userID
-            let completion = try await store.completeSignIn(credentialID: credentialID, factorID: factorID, step: step, at: time, session: session)
+            let completion = try await store.completeSignIn(credentialID: credentialID, factorID: factorID, step: step, at: time, session: session, maximumSessionsPerUser: 10)
             if completion != .completed {
                 try checkEqual(try await store.session(id: session.id), nil, "the session of a refused completion (\(completion))")
             }
@@ -385,7 +437,7 @@ public enum EnrollmentStoreConformance {
         let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
             for (offset, session) in sessions.enumerated() {
                 group.addTask {
-                    try await store.completeSignIn(credentialID: credential.id, factorID: factor.id, step: 6 + UInt64(offset), at: 200, session: session) == .completed
+                    try await store.completeSignIn(credentialID: credential.id, factorID: factor.id, step: 6 + UInt64(offset), at: 200, session: session, maximumSessionsPerUser: 10) == .completed
                 }
             }
             return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
@@ -407,7 +459,7 @@ public enum EnrollmentStoreConformance {
         let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
             for credential in credentials {
                 group.addTask {
-                    try await store.completeSignIn(credentialID: credential.id, factorID: factor.id, step: 6, at: 200, session: signInSession(of: factor)) == .completed
+                    try await store.completeSignIn(credentialID: credential.id, factorID: factor.id, step: 6, at: 200, session: signInSession(of: factor), maximumSessionsPerUser: 10) == .completed
                 }
             }
             return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
@@ -436,6 +488,10 @@ public enum EnrollmentStoreConformance {
         _ = try await store.recordFailure(key: endedLock, at: 0, limit: 1, lockout: 10)
         _ = try await store.recordFailure(key: activeLock, at: 0, limit: 1, lockout: 5_000)
         _ = try await store.recordFailure(key: counting, at: 0, limit: 5, lockout: 10)
+        let endedSession = SessionRecord(id: uniqueID("session"), userID: user, firstFactorProvider: "password", authenticatedAt: 0, secondFactorEnrollmentID: nil, lastUsedAt: 0, expiresAt: 999)
+        let liveSession = SessionRecord(id: uniqueID("session"), userID: user, firstFactorProvider: "password", authenticatedAt: 0, secondFactorEnrollmentID: nil, lastUsedAt: 0, expiresAt: 1_000)
+        try await store.insertSession(endedSession, maximumPerUser: 10)
+        try await store.insertSession(liveSession, maximumPerUser: 10)
 
         try await store.purgeExpired(before: 1_000)
         try checkEqual(try await store.pendingEnrollment(id: expired.id), nil, "a pending enrollment past its deadline")
@@ -445,6 +501,9 @@ public enum EnrollmentStoreConformance {
         try checkEqual(try await store.failureCounter(key: endedLock), .zero, "a counter whose lock ended")
         try checkEqual(try await store.failureCounter(key: activeLock).lockedUntil, 5_000, "a counter still locked")
         try checkEqual(try await store.failureCounter(key: counting).consecutiveFailures, 1, "a counter with failures")
+        try checkEqual(try await store.session(id: endedSession.id), nil, "an expired session")
+        try checkEqual(try await store.session(id: liveSession.id), liveSession, "a session at its expiry")
+        try checkEqual(try await store.removeSessions(userID: user, except: nil), 1, "the user's sessions left after purging")
     }
 
     // MARK: Fixtures
@@ -499,7 +558,10 @@ public enum EnrollmentStoreConformance {
     }
 
     static func signInSession(of factor: FactorRecord) -> SessionRecord {
-        SessionRecord(id: uniqueID("session"), userID: factor.userID, firstFactorProvider: "password", authenticatedAt: 200, secondFactorEnrollmentID: factor.id)
+        SessionRecord(
+            id: uniqueID("session"), userID: factor.userID, firstFactorProvider: "password", authenticatedAt: 200,
+            secondFactorEnrollmentID: factor.id, lastUsedAt: 200, expiresAt: 5_000
+        )
     }
 
     static func uniqueID(_ prefix: String) -> String {

@@ -73,9 +73,9 @@ struct BadInputTests {
         let database = try TestDatabase()
         try await database.open().close()
         try await RawDatabase.with(database.path) { connection in
-            _ = try await connection.query("INSERT INTO otpkit_migrations VALUES (2, 'from the future', 'x', 0)")
+            _ = try await connection.query("INSERT INTO otpkit_migrations VALUES (3, 'from the future', 'x', 0)")
         }
-        let error = await #expect(throws: SQLiteEnrollmentStoreError.schemaTooNew(path: database.path, version: 2, supported: 1)) {
+        let error = await #expect(throws: SQLiteEnrollmentStoreError.schemaTooNew(path: database.path, version: 3, supported: 2)) {
             try await database.open()
         }
         #expect(error?.description.contains("upgrade OTPKit") == true)

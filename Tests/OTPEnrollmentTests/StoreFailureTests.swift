@@ -41,7 +41,10 @@ final class FailingStore: EnrollmentStore {
     func insertPendingSignIn(_ record: PendingSignInRecord) async throws { try check(); base.insertPendingSignIn(record) }
     func pendingSignIn(id: String) async throws -> PendingSignInRecord? { try check(); return base.pendingSignIn(id: id) }
     func consumePendingSignIn(id: String) async throws -> PendingSignInRecord? { try check(); return base.consumePendingSignIn(id: id) }
-    func insertSession(_ record: SessionRecord) async throws { try check(); base.insertSession(record) }
+    func insertSession(_ record: SessionRecord, maximumPerUser: Int) async throws -> Int { try check(); return base.insertSession(record, maximumPerUser: maximumPerUser) }
+    func extendSession(id: String, lastUsedAt: Int64, expiresAt: Int64) async throws -> Bool {
+        try check(); return base.extendSession(id: id, lastUsedAt: lastUsedAt, expiresAt: expiresAt)
+    }
     func session(id: String) async throws -> SessionRecord? { try check(); return base.session(id: id) }
     func removeSession(id: String) async throws { try check(); base.removeSession(id: id) }
     func removeSessions(userID: String, except keptSessionID: String?) async throws -> Int { try check(); return base.removeSessions(userID: userID, except: keptSessionID) }

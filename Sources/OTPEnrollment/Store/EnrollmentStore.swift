@@ -87,11 +87,19 @@ public protocol EnrollmentStore: Sendable {
 
     // MARK: Sessions
 
-    /// Stores a signed-in session.
-    func insertSession(_ record: SessionRecord) async throws
+    /// Stores a signed-in session; when its user then has more than `maximumPerUser` sessions, ends
+    /// the oldest (in the order they were stored) until `maximumPerUser` remain. Returns how many
+    /// ended. The new session is never among them.
+    @discardableResult
+    func insertSession(_ record: SessionRecord, maximumPerUser: Int) async throws -> Int
 
     /// The session with `id`, or `nil` when it never existed or was ended.
     func session(id: String) async throws -> SessionRecord?
+
+    /// Records a use of session `id`: sets its ``SessionRecord/lastUsedAt`` and
+    /// ``SessionRecord/expiresAt``. Returns `false`, changing nothing, when there is no such session.
+    @discardableResult
+    func extendSession(id: String, lastUsedAt: Int64, expiresAt: Int64) async throws -> Bool
 
     /// Ends the session `id`, if any.
     func removeSession(id: String) async throws
@@ -134,20 +142,23 @@ public protocol EnrollmentStore: Sendable {
     ///    ``recordAcceptedStep(_:factorID:)`` (``SignInCompletion/stepRejected(lastAcceptedStep:)``).
     ///
     /// When all hold it records `step`, consumes the credential, deletes the failure counter under
-    /// `factorID` and stores `session`; otherwise it changes nothing but what step 2 says. Of
-    /// concurrent calls for one credential, or with one step of one factor, at most one completes.
+    /// `factorID` and stores `session` as ``insertSession(_:maximumPerUser:)`` does with
+    /// `maximumSessionsPerUser`; otherwise it changes nothing but what step 2 says. Of concurrent
+    /// calls for one credential, or with one step of one factor, at most one completes.
     func completeSignIn(
         credentialID: String,
         factorID: String,
         step: UInt64,
         at time: Int64,
-        session: SessionRecord
+        session: SessionRecord,
+        maximumSessionsPerUser: Int
     ) async throws -> SignInCompletion
 
     // MARK: Housekeeping
 
-    /// Deletes pending enrollments whose deadline is before `time`, pending sign-in credentials that
-    /// expired before `time`, and failure counters with no failures whose lock ended before `time`.
+    /// Deletes pending enrollments whose deadline is before `time`, pending sign-in credentials and
+    /// sessions that expired before `time`, and failure counters with no failures whose lock ended
+    /// before `time`.
     func purgeExpired(before time: Int64) async throws
 }
 
@@ -173,7 +184,8 @@ extension EnrollmentStore {
         factorID: String,
         step: UInt64,
         at time: Int64,
-        session: SessionRecord
+        session: SessionRecord,
+        maximumSessionsPerUser: Int
     ) async throws -> SignInCompletion {
         guard let (credential, failures) = try await pendingSignIn(id: credentialID, failureKey: factorID),
               credential.userID == session.userID
@@ -197,7 +209,7 @@ extension EnrollmentStore {
         if failures != .zero {
             try await resetFailures(key: factorID)
         }
-        try await insertSession(session)
+        try await insertSession(session, maximumPerUser: maximumSessionsPerUser)
         return .completed
     }
 }
@@ -213,7 +225,7 @@ public enum EnrollmentFinalization: Sendable, Hashable {
 }
 
 /// The outcome of
-/// ``EnrollmentStore/completeSignIn(credentialID:factorID:step:at:session:)``.
+/// ``EnrollmentStore/completeSignIn(credentialID:factorID:step:at:session:maximumSessionsPerUser:)``.
 public enum SignInCompletion: Sendable, Hashable {
     /// The step was recorded, the credential consumed, the failures reset and the session stored.
     case completed

@@ -29,6 +29,36 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             factors[index].lastAcceptedStep = step
             return .accepted
         }
+
+        /// Adds a session id, first taking out the oldest ids that would leave more than `maximum`;
+        /// returns those, for the caller to end.
+        mutating func appendSession(_ id: String, maximum: Int) -> EvictedSessions {
+            var evicted = EvictedSessions()
+            while sessionIDs.count >= max(maximum, 1) {
+                evicted.append(sessionIDs.removeFirst())
+            }
+            sessionIDs.append(id)
+            return evicted
+        }
+    }
+
+    /// The sessions a new one pushed out: at a user's limit, exactly one, kept inline so that a
+    /// sign-in at the limit allocates nothing; more only after the limit was lowered.
+    private struct EvictedSessions {
+        private var first: String?
+        private var others: [String] = []
+
+        var count: Int { first == nil ? 0 : 1 + others.count }
+
+        mutating func append(_ id: String) {
+            if first == nil { first = id } else { others.append(id) }
+        }
+
+        func forEach(_ body: (String) -> Void) {
+            guard let first else { return }
+            body(first)
+            others.forEach(body)
+        }
     }
 
     private struct State {
@@ -57,10 +87,11 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             failures.isEmpty ? .zero : failures[key] ?? .zero
         }
 
-        mutating func insertSession(_ record: SessionRecord) {
-            if sessions.updateValue(record, forKey: record.id) == nil {
-                users[record.userID, default: UserEntry()].sessionIDs.append(record.id)
-            }
+        mutating func insertSession(_ record: SessionRecord, maximumPerUser: Int) -> Int {
+            guard sessions.updateValue(record, forKey: record.id) == nil else { return 0 }
+            let evicted = users[record.userID, default: UserEntry()].appendSession(record.id, maximum: maximumPerUser)
+            evicted.forEach { sessions.removeValue(forKey: $0) }
+            return evicted.count
         }
 
         /// Sets the user's session ids, dropping the entry when nothing is left in it.
@@ -187,12 +218,24 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
 
     // MARK: Sessions
 
-    public func insertSession(_ record: SessionRecord) {
-        state.withLock { $0.insertSession(record) }
+    @discardableResult
+    public func insertSession(_ record: SessionRecord, maximumPerUser: Int) -> Int {
+        state.withLock { $0.insertSession(record, maximumPerUser: maximumPerUser) }
     }
 
     public func session(id: String) -> SessionRecord? {
         state.withLock { $0.sessions[id] }
+    }
+
+    @discardableResult
+    public func extendSession(id: String, lastUsedAt: Int64, expiresAt: Int64) -> Bool {
+        state.withLock { state in
+            guard var record = state.sessions[id] else { return false }
+            record.lastUsedAt = lastUsedAt
+            record.expiresAt = expiresAt
+            state.sessions.updateValue(record, forKey: id)
+            return true
+        }
     }
 
     public func removeSession(id: String) {
@@ -259,7 +302,8 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         factorID: String,
         step: UInt64,
         at time: Int64,
-        session: SessionRecord
+        session: SessionRecord,
+        maximumSessionsPerUser: Int
     ) -> SignInCompletion {
         state.withLock { state in
             // The index serves both reading and removing the credential.
@@ -276,10 +320,11 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
                 return .locked(until: until)
             }
             // One lookup of the user's entry serves the step and the session id.
+            var evicted = EvictedSessions()
             let acceptance = state.users.modifyValue(forKey: session.userID) { entry in
                 let acceptance = entry.acceptStep(step, factorID: factorID)
                 if acceptance == .accepted {
-                    entry.sessionIDs.append(session.id)
+                    evicted = entry.appendSession(session.id, maximum: maximumSessionsPerUser)
                 }
                 return acceptance
             } ?? .factorNotFound
@@ -293,6 +338,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
                 state.failures.removeValue(forKey: factorID)
             }
             state.sessions.updateValue(session, forKey: session.id)
+            evicted.forEach { state.sessions.removeValue(forKey: $0) }
             return .completed
         }
     }
@@ -303,6 +349,14 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         state.withLock { state in
             state.pendingEnrollments = state.pendingEnrollments.filter { $0.value.deadline >= time }
             state.pendingSignIns = state.pendingSignIns.filter { $0.value.expiresAt >= time }
+            var endedByUser: [String: Set<String>] = [:]
+            for record in state.sessions.removeAll(where: { $0.expiresAt < time }) {
+                endedByUser[record.userID, default: []].insert(record.id)
+            }
+            for (userID, ended) in endedByUser {
+                let kept = state.users[userID]?.sessionIDs.filter { !ended.contains($0) } ?? []
+                state.setSessionIDs(kept, userID: userID)
+            }
             state.failures = state.failures.filter { _, counter in
                 counter.consecutiveFailures > 0 || (counter.lockedUntil.map { $0 >= time } ?? false)
             }
