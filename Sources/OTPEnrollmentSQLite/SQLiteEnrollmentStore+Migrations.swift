@@ -98,7 +98,17 @@ extension SQLiteEnrollmentStore {
             } else if applicationID != Self.applicationID {
                 throw .notAnOTPKitDatabase(path: self.path)
             }
-            try await self.execute("""
+            try await MigrationRecord(store: self).migrate(to: Self.migrations)
+        }
+    }
+
+    /// The table `otpkit_migrations`, for OTPDurableStore's migration rules. Its methods run in
+    /// the caller's transaction.
+    struct MigrationRecord: MigrationTarget {
+        let store: SQLiteEnrollmentStore
+
+        func appliedMigrations() async throws(SQLiteEnrollmentStoreError) -> [(version: Int, checksum: String)] {
+            try await store.execute("""
                 CREATE TABLE IF NOT EXISTS otpkit_migrations (
                     version INTEGER PRIMARY KEY,
                     summary TEXT NOT NULL,
@@ -106,27 +116,30 @@ extension SQLiteEnrollmentStore {
                     applied_at INTEGER NOT NULL
                 ) STRICT
                 """)
-            let applied = try await self.execute("SELECT version, checksum FROM otpkit_migrations ORDER BY version")
-            let supported = Self.migrations.last?.version ?? 0
-            for row in applied {
-                let version = Int(row.column("version")?.integer ?? 0)
-                guard let migration = Self.migrations.first(where: { $0.version == version }) else {
-                    throw .schemaTooNew(path: self.path, version: version, supported: supported)
-                }
-                guard row.column("checksum")?.string == migration.checksum else {
-                    throw .migrationChanged(path: self.path, version: version)
-                }
+            var applied: [(version: Int, checksum: String)] = []
+            for row in try await store.execute("SELECT version, checksum FROM otpkit_migrations ORDER BY version") {
+                let reader = RowReader(row: row)
+                applied.append((Int(try reader.integer("version", of: "migration")), try reader.text("checksum", of: "migration")))
             }
-            let appliedVersions = Set(applied.compactMap { $0.column("version")?.integer.map { Int($0) } })
-            for migration in Self.migrations where !appliedVersions.contains(migration.version) {
-                for statement in migration.statements {
-                    try await self.execute(statement)
-                }
-                try await self.execute(
-                    "INSERT INTO otpkit_migrations (version, summary, checksum, applied_at) VALUES (?, ?, ?, ?)",
-                    [.integer(migration.version), .text(migration.summary), .text(migration.checksum), .integer(SQLiteInt64(time(nil)))]
-                )
+            return applied
+        }
+
+        func apply(_ migration: Migration) async throws(SQLiteEnrollmentStoreError) {
+            for statement in migration.statements {
+                try await store.execute(statement)
             }
+            try await store.execute(
+                "INSERT INTO otpkit_migrations (version, summary, checksum, applied_at) VALUES (?, ?, ?, ?)",
+                [.integer(migration.version), .text(migration.summary), .text(migration.checksum), .integer(SQLiteInt64(time(nil)))]
+            )
+        }
+
+        func schemaTooNew(version: Int, supported: Int) -> SQLiteEnrollmentStoreError {
+            .schemaTooNew(path: store.path, version: version, supported: supported)
+        }
+
+        func migrationChanged(version: Int) -> SQLiteEnrollmentStoreError {
+            .migrationChanged(path: store.path, version: version)
         }
     }
 }

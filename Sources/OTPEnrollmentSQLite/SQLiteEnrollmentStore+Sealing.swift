@@ -1,92 +1,137 @@
+internal import OTPDurableStore
 public import OTPSealing
 internal import SQLiteNIO
 
+// The sealed-secret convention of OTPDurableStore on SQLite: the key-id column `key_id`, the
+// sealed value in `sealed_secret`, in the tables below.
+
 extension SQLiteEnrollmentStore {
-    /// Refuses to start when a row is sealed under a key the sealer lacks, and opens one row per
-    /// key, so a wrong or missing key is an error at start-up rather than at the first sign-in.
-    func checkSealingKeys() async throws(SQLiteEnrollmentStoreError) {
-        try await locked { () throws(SQLiteEnrollmentStoreError) in
-            let rows = try await self.execute("SELECT key_id FROM factors UNION SELECT key_id FROM pending_enrollments")
-            var missing: [SealingKeyID] = []
+    /// The store's tables of sealed secrets, for OTPDurableStore's start-up check and re-sealing.
+    struct SealedTables: SealedSecretTable {
+        let store: SQLiteEnrollmentStore
+
+        /// The tables with a sealed secret per row.
+        private static var tables: [String] { ["factors", "pending_enrollments"] }
+
+        /// The key id inside a sealed value, in the column's form: format byte, then the id's bytes.
+        private static var keyIDOfValue: String {
+            "lower(hex(substr(sealed_secret, 2, \(SealingKeyID.byteCount))))"
+        }
+
+        func repairKeyIDColumns() async throws(SQLiteEnrollmentStoreError) -> Int {
+            try await store.transaction { () throws(SQLiteEnrollmentStoreError) -> Int in
+                var repaired = 0
+                for table in Self.tables {
+                    repaired += try await store.execute(
+                        """
+                        UPDATE \(table) SET key_id = \(Self.keyIDOfValue)
+                        WHERE length(sealed_secret) > \(SealingKeyID.byteCount + 1) AND key_id IS NOT \(Self.keyIDOfValue)
+                        RETURNING id
+                        """
+                    ).count
+                }
+                return repaired
+            }
+        }
+
+        func keyIDUsage() async throws(SQLiteEnrollmentStoreError) -> [SealingKeyID: Int] {
+            let rows = try await store.locked { () throws(SQLiteEnrollmentStoreError) in
+                try await store.execute(
+                    "SELECT key_id, count(*) AS n FROM ("
+                        + Self.tables.map { "SELECT key_id FROM \($0)" }.joined(separator: " UNION ALL ")
+                        + ") GROUP BY key_id"
+                )
+            }
+            var usage: [SealingKeyID: Int] = [:]
             for row in rows {
                 let text = try RowReader(row: row).text("key_id")
-                guard let keyID = SealingKeyID(hex: text) else {
+                guard let id = SealingKeyID(hex: text) else {
                     throw .invalidRecord(recordID: "key \(text)", detail: "not a key id")
                 }
-                guard self.sealer.keyIDs.contains(keyID) else {
-                    missing.append(keyID)
-                    continue
-                }
-                // One row per key proves the key opens what it claims to have sealed.
-                let factor = try await self.execute("SELECT \(Self.factorColumns) FROM factors WHERE key_id = ? LIMIT 1", [.text(text)])
-                if let row = factor.first { _ = try self.factorRecord(row) }
-                let pending = try await self.execute("SELECT \(Self.pendingColumns) FROM pending_enrollments WHERE key_id = ? LIMIT 1", [.text(text)])
-                if let row = pending.first { _ = try self.pendingRecord(row) }
-            }
-            guard missing.isEmpty else {
-                throw .missingSealingKeys(path: self.path, keyIDs: missing.sorted { $0.rawValue < $1.rawValue }, currentKeyID: self.sealer.currentKeyID)
-            }
-        }
-    }
-
-    /// The ids of the keys that stored secrets are sealed under, with how many rows use each.
-    public func sealingKeyUsage() async throws(SQLiteEnrollmentStoreError) -> [SealingKeyID: Int] {
-        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
-            try await self.execute("""
-                SELECT key_id, count(*) AS n FROM (
-                    SELECT key_id FROM factors UNION ALL SELECT key_id FROM pending_enrollments
-                ) GROUP BY key_id
-                """)
-        }
-        var usage: [SealingKeyID: Int] = [:]
-        for row in rows {
-            if let text = row.column("key_id")?.string, let id = SealingKeyID(hex: text) {
                 usage[id] = Int(row.column("n")?.integer ?? 0)
             }
+            return usage
         }
-        return usage
-    }
 
-    /// Re-seals every secret not sealed under the sealer's current key, and returns how many it moved.
-    ///
-    /// Run it after making a new key current with the old one as a previous key; when it returns,
-    /// no row needs the old key (``sealingKeyUsage()`` shows it) and the old key can be dropped.
-    /// Works in batches of `batchSize` rows, each batch one transaction.
-    @discardableResult
-    public func resealAll(batchSize: Int = 200) async throws(SQLiteEnrollmentStoreError) -> Int {
-        let current = sealer.currentKeyID.description
-        var moved = 0
-        for table in ["factors", "pending_enrollments"] {
-            while true {
-                let count = try await transaction { () throws(SQLiteEnrollmentStoreError) -> Int in
-                    let rows = try await self.execute(
-                        "SELECT id, sealed_secret FROM \(table) WHERE key_id <> ? LIMIT ?",
-                        [.text(current), .integer(max(1, batchSize))]
+        func openOneRow(sealedUnder keyID: SealingKeyID) async throws(SQLiteEnrollmentStoreError) {
+            try await store.locked { () throws(SQLiteEnrollmentStoreError) in
+                let factor = try await store.execute(
+                    "SELECT \(SQLiteEnrollmentStore.factorColumns) FROM factors WHERE key_id = ? LIMIT 1", [.text(keyID.description)]
+                )
+                if let row = factor.first { _ = try store.factorRecord(row) }
+                let pending = try await store.execute(
+                    "SELECT \(SQLiteEnrollmentStore.pendingColumns) FROM pending_enrollments WHERE key_id = ? LIMIT 1", [.text(keyID.description)]
+                )
+                if let row = pending.first { _ = try store.pendingRecord(row) }
+            }
+        }
+
+        func resealBatch(
+            notUnder current: SealingKeyID,
+            limit: Int,
+            _ reseal: (String, SealedSecret) throws(SQLiteEnrollmentStoreError) -> SealedSecret?
+        ) async throws(SQLiteEnrollmentStoreError) -> (read: Int, rewritten: Int) {
+            let currentID = SQLiteData.text(current.description)
+            return try await store.transaction { () throws(SQLiteEnrollmentStoreError) -> (read: Int, rewritten: Int) in
+                var read = 0
+                var rewritten = 0
+                for table in Self.tables where read < limit {
+                    let rows = try await store.execute(
+                        "SELECT id, sealed_secret FROM \(table) WHERE key_id <> ? LIMIT ?", [currentID, .integer(limit - read)]
                     )
+                    read += rows.count
                     for row in rows {
                         let id = try RowReader(row: row).text("id")
                         guard let buffer = row.column("sealed_secret")?.blob else {
                             throw .invalidRecord(recordID: id, detail: "no sealed secret")
                         }
-                        let resealed: SealedSecret
+                        let stored: SealedSecret
                         do throws(SealingError) {
-                            let stored = try SealedSecret(bytes: Array(buffer.readableBytesView))
-                            guard let fresh = try self.sealer.reseal(stored, enrollmentID: id) else { continue }
-                            resealed = fresh
+                            stored = try SealedSecret(bytes: Array(buffer.readableBytesView))
                         } catch {
                             throw .unusableSecret(recordID: id, error)
                         }
-                        try await self.execute(
-                            "UPDATE \(table) SET sealed_secret = ?, key_id = ? WHERE id = ?",
-                            [.blob(ByteBuffer(bytes: resealed.bytes)), .text(current), .text(id)]
-                        )
+                        if let fresh = try reseal(id, stored) {
+                            try await store.execute(
+                                "UPDATE \(table) SET sealed_secret = ?, key_id = ? WHERE id = ?",
+                                [.blob(ByteBuffer(bytes: fresh.bytes)), currentID, .text(id)]
+                            )
+                            rewritten += 1
+                        } else {
+                            try await store.execute("UPDATE \(table) SET key_id = ? WHERE id = ?", [currentID, .text(id)])
+                        }
                     }
-                    return rows.count
                 }
-                moved += count
-                if count == 0 { break }
+                return (read, rewritten)
             }
         }
-        return moved
+
+        func missingSealingKeys(_ keyIDs: [SealingKeyID], currentKeyID: SealingKeyID) -> SQLiteEnrollmentStoreError {
+            .missingSealingKeys(path: store.path, keyIDs: keyIDs, currentKeyID: currentKeyID)
+        }
+
+        func unusableSecret(recordID: String, _ error: SealingError) -> SQLiteEnrollmentStoreError {
+            .unusableSecret(recordID: recordID, error)
+        }
+    }
+
+    var sealedTables: SealedTables { SealedTables(store: self) }
+
+    /// The ids of the keys that stored secrets are sealed under, with how many rows use each.
+    public func sealingKeyUsage() async throws(SQLiteEnrollmentStoreError) -> [SealingKeyID: Int] {
+        try await sealedTables.keyIDUsage()
+    }
+
+    /// Re-seals every secret not sealed under the sealer's current key, and returns how many it
+    /// rewrote.
+    ///
+    /// Run it after making a new key current with the old one as a previous key; when it returns,
+    /// no row needs the old key (``sealingKeyUsage()`` shows it) and the old key can be dropped.
+    /// Works in batches of `batchSize` rows, each batch one transaction. A row whose `key_id`
+    /// column named an old key while its value was already under the current key gets the column
+    /// set right and is not counted.
+    @discardableResult
+    public func resealAll(batchSize: Int = 200) async throws(SQLiteEnrollmentStoreError) -> Int {
+        try await sealedTables.resealAll(with: sealer, batchSize: batchSize)
     }
 }

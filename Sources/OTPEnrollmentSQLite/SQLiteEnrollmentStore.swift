@@ -78,7 +78,7 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
         do {
             try await store.configure()
             try await store.migrate()
-            try await store.checkSealingKeys()
+            try await store.sealedTables.checkSealingKeys(with: sealer)
         } catch {
             try? await store.close()
             throw error

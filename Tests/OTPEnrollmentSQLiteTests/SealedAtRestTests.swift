@@ -130,5 +130,66 @@ struct SealedAtRestTests {
             try await database.open()
         }
     }
-}
 
+    static func randomKey() throws -> SealingKey {
+        try SealingKey(bytes: (0..<32).map { _ in UInt8.random(in: 0...255) })
+    }
+
+    /// Writes `secret` sealed under `key` into factor `id`'s row while its `key_id` column keeps
+    /// naming `columnKey`: what a half-applied manual fix or another tool leaves behind.
+    func writeMismatchedRow(_ path: String, id: String, secret: OTPSecret, sealedUnder key: SealingKey, columnKey: SealingKey) async throws {
+        let sealed = try SecretSealer(current: key).seal(secret, enrollmentID: id)
+        try await RawDatabase.with(path) { connection in
+            _ = try await connection.query(
+                "UPDATE factors SET sealed_secret = ?, key_id = ? WHERE id = ?",
+                [.blob(ByteBuffer(bytes: sealed.bytes)), .text(columnKey.id.description), .text(id)]
+            )
+        }
+    }
+
+    @Test("re-sealing finishes when a row's key_id column names an old key but its value is already under the current one, and counts only rewritten rows", .timeLimit(.minutes(1)))
+    func resealColumnBehindValue() async throws {
+        let database = try TestDatabase()
+        let store = try await database.open()
+        let moved = try await enroll(store, id: "moved", userID: "alice")
+        let stale = try await enroll(store, id: "stale", userID: "bob")
+        try await store.close()
+
+        let newKey = try Self.randomKey()
+        let rotating = try await database.open(previous: [database.key], current: newKey)
+        // Written while the store is open, as another process would.
+        try await writeMismatchedRow(database.path, id: moved.id, secret: moved.secret, sealedUnder: newKey, columnKey: database.key)
+        #expect(try await rotating.resealAll() == 1, "only the row still sealed under the old key is rewritten")
+        #expect(try await rotating.sealingKeyUsage() == [newKey.id: 2])
+        #expect(try await rotating.resealAll() == 0)
+        #expect(try await rotating.factor(id: moved.id) == moved)
+        #expect(try await rotating.factor(id: stale.id) == stale)
+        try await rotating.close()
+        let rotated = try await database.open(current: newKey)
+        #expect(try await rotated.factor(id: moved.id) == moved)
+        try await rotated.close()
+    }
+
+    @Test("opening makes a key_id column agree with its sealed value, and a value under a missing key is refused whatever its column says")
+    func startUpChecksValuesNotColumns() async throws {
+        let database = try TestDatabase()
+        let store = try await database.open()
+        let first = try await enroll(store, id: "first", userID: "alice")
+        _ = try await enroll(store, id: "second", userID: "bob")
+        try await store.close()
+
+        let newKey = try Self.randomKey()
+        try await writeMismatchedRow(database.path, id: first.id, secret: first.secret, sealedUnder: newKey, columnKey: database.key)
+        let reopened = try await database.open(previous: [database.key], current: newKey)
+        #expect(try await reopened.sealingKeyUsage() == [newKey.id: 1, database.key.id: 1], "usage counts the key each value names")
+        #expect(try await reopened.factor(id: first.id) == first)
+        try await reopened.close()
+
+        // The column names the current key; the value is sealed under a key nobody passed.
+        let unknown = try Self.randomKey()
+        try await writeMismatchedRow(database.path, id: first.id, secret: first.secret, sealedUnder: unknown, columnKey: newKey)
+        await #expect(throws: SQLiteEnrollmentStoreError.missingSealingKeys(path: database.path, keyIDs: [unknown.id], currentKeyID: newKey.id)) {
+            try await database.open(previous: [database.key], current: newKey)
+        }
+    }
+}
