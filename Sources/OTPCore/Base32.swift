@@ -82,16 +82,10 @@ public enum Base32 {
     static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>, mode: DecodingMode) throws(OTPError) -> [UInt8] {
         let capacity = maximumDecodedCount(utf8Count: bytes.count)
         var result = [UInt8](repeating: 0, count: capacity)
-        var failure: OTPError?
-        let count = result.withUnsafeMutableBytes { output in
-            do throws(OTPError) {
-                return try decode(utf8: bytes, mode: mode, into: output)
-            } catch {
-                failure = error
-                return 0
-            }
-        }
-        if let failure { throw failure }
+        // `withUnsafeMutableBytes` rethrows untyped errors: the typed one crosses it in a `Result`.
+        let count = try result.withUnsafeMutableBytes { output in
+            Result { () throws(OTPError) in try decode(utf8: bytes, mode: mode, into: output) }
+        }.get()
         result.removeLast(capacity - count)
         return result
     }
@@ -108,14 +102,9 @@ public enum Base32 {
     static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>, mode: DecodingMode, into output: UnsafeMutableRawBufferPointer) throws(OTPError) -> Int {
         // One table pointer for the whole text: reading a static array per character costs a lazy
         // initialization check each time.
-        let result = (mode == .strict ? strictDecodingTable : decodingTable).withUnsafeBufferPointer { table -> Result<Int, OTPError> in
-            do throws(OTPError) {
-                return .success(try decode(bytes, table: table, mode: mode, into: output))
-            } catch {
-                return .failure(error)
-            }
+        try (mode == .strict ? strictDecodingTable : decodingTable).withUnsafeBufferPointer { table throws(OTPError) in
+            try decode(bytes, table: table, mode: mode, into: output)
         }
-        return try result.get()
     }
 
     private static func decode(

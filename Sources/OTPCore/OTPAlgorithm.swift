@@ -15,9 +15,21 @@ public enum OTPAlgorithm: String, CaseIterable, Hashable, Sendable {
         self.init(rawValue: normalized)
     }
 
-    /// The size of the hash's message block in bytes (64, or 128 for SHA-512).
+    /// Every name, in the words help texts and error messages use: `SHA1, SHA256 or SHA512`
+    /// (`sha1, sha256 or sha512` with `lowercased`).
+    public static func names(lowercased: Bool = false) -> String {
+        let names = allCases.map { lowercased ? $0.rawValue.lowercased() : $0.rawValue }
+        guard let last = names.last else { return "" }
+        return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " or " + last
+    }
+
+    /// The size of the hash's message block in bytes.
     public var blockByteCount: Int {
-        self == .sha512 ? 128 : 64
+        switch self {
+        case .sha1: 64
+        case .sha256: 64
+        case .sha512: 128
+        }
     }
 
     /// The size of the digest in bytes.

@@ -36,7 +36,7 @@ extension OTPError: CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidDigits(let digits):
-            "invalid number of digits \(digits): use 6 to 10"
+            "invalid number of digits \(digits): use \(HOTP.digitRange.lowerBound) to \(HOTP.digitRange.upperBound)"
         case .invalidPeriod(let period):
             "invalid period \(period): the time step must be at least 1 second"
         case .timeBeforeEpoch(let time, let epoch):

@@ -33,16 +33,9 @@ public struct OTPSecret: Sendable {
 
     @usableFromInline
     init(base32UTF8 bytes: UnsafeBufferPointer<UInt8>, mode: Base32.DecodingMode) throws(OTPError) {
-        var failure: OTPError?
-        let decoded = SecureBytes(count: Base32.maximumDecodedCount(utf8Count: bytes.count)) { buffer in
-            do throws(OTPError) {
-                return try Base32.decode(utf8: bytes, mode: mode, into: buffer)
-            } catch {
-                failure = error
-                return 0
-            }
+        let decoded = try SecureBytes(count: Base32.maximumDecodedCount(utf8Count: bytes.count)) { buffer throws(OTPError) in
+            try Base32.decode(utf8: bytes, mode: mode, into: buffer)
         }
-        if let failure { throw failure }
         try Self.checkLength(decoded.count)
         storage = decoded
     }

@@ -9,10 +9,21 @@ package final class SecureBytes: @unchecked Sendable {
     package let count: Int
 
     /// Allocates `capacity` zeroed bytes and lets `initialize` fill a prefix, returning its length.
-    package init(count capacity: Int, initialize: (UnsafeMutableRawBufferPointer) -> Int) {
-        memory = .allocate(byteCount: max(capacity, 1), alignment: 16)
+    /// When `initialize` throws, the bytes are wiped and released and its error is rethrown.
+    package init<Failure: Error>(
+        count capacity: Int,
+        initialize: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int
+    ) throws(Failure) {
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(capacity, 1), alignment: 16)
         memory.initializeMemory(as: UInt8.self, repeating: 0)
-        count = min(initialize(UnsafeMutableRawBufferPointer(rebasing: memory[..<capacity])), capacity)
+        do {
+            count = min(try initialize(UnsafeMutableRawBufferPointer(rebasing: memory[..<capacity])), capacity)
+        } catch {
+            OPENSSL_cleanse(memory.baseAddress, memory.count)
+            memory.deallocate()
+            throw error
+        }
+        self.memory = memory
     }
 
     package func withUnsafeBytes<Result, Failure: Error>(

@@ -8,11 +8,7 @@ extension StringProtocol {
     @inlinable
     func withUTF8Bytes<Value>(_ body: (UnsafeBufferPointer<UInt8>) throws(OTPError) -> Value) throws(OTPError) -> Value {
         func attempt(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<Value, OTPError> {
-            do throws(OTPError) {
-                return .success(try body(bytes))
-            } catch {
-                return .failure(error)
-            }
+            Result { () throws(OTPError) in try body(bytes) }
         }
         if let fast = utf8.withContiguousStorageIfAvailable(attempt) {
             return try fast.get()

@@ -79,7 +79,7 @@ extension MultiFactorService {
             throw AuthError(.sessionExpired, "the enrollment expired \(now - pending.deadline) seconds ago and its secret was discarded: start again with generateSecret(with:)")
         }
         let counter = try await storeCall("reading failures") { try await store.failureCounter(key: pendingID) }
-        if let until = counter.lockedUntil, counter.isLocked(at: now) {
+        if let until = counter.lockEnd(at: now) {
             throw tooManyRequests(until: until, now: now)
         }
 

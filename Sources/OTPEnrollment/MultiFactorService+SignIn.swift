@@ -185,7 +185,7 @@ extension MultiFactorService {
             }
             return credentialExpired(credential.expiresAt, now: now)
         }
-        if let until = counter.lockedUntil, counter.isLocked(at: now) {
+        if let until = counter.lockEnd(at: now) {
             return tooManyRequests(until: until, now: now)
         }
         return await failure(key: enrollmentID, kind: "factor", now: now, reason: reason)

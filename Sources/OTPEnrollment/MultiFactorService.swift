@@ -185,7 +185,7 @@ public final class MultiFactorService: Sendable {
         } catch {
             return error
         }
-        if let until = counter.lockedUntil, counter.isLocked(at: now) {
+        if let until = counter.lockEnd(at: now) {
             logger.notice("locked after repeated failed codes", metadata: ["kind": "\(kind)", "seconds": "\(until - now)"])
             return tooManyRequests(until: until, now: now)
         }

@@ -118,14 +118,7 @@ extension SQLiteEnrollmentStore {
 
     public func recordFailure(key: String, at time: Int64, limit: Int, lockout: Int64) async throws(SQLiteEnrollmentStoreError) -> FailureCounter {
         try await transaction { () throws(SQLiteEnrollmentStoreError) -> FailureCounter in
-            var counter = try await self.readFailureCounter(key: key)
-            if let lockedUntil = counter.lockedUntil, lockedUntil <= time {
-                counter = .zero
-            }
-            counter.consecutiveFailures += 1
-            if counter.consecutiveFailures >= limit {
-                counter = FailureCounter(consecutiveFailures: 0, lockedUntil: time &+ lockout)
-            }
+            let counter = try await self.readFailureCounter(key: key).recordingFailure(at: time, limit: limit, lockout: lockout)
             try await self.execute(
                 """
                 INSERT INTO failure_counters (key, consecutive_failures, locked_until) VALUES (?1, ?2, ?3)
@@ -299,7 +292,7 @@ extension SQLiteEnrollmentStore {
                 return .credentialExpired(expiresAt: credential.expiresAt)
             }
             let failures = try await self.readFailureCounter(key: factorID)
-            if let until = failures.lockedUntil, failures.isLocked(at: time) {
+            if let until = failures.lockEnd(at: time) {
                 return .locked(until: until)
             }
             switch try await self.compareAndSetStep(stored, factorID: factorID, userID: credential.userID) {

@@ -43,20 +43,15 @@ extension QRCode {
         defer { png_image_free(&image) }
 
         let capacity = Int(CPNG_image_png_size_max(&image))
-        var failure: QRCodeError?
-        let output = [UInt8](unsafeUninitializedCapacity: capacity) { destination, initializedCount in
+        let output = try [UInt8](unsafeUninitializedCapacity: capacity) { destination, initializedCount throws(QRCodeError) in
             var byteCount = png_alloc_size_t(capacity)
             let written = pixels.withUnsafeBytes { buffer in
                 png_image_write_to_memory(&image, destination.baseAddress, &byteCount, 0, buffer.baseAddress, Int32(width), nil)
             }
-            if written == 0 {
-                failure = .pngFailure(Self.message(of: image))
-                initializedCount = 0
-            } else {
-                initializedCount = Int(byteCount)
-            }
+            initializedCount = 0
+            guard written != 0 else { throw .pngFailure(Self.message(of: image)) }
+            initializedCount = Int(byteCount)
         }
-        if let failure { throw failure }
         // Give back the worst-case capacity: a QR code's PNG is a few kilobytes.
         return Array(output)
     }

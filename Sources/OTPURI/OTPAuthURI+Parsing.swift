@@ -15,14 +15,10 @@ extension OTPAuthURI {
     /// - Throws: an ``OTPURIError`` naming the offending part.
     public init(parsing text: String, mode: ParsingMode = .lenient) throws(OTPURIError) {
         var contiguous = text
-        let result: Result<OTPAuthURI, OTPURIError> = contiguous.withUTF8 { bytes in
-            do throws(OTPURIError) {
-                return .success(try URIParser(bytes: bytes, source: text, strict: mode == .strict).parse())
-            } catch {
-                return .failure(error)
-            }
-        }
-        self = try result.get()
+        // `withUTF8` rethrows untyped errors: the typed one crosses it in a `Result`.
+        self = try contiguous.withUTF8 { bytes in
+            Result { () throws(OTPURIError) in try URIParser(bytes: bytes, source: text, strict: mode == .strict).parse() }
+        }.get()
     }
 }
 

@@ -87,7 +87,7 @@ public struct OTPAuthURI: Equatable, Sendable {
         counter: UInt64? = nil,
         additionalParameters: [Parameter] = []
     ) throws(OTPURIError) {
-        guard (6...10).contains(digits) else { throw .invalidDigits(String(digits)) }
+        guard HOTP.digitRange.contains(digits) else { throw .invalidDigits(String(digits)) }
         guard period >= 1 else { throw .invalidPeriod(String(period)) }
         if kind == .hotp && counter == nil { throw .missingCounter }
         for parameter in additionalParameters where Self.isReserved(parameter.name, kind: kind) {

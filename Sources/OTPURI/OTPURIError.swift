@@ -94,9 +94,9 @@ extension OTPURIError: CustomStringConvertible {
         case .invalidSecret(let error):
             "invalid secret parameter: \(error)"
         case .unknownAlgorithm(let name):
-            "unknown algorithm '\(Self.abbreviated(name))': use SHA1, SHA256 or SHA512"
+            "unknown algorithm '\(Self.abbreviated(name))': use \(OTPAlgorithm.names())"
         case .invalidDigits(let value):
-            "invalid digits '\(Self.abbreviated(value))': use a number from 6 to 10"
+            "invalid digits '\(Self.abbreviated(value))': use a number from \(HOTP.digitRange.lowerBound) to \(HOTP.digitRange.upperBound)"
         case .invalidPeriod(let value):
             "invalid period '\(Self.abbreviated(value))': use a positive number of seconds"
         case .invalidCounter(let value):

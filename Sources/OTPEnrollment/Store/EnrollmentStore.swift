@@ -194,7 +194,7 @@ extension EnrollmentStore {
             _ = try await consumePendingSignIn(id: credentialID)
             return .credentialExpired(expiresAt: credential.expiresAt)
         }
-        if let until = failures.lockedUntil, failures.isLocked(at: time) {
+        if let until = failures.lockEnd(at: time) {
             return .locked(until: until)
         }
         guard let factor = try await factor(id: factorID), factor.userID == credential.userID else {

@@ -185,14 +185,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
 
     public func recordFailure(key: String, at time: Int64, limit: Int, lockout: Int64) -> FailureCounter {
         state.withLock { state in
-            var counter = state.failures[key] ?? .zero
-            if let lockedUntil = counter.lockedUntil, lockedUntil <= time {
-                counter = .zero
-            }
-            counter.consecutiveFailures += 1
-            if counter.consecutiveFailures >= limit {
-                counter = FailureCounter(consecutiveFailures: 0, lockedUntil: time &+ lockout)
-            }
+            let counter = (state.failures[key] ?? .zero).recordingFailure(at: time, limit: limit, lockout: lockout)
             state.failures[key] = counter
             return counter
         }
@@ -316,7 +309,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
                 return .credentialExpired(expiresAt: credential.expiresAt)
             }
             let failures = state.failureCounter(key: factorID)
-            if let until = failures.lockedUntil, failures.isLocked(at: time) {
+            if let until = failures.lockEnd(at: time) {
                 return .locked(until: until)
             }
             // One lookup of the user's entry serves the step and the session id.
