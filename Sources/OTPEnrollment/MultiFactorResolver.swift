@@ -1,5 +1,5 @@
 /// What completes a sign-in that failed with ``AuthErrorCode/secondFactorRequired``: the user's
-/// factors as hints, and ``resolveSignIn(with:)``.
+/// factors as hints, and ``resolveSignIn(with:)-(MultiFactorAssertion)``.
 public final class MultiFactorResolver: Sendable {
     /// The user's enrolled factors, to let the user choose one.
     public let hints: [MultiFactorInfo]

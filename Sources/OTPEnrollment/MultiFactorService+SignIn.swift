@@ -6,7 +6,7 @@ extension MultiFactorService {
     /// - Returns: The signed-in user, when the user has no second factor.
     /// - Throws: ``AuthError`` with ``AuthErrorCode/secondFactorRequired`` and a
     ///   ``AuthError/resolver`` when the user has second factors: pick one of the resolver's hints,
-    ///   ask for its code, and call ``MultiFactorResolver/resolveSignIn(with:)``.
+    ///   ask for its code, and call ``MultiFactorResolver/resolveSignIn(with:)-(MultiFactorAssertion)``.
     public func signIn(_ identity: FirstFactorIdentity) async throws(AuthError) -> User {
         let now = clock.now()
         // Made before the factors are known so that one store call lists them and, for a user who
@@ -34,7 +34,7 @@ extension MultiFactorService {
         throw AuthError(.secondFactorRequired, "the user has enrolled a second factor: complete the sign-in with the resolver's hints", resolver: resolver)
     }
 
-    /// The user of a session that ``signIn(_:)`` or ``MultiFactorResolver/resolveSignIn(with:)``
+    /// The user of a session that ``signIn(_:)`` or ``MultiFactorResolver/resolveSignIn(with:)-(MultiFactorAssertion)``
     /// started earlier, for a server that keeps ``User/sessionID`` between requests.
     ///
     /// `identity` is what the host knows of the user now (email and its verification may have

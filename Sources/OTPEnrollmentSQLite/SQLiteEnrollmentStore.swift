@@ -5,7 +5,7 @@ internal import Synchronization
 
 internal import Glibc
 
-/// An ``OTPEnrollment/EnrollmentStore`` in an SQLite database file: the embedded, durable default.
+/// An `EnrollmentStore` in an SQLite database file: the embedded, durable default.
 ///
 /// Built on vapor/sqlite-nio, which vendors SQLite and is maintained with Linux as a first-class
 /// platform (GRDB, the other candidate, has community-maintained Linux support).
@@ -17,7 +17,7 @@ internal import Glibc
 ///   (`UPDATE … WHERE id = ? AND last_accepted_step < ?`), so several processes sharing the file
 ///   never both accept one code. A process that finds the file locked waits up to
 ///   ``Options/busyTimeoutMilliseconds`` instead of failing.
-/// - Secrets are sealed with AES-256-GCM by a ``OTPSealing/SecretSealer`` under the operator's key,
+/// - Secrets are sealed with AES-256-GCM by a `SecretSealer` under the operator's key,
 ///   bound to their record's id. Opening checks that every sealed row has its key, so a wrong or
 ///   missing key fails at start-up, not at the first sign-in.
 /// - The schema is versioned by append-only migrations recorded in the file.

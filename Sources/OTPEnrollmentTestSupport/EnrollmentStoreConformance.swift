@@ -1,7 +1,7 @@
 public import OTPEnrollment
 import OTPCore
 
-/// The behaviour every ``OTPEnrollment/EnrollmentStore`` must show, as a list of checks that any
+/// The behaviour every `EnrollmentStore` must show, as a list of checks that any
 /// test framework can run against any store.
 ///
 /// With Swift Testing, run each case on a fresh store:

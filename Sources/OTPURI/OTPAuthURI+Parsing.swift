@@ -10,6 +10,7 @@ extension OTPAuthURI {
     /// account stays part of it. Spaces after the separator are dropped. A fragment (`#…`) is
     /// ignored.
     ///
+    /// - Parameter text: The URI, as scanned or pasted.
     /// - Parameter mode: ``ParsingMode/lenient`` (default) for URIs from the wild,
     ///   ``ParsingMode/strict`` to accept only well-formed ones.
     /// - Throws: an ``OTPURIError`` naming the offending part.

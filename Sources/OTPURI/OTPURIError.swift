@@ -3,7 +3,7 @@ public import OTPCore
 /// An error thrown when an otpauth:// URI cannot be parsed, or a key URI model cannot be built.
 ///
 /// Every case names the part of the URI that was wrong. No case carries secret material: a bad
-/// secret is reported through the ``OTPCore/OTPError`` of its Base32 decoding, which names only
+/// secret is reported through the `OTPError` of its Base32 decoding, which names only
 /// the offending character and its offset.
 public enum OTPURIError: Error, Hashable, Sendable {
     /// A part of a URI, as named in error messages.

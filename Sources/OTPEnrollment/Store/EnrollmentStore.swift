@@ -9,7 +9,7 @@
 /// an atomic increment, ``finalizeEnrollment(pendingID:factor:maximumFactorCount:)`` and
 /// ``consumePendingSignIn(id:)`` take something away exactly once.
 ///
-/// Records carry secrets as ``OTPCore/OTPSecret``. A durable store seals them at rest (for example
+/// Records carry secrets as `OTPSecret`. A durable store seals them at rest (for example
 /// with AES-256-GCM under an operator key, with the record's id — ``PendingEnrollmentRecord/id`` or
 /// ``FactorRecord/id`` — as associated data, so a sealed secret cannot be moved to another record).
 ///
