@@ -67,7 +67,7 @@ extension MultiFactorService {
     func startSession(_ identity: FirstFactorIdentity, at now: Int64, secondFactor: MultiFactorInfo?, enrolledFactors: [MultiFactorInfo]) async throws(AuthError) -> User {
         let record = try newSession(identity, at: now, secondFactor: secondFactor)
         let limit = configuration.maximumSessionsPerUser
-        try await storeCall("storing the session") { try await store.insertSession(record, maximumPerUser: limit) }
+        _ = try await storeCall("storing the session") { try await store.insertSession(record, maximumPerUser: limit) }
         return signedInUser(identity, session: record, secondFactor: secondFactor, enrolledFactors: enrolledFactors)
     }
 
