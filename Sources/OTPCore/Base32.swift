@@ -143,7 +143,7 @@ public enum Base32 {
             let value = decodingTable[Int(byte)]
             if value < 32 {
                 if paddingStart != nil {
-                    throw OTPError.invalidBase32Padding(offset: scalarOffset(in: bytes, utf8Offset: utf8Offset))
+                    throw OTPError.invalidBase32Padding(offset: bytes.scalarIndex(containingByte: utf8Offset))
                 }
                 buffer = (buffer << 5) | UInt64(value)
                 bits += 5
@@ -172,7 +172,7 @@ public enum Base32 {
             let expected = (8 - dataCount % 8) % 8
             let misplaced = expected == 0 || (mode == .strict ? paddingCount != expected : paddingCount > expected)
             if misplaced {
-                throw .invalidBase32Padding(offset: scalarOffset(in: bytes, utf8Offset: paddingStart))
+                throw .invalidBase32Padding(offset: bytes.scalarIndex(containingByte: paddingStart))
             }
         }
         if mode == .strict && buffer & ((1 << UInt64(bits)) - 1) != 0 {
@@ -192,15 +192,6 @@ public enum Base32 {
             }
         }
         return .invalidBase32Length(utf8Offset)
-    }
-
-    /// The offset of byte `utf8Offset` counted in Unicode scalars (the input is valid UTF-8).
-    private static func scalarOffset(in bytes: UnsafeBufferPointer<UInt8>, utf8Offset: Int) -> Int {
-        var count = 0
-        for index in 0..<utf8Offset where bytes[index] & 0xC0 != 0x80 {
-            count += 1
-        }
-        return count
     }
 
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".utf8)

@@ -419,7 +419,7 @@ private struct URIParser {
                         continue
                     }
                     if strict {
-                        failure = .malformedPercentEncoding(component, offset: scalarOffset(position))
+                        failure = .malformedPercentEncoding(component, offset: bytes.scalarIndex(containingByte: position))
                         return 0
                     }
                     decoded[count] = byte
@@ -448,14 +448,5 @@ private struct URIParser {
     /// Decodes for an error message, never failing.
     private func decodeLossy(_ range: Range<Int>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-    }
-
-    /// The offset of byte `position` counted in Unicode scalars, as error messages report it.
-    private func scalarOffset(_ position: Int) -> Int {
-        var count = 0
-        for index in 0..<position where bytes[index] & 0xC0 != 0x80 {
-            count += 1
-        }
-        return count
     }
 }
