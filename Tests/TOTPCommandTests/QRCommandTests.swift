@@ -19,6 +19,68 @@ struct QRCommandTests {
         return (int(16), int(20))
     }
 
+    /// The modules (true for dark) of an ASCII drawing: "##" or two spaces each, a row per line.
+    static func modules(ascii text: String) -> [[Bool]]? {
+        var rows: [[Bool]] = []
+        for line in text.split(separator: "\n") {
+            let bytes = Array(line.utf8)
+            guard bytes.count % 2 == 0 else { return nil }
+            var row: [Bool] = []
+            for index in stride(from: 0, to: bytes.count, by: 2) {
+                switch (bytes[index], bytes[index + 1]) {
+                case (UInt8(ascii: "#"), UInt8(ascii: "#")): row.append(true)
+                case (UInt8(ascii: " "), UInt8(ascii: " ")): row.append(false)
+                default: return nil
+                }
+            }
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// The modules of a half-block drawing: two rows per line; inverted, the blocks draw the light
+    /// modules. The lower half of the last line lies outside an odd-sized picture and is dropped.
+    static func modules(halfBlocks text: String, inverted: Bool) -> [[Bool]]? {
+        var rows: [[Bool]] = []
+        for line in text.split(separator: "\n") {
+            var top: [Bool] = [], bottom: [Bool] = []
+            for character in line {
+                let halves: (Bool, Bool)
+                switch character {
+                case "█": halves = (true, true)
+                case "▀": halves = (true, false)
+                case "▄": halves = (false, true)
+                case " ": halves = (false, false)
+                default: return nil
+                }
+                top.append(halves.0 != inverted)
+                bottom.append(halves.1 != inverted)
+            }
+            rows += [top, bottom]
+        }
+        return Array(rows.dropLast())
+    }
+
+    /// The modules of an ANSI drawing: two spaces each on a black (dark) or white background.
+    static func modules(ansi text: String) -> [[Bool]]? {
+        var rows: [[Bool]] = []
+        for line in text.split(separator: "\n") {
+            var row: [Bool] = []
+            var dark: Bool? = nil
+            var rest = Substring(line)
+            while !rest.isEmpty {
+                if rest.hasPrefix("\u{1B}[40m") { dark = true; rest = rest.dropFirst(5) }
+                else if rest.hasPrefix("\u{1B}[47m") { dark = false; rest = rest.dropFirst(5) }
+                else if rest.hasPrefix("\u{1B}[0m") { dark = nil; rest = rest.dropFirst(4) }
+                else if rest.hasPrefix("  "), let dark { row.append(dark); rest = rest.dropFirst(2) }
+                else { return nil }
+            }
+            guard dark == nil else { return nil }
+            rows.append(row)
+        }
+        return rows
+    }
+
     @Test("qr --png writes an image zbarimg decodes to the same text",
           arguments: [
             "otpauth://totp/Example:alice@google.com?secret=JBSWY3DPEHPK3PXP&issuer=Example",
@@ -58,15 +120,18 @@ struct QRCommandTests {
     func formats() async throws {
         let utf8 = try await TOTPProcess.run(["qr", "hello"])
         #expect(utf8.status == 0)
-        #expect(utf8.stdout.contains("█") || utf8.stdout.contains("▀"))
         let inverted = try await TOTPProcess.run(["qr", "hello", "--format", "utf8-inverted"])
-        #expect(inverted.stdout != utf8.stdout && inverted.stdout.contains("█"))
         let ascii = try await TOTPProcess.run(["qr", "hello", "--format", "ascii"])
-        #expect(ascii.stdout.contains("##") && ascii.stdout.unicodeScalars.allSatisfy(\.isASCII))
-        // Version 1: 21 modules plus a 4-module quiet zone on each side, one module row per line.
-        #expect(ascii.stdout.split(separator: "\n", omittingEmptySubsequences: false).count == 29 + 1)
         let ansi = try await TOTPProcess.run(["qr", "hello", "--format", "ansi"])
-        #expect(ansi.stdout.contains("\u{1B}["))
+        // Version 1: 21 modules plus a 4-module quiet zone on each side.
+        let picture = try #require(Self.modules(ascii: ascii.stdout), "\(ascii)")
+        #expect(picture.count == 29 && picture.allSatisfy { $0.count == 29 })
+        #expect(picture.first?.contains(true) == false && picture.last?.contains(true) == false, "a light quiet zone")
+        #expect((4...10).allSatisfy { picture[4][$0] && picture[10][$0] && picture[$0][4] && picture[$0][10] }, "the top-left finder pattern")
+        // Every format draws the same symbol.
+        #expect(Self.modules(halfBlocks: utf8.stdout, inverted: false) == picture, "\(utf8)")
+        #expect(Self.modules(halfBlocks: inverted.stdout, inverted: true) == picture, "\(inverted)")
+        #expect(Self.modules(ansi: ansi.stdout) == picture, "\(ansi)")
         let stdin = try await TOTPProcess.run(["qr", "-", "--format", "ascii"], input: "hello\n")
         #expect(stdin.stdout == ascii.stdout)
     }
@@ -76,7 +141,8 @@ struct QRCommandTests {
         let empty = try await TOTPProcess.run(["qr", ""])
         #expect(empty.status == 64 && empty.stderr == "totp qr: nothing to encode: the text is empty\n")
         let long = try await TOTPProcess.run(["qr", String(repeating: "x", count: 3000), "--ec", "H"])
-        #expect(long.status == 64 && long.stderr.hasPrefix("totp qr: text too long for a QR code: 3000 bytes"))
+        #expect(long.status == 64)
+        #expect(long.stderr == "totp qr: text too long for a QR code: 3000 bytes, at most 1273 at error correction H (a lower level holds more)\n")
         let scale = try await TOTPProcess.run(["qr", "hello", "--png", "/tmp/never-written.png", "--scale", "0"])
         #expect(scale.status == 64 && scale.stderr == "totp qr: invalid scale 0: use 1 to 100\n", "\(scale)")
         #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written.png"))
@@ -98,7 +164,11 @@ struct QRCommandTests {
         #expect(lines[0].hasPrefix("secret: ") && lines[0].count == "secret: ".count + 32)
         let secret = String(lines[0].dropFirst("secret: ".count))
         #expect(lines[1] == "uri:    otpauth://totp/Demo:you@example.com?secret=\(secret)&issuer=Demo&algorithm=SHA1&digits=6&period=30")
-        #expect(run.stdout.contains("▀") || run.stdout.contains("█"))
+        // The URI is 121 bytes: version 7 at M, 45 modules and the quiet zone, 53 rows in 27 lines.
+        let drawing = lines.dropFirst(3).prefix { !$0.isEmpty }.joined(separator: "\n")
+        let picture = try #require(Self.modules(halfBlocks: drawing, inverted: false), "\(run)")
+        #expect(picture.count == 53 && picture.allSatisfy { $0.count == 53 }, "\(run)")
+        #expect((4...10).allSatisfy { picture[4][$0] && picture[10][$0] && picture[$0][4] && picture[$0][10] }, "the top-left finder pattern")
         let codeLine = try #require(lines.first { $0.hasPrefix("code:   ") })
         let code = String(codeLine.dropFirst("code:   ".count).prefix(6))
         #expect(try await TOTPProcess.run(["verify", code, secret]).status == 0)

@@ -21,12 +21,25 @@ struct TerminalTests {
 
     @Test("--watch redraws on a terminal until interrupted")
     func watchTerminal() async throws {
+        let start = Int64(Date().timeIntervalSince1970)
         let run = try await TOTPProcess.runInTerminal(["code", Seeds.sha1, "--watch"], timeoutSeconds: 2.5)
-        let code = try await TOTPProcess.run(["code", Seeds.sha1]).stdout.dropLast()
-        #expect(run.stdout.contains("\u{1B}[J"))
-        #expect(run.stdout.contains("s"))
-        #expect(run.stdout.components(separatedBy: "\u{1B}[J").count >= 3, "expected at least two redraws: \(run.stdout.debugDescription)")
-        #expect(run.stdout.contains(String(code)) || run.stdout.contains("█"))
+        let end = Int64(Date().timeIntervalSince1970)
+        var codes: Set<String> = []
+        for step in (start / 30)...(end / 30) {
+            codes.insert(String(try await TOTPProcess.run(["code", Seeds.sha1, "--time", "\(step * 30)"]).stdout.dropLast()))
+        }
+        // Each redraw goes back to the start of the line, clears below, and draws the code, a
+        // ten-cell countdown bar and the seconds left.
+        #expect(run.stdout.hasPrefix("\r\u{1B}[J"), "\(run)")
+        let frames = run.stdout.components(separatedBy: "\r\u{1B}[J").dropFirst()
+        #expect(frames.count >= 2, "expected at least two redraws: \(run.stdout.debugDescription)")
+        for (index, drawn) in frames.enumerated() {
+            // Interrupted, the watch ends its line, which the terminal shows as "\r\n" (one Character).
+            let frame = index == frames.count - 1 && drawn.hasSuffix("\r\n") ? String(drawn.dropLast()) : drawn
+            let match = try #require(frame.wholeMatch(of: #/([0-9]{6})  [█░]{10} ([0-9]{1,2})s/#), "\(frame.debugDescription)")
+            #expect(codes.contains(String(match.1)), "\(match.1) is not the code of \(start)...\(end): \(codes)")
+            #expect((1...30).contains(Int(match.2) ?? 0))
+        }
     }
 
     @Test("--watch prints one line per code when not on a terminal")

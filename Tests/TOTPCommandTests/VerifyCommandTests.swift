@@ -1,3 +1,4 @@
+import Foundation
 import OTPTestUtilities
 import Testing
 
@@ -54,11 +55,16 @@ struct VerifyCommandTests {
 
     @Test("a wrong code exits 1 with 'invalid code' (fast path and parser path)")
     func wrong() async throws {
-        let fast = try await TOTPProcess.run(["verify", "000000", Seeds.sha1])
-        let fastAgain = try await TOTPProcess.run(["verify", "000001", Seeds.sha1])
-        // One of two different codes is certainly wrong.
-        #expect(fast.status == 1 || fastAgain.status == 1)
-        let wrong = fast.status == 1 ? fast : fastAgain
+        // A code unlike those of the two steps around now on each side: wrong within the default
+        // window of one step even when the step changes while totp runs.
+        let now = Int(Date().timeIntervalSince1970)
+        var nearby: Set<String> = []
+        for offset in -2...2 {
+            nearby.insert(String(try await TOTPProcess.run(["code", Seeds.sha1, "--time", "\(now + 30 * offset)"]).stdout.dropLast()))
+        }
+        let wrongCode = try #require(["000000", "000001", "000002", "000003", "000004", "000005"].first { !nearby.contains($0) })
+        let wrong = try await TOTPProcess.run(["verify", wrongCode, Seeds.sha1])
+        #expect(wrong.status == 1)
         #expect(wrong.stdout == "invalid code\n")
         #expect(wrong.stderr == "")
         let current = try await TOTPProcess.run(["code", Seeds.sha1]).stdout.dropLast()
