@@ -94,7 +94,10 @@ public enum ProcessRunner {
                     }
                     await collector.finish()
                 }
-                let session = ProcessSession(collector: collector, writer: execution.standardInputWriter)
+                let session = ProcessSession(
+                    collector: collector, writer: execution.standardInputWriter,
+                    sendSignal: { signal in try execution.send(signal: signal) },
+                    processIdentifier: execution.processIdentifier.value)
                 do {
                     try await body(session)
                 } catch {

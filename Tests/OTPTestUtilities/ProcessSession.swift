@@ -4,6 +4,10 @@ import Subprocess
 public struct ProcessSession: Sendable {
     let collector: OutputCollector
     let writer: StandardInputWriter
+    let sendSignal: @Sendable (Signal) throws -> Void
+
+    /// The child's process id, for tests that watch it from outside.
+    public let processIdentifier: Int32
 
     public struct PromptMissing: Error, CustomStringConvertible {
         public let prompt: String
@@ -39,5 +43,15 @@ public struct ProcessSession: Sendable {
     /// Closes the child's standard input: it reads end of file.
     public func finishInput() async throws {
         try await writer.finish()
+    }
+
+    /// Sends `signal` (such as SIGKILL, for crash tests) to the child.
+    public func send(signal: Int32) throws {
+        try sendSignal(Signal(rawValue: signal))
+    }
+
+    /// Whether the child has closed its standard output, which it does at the latest when it ends.
+    public var isOutputClosed: Bool {
+        get async { await collector.isFinished }
     }
 }

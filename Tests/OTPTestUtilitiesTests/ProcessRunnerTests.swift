@@ -54,6 +54,18 @@ struct ProcessRunnerTests {
         #expect(error?.output == "waiting\n")
     }
 
+    @Test("a conversation can kill its child mid-run, as crash tests do", .timeLimit(.minutes(1)))
+    func killMidRun() async throws {
+        let result = try await ProcessRunner.converse("/bin/sh", ["-c", "echo ready; exec sleep 60"]) { session in
+            try await session.waitForOutput(containing: "ready\n")
+            #expect(await !session.isOutputClosed)
+            #expect(session.processIdentifier > 0)
+            try session.send(signal: SIGKILL)
+        }
+        #expect(result.termination == .signaled(SIGKILL))
+        #expect(result.stdout == "ready\n")
+    }
+
     @Test("exit statuses and signals are told apart")
     func termination() async throws {
         let exited = try await ProcessRunner.shell("exit 3")
