@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Tests only: runs child processes with both output pipes drained concurrently.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         // C libraries.
@@ -75,16 +77,23 @@ let package = Package(
         ),
 
         // Tests.
+        // What every test target that runs a process or reads a fixture shares (no product).
+        .target(
+            name: "OTPTestUtilities",
+            dependencies: [.product(name: "Subprocess", package: "swift-subprocess")],
+            path: "Tests/OTPTestUtilities"
+        ),
         // Separate processes for the cross-process replay and kill -9 tests.
         .executableTarget(
             name: "OTPEnrollmentSQLiteTestHelper",
             dependencies: ["OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPSealing"],
             path: "Tests/OTPEnrollmentSQLiteTestHelper"
         ),
-        .testTarget(name: "OTPCoreTests", dependencies: ["OTPCore"]),
-        .testTarget(name: "OTPURITests", dependencies: ["OTPURI", "OTPCore"]),
-        .testTarget(name: "OTPQRTests", dependencies: ["OTPQR", "OTPURI", "OTPCore"]),
-        .testTarget(name: "OTPSealingTests", dependencies: ["OTPSealing", "OTPCore"]),
+        .testTarget(name: "OTPTestUtilitiesTests", dependencies: ["OTPTestUtilities"]),
+        .testTarget(name: "OTPCoreTests", dependencies: ["OTPCore", "OTPTestUtilities"]),
+        .testTarget(name: "OTPURITests", dependencies: ["OTPURI", "OTPCore", "OTPTestUtilities"]),
+        .testTarget(name: "OTPQRTests", dependencies: ["OTPQR", "OTPURI", "OTPCore", "OTPTestUtilities"]),
+        .testTarget(name: "OTPSealingTests", dependencies: ["OTPSealing", "OTPCore", "OTPTestUtilities"]),
         .testTarget(
             name: "OTPEnrollmentTests",
             dependencies: [
@@ -99,8 +108,8 @@ let package = Package(
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ]
         ),
-        .testTarget(name: "TOTPCommandTests", dependencies: ["TOTPCommand"]),
-        .testTarget(name: "TOTPEnrollmentCommandTests"),
+        .testTarget(name: "TOTPCommandTests", dependencies: ["TOTPCommand", "OTPTestUtilities"]),
+        .testTarget(name: "TOTPEnrollmentCommandTests", dependencies: ["OTPTestUtilities"]),
     ],
     swiftLanguageModes: [.v6]
 )

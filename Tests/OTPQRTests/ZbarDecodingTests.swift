@@ -1,6 +1,7 @@
 import Foundation
 import OTPCore
 import OTPQR
+import OTPTestUtilities
 import OTPURI
 import Testing
 
@@ -41,15 +42,23 @@ struct ZbarDecodingTests {
         ]
     }()
 
+    /// The raw bytes of the symbol's data, as `zbarimg --raw -q -Sbinary` reads them from a PNG
+    /// file (binary mode, so zbar does not guess a character set).
+    static func zbarDecode(_ path: String) async throws -> [UInt8] {
+        let run = try await ProcessRunner.run(ExternalTool.zbarimg.path(), ["--raw", "-q", "-Sbinary", path])
+        try #require(run.status == 0, "zbarimg could not decode \(path): \(run)")
+        return run.standardOutput
+    }
+
     @Test("PNG decodes to exactly the input", arguments: samples)
-    func png(_ sample: Sample) throws {
+    func png(_ sample: Sample) async throws {
         let code = try QRCode(encoding: sample.text, errorCorrection: sample.errorCorrection)
-        let directory = try ExternalTool.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("code.png")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.file("code.png")
         let scale = code.size > 100 ? 4 : 6
-        try Data(code.pngData(scale: scale)).write(to: file)
-        let decoded = try ExternalTool.zbarDecode(pngAt: file)
+        try Data(code.pngData(scale: scale)).write(to: URL(fileURLWithPath: file))
+        let decoded = try await Self.zbarDecode(file)
         #expect(decoded == Array(sample.text.utf8), "version \(code.version)")
         if sample.name.hasPrefix("near the version limit") { #expect(code.version == 40) }
     }
@@ -68,15 +77,16 @@ struct ZbarDecodingTests {
     }
 
     @Test("SVG rasterized by rsvg-convert decodes to exactly the input", arguments: samples.prefix(4))
-    func svg(_ sample: Sample) throws {
+    func svg(_ sample: Sample) async throws {
         let code = try QRCode(encoding: sample.text, errorCorrection: sample.errorCorrection)
-        let directory = try ExternalTool.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let svgFile = directory.appendingPathComponent("code.svg")
-        let pngFile = directory.appendingPathComponent("code.png")
-        try code.svgString(moduleSize: 6).write(to: svgFile, atomically: true, encoding: .utf8)
-        _ = try ExternalTool.run("rsvg-convert", package: "librsvg2-bin", ["-o", pngFile.path, svgFile.path])
-        #expect(try ExternalTool.zbarDecode(pngAt: pngFile) == Array(sample.text.utf8))
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let svgFile = directory.file("code.svg")
+        let pngFile = directory.file("code.png")
+        try code.svgString(moduleSize: 6).write(toFile: svgFile, atomically: true, encoding: .utf8)
+        let rasterized = try await ProcessRunner.run(ExternalTool.rsvgConvert.path(), ["-o", pngFile, svgFile])
+        try #require(rasterized.status == 0, "rsvg-convert failed: \(rasterized)")
+        #expect(try await Self.zbarDecode(pngFile) == Array(sample.text.utf8))
     }
 
     @Test("SVG path covers exactly the dark modules", arguments: samples)

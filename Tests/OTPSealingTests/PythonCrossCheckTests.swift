@@ -1,6 +1,7 @@
 import Foundation
 import OTPCore
 import OTPSealing
+import OTPTestUtilities
 import Testing
 
 /// Opens OTPKit's sealed values with Python's `cryptography` package (AESGCM over OpenSSL, code
@@ -21,7 +22,7 @@ struct PythonCrossCheckTests {
     """
 
     @Test("200 sealed secrets open in Python to the same bytes")
-    func pythonOpens() throws {
+    func pythonOpens() async throws {
         var lines: [String] = []
         var expected: [String] = []
         for index in 0..<200 {
@@ -32,30 +33,18 @@ struct PythonCrossCheckTests {
             lines.append([hex(keyBytes), hex(Array(enrollment.utf8)), hex(sealed.bytes)].joined(separator: " "))
             expected.append(secret.withUnsafeBytes { hex(Array($0)) })
         }
-        let output = try runPython(input: lines.joined(separator: "\n") + "\n")
+        let output = try await runPython(input: lines.joined(separator: "\n") + "\n")
         #expect(output.split(separator: "\n").map(String.init) == expected)
     }
 
     func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
-    func runPython(input: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.script]
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+    func runPython(input: String) async throws -> String {
+        let run = try await ProcessRunner.run(ExternalTool.python3.path(), ["-c", Self.script], input: input)
         try #require(
-            process.terminationStatus == 0,
-            "python3 with the cryptography package failed (install it: `bash Tests/test.sh` or `apt-get install -y python3-cryptography`): \(errors)"
+            run.status == 0,
+            "python3 with the cryptography package failed (install it: `bash Tests/test.sh` or `apt-get install -y python3-cryptography`): \(run.stderr)"
         )
-        return String(decoding: output, as: UTF8.self)
+        return run.stdout
     }
 }

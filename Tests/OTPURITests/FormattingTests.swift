@@ -1,10 +1,11 @@
 import OTPCore
+import OTPTestUtilities
 import OTPURI
 import Testing
 
 @Suite("Formatting otpauth:// URIs")
 struct FormattingTests {
-    @Test("models format to the expected URI and parse back", arguments: URIFixtures.shared.formatted)
+    @Test("models format to the expected URI and parse back", arguments: try URIFixtures.load().formatted)
     func formatted(_ fixture: URIFixtures.Formatted) throws {
         let model = try fixture.model.build()
         #expect(model.string == fixture.uri)
@@ -12,7 +13,7 @@ struct FormattingTests {
         #expect(try OTPAuthURI(parsing: fixture.uri, mode: .lenient) == model)
     }
 
-    @Test("Firebase's generateQRCodeURL, byte for byte", arguments: URIFixtures.shared.firebase)
+    @Test("Firebase's generateQRCodeURL, byte for byte", arguments: try URIFixtures.load().firebase)
     func firebase(_ fixture: URIFixtures.Firebase) {
         let url = OTPAuthURI.firebaseQRCodeURL(
             sharedSecretKey: fixture.key,

@@ -1,28 +1,17 @@
 import Foundation
 import OTPCore
+import OTPTestUtilities
 import OTPURI
 import Testing
 
 /// Inputs the libFuzzer target (Tests/Fuzz) stopped on, replayed through the checks it makes.
 @Suite("Fuzzer regressions")
 struct FuzzRegressionTests {
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fuzz/Regressions")
+    static let directory = "Tests/Fuzz/Regressions"
 
-    static var inputs: [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.sorted()
-    }
-
-    @Test("the regression inputs exist")
-    func inputsExist() {
-        #expect(!Self.inputs.isEmpty, "no files in \(Self.directory.path)")
-    }
-
-    @Test("each input parses or fails cleanly, and what parses reads back unchanged", arguments: inputs)
+    @Test("each input parses or fails cleanly, and what parses reads back unchanged", arguments: try Fixture.fileNames(in: directory))
     func replay(_ name: String) throws {
-        let bytes = try Data(contentsOf: Self.directory.appendingPathComponent(name))
+        let bytes = try Fixture.data(Self.directory + "/" + name)
         let text = String(decoding: bytes, as: UTF8.self)
         _ = try? Base32.decode(text)
         for mode in [OTPAuthURI.ParsingMode.lenient, .strict] {

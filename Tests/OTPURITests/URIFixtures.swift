@@ -1,5 +1,5 @@
-import Foundation
 import OTPCore
+import OTPTestUtilities
 import OTPURI
 
 /// The cases in TestVectors/otpauth-uris.json.
@@ -83,16 +83,10 @@ struct URIFixtures: Decodable {
     let formatted: [Formatted]
     let firebase: [Firebase]
 
-    static let shared: URIFixtures = {
-        let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("TestVectors/otpauth-uris.json")
-        do {
-            return try JSONDecoder().decode(URIFixtures.self, from: Data(contentsOf: url))
-        } catch {
-            fatalError("cannot load \(url.path): \(error)")
-        }
-    }()
+    /// TestVectors/otpauth-uris.json, read afresh: a broken file fails the tests that read it.
+    static func load() throws -> URIFixtures {
+        try Fixture.decode(from: "TestVectors/otpauth-uris.json")
+    }
 
     static func modes(_ names: [String]) -> [OTPAuthURI.ParsingMode] {
         names.map { $0 == "strict" ? .strict : .lenient }

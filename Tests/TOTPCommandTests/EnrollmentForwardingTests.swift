@@ -1,25 +1,27 @@
 import Foundation
+import OTPTestUtilities
 import Testing
 
 @Suite("totp enroll, signin, … run totp-enrollment")
 struct EnrollmentForwardingTests {
     @Test("totp keygen writes a key through totp-enrollment")
-    func keygen() throws {
-        let directory = try TOTPProcess.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let key = directory.appendingPathComponent("otpkit.key").path
-        let run = try TOTPProcess.run(["keygen", key])
+    func keygen() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let key = directory.url.appendingPathComponent("otpkit.key").path
+        let run = try await TOTPProcess.run(["keygen", key])
         #expect(run.status == 0, "\(run)")
         let text = try String(contentsOfFile: key, encoding: .utf8)
-        #expect(text.trimmingCharacters(in: .whitespacesAndNewlines).count == 64)
+        #expect(text.count == 65 && text.hasSuffix("\n"))
+        #expect(text.dropLast().allSatisfy { $0.isHexDigit }, "\(text.debugDescription)")
     }
 
     @Test("help for the forwarded commands comes from totp-enrollment, and totp --help lists them")
-    func help() throws {
-        let run = try TOTPProcess.run(["signin", "--help"])
+    func help() async throws {
+        let run = try await TOTPProcess.run(["signin", "--help"])
         #expect(run.status == 0)
-        #expect(run.stdout.contains("signin"))
-        let root = try TOTPProcess.run(["--help"])
+        #expect(run.stdout.hasPrefix("OVERVIEW: Sign in with a TOTP second factor: ask for a code and verify it.\n"), "\(run)")
+        let root = try await TOTPProcess.run(["--help"])
         for command in ["enroll", "signin", "reseal", "factors", "keygen"] {
             #expect(root.stdout.contains("  \(command) "))
         }

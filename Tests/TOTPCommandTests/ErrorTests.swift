@@ -1,4 +1,5 @@
 import Foundation
+import OTPTestUtilities
 import Testing
 
 /// Every bad input: one line on standard error naming the problem, nothing on standard output,
@@ -98,8 +99,8 @@ struct ErrorTests {
     ]
 
     @Test("bad input", arguments: cases)
-    func badInput(_ testCase: Case) throws {
-        let run = try TOTPProcess.run(testCase.arguments, input: testCase.input, environment: testCase.environment)
+    func badInput(_ testCase: Case) async throws {
+        let run = try await TOTPProcess.run(testCase.arguments, input: testCase.input, environment: testCase.environment)
         #expect(run.status == testCase.status, "\(run)")
         #expect(run.stderr == testCase.message + "\n")
         #expect(run.stdout == "")

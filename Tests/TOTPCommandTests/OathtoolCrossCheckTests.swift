@@ -1,4 +1,5 @@
 import Foundation
+import OTPTestUtilities
 import Testing
 
 /// `totp code` against oathtool (OATH Toolkit), an implementation nobody here wrote.
@@ -16,7 +17,7 @@ struct OathtoolCrossCheckTests {
     }
 
     @Test("300 random secrets, algorithms, digits, periods and times agree with oathtool")
-    func randomAgreement() throws {
+    func randomAgreement() async throws {
         var generator = SystemRandomNumberGenerator()
         let cases = (0..<300).map { _ in
             Case(
@@ -29,14 +30,15 @@ struct OathtoolCrossCheckTests {
         let oathScript = "set -e\n" + cases.map {
             "oathtool --totp=\($0.algorithm) -d \($0.digits) -s \($0.period)s -N @\($0.time) \($0.hex)"
         }.joined(separator: "\n")
-        let oath = try TOTPProcess.shell(oathScript, requiring: "oathtool",
-                                         hint: "run `bash Tests/test.sh` (it installs it) or `apt-get install -y oathtool`")
+        // The scripts find oathtool on PATH; a missing one fails here, naming its package.
+        _ = try ExternalTool.oathtool.path()
+        let oath = try await ProcessRunner.run("/bin/sh", input: oathScript)
         try #require(oath.status == 0, "oathtool failed: \(oath.stderr)")
-        let totp = TOTPProcess.quoted(TOTPProcess.executable)
+        let totp = try ProcessRunner.shellQuoted(TOTPProcess.executable())
         let ourScript = "set -e\n" + cases.map {
             "\(totp) code \($0.base32) --algorithm \($0.algorithm) --digits \($0.digits) --period \($0.period) --time \($0.time)"
         }.joined(separator: "\n")
-        let ours = try TOTPProcess.runProgram("/bin/sh", ["-c", ourScript])
+        let ours = try await ProcessRunner.run("/bin/sh", input: ourScript, environment: ["TOTP_SECRET": nil])
         try #require(ours.status == 0, "totp failed: \(ours.stderr)")
         let expected = oath.stdout.split(separator: "\n")
         let actual = ours.stdout.split(separator: "\n")
@@ -47,15 +49,15 @@ struct OathtoolCrossCheckTests {
     }
 
     @Test("HOTP codes agree with oathtool --hotp")
-    func hotpAgreement() throws {
+    func hotpAgreement() async throws {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<20 {
             let secret = (0..<20).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let testCase = Case(secret: secret, algorithm: "sha1", digits: 6, period: 30, time: 0)
             let counter = UInt64.random(in: 0...UInt64(UInt32.max), using: &generator)
-            let oath = try TOTPProcess.shell("oathtool --hotp -c \(counter) \(testCase.hex)", requiring: "oathtool",
-                                             hint: "run `bash Tests/test.sh` or `apt-get install -y oathtool`")
-            let ours = try TOTPProcess.run(["code", testCase.base32, "--hotp", "--counter", "\(counter)"])
+            let oath = try await ProcessRunner.run(ExternalTool.oathtool.path(), ["--hotp", "-c", "\(counter)", testCase.hex])
+            try #require(oath.status == 0, "oathtool failed: \(oath)")
+            let ours = try await TOTPProcess.run(["code", testCase.base32, "--hotp", "--counter", "\(counter)"])
             #expect(ours.stdout == oath.stdout, "counter \(counter) key \(testCase.hex)")
         }
     }

@@ -1,13 +1,12 @@
 import Foundation
+import OTPTestUtilities
 import Testing
 
 /// `totp qr` and `totp new`, with zbarimg (Debian's zbar-tools) as the independent QR decoder.
 @Suite("totp qr and totp new")
 struct QRCommandTests {
-    static func decode(_ path: String) throws -> String {
-        let run = try TOTPProcess.shell(
-            "zbarimg --quiet --raw \(TOTPProcess.quoted(path))", requiring: "zbarimg",
-            hint: "run `bash Tests/test.sh` (it installs it) or `apt-get install -y zbar-tools`")
+    static func decode(_ path: String) async throws -> String {
+        let run = try await ProcessRunner.run(ExternalTool.zbarimg.path(), ["--quiet", "--raw", path])
         try #require(run.status == 0, "zbarimg could not read \(path): \(run.stderr)")
         return String(run.stdout.dropLast())
     }
@@ -20,97 +19,167 @@ struct QRCommandTests {
         return (int(16), int(20))
     }
 
+    /// The modules (true for dark) of an ASCII drawing: "##" or two spaces each, a row per line.
+    static func modules(ascii text: String) -> [[Bool]]? {
+        var rows: [[Bool]] = []
+        for line in text.split(separator: "\n") {
+            let bytes = Array(line.utf8)
+            guard bytes.count % 2 == 0 else { return nil }
+            var row: [Bool] = []
+            for index in stride(from: 0, to: bytes.count, by: 2) {
+                switch (bytes[index], bytes[index + 1]) {
+                case (UInt8(ascii: "#"), UInt8(ascii: "#")): row.append(true)
+                case (UInt8(ascii: " "), UInt8(ascii: " ")): row.append(false)
+                default: return nil
+                }
+            }
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// The modules of a half-block drawing: two rows per line; inverted, the blocks draw the light
+    /// modules. The lower half of the last line lies outside an odd-sized picture and is dropped.
+    static func modules(halfBlocks text: String, inverted: Bool) -> [[Bool]]? {
+        var rows: [[Bool]] = []
+        for line in text.split(separator: "\n") {
+            var top: [Bool] = [], bottom: [Bool] = []
+            for character in line {
+                let halves: (Bool, Bool)
+                switch character {
+                case "█": halves = (true, true)
+                case "▀": halves = (true, false)
+                case "▄": halves = (false, true)
+                case " ": halves = (false, false)
+                default: return nil
+                }
+                top.append(halves.0 != inverted)
+                bottom.append(halves.1 != inverted)
+            }
+            rows += [top, bottom]
+        }
+        return Array(rows.dropLast())
+    }
+
+    /// The modules of an ANSI drawing: two spaces each on a black (dark) or white background.
+    static func modules(ansi text: String) -> [[Bool]]? {
+        var rows: [[Bool]] = []
+        for line in text.split(separator: "\n") {
+            var row: [Bool] = []
+            var dark: Bool? = nil
+            var rest = Substring(line)
+            while !rest.isEmpty {
+                if rest.hasPrefix("\u{1B}[40m") { dark = true; rest = rest.dropFirst(5) }
+                else if rest.hasPrefix("\u{1B}[47m") { dark = false; rest = rest.dropFirst(5) }
+                else if rest.hasPrefix("\u{1B}[0m") { dark = nil; rest = rest.dropFirst(4) }
+                else if rest.hasPrefix("  "), let dark { row.append(dark); rest = rest.dropFirst(2) }
+                else { return nil }
+            }
+            guard dark == nil else { return nil }
+            rows.append(row)
+        }
+        return rows
+    }
+
     @Test("qr --png writes an image zbarimg decodes to the same text",
           arguments: [
             "otpauth://totp/Example:alice@google.com?secret=JBSWY3DPEHPK3PXP&issuer=Example",
             "otpauth://totp/ACME%20Co:j%C3%BCrgen@example.com?secret=HXDMVJECJJWSRB3HWIZR4IFUGFTMXBOZ&issuer=ACME%20Co&algorithm=SHA512&digits=8&period=60",
             "plain text, not a URI",
           ])
-    func png(_ text: String) throws {
-        let directory = try TOTPProcess.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+    func png(_ text: String) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
         for level in ["L", "M", "q", "H"] {
-            let file = directory.appendingPathComponent("qr-\(level).png").path
-            let run = try TOTPProcess.run(["qr", text, "--png", file, "--ec", level])
+            let file = directory.url.appendingPathComponent("qr-\(level).png").path
+            let run = try await TOTPProcess.run(["qr", text, "--png", file, "--ec", level])
             #expect(run.status == 0, "\(run)")
             #expect(run.stdout == "", "no drawing when writing a file without --format")
-            #expect(try Self.decode(file) == text)
+            #expect(try await Self.decode(file) == text)
         }
     }
 
     @Test("--scale and --margin set the PNG's size; --svg writes an SVG document")
-    func sizes() throws {
-        let directory = try TOTPProcess.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let small = directory.appendingPathComponent("small.png").path
-        let large = directory.appendingPathComponent("large.png").path
-        let svg = directory.appendingPathComponent("code.svg").path
+    func sizes() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let small = directory.url.appendingPathComponent("small.png").path
+        let large = directory.url.appendingPathComponent("large.png").path
+        let svg = directory.url.appendingPathComponent("code.svg").path
         // "hello" fits version 1 (21 modules) at level M.
-        #expect(try TOTPProcess.run(["qr", "hello", "--png", small, "--scale", "2", "--margin", "0"]).status == 0)
-        #expect(try TOTPProcess.run(["qr", "hello", "--png", large, "--scale", "10", "--margin", "4", "--svg", svg]).status == 0)
+        #expect(try await TOTPProcess.run(["qr", "hello", "--png", small, "--scale", "2", "--margin", "0"]).status == 0)
+        #expect(try await TOTPProcess.run(["qr", "hello", "--png", large, "--scale", "10", "--margin", "4", "--svg", svg]).status == 0)
         #expect(try Self.pngSize(small) == (42, 42))
         #expect(try Self.pngSize(large) == (290, 290))
-        #expect(try Self.decode(large) == "hello")
+        #expect(try await Self.decode(large) == "hello")
         let document = try String(contentsOfFile: svg, encoding: .utf8)
         #expect(document.contains("<svg") && document.contains("<path"))
     }
 
     @Test("qr draws in each text format; - reads standard input")
-    func formats() throws {
-        let utf8 = try TOTPProcess.run(["qr", "hello"])
+    func formats() async throws {
+        let utf8 = try await TOTPProcess.run(["qr", "hello"])
         #expect(utf8.status == 0)
-        #expect(utf8.stdout.contains("█") || utf8.stdout.contains("▀"))
-        let inverted = try TOTPProcess.run(["qr", "hello", "--format", "utf8-inverted"])
-        #expect(inverted.stdout != utf8.stdout && inverted.stdout.contains("█"))
-        let ascii = try TOTPProcess.run(["qr", "hello", "--format", "ascii"])
-        #expect(ascii.stdout.contains("##") && ascii.stdout.unicodeScalars.allSatisfy(\.isASCII))
-        // Version 1: 21 modules plus a 4-module quiet zone on each side, one module row per line.
-        #expect(ascii.stdout.split(separator: "\n", omittingEmptySubsequences: false).count == 29 + 1)
-        let ansi = try TOTPProcess.run(["qr", "hello", "--format", "ansi"])
-        #expect(ansi.stdout.contains("\u{1B}["))
-        let stdin = try TOTPProcess.run(["qr", "-", "--format", "ascii"], input: "hello\n")
+        let inverted = try await TOTPProcess.run(["qr", "hello", "--format", "utf8-inverted"])
+        let ascii = try await TOTPProcess.run(["qr", "hello", "--format", "ascii"])
+        let ansi = try await TOTPProcess.run(["qr", "hello", "--format", "ansi"])
+        // Version 1: 21 modules plus a 4-module quiet zone on each side.
+        let picture = try #require(Self.modules(ascii: ascii.stdout), "\(ascii)")
+        #expect(picture.count == 29 && picture.allSatisfy { $0.count == 29 })
+        #expect(picture.first?.contains(true) == false && picture.last?.contains(true) == false, "a light quiet zone")
+        #expect((4...10).allSatisfy { picture[4][$0] && picture[10][$0] && picture[$0][4] && picture[$0][10] }, "the top-left finder pattern")
+        // Every format draws the same symbol.
+        #expect(Self.modules(halfBlocks: utf8.stdout, inverted: false) == picture, "\(utf8)")
+        #expect(Self.modules(halfBlocks: inverted.stdout, inverted: true) == picture, "\(inverted)")
+        #expect(Self.modules(ansi: ansi.stdout) == picture, "\(ansi)")
+        let stdin = try await TOTPProcess.run(["qr", "-", "--format", "ascii"], input: "hello\n")
         #expect(stdin.stdout == ascii.stdout)
     }
 
     @Test("qr errors: empty text, too long, bad options, unwritable file")
-    func errors() throws {
-        let empty = try TOTPProcess.run(["qr", ""])
+    func errors() async throws {
+        let empty = try await TOTPProcess.run(["qr", ""])
         #expect(empty.status == 64 && empty.stderr == "totp qr: nothing to encode: the text is empty\n")
-        let long = try TOTPProcess.run(["qr", String(repeating: "x", count: 3000), "--ec", "H"])
-        #expect(long.status == 64 && long.stderr.hasPrefix("totp qr: text too long for a QR code: 3000 bytes"))
-        let scale = try TOTPProcess.run(["qr", "hello", "--png", "/tmp/never-written.png", "--scale", "0"])
+        let long = try await TOTPProcess.run(["qr", String(repeating: "x", count: 3000), "--ec", "H"])
+        #expect(long.status == 64)
+        #expect(long.stderr == "totp qr: text too long for a QR code: 3000 bytes, at most 1273 at error correction H (a lower level holds more)\n")
+        let scale = try await TOTPProcess.run(["qr", "hello", "--png", "/tmp/never-written.png", "--scale", "0"])
         #expect(scale.status == 64 && scale.stderr == "totp qr: invalid scale 0: use 1 to 100\n", "\(scale)")
         #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written.png"))
-        let level = try TOTPProcess.run(["qr", "hello", "--ec", "X"])
+        let level = try await TOTPProcess.run(["qr", "hello", "--ec", "X"])
         #expect(level.status == 64 && level.stderr.hasPrefix("totp qr: The value 'X' is invalid for '--ec <level>'"))
-        let format = try TOTPProcess.run(["qr", "hello", "--format", "sixel"])
+        let format = try await TOTPProcess.run(["qr", "hello", "--format", "sixel"])
         #expect(format.status == 64 && format.stderr.hasPrefix("totp qr: The value 'sixel' is invalid for '--format <format>'"))
-        let unwritable = try TOTPProcess.run(["qr", "hello", "--png", "/nonexistent/dir/code.png"])
+        let unwritable = try await TOTPProcess.run(["qr", "hello", "--png", "/nonexistent/dir/code.png"])
         #expect(unwritable.status == 73)
         #expect(unwritable.stderr == "totp qr: cannot write '/nonexistent/dir/code.png': No such file or directory\n")
     }
 
     @Test("new prints a secret, its URI, a QR drawing and the current code")
-    func new() throws {
-        let run = try TOTPProcess.run(["new", "--issuer", "Demo", "--account", "you@example.com"])
+    func new() async throws {
+        let run = try await TOTPProcess.run(["new", "--issuer", "Demo", "--account", "you@example.com"])
         #expect(run.status == 0, "\(run)")
         let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         try #require(lines.count > 10)
         #expect(lines[0].hasPrefix("secret: ") && lines[0].count == "secret: ".count + 32)
         let secret = String(lines[0].dropFirst("secret: ".count))
         #expect(lines[1] == "uri:    otpauth://totp/Demo:you@example.com?secret=\(secret)&issuer=Demo&algorithm=SHA1&digits=6&period=30")
-        #expect(run.stdout.contains("▀") || run.stdout.contains("█"))
+        // The URI is 121 bytes: version 7 at M, 45 modules and the quiet zone, 53 rows in 27 lines.
+        let drawing = lines.dropFirst(3).prefix { !$0.isEmpty }.joined(separator: "\n")
+        let picture = try #require(Self.modules(halfBlocks: drawing, inverted: false), "\(run)")
+        #expect(picture.count == 53 && picture.allSatisfy { $0.count == 53 }, "\(run)")
+        #expect((4...10).allSatisfy { picture[4][$0] && picture[10][$0] && picture[$0][4] && picture[$0][10] }, "the top-left finder pattern")
         let codeLine = try #require(lines.first { $0.hasPrefix("code:   ") })
         let code = String(codeLine.dropFirst("code:   ".count).prefix(6))
-        #expect(try TOTPProcess.run(["verify", code, secret]).status == 0)
+        #expect(try await TOTPProcess.run(["verify", code, secret]).status == 0)
     }
 
     @Test("new --json, --png, --bytes, --algorithm, --digits, --period")
-    func newJSON() throws {
-        let directory = try TOTPProcess.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("new.png").path
-        let run = try TOTPProcess.run(["new", "--issuer", "ACME Co", "--account", "alice", "--algorithm", "sha256",
+    func newJSON() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.url.appendingPathComponent("new.png").path
+        let run = try await TOTPProcess.run(["new", "--issuer", "ACME Co", "--account", "alice", "--algorithm", "sha256",
                                        "--digits", "8", "--period", "60", "--bytes", "40", "--json", "--png", file])
         #expect(run.status == 0, "\(run)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: String])
@@ -120,28 +189,28 @@ struct QRCommandTests {
         #expect(secret.count == 64)  // 40 bytes in unpadded Base32
         let uri = try #require(object["uri"])
         #expect(uri == "otpauth://totp/ACME%20Co:alice?secret=\(secret)&issuer=ACME%20Co&algorithm=SHA256&digits=8&period=60")
-        #expect(try Self.decode(file) == uri)
-        let sha512 = try TOTPProcess.run(["new", "--account", "a", "--algorithm", "sha512", "--json"])
+        #expect(try await Self.decode(file) == uri)
+        let sha512 = try await TOTPProcess.run(["new", "--account", "a", "--algorithm", "sha512", "--json"])
         let sha512Secret = try #require((try JSONSerialization.jsonObject(with: Data(sha512.stdout.utf8)) as? [String: String])?["secret"])
         #expect(sha512Secret.count == 103)  // 64 bytes
-        let svg = directory.appendingPathComponent("new.svg").path
-        let withSVG = try TOTPProcess.run(["new", "--account", "a", "--svg", svg, "--format", "ascii"])
+        let svg = directory.url.appendingPathComponent("new.svg").path
+        let withSVG = try await TOTPProcess.run(["new", "--account", "a", "--svg", svg, "--format", "ascii"])
         #expect(withSVG.status == 0 && withSVG.stdout.contains("##"), "--format draws even when writing a file")
         #expect(try String(contentsOfFile: svg, encoding: .utf8).contains("<svg"))
-        let noQR = try TOTPProcess.run(["new", "--account", "a", "--no-qr"])
+        let noQR = try await TOTPProcess.run(["new", "--account", "a", "--no-qr"])
         #expect(noQR.stdout.split(separator: "\n").count == 3)
         #expect(!noQR.stdout.contains("▀"))
     }
 
     @Test("new errors")
-    func newErrors() throws {
-        let missing = try TOTPProcess.run(["new", "--issuer", "Demo"])
+    func newErrors() async throws {
+        let missing = try await TOTPProcess.run(["new", "--issuer", "Demo"])
         #expect(missing.status == 64 && missing.stderr == "totp new: Missing expected argument '--account <name>'\n")
-        let bytes = try TOTPProcess.run(["new", "--account", "a", "--bytes", "5"])
+        let bytes = try await TOTPProcess.run(["new", "--account", "a", "--bytes", "5"])
         #expect(bytes.status == 64 && bytes.stderr == "totp new: invalid secret length 5: use 10 to 1024 bytes\n")
-        let digits = try TOTPProcess.run(["new", "--account", "a", "--digits", "12"])
+        let digits = try await TOTPProcess.run(["new", "--account", "a", "--digits", "12"])
         #expect(digits.status == 64 && digits.stderr == "totp new: invalid number of digits 12: use 6 to 10\n")
-        let empty = try TOTPProcess.run(["new", "--account", ""])
+        let empty = try await TOTPProcess.run(["new", "--account", ""])
         #expect(empty.status == 64 && empty.stderr == "totp new: --account must not be empty\n")
         #expect(missing.stdout == "" && bytes.stdout == "" && digits.stdout == "")
     }

@@ -1,11 +1,6 @@
 import Foundation
+import OTPTestUtilities
 import Testing
-
-struct CommandResult {
-    let status: Int32
-    let output: String
-    let errors: String
-}
 
 /// A directory with a key file and a database path for one test, removed afterwards.
 final class Scratch {
@@ -27,78 +22,31 @@ final class Scratch {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    static func executable(_ name: String) throws -> String {
-        let tests = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let path = URL(fileURLWithPath: tests).deletingLastPathComponent().appendingPathComponent(name).path
-        try #require(FileManager.default.isExecutableFile(atPath: path), "\(path) is missing: run `swift build` first (Tests/test.sh does)")
-        return path
-    }
-
-    /// Runs `totp-enrollment` with no input (standard input at its end).
-    func run(_ arguments: [String], environment: [String: String] = [:], program: String = "totp-enrollment") throws -> CommandResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Self.executable(program))
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        let output = directory + "/run.out", errors = directory + "/run.err"
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors, contents: nil)
-        process.standardOutput = FileHandle(forWritingAtPath: output)
-        process.standardError = FileHandle(forWritingAtPath: errors)
-        try process.run()
-        process.waitUntilExit()
-        return CommandResult(
-            status: process.terminationStatus,
-            output: try String(contentsOfFile: output, encoding: .utf8),
-            errors: try String(contentsOfFile: errors, encoding: .utf8)
-        )
+    /// Runs `totp-enrollment` (or `program`) with no input (standard input at its end).
+    func run(_ arguments: [String], environment: [String: String] = [:], program: String = "totp-enrollment") async throws -> ProcessOutput {
+        try await ProcessRunner.run(BuiltProduct.path(program), arguments, environment: environment)
     }
 
     /// Runs `enroll` as a person would: waits for the key, answers `firstAnswer` (when given) and then
     /// the code oathtool computes from the key it was shown.
-    func enroll(user: String, email: String, firstAnswer: String? = nil, program: String = "totp-enrollment", subcommand: [String] = ["enroll"]) throws -> (status: Int32, output: String, errors: String, key: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Self.executable(program))
-        process.arguments = subcommand + ["--db", database, "--user", user, "--email", email, "--key-file", keyFile]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        var shown = Data()
-        let deadline = Date().addingTimeInterval(60)
-        while !(String(decoding: shown, as: UTF8.self).contains("Enter the first code")) {
-            let chunk = output.fileHandleForReading.availableData
-            try #require(!chunk.isEmpty || Date() < deadline, "enroll printed no key: \(String(decoding: shown, as: UTF8.self))")
-            if chunk.isEmpty { break }
-            shown.append(chunk)
+    func enroll(user: String, email: String, firstAnswer: String? = nil, program: String = "totp-enrollment", subcommand: [String] = ["enroll"]) async throws -> (status: Int32, stdout: String, stderr: String, key: String) {
+        var key = ""
+        let arguments = subcommand + ["--db", database, "--user", user, "--email", email, "--key-file", keyFile]
+        let result = try await ProcessRunner.converse(BuiltProduct.path(program), arguments) { session in
+            let shown = try await session.waitForOutput(containing: "Enter the first code")
+            let keyLine = try #require(shown.split(separator: "\n").first { $0.contains("Key:") }, "enroll printed no key: \(shown)")
+            key = keyLine.replacingOccurrences(of: "Key:", with: "").filter { !$0.isWhitespace }
+            if let firstAnswer { try await session.write(firstAnswer + "\n") }
+            let code = try await oathtool(base32: key, at: Int64(Date().timeIntervalSince1970))
+            try await session.write(code + "\n")
         }
-        let text = String(decoding: shown, as: UTF8.self)
-        let keyLine = try #require(text.split(separator: "\n").first { $0.contains("Key:") })
-        let key = keyLine.replacingOccurrences(of: "Key:", with: "").filter { !$0.isWhitespace }
-        if let firstAnswer { input.fileHandleForWriting.write(Data((firstAnswer + "\n").utf8)) }
-        let code = try oathtool(base32: key, at: Int64(Date().timeIntervalSince1970))
-        input.fileHandleForWriting.write(Data((code + "\n").utf8))
-        try input.fileHandleForWriting.close()
-        let rest = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text + String(decoding: rest, as: UTF8.self), errorText, key)
+        return (result.status, result.stdout, result.stderr, key)
     }
 }
 
 /// The code `oathtool` (OATH Toolkit, not ours) computes for a Base32 key at a Unix time.
-func oathtool(base32 key: String, at time: Int64) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["oathtool", "--totp", "-b", "-N", "@\(time)", key]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "oathtool failed or is missing: run `bash Tests/test.sh` (it installs it) or `apt-get install -y oathtool`")
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+func oathtool(base32 key: String, at time: Int64) async throws -> String {
+    let run = try await ProcessRunner.run(ExternalTool.oathtool.path(), ["--totp", "-b", "-N", "@\(time)", key])
+    try #require(run.status == 0, "oathtool failed: \(run)")
+    return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 }

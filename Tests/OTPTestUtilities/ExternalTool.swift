@@ -1,0 +1,38 @@
+import Foundation
+
+/// A program from a Debian package that a test checks OTPKit against. Tests never skip when one
+/// is missing: they fail with the package to install, which `bash .ci/install` installs.
+public struct ExternalTool: Sendable {
+    public let name: String
+    public let debianPackage: String
+
+    public init(_ name: String, debianPackage: String) {
+        self.name = name
+        self.debianPackage = debianPackage
+    }
+
+    public static let oathtool = ExternalTool("oathtool", debianPackage: "oathtool")
+    public static let zbarimg = ExternalTool("zbarimg", debianPackage: "zbar-tools")
+    public static let rsvgConvert = ExternalTool("rsvg-convert", debianPackage: "librsvg2-bin")
+    public static let python3 = ExternalTool("python3", debianPackage: "python3")
+    public static let script = ExternalTool("script", debianPackage: "bsdutils")
+    public static let timeout = ExternalTool("timeout", debianPackage: "coreutils")
+    public static let setpriv = ExternalTool("setpriv", debianPackage: "util-linux")
+
+    public struct Missing: Error, CustomStringConvertible {
+        public let tool: ExternalTool
+        public var description: String {
+            "\(tool.name) is not installed: install the Debian package \(tool.debianPackage) (`bash .ci/install` or `bash Tests/test.sh` does)"
+        }
+    }
+
+    /// The absolute path of the tool on PATH.
+    public func path() throws -> String {
+        let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for directory in searchPath.split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw Missing(tool: self)
+    }
+}
