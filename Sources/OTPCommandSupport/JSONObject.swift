@@ -1,0 +1,53 @@
+/// A JSON object written with its keys in the order they were added.
+///
+/// Hand-written rather than `JSONEncoder`: the documented output has a fixed key order and
+/// Foundation would cost start-up time in `code` and `verify` (see `Console`).
+struct JSONObject {
+    private var members: [String] = []
+
+    mutating func add(_ key: String, _ value: String?) {
+        append(key, value.map(Self.quoted) ?? "null")
+    }
+
+    mutating func add(_ key: String, _ value: some BinaryInteger) {
+        append(key, "\(value)")
+    }
+
+    mutating func add(_ key: String, _ value: (some BinaryInteger)?) {
+        append(key, value.map { "\($0)" } ?? "null")
+    }
+
+    mutating func add(_ key: String, _ value: Bool) {
+        append(key, value ? "true" : "false")
+    }
+
+    mutating func add(_ key: String, _ values: [String]) {
+        append(key, "[" + values.map(Self.quoted).joined(separator: ",") + "]")
+    }
+
+    private mutating func append(_ key: String, _ json: String) {
+        members.append("\(Self.quoted(key)):\(json)")
+    }
+
+    /// The object on one line.
+    var text: String { "{" + members.joined(separator: ",") + "}" }
+
+    /// A JSON string literal (RFC 8259 escaping).
+    static func quoted(_ string: String) -> String {
+        var result = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case let control where control.value < 0x20:
+                let hex = String(control.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
