@@ -1,0 +1,9 @@
+internal import ArgumentParser
+
+// Here rather than in each executable: both parse the same words, and both already link
+// ArgumentParser, so this module depending on it costs `totp` nothing.
+extension QRStyle: ExpressibleByArgument {
+    package init?(argument: String) {
+        self.init(word: argument)
+    }
+}
