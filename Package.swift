@@ -105,7 +105,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "OTPCommandSupportTests", dependencies: ["OTPCommandSupport", "OTPQR", "OTPCore"]),
-        .testTarget(name: "TOTPCommandTests", dependencies: ["TOTPCommand"]),
+        .testTarget(
+            name: "TOTPCommandTests",
+            dependencies: ["TOTPCommand", "OTPCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .testTarget(name: "TOTPEnrollmentCommandTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -141,21 +141,14 @@ struct CodeCommandTests {
         #expect(run.stdout.hasSuffix("90693936\n"))
     }
 
+    // The texts themselves are checked in-process (HelpSnapshotTests); this checks that main()
+    // sends what ArgumentParser reports as a clean exit to standard output with status 0.
     @Test("--help, --version and completion scripts print on standard output and exit 0")
     func helpAndCompletions() throws {
-        let help = try TOTPProcess.run(["code", "--help"])
-        #expect(help.status == 0)
-        #expect(help.stdout.contains("--secret-file"))
-        #expect(help.stdout.contains("TOTP_SECRET"))
-        let root = try TOTPProcess.run(["--help"])
-        #expect(root.stdout.contains("verify"))
-        let version = try TOTPProcess.run(["--version"])
-        #expect(version.status == 0 && !version.stdout.isEmpty)
-        for shell in ["bash", "zsh", "fish"] {
-            let script = try TOTPProcess.run(["--generate-completion-script", shell])
-            #expect(script.status == 0)
-            #expect(script.stdout.contains("totp"))
-            #expect(script.stdout.contains("secret-file"))
+        for arguments in [["code", "--help"], ["--help"], ["--version"], ["--generate-completion-script", "bash"]] {
+            let run = try TOTPProcess.run(arguments)
+            #expect(run.status == 0 && run.stderr == "" && !run.stdout.isEmpty, "\(arguments): \(run)")
         }
+        #expect(try TOTPProcess.run(["code", "--help"]).stdout.hasPrefix("OVERVIEW: Print the current code"))
     }
 }

@@ -14,14 +14,12 @@ struct EnrollmentForwardingTests {
         #expect(text.trimmingCharacters(in: .whitespacesAndNewlines).count == 64)
     }
 
-    @Test("help for the forwarded commands comes from totp-enrollment, and totp --help lists them")
+    @Test("help for the forwarded commands comes from totp-enrollment")
     func help() throws {
         let run = try TOTPProcess.run(["signin", "--help"])
         #expect(run.status == 0)
         #expect(run.stdout.contains("signin"))
-        let root = try TOTPProcess.run(["--help"])
-        for command in ["enroll", "signin", "reseal", "factors", "keygen"] {
-            #expect(root.stdout.contains("  \(command) "))
-        }
+        #expect(run.stdout.contains("USAGE: totp-enrollment signin"), "the help comes from totp-enrollment")
+        // That `totp --help` lists them is checked in-process by HelpSnapshotTests.
     }
 }
