@@ -107,7 +107,9 @@ let package = Package(
         .testTarget(name: "OTPCommandSupportTests", dependencies: ["OTPCommandSupport", "OTPQR", "OTPCore"]),
         .testTarget(
             name: "TOTPCommandTests",
-            dependencies: ["TOTPCommand", "OTPCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["TOTPCommand", "OTPCommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            // Read from the source tree (#filePath), so that regenerating them updates the committed files.
+            exclude: ["Snapshots"]
         ),
         .testTarget(name: "TOTPEnrollmentCommandTests"),
     ],

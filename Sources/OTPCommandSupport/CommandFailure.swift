@@ -17,6 +17,7 @@ package struct CommandFailure: Error, CustomStringConvertible, Sendable {
     /// The process exit status.
     package var exitCode: Int32 { status.rawValue }
 
+    /// The message, as printed after `totp COMMAND: `.
     package var description: String { message }
 
     /// A code that is wrong, malformed or refused.

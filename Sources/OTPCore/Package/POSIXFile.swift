@@ -19,6 +19,7 @@ package struct POSIXFile: Sendable {
         /// The `errno` value the failing call left.
         package let code: Int32
 
+        /// The failure `code` (an `errno` value) describes.
         package init(code: Int32) {
             self.code = code
         }
@@ -38,8 +39,11 @@ package struct POSIXFile: Sendable {
         self.descriptor = descriptor
     }
 
+    /// Standard input (descriptor 0); never closed.
     package static let standardInput = POSIXFile(descriptor: STDIN_FILENO)
+    /// Standard output (descriptor 1); never closed.
     package static let standardOutput = POSIXFile(descriptor: STDOUT_FILENO)
+    /// Standard error (descriptor 2); never closed.
     package static let standardError = POSIXFile(descriptor: STDERR_FILENO)
 
     /// Opens `path` for reading, close-on-exec.
