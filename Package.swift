@@ -56,8 +56,13 @@ let package = Package(
         ),
 
         // Executables.
-        // What both command-line tools share: one failure type and exit-code table, terminal output.
-        .target(name: "OTPCommandSupport", dependencies: ["OTPCore", "OTPQR"]),
+        // What both command-line tools share: one failure type and exit-code table, standard
+        // output and error, the QR drawing styles, ISO 8601 times and JSON output. ArgumentParser,
+        // which both tools link anyway, so that the QR styles parse from one conformance.
+        .target(
+            name: "OTPCommandSupport",
+            dependencies: ["OTPCore", "OTPQR", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "TOTPCommand",
             dependencies: [
@@ -108,7 +113,16 @@ let package = Package(
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ]
         ),
-        .testTarget(name: "TOTPCommandTests", dependencies: ["TOTPCommand", "OTPTestUtilities"]),
+        .testTarget(name: "OTPCommandSupportTests", dependencies: ["OTPCommandSupport", "OTPQR", "OTPCore"]),
+        .testTarget(
+            name: "TOTPCommandTests",
+            dependencies: [
+                "TOTPCommand", "OTPCommandSupport", "OTPTestUtilities",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            // Read from the source tree (#filePath), so that regenerating them updates the committed files.
+            exclude: ["Snapshots"]
+        ),
         .testTarget(name: "TOTPEnrollmentCommandTests", dependencies: ["OTPTestUtilities"]),
     ],
     swiftLanguageModes: [.v6]

@@ -20,38 +20,30 @@ extension SealingKey {
         guard !failed else { throw .cryptoFailure("RAND_bytes could not produce a key") }
         let key = try SealingKey(storage: storage)
 
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw .unwritableKeyFile(path: path, reason: errno == EEXIST ? "it already exists (a key is never overwritten)" : systemError())
+        let file: POSIXFile
+        do {
+            file = try POSIXFile.createNew(path, mode: 0o600)
+        } catch {
+            throw .unwritableKeyFile(path: path, reason: error.isAlreadyExisting ? "it already exists (a key is never overwritten)" : error.description)
         }
         let text = SecureBytes(count: 2 * byteCount + 1) { buffer in
             storage.withUnsafeBytes { Hex.encode($0, into: buffer) }
             buffer[2 * byteCount] = 0x0A
             return 2 * byteCount + 1
         }
-        var failure: String?
-        text.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = systemError()
-                    return
-                }
-                offset += written
+        do throws(POSIXFile.Failure) {
+            do throws(POSIXFile.Failure) {
+                try text.withUnsafeBytes { (bytes) throws(POSIXFile.Failure) in try file.writeAll(bytes) }
+                try file.synchronize()
+            } catch {
+                try? file.close()
+                throw error
             }
-        }
-        if failure == nil, fsync(descriptor) != 0 { failure = systemError() }
-        if close(descriptor) != 0, failure == nil { failure = systemError() }
-        if let failure {
+            try file.close()
+        } catch {
             unlink(path)
-            throw .unwritableKeyFile(path: path, reason: failure)
+            throw .unwritableKeyFile(path: path, reason: error.description)
         }
         return key
-    }
-
-    static func systemError() -> String {
-        String(cString: strerror(errno))
     }
 }

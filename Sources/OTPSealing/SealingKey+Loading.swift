@@ -13,25 +13,23 @@ extension SealingKey {
     /// Reads a key file holding either 32 raw bytes or 64 hexadecimal characters (surrounding
     /// whitespace ignored), as `openssl rand -hex 32 > FILE` or `openssl rand 32 > FILE` writes it.
     public init(contentsOfFile path: String) throws(SealingError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .unreadableKeyFile(path: path, reason: Self.systemError()) }
-        defer { close(descriptor) }
-        var readFailure: String?
-        let contents = SecureBytes(count: Self.maximumFileByteCount) { buffer in
-            var total = 0
-            while total < buffer.count {
-                let count = read(descriptor, buffer.baseAddress! + total, buffer.count - total)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    readFailure = Self.systemError()
-                    return 0
-                }
-                if count == 0 { break }
-                total += count
-            }
-            return total
+        let file: POSIXFile
+        do {
+            file = try POSIXFile.openForReading(path)
+        } catch {
+            throw .unreadableKeyFile(path: path, reason: error.description)
         }
-        if let readFailure { throw .unreadableKeyFile(path: path, reason: readFailure) }
+        defer { try? file.close() }
+        var readFailure: POSIXFile.Failure?
+        let contents = SecureBytes(count: Self.maximumFileByteCount) { buffer in
+            do throws(POSIXFile.Failure) {
+                return try file.readFully(into: buffer)
+            } catch {
+                readFailure = error
+                return 0
+            }
+        }
+        if let readFailure { throw .unreadableKeyFile(path: path, reason: readFailure.description) }
         if contents.count == Self.maximumFileByteCount {
             throw .unreadableKeyFile(path: path, reason: "larger than a key file can be")
         }

@@ -1,3 +1,4 @@
+internal import OTPCommandSupport
 internal import OTPCore
 
 /// Runs the invocations scripts make once per code without ArgumentParser:
@@ -15,7 +16,7 @@ internal import OTPCore
 /// exit statuses are the same either way.
 enum FastPath {
     /// The exit status when the fast path handled the invocation, or `nil` to parse normally.
-    static func run(_ arguments: [String]) -> Int32? {
+    static func run(_ arguments: [String]) -> ExitStatus? {
         guard let command = arguments.first, command == "code" || command == "verify" else { return nil }
         var rest = arguments.dropFirst()
         var code = ""
@@ -37,10 +38,10 @@ enum FastPath {
         }
         guard let generator = try? settings.generator() else { return nil }
         if command == "code" {
-            guard let text = try? TOTPTool.Code.output(generator, next: 0, json: false, terminal: Console.standardOutputIsTerminal)
+            guard let text = try? TOTPTool.Code.output(generator, next: 0, json: false, terminal: StandardStreams.outputIsTerminal)
             else { return nil }
-            Console.writeOutput(text)
-            return 0
+            StandardStreams.writeOutput(text)
+            return .success
         }
         let match: (offset: Int, counter: UInt64)?
         do {
@@ -48,7 +49,7 @@ enum FastPath {
         } catch {
             return nil
         }
-        do { try TOTPTool.Verify.report(match, json: false) } catch { return error.rawValue }
-        return 0
+        do { try TOTPTool.Verify.report(match, json: false) } catch { return .refused }
+        return .success
     }
 }

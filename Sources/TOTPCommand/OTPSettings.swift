@@ -1,3 +1,4 @@
+internal import OTPCommandSupport
 internal import OTPCore
 internal import OTPURI
 

@@ -1,15 +1,9 @@
 internal import ArgumentParser
+internal import OTPCommandSupport
 internal import OTPQR
 
 /// How `qr` and `new` draw a QR code and which files they write it to.
 struct QROptions: ParsableArguments {
-    enum Format: String, CaseIterable, ExpressibleByArgument {
-        case utf8
-        case utf8Inverted = "utf8-inverted"
-        case ansi
-        case ascii
-    }
-
     enum Level: String, CaseIterable, ExpressibleByArgument {
         case L, M, Q, H
 
@@ -28,9 +22,9 @@ struct QROptions: ParsableArguments {
     }
 
     @Option(help: ArgumentHelp(
-        "Draw it as utf8 (half blocks), utf8-inverted (for light text on a dark background), ansi (colours) or ascii (default: utf8, none when writing a file).",
+        "Draw it as utf8 (half blocks), utf8-inverted (for light text on a dark background), ansi (colours), ascii or none (default: utf8, none when writing a file).",
         valueName: "format"))
-    var format: Format?
+    var format: QRStyle?
 
     @Option(help: ArgumentHelp("Also write it as a PNG image.", valueName: "file"), completion: .file(extensions: ["png"]))
     var png: String?
@@ -54,32 +48,19 @@ struct QROptions: ParsableArguments {
         do {
             code = try QRCode(encoding: text, errorCorrection: level.errorCorrection)
         } catch {
-            throw Self.failure(error)
+            throw CommandFailure(error)
         }
         do {
             if let png { try Console.writeFile(try code.pngData(scale: scale, margin: margin), to: png) }
             if let svg { try Console.writeFile(Array(try code.svgString(moduleSize: scale, margin: margin).utf8), to: svg) }
         } catch let error as QRCodeError {
-            throw Self.failure(error)
+            throw CommandFailure(error)
         } catch let error as CommandFailure {
             throw error
         } catch {
             throw .software("\(error)")
         }
-        let drawing = format ?? (drawByDefault && png == nil && svg == nil ? .utf8 : nil)
-        switch drawing {
-        case .utf8: return code.utf8String(inverted: false)
-        case .utf8Inverted: return code.utf8String(inverted: true)
-        case .ansi: return code.ansiString()
-        case .ascii: return code.asciiString()
-        case nil: return ""
-        }
-    }
-
-    private static func failure(_ error: QRCodeError) -> CommandFailure {
-        switch error {
-        case .encodingFailed, .pngFailure: .software(error.description)
-        default: .usage(error.description)
-        }
+        let drawing = format ?? (drawByDefault && png == nil && svg == nil ? .utf8 : .none)
+        return drawing.render(code)
     }
 }

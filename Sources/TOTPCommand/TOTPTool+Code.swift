@@ -1,4 +1,5 @@
 internal import ArgumentParser
+internal import OTPCommandSupport
 internal import OTPCore
 
 extension TOTPTool {
@@ -34,9 +35,9 @@ extension TOTPTool {
 
         func run() throws {
             let generator = try options.generator()
-            let terminal = Console.standardOutputIsTerminal
+            let terminal = StandardStreams.outputIsTerminal
             guard watch else {
-                Console.writeOutput(try Self.output(generator, next: next, json: json, terminal: terminal))
+                StandardStreams.writeOutput(try Self.output(generator, next: next, json: json, terminal: terminal))
                 return
             }
             guard case .totp(let totp, _) = generator else {
@@ -52,10 +53,10 @@ extension TOTPTool {
                     // Redraw in place: back to the first line of the previous drawing, clear below.
                     let rewind = shownLines > 1 ? "\u{1B}[\(shownLines - 1)A" : ""
                     let text = try Self.output(.totp(totp, time: now), next: next, json: json, terminal: true)
-                    Console.writeOutput("\r" + rewind + "\u{1B}[J" + text.dropLast())
+                    StandardStreams.writeOutput("\r" + rewind + "\u{1B}[J" + text.dropLast())
                     shownLines = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
                 } else if step != lastStep {
-                    Console.writeOutput(try Self.output(.totp(totp, time: now), next: next, json: json, terminal: false))
+                    StandardStreams.writeOutput(try Self.output(.totp(totp, time: now), next: next, json: json, terminal: false))
                 }
                 lastStep = step
                 Console.sleepToNextSecond()

@@ -1,4 +1,5 @@
 internal import ArgumentParser
+internal import OTPCommandSupport
 internal import Glibc
 
 extension TOTPTool {
@@ -30,9 +31,8 @@ extension TOTPTool {
             let argv = ([program] + arguments).map { strdup($0) } + [nil]
             execv(path, argv)
             let reason = String(cString: strerror(errno))
-            return CommandFailure(
-                message: "cannot run \(path): \(reason): build and install it beside totp (swift build -c release --product \(program))",
-                exitCode: 69)
+            return .unavailable(
+                "cannot run \(path): \(reason): build and install it beside totp (swift build -c release --product \(program))")
         }
     }
 

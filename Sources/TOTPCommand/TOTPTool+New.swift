@@ -1,4 +1,5 @@
 internal import ArgumentParser
+internal import OTPCommandSupport
 internal import OTPCore
 internal import OTPURI
 
@@ -51,11 +52,11 @@ extension TOTPTool {
                 var object = JSONObject()
                 object.add("secret", secret.base32)
                 object.add("uri", uri)
-                Console.writeOutput(object.text + "\n")
+                StandardStreams.writeOutput(object.text + "\n")
                 return
             }
             let code = try totp.code(at: TOTP.currentUnixTime())
-            Console.writeOutput("""
+            StandardStreams.writeOutput("""
                 secret: \(secret.base32)
                 uri:    \(uri)
                 \(drawing.isEmpty ? "" : "\n" + drawing + "\n")code:   \(code) (now; `totp code SECRET` shows it again)

@@ -1,4 +1,5 @@
 internal import ArgumentParser
+internal import OTPCommandSupport
 
 extension TOTPTool {
     /// `totp qr TEXT`: draws any text, normally an otpauth:// URI, as a QR code.
@@ -21,7 +22,7 @@ extension TOTPTool {
                 // A trailing line break from `echo` or a file is not part of the URI.
                 while content.last?.isNewline == true { content.removeLast() }
             }
-            Console.writeOutput(try qr.render(content, drawByDefault: true))
+            StandardStreams.writeOutput(try qr.render(content, drawByDefault: true))
         }
     }
 }

@@ -1,4 +1,5 @@
 internal import ArgumentParser
+internal import OTPCommandSupport
 internal import OTPCore
 internal import OTPURI
 
@@ -52,7 +53,7 @@ extension TOTPTool.URI {
                 object.add("digits", parsed.digits)
                 object.add("period", parsed.period)
                 object.add("counter", parsed.counter)
-                Console.writeOutput(object.text + "\n")
+                StandardStreams.writeOutput(object.text + "\n")
                 return
             }
             var lines = [
@@ -72,7 +73,7 @@ extension TOTPTool.URI {
                 lines.append((parameter.name, parameter.value))
             }
             let width = lines.map(\.0.count).max() ?? 0
-            Console.writeOutput(lines.map { "\($0.0):" + String(repeating: " ", count: width - $0.0.count + 1) + $0.1 + "\n" }.joined())
+            StandardStreams.writeOutput(lines.map { "\($0.0):" + String(repeating: " ", count: width - $0.0.count + 1) + $0.1 + "\n" }.joined())
         }
     }
 
@@ -118,7 +119,7 @@ extension TOTPTool.URI {
                 guard !hotp, counter == nil else { throw CommandFailure.usage("--firebase makes TOTP URIs only: drop --hotp and --counter") }
                 guard key.period == 30 else { throw CommandFailure.usage("--firebase URIs carry no period (apps assume 30 s): drop --period") }
                 guard HOTP.digitRange.contains(key.digits) else { throw CommandFailure(OTPError.invalidDigits(key.digits)) }
-                Console.writeOutput(OTPAuthURI.firebaseQRCodeURL(
+                StandardStreams.writeOutput(OTPAuthURI.firebaseQRCodeURL(
                     sharedSecretKey: decoded.base32, accountName: key.account, issuer: issuer,
                     hashingAlgorithm: key.algorithm.rawValue, codeLength: key.digits) + "\n")
                 return
@@ -128,7 +129,7 @@ extension TOTPTool.URI {
                 let uri = try OTPAuthURI(
                     kind: hotp || counter != nil ? .hotp : .totp, issuer: key.issuer, accountName: key.account, secret: decoded,
                     algorithm: key.algorithm, digits: key.digits, period: key.period, counter: counter)
-                Console.writeOutput(uri.string + "\n")
+                StandardStreams.writeOutput(uri.string + "\n")
             } catch {
                 throw CommandFailure.usage("\(error)")
             }

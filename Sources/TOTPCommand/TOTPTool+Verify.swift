@@ -1,4 +1,5 @@
 internal import ArgumentParser
+internal import OTPCommandSupport
 internal import OTPCore
 
 extension TOTPTool {
@@ -37,7 +38,7 @@ extension TOTPTool {
             do {
                 match = try Self.match(code, generator: generator, behind: behind, ahead: ahead, window: window)
             } catch {
-                if json { Console.writeOutput(#"{"valid":false}"# + "\n") }
+                if json { StandardStreams.writeOutput(#"{"valid":false}"# + "\n") }
                 throw error
             }
             try Self.report(match, json: json)
@@ -64,18 +65,18 @@ extension TOTPTool {
         /// Prints the verdict; a code that does not match ends the process with status 1.
         static func report(_ match: (offset: Int, counter: UInt64)?, json: Bool) throws(ExitCode) {
             guard let match else {
-                Console.writeOutput(json ? #"{"valid":false}"# + "\n" : "invalid code\n")
-                throw ExitCode(1)
+                StandardStreams.writeOutput(json ? #"{"valid":false}"# + "\n" : "invalid code\n")
+                throw ExitCode(ExitStatus.refused.rawValue)
             }
             if json {
                 var object = JSONObject()
                 object.add("valid", true)
                 object.add("offset", match.offset)
                 object.add("counter", match.counter)
-                Console.writeOutput(object.text + "\n")
+                StandardStreams.writeOutput(object.text + "\n")
             } else {
                 let offset = match.offset > 0 ? "+\(match.offset)" : "\(match.offset)"
-                Console.writeOutput("valid: offset \(offset) (counter \(match.counter))\n")
+                StandardStreams.writeOutput("valid: offset \(offset) (counter \(match.counter))\n")
             }
         }
     }

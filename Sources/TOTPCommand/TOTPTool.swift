@@ -1,4 +1,5 @@
 internal import ArgumentParser
+internal import OTPCommandSupport
 internal import OTPCore
 
 /// The `totp` command: one-time passwords at the command line.
@@ -27,28 +28,15 @@ struct TOTPTool: ParsableCommand {
     /// on standard error (the library adds the usage text, which buries the message in scripts).
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if let status = FastPath.run(arguments) { Console.exit(status) }
+        if let status = FastPath.run(arguments) { StandardStreams.exit(status) }
         if Enrollment.handles(arguments) {
-            let failure = Enrollment.execute(arguments)
-            Console.reportFailure(failure.message, command: "totp \(arguments[0])")
-            Console.exit(failure.exitCode)
+            StandardStreams.exit(reporting: Enrollment.execute(arguments), command: "totp \(arguments[0])")
         }
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
-            let status = exitCode(for: error)
-            if status == .success {
-                // --help, --version and --generate-completion-script arrive as errors that exit cleanly.
-                Console.writeOutput(fullMessage(for: error) + "\n")
-            } else if let failure = error as? CommandFailure {
-                Console.reportFailure(failure.message, command: commandPath(for: arguments))
-                Console.exit(failure.exitCode)
-            } else {
-                let message = redactingSecrets(in: message(for: error), arguments: arguments)
-                if !message.isEmpty { Console.reportFailure(message, command: commandPath(for: arguments)) }
-            }
-            Console.exit(status.rawValue)
+            exitReporting(error, command: commandPath(for: arguments)) { redactingSecrets(in: $0, arguments: arguments) }
         }
     }
 
@@ -66,13 +54,6 @@ struct TOTPTool: ParsableCommand {
 
     /// The names of the subcommands the arguments select (`totp uri make`), for error messages.
     static func commandPath(for arguments: [String]) -> String {
-        var names = [configuration.commandName ?? "totp"]
-        var command: any ParsableCommand.Type = self
-        for argument in arguments {
-            guard let next = command.configuration.subcommands.first(where: { $0.configuration.commandName == argument }) else { break }
-            names.append(argument)
-            command = next
-        }
-        return names.joined(separator: " ")
+        commandPath(for: arguments, root: configuration.commandName ?? "totp")
     }
 }

@@ -1,4 +1,5 @@
 internal import ArgumentParser
+internal import OTPCommandSupport
 internal import OTPEnrollment
 internal import OTPQR
 internal import OTPCore
@@ -28,28 +29,40 @@ extension EnrollmentTool {
         @Option(name: .customLong("name"), help: "A display name for the factor.")
         var displayName: String?
 
-        @Option(help: "How to draw the QR code: utf8, inverted (for light terminals), ansi, ascii or none.")
+        @Option(help: ArgumentHelp(
+            "How to draw the QR code: utf8 (half blocks), utf8-inverted (for light text on a dark background), ansi (colours), ascii or none.",
+            valueName: "format"))
         var qr: QRStyle = .utf8
 
         func run() async throws {
-            try await storeOptions.withService { _, service throws(EnrollmentFailure) in
+            try await storeOptions.withService { _, service throws(CommandFailure) in
                 let identity = FirstFactorIdentity(userID: user, email: email, isEmailVerified: true, provider: .password)
                 let (signedIn, _) = try await SignInFlow.signIn(service, identity, factor: nil, code: nil)
                 let secret: TOTPSecret
                 do throws(AuthError) {
                     secret = try await TOTPMultiFactorGenerator.generateSecret(with: try await signedIn.multiFactor.session())
                 } catch {
-                    throw EnrollmentFailure(error)
+                    throw CommandFailure(error)
                 }
                 let url = secret.generateQRCodeURL(withAccountName: email, issuer: issuer)
-                Terminal.writeOutput(try qr.render(url) + Self.instructions(secret, url: url, email: email, issuer: issuer))
+                StandardStreams.writeOutput(try drawing(url) + Self.instructions(secret, url: url, email: email, issuer: issuer))
                 try await finalize(signedIn, secret: secret)
             }
         }
 
-        private func finalize(_ user: User, secret: TOTPSecret) async throws(EnrollmentFailure) {
+        /// The QR code of `url` in the requested style; nothing to encode for `none`.
+        private func drawing(_ url: String) throws(CommandFailure) -> String {
+            guard qr != .none else { return "" }
+            do {
+                return qr.render(try QRCode(encoding: url))
+            } catch {
+                throw CommandFailure(error, context: "cannot draw the QR code")
+            }
+        }
+
+        private func finalize(_ user: User, secret: TOTPSecret) async throws(CommandFailure) {
             for attempt in 1...SignInFlow.attempts {
-                guard let code = Terminal.askForCode("Code from your authenticator app: ") else {
+                guard let code = Prompt.askForCode("Code from your authenticator app: ") else {
                     throw .refused("no code entered: nothing was enrolled")
                 }
                 if code.isEmpty { continue }
@@ -57,14 +70,14 @@ extension EnrollmentTool {
                 do {
                     try await user.multiFactor.enroll(with: assertion, displayName: displayName)
                 } catch where error.code == .invalidVerificationCode && attempt < SignInFlow.attempts {
-                    Terminal.writeError("\(error.message)\n")
+                    StandardStreams.writeError("\(error.message)\n")
                     continue
                 } catch {
-                    throw EnrollmentFailure(error)
+                    throw CommandFailure(error)
                 }
                 let factor = user.multiFactor.enrolledFactors.last
                 let keyOption = storeOptions.keyFile.map { " --key-file \($0)" } ?? ""
-                Terminal.writeOutput("""
+                StandardStreams.writeOutput("""
                     Enrolled a TOTP second factor for \(self.user) (enrollment id \(factor?.uid ?? "?")).
                     Once the app shows a new code, sign in with: totp signin --db \(storeOptions.database) --user \(self.user)\(keyOption)
 
@@ -88,28 +101,6 @@ extension EnrollmentTool {
                 Enter the first code before the enrollment expires in \(secret.enrollmentCompletionDeadlineTime - TOTP.currentUnixTime()) s.
 
                 """
-        }
-    }
-}
-
-/// How `enroll` draws the QR code.
-enum QRStyle: String, ExpressibleByArgument, CaseIterable {
-    case utf8, inverted, ansi, ascii, none
-
-    func render(_ text: String) throws(EnrollmentFailure) -> String {
-        guard self != .none else { return "" }
-        let code: QRCode
-        do {
-            code = try QRCode(encoding: text)
-        } catch {
-            throw EnrollmentFailure(message: "cannot draw the QR code: \(error)", exitCode: 70)
-        }
-        switch self {
-        case .utf8: return code.utf8String(inverted: false)
-        case .inverted: return code.utf8String(inverted: true)
-        case .ansi: return code.ansiString()
-        case .ascii: return code.asciiString()
-        case .none: return ""
         }
     }
 }

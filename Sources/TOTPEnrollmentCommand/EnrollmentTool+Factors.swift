@@ -1,16 +1,23 @@
 internal import ArgumentParser
+internal import OTPCommandSupport
 internal import OTPEnrollment
 internal import OTPEnrollmentSQLite
 
 extension EnrollmentTool {
     /// `totp factors`: what a user has enrolled.
     struct Factors: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List a user's enrolled second factors (never their secrets).")
+        static let configuration = CommandConfiguration(
+            abstract: "List a user's enrolled second factors (never their secrets).",
+            discussion: "Enrollment times are UTC; --json gives them as Unix seconds."
+        )
 
         @OptionGroup var storeOptions: StoreOptions
 
         @Option(help: "The user's id.")
         var user: String
+
+        @Flag(help: #"Print [{"id":"…","factorID":"totp","displayName":…,"enrolledAt":SECONDS,"algorithm":"SHA1","digits":6,"period":30}, …]."#)
+        var json = false
 
         func run() async throws {
             let store = try await storeOptions.openStore()
@@ -20,13 +27,33 @@ extension EnrollmentTool {
                 try await store.close()
             } catch {
                 try? await store.close()
-                throw EnrollmentFailure(error)
+                throw CommandFailure(error)
             }
-            let lines = factors.map { factor in
-                "\(factor.id)  \(factor.factorID)  \(factor.displayName ?? "-")  enrolled \(factor.enrolledAt)  "
-                    + "\(factor.algorithm.rawValue)/\(factor.digits)/\(factor.period)s"
-            }
-            Terminal.writeOutput(lines.isEmpty ? "\(user) has no second factor.\n" : lines.joined(separator: "\n") + "\n")
+            StandardStreams.writeOutput(json ? Self.json(factors) + "\n" : Self.listing(factors, user: user))
+        }
+
+        /// One line per factor, with the enrollment time in ISO 8601 (UTC), which a person reads.
+        static func listing(_ factors: [FactorRecord], user: String) -> String {
+            guard !factors.isEmpty else { return "\(user) has no second factor.\n" }
+            return factors.map { factor in
+                "\(factor.id)  \(factor.factorID)  \(factor.displayName ?? "-")  enrolled \(Timestamp.format(factor.enrolledAt))  "
+                    + "\(factor.algorithm.rawValue)/\(factor.digits)/\(factor.period)s\n"
+            }.joined()
+        }
+
+        /// The factors as a JSON array; numbers stay numbers, and the secret is never a member.
+        static func json(_ factors: [FactorRecord]) -> String {
+            JSONObject.array(factors.map { factor in
+                var object = JSONObject()
+                object.add("id", factor.id)
+                object.add("factorID", factor.factorID)
+                object.add("displayName", factor.displayName)
+                object.add("enrolledAt", factor.enrolledAt)
+                object.add("algorithm", factor.algorithm.rawValue)
+                object.add("digits", factor.digits)
+                object.add("period", factor.period)
+                return object
+            })
         }
     }
 }

@@ -1,4 +1,5 @@
 internal import ArgumentParser
+internal import OTPCommandSupport
 internal import OTPSealing
 
 internal import Glibc
@@ -20,15 +21,15 @@ extension EnrollmentTool {
         func run() async throws {
             if ifMissing, access(file, F_OK) == 0 {
                 let key: SealingKey
-                do { key = try SealingKey(contentsOfFile: file) } catch { throw EnrollmentFailure(error) }
-                Terminal.writeError("Keeping the existing sealing key \(file) (key id \(key.id)).\n")
+                do { key = try SealingKey(contentsOfFile: file) } catch { throw CommandFailure(error) }
+                StandardStreams.writeError("Keeping the existing sealing key \(file) (key id \(key.id)).\n")
                 return
             }
             do {
                 let key = try SealingKey.generate(writingTo: file)
-                Terminal.writeError("Wrote a new sealing key to \(file) (key id \(key.id)). Keep it: without it the sealed secrets cannot be opened.\n")
+                StandardStreams.writeError("Wrote a new sealing key to \(file) (key id \(key.id)). Keep it: without it the sealed secrets cannot be opened.\n")
             } catch {
-                throw EnrollmentFailure(message: error.description, exitCode: 73)
+                throw CommandFailure.cannotCreate(error.description)
             }
         }
     }

@@ -1,4 +1,5 @@
 internal import ArgumentParser
+internal import OTPCommandSupport
 internal import OTPEnrollmentSQLite
 internal import OTPSealing
 
@@ -8,7 +9,7 @@ extension EnrollmentTool {
         static let configuration = CommandConfiguration(
             abstract: "Re-seal every secret under the current key (after rotating keys).",
             discussion: """
-                Pass the new key as the current key (--key-file or $\(EnrollmentFailure.keyVariable)) \
+                Pass the new key as the current key (--key-file or $\(SealingKey.defaultEnvironmentVariable)) \
                 and each old key with --previous-key-file. When it finishes, no secret needs the old \
                 keys any more.
                 """
@@ -26,7 +27,7 @@ extension EnrollmentTool {
                 try await store.close()
             } catch {
                 try? await store.close()
-                throw EnrollmentFailure(error)
+                throw CommandFailure(error)
             }
             let current = store.sealer.currentKeyID
             var lines = ["Re-sealed \(moved) secret\(moved == 1 ? "" : "s") under key \(current)."]
@@ -34,7 +35,7 @@ extension EnrollmentTool {
             for id in retired.sorted(by: { $0.rawValue < $1.rawValue }) {
                 lines.append("Key \(id) seals nothing any more: it can be retired.")
             }
-            Terminal.writeOutput(lines.joined(separator: "\n") + "\n")
+            StandardStreams.writeOutput(lines.joined(separator: "\n") + "\n")
         }
     }
 }

@@ -1,4 +1,5 @@
 internal import ArgumentParser
+internal import OTPCommandSupport
 internal import OTPEnrollment
 
 extension EnrollmentTool {
@@ -22,13 +23,13 @@ extension EnrollmentTool {
         var code: String?
 
         func run() async throws {
-            try await storeOptions.withService { _, service throws(EnrollmentFailure) in
+            try await storeOptions.withService { _, service throws(CommandFailure) in
                 let identity = FirstFactorIdentity(userID: user, email: nil, isEmailVerified: false, provider: .password)
                 let (_, secondFactor) = try await SignInFlow.signIn(service, identity, factor: factor, code: code)
                 guard let secondFactor else {
                     throw .refused("\(user) has no second factor in \(storeOptions.database): enroll one with `totp enroll --db \(storeOptions.database) --user \(user) --email ADDRESS`")
                 }
-                Terminal.writeOutput("Signed in as \(user) with TOTP second factor \(secondFactor.uid).\n")
+                StandardStreams.writeOutput("Signed in as \(user) with TOTP second factor \(secondFactor.uid).\n")
             }
         }
     }

@@ -1,6 +1,6 @@
 internal import ArgumentParser
-
-internal import Glibc
+internal import OTPCommandSupport
+internal import OTPSealing
 
 /// `totp-enrollment`: the multi-factor flow end to end on an SQLite database, from a terminal.
 ///
@@ -18,16 +18,17 @@ struct EnrollmentTool: AsyncParsableCommand {
             play the second step of Firebase-style multi-factor sign-in.
 
             Secrets are sealed with AES-256-GCM under a 32-byte key from --key-file FILE or the \
-            environment variable \(EnrollmentFailure.keyVariable). Create one with `openssl rand -hex 32 > otpkit.key` \
+            environment variable \(SealingKey.defaultEnvironmentVariable). Create one with `openssl rand -hex 32 > otpkit.key` \
             and keep it: without it the enrolled secrets cannot be opened.
 
             Exit status: 0 success, 1 code refused or sign-in failed, 64 bad input or usage, 66 no \
-            key or unreadable key, 74 database error.
+            key or unreadable key, 70 internal failure, 73 key file not written, 74 database error.
             """,
         subcommands: [Enroll.self, SignIn.self, Reseal.self, Factors.self, Keygen.self]
     )
 
-    /// Reports failures as one line (`totp enroll: …`) rather than ArgumentParser's usage dump.
+    /// Reports failures as one line (`totp enroll: …`) rather than ArgumentParser's usage dump,
+    /// as `totp` does: `totp enroll` hands its arguments over, so the messages name `totp`.
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
@@ -37,11 +38,8 @@ struct EnrollmentTool: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-        } catch let failure as EnrollmentFailure {
-            Terminal.writeError("totp \(arguments.first ?? ""): \(failure.message)\n")
-            Glibc.exit(failure.exitCode)
         } catch {
-            exit(withError: error)
+            exitReporting(error, command: commandPath(for: arguments, root: "totp"))
         }
     }
 }

@@ -1,3 +1,4 @@
+internal import OTPCommandSupport
 internal import OTPEnrollment
 
 /// The second step of sign-in at a terminal: pick a hint, ask for its code, resolve.
@@ -12,22 +13,22 @@ enum SignInFlow {
         _ identity: FirstFactorIdentity,
         factor: String?,
         code: String?
-    ) async throws(EnrollmentFailure) -> (user: User, secondFactor: MultiFactorInfo?) {
+    ) async throws(CommandFailure) -> (user: User, secondFactor: MultiFactorInfo?) {
         let resolver: MultiFactorResolver
         do {
             return (try await service.signIn(identity), nil)
         } catch where error.code == .secondFactorRequired && error.resolver != nil {
             resolver = error.resolver!
         } catch {
-            throw EnrollmentFailure(error)
+            throw CommandFailure(error)
         }
         let hint = try choose(factor, from: resolver.hints, user: identity.userID)
         let name = hint.displayName.map { "'\($0)' " } ?? ""
         if code == nil {
-            Terminal.writeError("\(identity.userID) has a TOTP second factor \(name)(enrollment id \(hint.uid)).\n")
+            StandardStreams.writeError("\(identity.userID) has a TOTP second factor \(name)(enrollment id \(hint.uid)).\n")
         }
         for attempt in 1...(code == nil ? attempts : 1) {
-            guard let typed = code ?? Terminal.askForCode("Code from your authenticator app: ") else {
+            guard let typed = code ?? Prompt.askForCode("Code from your authenticator app: ") else {
                 throw .refused("no code entered: run the command again and type the code your authenticator app shows")
             }
             if typed.isEmpty, code == nil { continue }
@@ -36,15 +37,15 @@ enum SignInFlow {
                 let result = try await resolver.resolveSignIn(with: assertion)
                 return (result.user, result.secondFactor)
             } catch where error.code == .invalidVerificationCode && code == nil && attempt < attempts {
-                Terminal.writeError("\(error.message)\n")
+                StandardStreams.writeError("\(error.message)\n")
             } catch {
-                throw EnrollmentFailure(error)
+                throw CommandFailure(error)
             }
         }
         throw .refused("no valid code after \(attempts) attempts")
     }
 
-    private static func choose(_ factor: String?, from hints: [MultiFactorInfo], user: String) throws(EnrollmentFailure) -> MultiFactorInfo {
+    private static func choose(_ factor: String?, from hints: [MultiFactorInfo], user: String) throws(CommandFailure) -> MultiFactorInfo {
         guard let factor else { return hints[0] }
         guard let hint = hints.first(where: { $0.uid == factor }) else {
             throw .usage("\(user) has no second factor \(factor); enrolled: \(hints.map(\.uid).joined(separator: ", "))")

@@ -1,4 +1,5 @@
 internal import ArgumentParser
+internal import OTPCommandSupport
 internal import Logging
 internal import OTPEnrollment
 internal import OTPEnrollmentSQLite
@@ -10,39 +11,39 @@ struct StoreOptions: ParsableArguments {
     var database: String
 
     @Option(name: .customLong("key-file"), help: ArgumentHelp(
-        "The sealing key: 64 hex characters or 32 raw bytes (default: $\(EnrollmentFailure.keyVariable)).", valueName: "file"))
+        "The sealing key: 64 hex characters or 32 raw bytes (default: $\(SealingKey.defaultEnvironmentVariable)).", valueName: "file"))
     var keyFile: String?
 
     @Option(name: .customLong("previous-key-file"), help: ArgumentHelp(
         "An earlier sealing key whose rows still open (repeatable); `reseal` moves them to the current key.", valueName: "file"))
     var previousKeyFiles: [String] = []
 
-    func sealer() throws(EnrollmentFailure) -> SecretSealer {
+    func sealer() throws(CommandFailure) -> SecretSealer {
         do {
-            let current = try SealingKey.load(file: keyFile, environmentVariable: EnrollmentFailure.keyVariable)
+            let current = try SealingKey.load(file: keyFile, environmentVariable: SealingKey.defaultEnvironmentVariable)
             var previous: [SealingKey] = []
             for file in previousKeyFiles { previous.append(try SealingKey(contentsOfFile: file)) }
             return try SecretSealer(current: current, previous: previous)
         } catch {
-            throw EnrollmentFailure(error)
+            throw CommandFailure(error)
         }
     }
 
-    func openStore() async throws(EnrollmentFailure) -> SQLiteEnrollmentStore {
+    func openStore() async throws(CommandFailure) -> SQLiteEnrollmentStore {
         let sealer = try sealer()
         do {
             return try await SQLiteEnrollmentStore.open(path: database, sealer: sealer)
         } catch {
-            throw EnrollmentFailure(error)
+            throw CommandFailure(error)
         }
     }
 
     /// Runs `body` with the store and the service on it, and closes the store whatever happens.
     func withService<Result>(
-        _ body: (SQLiteEnrollmentStore, MultiFactorService) async throws(EnrollmentFailure) -> Result
-    ) async throws(EnrollmentFailure) -> Result {
+        _ body: (SQLiteEnrollmentStore, MultiFactorService) async throws(CommandFailure) -> Result
+    ) async throws(CommandFailure) -> Result {
         let store = try await openStore()
-        do throws(EnrollmentFailure) {
+        do throws(CommandFailure) {
             let service: MultiFactorService
             do {
                 // The service's info events (enrollment started, factor enrolled) would interleave with the prompts.
@@ -50,7 +51,7 @@ struct StoreOptions: ParsableArguments {
                 logger.logLevel = .warning
                 service = try MultiFactorService(store: store, logger: logger)
             } catch {
-                throw EnrollmentFailure(message: "\(error)", exitCode: 70)
+                throw CommandFailure.software("\(error)")
             }
             let result = try await body(store, service)
             try? await store.close()

@@ -143,22 +143,18 @@ struct CodeCommandTests {
         #expect(run.stdout.hasSuffix("90693936\n"))
     }
 
+    // The texts themselves are checked in-process (HelpSnapshotTests); this checks that main()
+    // sends what ArgumentParser reports as a clean exit to standard output with status 0.
     @Test("--help, --version and completion scripts print on standard output and exit 0")
     func helpAndCompletions() async throws {
-        let help = try await TOTPProcess.run(["code", "--help"])
-        #expect(help.status == 0)
-        #expect(help.stdout.contains("--secret-file"))
-        #expect(help.stdout.contains("TOTP_SECRET"))
-        let root = try await TOTPProcess.run(["--help"])
-        #expect(root.stdout.contains("verify"))
-        let version = try await TOTPProcess.run(["--version"])
-        #expect(version.status == 0)
-        #expect(version.stdout.wholeMatch(of: #/[0-9]+\.[0-9]+\.[0-9]+\n/#) != nil, "\(version)")
-        for shell in ["bash", "zsh", "fish"] {
-            let script = try await TOTPProcess.run(["--generate-completion-script", shell])
-            #expect(script.status == 0)
-            #expect(script.stdout.contains("totp"))
-            #expect(script.stdout.contains("secret-file"))
+        for arguments in [["code", "--help"], ["--help"], ["--version"], ["--generate-completion-script", "bash"]] {
+            let run = try await TOTPProcess.run(arguments)
+            #expect(run.status == 0, "\(arguments): \(run)")
+            #expect(run.stderr == "", "\(arguments): \(run)")
+            #expect(!run.stdout.isEmpty, "\(arguments): \(run)")
         }
+        #expect(try await TOTPProcess.run(["code", "--help"]).stdout.hasPrefix("OVERVIEW: Print the current code"))
+        let version = try await TOTPProcess.run(["--version"]).stdout
+        #expect(version.wholeMatch(of: #/[0-9]+\.[0-9]+\.[0-9]+\n/#) != nil, "\(version)")
     }
 }

@@ -16,14 +16,12 @@ struct EnrollmentForwardingTests {
         #expect(text.dropLast().allSatisfy { $0.isHexDigit }, "\(text.debugDescription)")
     }
 
-    @Test("help for the forwarded commands comes from totp-enrollment, and totp --help lists them")
+    @Test("help for the forwarded commands comes from totp-enrollment")
     func help() async throws {
         let run = try await TOTPProcess.run(["signin", "--help"])
         #expect(run.status == 0)
         #expect(run.stdout.hasPrefix("OVERVIEW: Sign in with a TOTP second factor: ask for a code and verify it.\n"), "\(run)")
-        let root = try await TOTPProcess.run(["--help"])
-        for command in ["enroll", "signin", "reseal", "factors", "keygen"] {
-            #expect(root.stdout.contains("  \(command) "))
-        }
+        #expect(run.stdout.contains("USAGE: totp-enrollment signin"), "the help comes from totp-enrollment")
+        // That `totp --help` lists them is checked in-process by HelpSnapshotTests.
     }
 }

@@ -27,7 +27,7 @@ struct EnrollmentCommandTests {
         let factors = try await scratch.run(["factors", "--db", scratch.database, "--user", "alice", "--key-file", scratch.keyFile])
         #expect(factors.status == 0)
         // One line: id, factor kind, display name, enrollment time, algorithm/digits/period.
-        #expect(factors.stdout.wholeMatch(of: #/[A-Za-z0-9]{15}  totp  [^\n]+  enrolled [0-9]+  SHA1\/6\/30s\n/#) != nil, "\(factors)")
+        #expect(factors.stdout.wholeMatch(of: #/[A-Za-z0-9]{15}  totp  [^\n]+  enrolled [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z  SHA1\/6\/30s\n/#) != nil, "\(factors)")
         #expect(!factors.stdout.contains(enrolled.key))
     }
 

@@ -1,27 +1,35 @@
 /// A JSON object written with its keys in the order they were added.
 ///
 /// Hand-written rather than `JSONEncoder`: the documented output has a fixed key order and
-/// Foundation would cost start-up time in `code` and `verify` (see `Console`).
-struct JSONObject {
+/// Foundation would cost start-up time in `totp code` and `totp verify`.
+package struct JSONObject: Sendable {
     private var members: [String] = []
 
-    mutating func add(_ key: String, _ value: String?) {
+    /// An empty object.
+    package init() {}
+
+    /// Adds a string member, `null` for `nil`.
+    package mutating func add(_ key: String, _ value: String?) {
         append(key, value.map(Self.quoted) ?? "null")
     }
 
-    mutating func add(_ key: String, _ value: some BinaryInteger) {
+    /// Adds a number member.
+    package mutating func add(_ key: String, _ value: some BinaryInteger) {
         append(key, "\(value)")
     }
 
-    mutating func add(_ key: String, _ value: (some BinaryInteger)?) {
+    /// Adds a number member, `null` for `nil`.
+    package mutating func add(_ key: String, _ value: (some BinaryInteger)?) {
         append(key, value.map { "\($0)" } ?? "null")
     }
 
-    mutating func add(_ key: String, _ value: Bool) {
+    /// Adds a `true` or `false` member.
+    package mutating func add(_ key: String, _ value: Bool) {
         append(key, value ? "true" : "false")
     }
 
-    mutating func add(_ key: String, _ values: [String]) {
+    /// Adds an array of strings.
+    package mutating func add(_ key: String, _ values: [String]) {
         append(key, "[" + values.map(Self.quoted).joined(separator: ",") + "]")
     }
 
@@ -30,10 +38,15 @@ struct JSONObject {
     }
 
     /// The object on one line.
-    var text: String { "{" + members.joined(separator: ",") + "}" }
+    package var text: String { "{" + members.joined(separator: ",") + "}" }
+
+    /// `objects` as a JSON array on one line.
+    package static func array(_ objects: [JSONObject]) -> String {
+        "[" + objects.map(\.text).joined(separator: ",") + "]"
+    }
 
     /// A JSON string literal (RFC 8259 escaping).
-    static func quoted(_ string: String) -> String {
+    package static func quoted(_ string: String) -> String {
         var result = "\""
         for scalar in string.unicodeScalars {
             switch scalar {

@@ -1,12 +1,12 @@
 /// Unix times read from and written as ISO 8601 / RFC 3339 (`2005-03-18T01:58:29Z`).
 ///
 /// Hand-written on purpose: Foundation's `ISO8601DateFormatter` would bring Foundation into the
-/// start-up of `code` and `verify` (see `Console`), and the proleptic Gregorian arithmetic is a
+/// start-up of `totp code` and `totp verify`, and the proleptic Gregorian arithmetic is a
 /// dozen lines (Howard Hinnant's `days_from_civil` / `civil_from_days`).
-enum Timestamp {
+package enum Timestamp {
     /// Parses Unix seconds (`1111111109`, `-5`) or an ISO 8601 date-time with a zone designator
     /// (`2005-03-18T01:58:29Z`, `2005-03-18 02:58:29.5+01:00`, `2005-03-18` for midnight UTC).
-    static func parse(_ text: String) -> Int64? {
+    package static func parse(_ text: String) -> Int64? {
         let bytes = Array(text.utf8)
         if let seconds = Int64(text) { return seconds }
         var scanner = Scanner(bytes: bytes)
@@ -47,7 +47,7 @@ enum Timestamp {
     }
 
     /// Formats Unix seconds as `YYYY-MM-DDTHH:MM:SSZ` in UTC.
-    static func format(_ time: Int64) -> String {
+    package static func format(_ time: Int64) -> String {
         let days = floorDivide(time, 86_400)
         let secondOfDay = time - days * 86_400
         let (year, month, day) = civilFromDays(days)
@@ -56,7 +56,7 @@ enum Timestamp {
     }
 
     /// Whether `text` looks like an attempt at an ISO 8601 time without a zone designator.
-    static func lacksZone(_ text: String) -> Bool {
+    package static func lacksZone(_ text: String) -> Bool {
         parse(text) == nil && parse(text + "Z") != nil
     }
 

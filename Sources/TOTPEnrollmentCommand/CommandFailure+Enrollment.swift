@@ -1,0 +1,41 @@
+internal import OTPCommandSupport
+internal import OTPEnrollment
+internal import OTPEnrollmentSQLite
+internal import OTPSealing
+
+// Here, not in OTPCommandSupport: classifying these errors needs the store and the service,
+// which `totp` must not link.
+extension CommandFailure {
+    /// A missing or unreadable key is missing input; a malformed key is bad input.
+    init(_ error: SealingError) {
+        switch error {
+        case .missingKey:
+            self = .noInput(
+                "no sealing key: pass --key-file FILE or set \(SealingKey.defaultEnvironmentVariable) (create a key with `openssl rand -hex 32 > otpkit.key`)")
+        case .unreadableKeyFile:
+            self = .noInput(error.description)
+        default:
+            self = .usage(error.description)
+        }
+    }
+
+    /// Rows sealed under a key that was not given are the caller's input; anything else is the
+    /// database's failure.
+    init(_ error: SQLiteEnrollmentStoreError) {
+        switch error {
+        case .missingSealingKeys: self = .usage(error.description)
+        default: self = .ioError(error.description)
+        }
+    }
+
+    /// The service's refusals (a wrong code, a lock) are refusals; its store failures are I/O,
+    /// reported with the store's own message: here the operator is the client, and the database
+    /// path is what they need to see (a server keeps it out of what its clients see).
+    init(_ error: AuthError) {
+        if let storeError = error.underlyingError as? SQLiteEnrollmentStoreError {
+            self.init(storeError)
+        } else {
+            self = error.code == .internalError ? .ioError(error.description) : .refused(error.description)
+        }
+    }
+}
