@@ -9,11 +9,11 @@ struct KeyURIOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The account, usually a user name or an email address.", valueName: "name"))
     var account: String
 
-    @Option(help: ArgumentHelp("The HMAC hash function: sha1, sha256 or sha512.", valueName: "algorithm"),
+    @Option(help: ArgumentHelp("The HMAC hash function: \(OTPAlgorithm.names(lowercased: true)).", valueName: "algorithm"),
             completion: OTPAlgorithm.completion, transform: OTPAlgorithm.argument)
     var algorithm: OTPAlgorithm = .sha1
 
-    @Option(help: ArgumentHelp("The number of digits, 6 to 10.", valueName: "n"))
+    @Option(help: ArgumentHelp("The number of digits, \(HOTP.digitRange.lowerBound) to \(HOTP.digitRange.upperBound).", valueName: "n"))
     var digits: Int = 6
 
     @Option(help: ArgumentHelp("The time step in seconds.", valueName: "seconds"))

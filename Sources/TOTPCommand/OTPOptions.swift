@@ -20,11 +20,11 @@ struct OTPOptions: ParsableArguments {
         valueName: "uri"))
     var uri: String?
 
-    @Option(help: ArgumentHelp("The HMAC hash function: sha1, sha256 or sha512 (default: sha1).", valueName: "algorithm"),
+    @Option(help: ArgumentHelp("The HMAC hash function: \(OTPAlgorithm.names(lowercased: true)) (default: sha1).", valueName: "algorithm"),
             completion: OTPAlgorithm.completion, transform: OTPAlgorithm.argument)
     var algorithm: OTPAlgorithm?
 
-    @Option(help: ArgumentHelp("The number of digits, 6 to 10 (default: 6).", valueName: "n"))
+    @Option(help: ArgumentHelp("The number of digits, \(HOTP.digitRange.lowerBound) to \(HOTP.digitRange.upperBound) (default: 6).", valueName: "n"))
     var digits: Int?
 
     @Option(help: ArgumentHelp("The time step in seconds (default: 30).", valueName: "seconds"))
@@ -57,7 +57,7 @@ extension OTPAlgorithm {
     /// Parses `--algorithm` (any case, with or without a hyphen).
     static func argument(_ text: String) throws -> OTPAlgorithm {
         guard let algorithm = OTPAlgorithm(name: text) else {
-            throw ValidationError("use sha1, sha256 or sha512")
+            throw ValidationError("use \(OTPAlgorithm.names(lowercased: true))")
         }
         return algorithm
     }
