@@ -21,7 +21,8 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
     /// The number of bytes of each new secret (Firebase's keys are 20 bytes, 32 Base32 characters).
     public var secretByteCount: Int
     /// Seconds a session may go unused before it ends (default 7 days). Uses are recorded to the
-    /// minute, so a session ends between this and a minute less after its last use.
+    /// minute (to half this lifetime when that is shorter), so a session ends between this and a
+    /// minute less after its last use.
     public var sessionIdleLifetime: Int64
     /// Seconds after sign-in at which a session ends however much it is used (default 30 days).
     public var sessionAbsoluteLifetime: Int64

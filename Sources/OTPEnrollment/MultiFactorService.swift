@@ -125,8 +125,11 @@ public final class MultiFactorService: Sendable {
     }
 
     /// Uses within this many seconds of the recorded last use are not written, so a busy session
-    /// costs a store write a minute rather than one per request.
-    static let sessionUseResolution: Int64 = 60
+    /// costs a store write a minute rather than one per request (half the idle lifetime, when that
+    /// is shorter, so that a session in use never idles out).
+    var sessionUseResolution: Int64 {
+        min(60, max(1, configuration.sessionIdleLifetime / 2))
+    }
 
     /// The session `id` when it is live at `now`, with this use recorded; `nil` when there is no
     /// such session.
@@ -143,7 +146,7 @@ public final class MultiFactorService: Sendable {
                 "this session expired (sessions end after \(configuration.sessionIdleLifetime) seconds unused or \(configuration.sessionAbsoluteLifetime) seconds after sign-in): sign in again"
             )
         }
-        if now - record.lastUsedAt >= Self.sessionUseResolution {
+        if now - record.lastUsedAt >= sessionUseResolution {
             let expiresAt = sessionExpiry(authenticatedAt: record.authenticatedAt, lastUsedAt: now)
             guard try await storeCall("recording the session's use", { try await store.extendSession(id: id, lastUsedAt: now, expiresAt: expiresAt) }) else {
                 return nil

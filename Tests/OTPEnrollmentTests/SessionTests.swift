@@ -66,6 +66,18 @@ struct SessionTests {
         #expect(fixture.store.session(id: id) == nil, "an expired session is deleted when it is next used")
     }
 
+    @Test("a session used more often than its idle lifetime stays, even when that lifetime is under a minute")
+    func shortIdleLifetime() async throws {
+        let fixture = try Fixture(MultiFactorConfiguration(sessionIdleLifetime: 40))
+        let user = try await fixture.signIn()
+        for _ in 0..<6 {
+            fixture.clock.advance(by: 25)
+            _ = try await user.multiFactor.session()
+        }
+        fixture.clock.advance(by: 41)
+        #expect(await authErrorCode { _ = try await user.multiFactor.session() } == .userTokenExpired)
+    }
+
     @Test("a session ends at its absolute lifetime however much it is used")
     func absoluteLifetime() async throws {
         let fixture = try Fixture(MultiFactorConfiguration(sessionIdleLifetime: 3_600, sessionAbsoluteLifetime: 10_000))
