@@ -304,7 +304,7 @@ extension SQLiteEnrollmentStore {
             if failures != .zero {
                 try await self.execute("DELETE FROM failure_counters WHERE key = ?", [.text(factorID)])
             }
-            try await self.insertSessionRow(session, maximumPerUser: maximumSessionsPerUser)
+            _ = try await self.insertSessionRow(session, maximumPerUser: maximumSessionsPerUser)
             return .completed
         }
     }
