@@ -1,11 +1,10 @@
 internal import Glibc
 
 // On Glibc directly rather than apple/swift-system's `FileDescriptor`, which also retries EINTR
-// and throws errno: `totp code` writing its code through `FileDescriptor.writeAll` took 708 K
-// instructions to run instead of 464 K (callgrind, release build as the README installs it), half
-// as much start-up again, most of it the Swift runtime scanning conformance records for a cast
-// inside swift-system. Package-level so that every module (the command-line tools, OTPSealing's key
-// files) shares these loops.
+// and throws errno: writing through `FileDescriptor.writeAll` made `totp code` run half as many
+// instructions again (Benchmarks/ANALYSIS.md), most of them the Swift runtime scanning
+// conformance records for a cast inside swift-system. Package-level so that every module (the
+// command-line tools, OTPSealing's key files) shares these loops.
 
 /// An open file descriptor with the read and write loops every module needs: calls that a signal
 /// interrupts (`EINTR`) are retried, and a failure carries the `errno` of the call that failed,
