@@ -97,7 +97,7 @@ let package = Package(
         .testTarget(
             name: "OTPEnrollmentTests",
             dependencies: [
-                "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPCore", "OTPURI",
+                "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPCore", "OTPURI", "OTPTestUtilities",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -105,7 +105,7 @@ let package = Package(
             name: "OTPEnrollmentSQLiteTests",
             dependencies: [
                 "OTPEnrollmentSQLite", "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPSealing", "OTPCore",
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                "OTPTestUtilities", .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ]
         ),
         .testTarget(name: "TOTPCommandTests", dependencies: ["TOTPCommand", "OTPTestUtilities"]),
