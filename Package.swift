@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(
             name: "OTPEnrollmentTests",
             dependencies: [
-                "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPCore", "OTPURI",
+                "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPCore", "OTPURI", "OTPTestUtilities",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -110,7 +110,7 @@ let package = Package(
             name: "OTPEnrollmentSQLiteTests",
             dependencies: [
                 "OTPEnrollmentSQLite", "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPSealing", "OTPCore",
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                "OTPTestUtilities", .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ]
         ),
         .testTarget(name: "OTPCommandSupportTests", dependencies: ["OTPCommandSupport", "OTPQR", "OTPCore"]),

@@ -35,7 +35,7 @@ struct LockingTests {
             let error = await #expect(throws: SQLiteEnrollmentStoreError.busy(path: database.path, timeoutMilliseconds: 50)) {
                 try await store.recordFailure(key: "k", at: 0, limit: 5, lockout: 60)
             }
-            #expect(error?.description.contains("stayed locked by another process") == true)
+            #expect(error?.description == "enrollment database \(database.path) stayed locked by another process for more than 50 ms")
             _ = try await other.query("COMMIT")
         }
         #expect(try await store.recordFailure(key: "k", at: 0, limit: 5, lockout: 60).consecutiveFailures == 1)

@@ -3,6 +3,7 @@ import OTPCore
 import OTPEnrollment
 import OTPEnrollmentSQLite
 import OTPSealing
+import OTPTestUtilities
 import Testing
 
 /// Several processes on one database file, as when verifier processes share it or one is killed.
@@ -19,20 +20,17 @@ struct MultiProcessTests {
         let firstStep = UInt64(TOTP.currentUnixTime() / 30)
         let start = Int64(Date().timeIntervalSince1970 * 1000) + 1500
         let arguments = ["race", database.path, factor.id, String(firstStep), String(rounds), String(start)]
-        let processes = try (0..<2).map { index in
-            try TestHelper.start(
-                arguments, keyHex: database.keyHex,
-                output: database.directory + "/race-\(index).out", errors: database.directory + "/race-\(index).err"
-            )
-        }
-        for process in processes { process.waitUntilExit() }
+        async let first = TestHelper.run(arguments, on: database)
+        async let second = TestHelper.run(arguments, on: database)
+        let runs = try await [first, second]
         var outcomes: [UInt64: [String]] = [:]
-        for (index, process) in processes.enumerated() {
-            let errors = try String(contentsOfFile: database.directory + "/race-\(index).err", encoding: .utf8)
-            try #require(process.terminationStatus == 0, "helper \(index) failed: \(errors)")
-            for line in try String(contentsOfFile: database.directory + "/race-\(index).out", encoding: .utf8).split(separator: "\n") {
+        for (index, run) in runs.enumerated() {
+            try #require(run.status == 0, "helper \(index) failed: \(run)")
+            for line in run.stdout.split(separator: "\n") {
                 let parts = line.split(separator: " ")
-                outcomes[UInt64(parts[1])!, default: []].append(String(parts[0]))
+                try #require(parts.count == 2, "helper \(index) printed \(line.debugDescription)")
+                let step = try #require(UInt64(parts[1]), "helper \(index) printed \(line.debugDescription)")
+                outcomes[step, default: []].append(String(parts[0]))
             }
         }
         try #require(outcomes.count == rounds)
@@ -57,23 +55,23 @@ struct MultiProcessTests {
         var acknowledged: [String] = []
         // Kill the same database's writer several times, so each restart also recovers the previous crash.
         for round in 0..<3 {
-            let ack = database.directory + "/ack-\(round)"
-            let process = try TestHelper.start(
-                ["churn", database.path, ack], keyHex: database.keyHex,
-                output: database.directory + "/churn-\(round).out", errors: database.directory + "/churn-\(round).err"
-            )
+            let ack = database.scratch.file("ack-\(round)")
             let target = 40 + Int.random(in: 0...60)
-            let deadline = Date().addingTimeInterval(60)
-            while (try? String(contentsOfFile: ack, encoding: .utf8))?.split(separator: "\n").count ?? 0 < target {
-                try #require(process.isRunning, "churn helper exited: \((try? String(contentsOfFile: database.directory + "/churn-\(round).err", encoding: .utf8)) ?? "")")
-                try #require(Date() < deadline, "churn helper too slow")
-                try await Task.sleep(for: .milliseconds(5))
+            let result = try await ProcessRunner.converse(
+                try TestHelper.path(), ["churn", database.path, ack], environment: TestHelper.environment(keyHex: database.keyHex)
+            ) { session in
+                let deadline = ContinuousClock.now + .seconds(60)
+                while try Self.acknowledgedLines(ack).count < target {
+                    // The helper never closes its standard output: closed, it has ended.
+                    try #require(await !session.isOutputClosed, "the churn helper ended before it was killed")
+                    try #require(ContinuousClock.now < deadline, "churn helper too slow")
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                try await Task.sleep(for: .milliseconds(Int.random(in: 0...20)))
+                try session.send(signal: SIGKILL)
             }
-            try await Task.sleep(for: .milliseconds(Int.random(in: 0...20)))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL)
-            acknowledged += try String(contentsOfFile: ack, encoding: .utf8).split(separator: "\n").map(String.init)
+            #expect(result.termination == .signaled(SIGKILL), "\(result)")
+            acknowledged += try Self.acknowledgedLines(ack)
         }
 
         let store = try await database.open()
@@ -91,5 +89,11 @@ struct MultiProcessTests {
         }
         #expect(enrolled > 0)
         try await store.close()
+    }
+
+    /// The lines the churn helper has acknowledged so far; none before it creates the file.
+    static func acknowledgedLines(_ path: String) throws -> [String] {
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
     }
 }

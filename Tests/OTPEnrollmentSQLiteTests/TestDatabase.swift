@@ -3,26 +3,29 @@ import OTPCore
 import OTPEnrollment
 import OTPEnrollmentSQLite
 import OTPSealing
+import OTPTestUtilities
 import Testing
 
 /// A scratch directory with a database path and a sealing key, removed when the test ends.
 final class TestDatabase: Sendable {
-    let directory: String
+    let scratch: TemporaryDirectory
     let path: String
     let keyHex: String
     let key: SealingKey
 
+    var directory: String { scratch.path }
+
     init() throws {
-        directory = NSTemporaryDirectory() + "otpkit-sqlite-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
-        path = directory + "/enrollments.sqlite"
+        scratch = try TemporaryDirectory(prefix: "otpkit-sqlite")
+        path = scratch.file("enrollments.sqlite")
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255) }
         keyHex = bytes.map { String(format: "%02x", $0) }.joined()
         key = try SealingKey(bytes: bytes)
     }
 
+    // Removed on release rather than by each test; TestHelper.run keeps it alive while a child runs.
     deinit {
-        try? FileManager.default.removeItem(atPath: directory)
+        scratch.remove()
     }
 
     func open(previous: [SealingKey] = [], current: SealingKey? = nil) async throws -> SQLiteEnrollmentStore {
@@ -74,59 +77,28 @@ func enroll(
     return factor
 }
 
-/// A finished run of another program.
-struct ProcessResult {
-    let status: Int32
-    let reason: Process.TerminationReason
-    let output: String
-    let errors: String
-}
-
+/// The helper executable (Tests/OTPEnrollmentSQLiteTestHelper) that plays a second process.
 enum TestHelper {
-    /// The helper executable built beside the test bundle.
     static func path() throws -> String {
-        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let path = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("OTPEnrollmentSQLiteTestHelper").path
-        try #require(
-            FileManager.default.isExecutableFile(atPath: path),
-            "the test helper \(path) is missing: build it with `swift build` (Tests/test.sh does)"
-        )
-        return path
+        try BuiltProduct.path("OTPEnrollmentSQLiteTestHelper")
     }
 
-    /// Starts the helper (optionally through `prefix`, such as setpriv) with the database key in its environment.
-    /// `executable` replaces the helper's build path (for a copy elsewhere).
-    static func start(_ arguments: [String], keyHex: String, prefix: [String] = [], output: String, errors: String, executable: String? = nil) throws -> Process {
-        let process = Process()
+    /// The helper's environment: the database key, where the helper reads it.
+    static func environment(keyHex: String) -> [String: String?] {
+        [SealingKey.defaultEnvironmentVariable: keyHex]
+    }
+
+    /// Runs the helper on `database` to its end (through `prefix`, such as setpriv, when given)
+    /// with the database's key in its environment, or `keyHex` instead. `executable` replaces the
+    /// built helper (for a copy elsewhere).
+    static func run(
+        _ arguments: [String], on database: TestDatabase, keyHex: String? = nil, prefix: [String] = [], executable: String? = nil
+    ) async throws -> ProcessOutput {
+        // Released earlier, the database would remove its directory under the running child.
+        defer { withExtendedLifetime(database) {} }
         let command = prefix + [try executable ?? path()] + arguments
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        var environment = ProcessInfo.processInfo.environment
-        environment[SealingKey.defaultEnvironmentVariable] = keyHex
-        process.environment = environment
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors, contents: nil)
-        process.standardOutput = FileHandle(forWritingAtPath: output)
-        process.standardError = FileHandle(forWritingAtPath: errors)
-        try process.run()
-        return process
-    }
-
-    static func run(_ arguments: [String], keyHex: String, prefix: [String] = [], scratch: String, executable: String? = nil) throws -> ProcessResult {
-        let output = scratch + "/helper-\(UUID().uuidString).out"
-        let errors = scratch + "/helper-\(UUID().uuidString).err"
-        defer {
-            try? FileManager.default.removeItem(atPath: output)
-            try? FileManager.default.removeItem(atPath: errors)
-        }
-        let process = try start(arguments, keyHex: keyHex, prefix: prefix, output: output, errors: errors, executable: executable)
-        process.waitUntilExit()
-        return ProcessResult(
-            status: process.terminationStatus,
-            reason: process.terminationReason,
-            output: (try? String(contentsOfFile: output, encoding: .utf8)) ?? "",
-            errors: (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
-        )
+        return try await ProcessRunner.run(
+            command[0], Array(command.dropFirst()), environment: environment(keyHex: keyHex ?? database.keyHex))
     }
 }
 

@@ -39,7 +39,7 @@ struct ConfigurationTests {
         #expect(throws: MultiFactorConfigurationError.invalidSecretByteCount(10)) {
             try MultiFactorConfiguration(secretByteCount: 10).validate()
         }
-        #expect(MultiFactorConfigurationError.invalidFailureLimit(0).description.contains("use at least 1"))
+        #expect(MultiFactorConfigurationError.invalidFailureLimit(0).description == "maximumConsecutiveFailures 0 is below 1: use at least 1 (5 is a common choice)")
     }
 
     @Test("error codes carry Firebase's raw values and server codes")

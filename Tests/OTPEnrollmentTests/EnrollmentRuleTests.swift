@@ -134,7 +134,12 @@ struct EnrollmentRuleTests {
         let user = try await fixture.signIn()
         let secret = try await TOTPMultiFactorGenerator.generateSecret(with: try await user.multiFactor.session())
         fixture.clock.advance(by: 600)
-        try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: try fixture.code(secret)), displayName: nil)
+        try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: try fixture.code(secret)), displayName: "Phone")
+        let enrolled = try #require(user.multiFactor.enrolledFactors.first)
+        #expect(user.multiFactor.enrolledFactors.count == 1)
+        #expect(enrolled.displayName == "Phone")
+        #expect(enrolled.enrollmentTime == Fixture.start + 600)
+        #expect(fixture.store.factors(userID: "alice").map(\.id) == [enrolled.uid])
     }
 
     @Test("the enrollment code cannot sign in, nor can any earlier step's code")
@@ -157,7 +162,7 @@ struct EnrollmentRuleTests {
         let fixture = try Fixture(MultiFactorConfiguration(enrollmentDeadline: 3_600, recentLoginWindow: 3_600, maximumConsecutiveFailures: 3, lockoutDuration: 120))
         let user = try await fixture.signIn()
         let secret = try await TOTPMultiFactorGenerator.generateSecret(with: try await user.multiFactor.session())
-        let wrong = TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: wrongCode(try fixture.code(secret)))
+        let wrong = TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: try fixture.wrongCode(secret))
         #expect(await authErrorCode { try await user.multiFactor.enroll(with: wrong, displayName: nil) } == .invalidVerificationCode)
         #expect(await authErrorCode { try await user.multiFactor.enroll(with: wrong, displayName: nil) } == .invalidVerificationCode)
         #expect(await authErrorCode { try await user.multiFactor.enroll(with: wrong, displayName: nil) } == .tooManyRequests)
@@ -255,9 +260,4 @@ struct EnrollmentRuleTests {
         } == .invalidVerificationID, "another user's secret")
         #expect(await authErrorCode { try await alice.multiFactor.unenroll(withFactorUID: "no-such-factor") } == .multiFactorInfoNotFound)
     }
-}
-
-/// A code of the same length that is certainly not `code`.
-func wrongCode(_ code: String) -> String {
-    String(code.map { $0 == "0" ? "1" : "0" })
 }

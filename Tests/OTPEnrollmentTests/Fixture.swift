@@ -40,15 +40,24 @@ struct Fixture {
         return try #require(error?.resolver)
     }
 
-    /// The code an authenticator app shows for `secret` at `time` (now by default).
-    func code(_ secret: TOTPSecret, at time: Int64? = nil) throws -> String {
-        let totp = try TOTP(
+    /// The generator an authenticator app builds from what the user was shown.
+    static func authenticator(_ secret: TOTPSecret) throws -> TOTP {
+        try TOTP(
             secret: OTPSecret(base32: secret.sharedSecretKey()),
-            algorithm: OTPAlgorithm(name: secret.hashingAlgorithm)!,
+            algorithm: try #require(OTPAlgorithm(name: secret.hashingAlgorithm)),
             digits: secret.codeLength,
             period: Int64(secret.codeIntervalSeconds)
         )
-        return try totp.code(at: time ?? clock.now())
+    }
+
+    /// The code an authenticator app shows for `secret` at `time` (now by default).
+    func code(_ secret: TOTPSecret, at time: Int64? = nil) throws -> String {
+        try Fixture.authenticator(secret).code(at: time ?? clock.now())
+    }
+
+    /// A code the service must reject for `secret` at `time` (now by default).
+    func wrongCode(_ secret: TOTPSecret, at time: Int64? = nil) throws -> String {
+        try codeOutsideWindow(secret, at: time ?? clock.now(), adjacentIntervals: service.configuration.adjacentIntervals)
     }
 
     /// Enrolls a TOTP factor for `user` and returns its secret and info.
@@ -98,4 +107,20 @@ func authErrorCode(
         Issue.record("expected an AuthError, got \(error)", sourceLocation: sourceLocation)
         return nil
     }
+}
+
+/// A code of `secret`'s length that no step within `adjacentIntervals` of `time` shows. Flipping
+/// the digits of the current code is not enough: a random secret's neighbouring step may show
+/// exactly the flipped code, and the service would accept it.
+func codeOutsideWindow(_ secret: TOTPSecret, at time: Int64, adjacentIntervals: Int) throws -> String {
+    let totp = try Fixture.authenticator(secret)
+    let step = try totp.step(at: time)
+    let spread = UInt64(adjacentIntervals)
+    let accepted = Set((step - spread...step + spread).map { totp.code(step: $0) })
+    // One candidate more than there are accepted codes, so at least one is free.
+    let candidates = (0...accepted.count).map { number in
+        let digits = String(number)
+        return String(repeating: "0", count: secret.codeLength - digits.count) + digits
+    }
+    return try #require(candidates.first { !accepted.contains($0) })
 }

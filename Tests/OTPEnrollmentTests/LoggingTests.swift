@@ -21,7 +21,9 @@ struct LoggingTests {
 
         func log(event: LogEvent) {
             let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-            recorder.lines.withLock { $0.append("\(event.level) \(event.message) \(merged)") }
+            // Sorted: a dictionary prints in an order that changes from run to run.
+            let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            recorder.lines.withLock { $0.append("\(event.level) \(event.message) [\(fields)]") }
         }
     }
 
@@ -46,7 +48,7 @@ struct LoggingTests {
         clock.advance(by: 30)
         let error = await #expect(throws: AuthError.self) { _ = try await service.signIn(Fixture.identity()) }
         let resolver = try #require(error?.resolver)
-        let wrong = wrongCode(try fixture.code(secret, at: clock.now()))
+        let wrong = try codeOutsideWindow(secret, at: clock.now(), adjacentIntervals: service.configuration.adjacentIntervals)
         sensitive.append(wrong)
         for _ in 0..<2 {
             let failure = await #expect(throws: AuthError.self) {
@@ -62,9 +64,13 @@ struct LoggingTests {
         #expect(await authErrorCode { try await result.user.multiFactor.unenroll(with: info) } == .invalidUserToken)
 
         let lines = recorder.lines.withLock { $0 }
-        #expect(lines.contains { $0.contains("enrolled") })
-        #expect(lines.contains { $0.contains("locked") })
-        #expect(lines.contains { $0.contains("signed in") })
+        #expect(lines == [
+            "info TOTP enrollment started [deadline=\(Fixture.start + 600) user=alice]",
+            "info TOTP factor enrolled [enrollment=\(info.uid) revoked-sessions=0 user=alice]",
+            "notice locked after repeated failed codes [kind=factor seconds=300]",
+            "debug signed in with TOTP [enrollment=\(info.uid) user=alice]",
+            "info TOTP factor unenrolled [ended-sessions=1 enrollment=\(info.uid) user=alice]",
+        ])
         for line in lines {
             for value in sensitive {
                 #expect(!line.contains(value), "log line leaks a sensitive value: \(line)")

@@ -76,7 +76,7 @@ struct SignInRuleTests {
     func wrongCodeKeepsCredential() async throws {
         let (fixture, secret, info) = try await enrolled()
         let resolver = try await fixture.resolver()
-        let wrong = TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: wrongCode(try fixture.code(secret)))
+        let wrong = TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: try fixture.wrongCode(secret))
         #expect(await authErrorCode { _ = try await resolver.resolveSignIn(with: wrong) } == .invalidVerificationCode)
         _ = try await resolver.resolveSignIn(with: try assertion(fixture, secret, info))
     }
@@ -85,7 +85,7 @@ struct SignInRuleTests {
     func throttled() async throws {
         let (fixture, secret, info) = try await enrolled(MultiFactorConfiguration(maximumConsecutiveFailures: 4, lockoutDuration: 90))
         let resolver = try await fixture.resolver()
-        let wrong = TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: wrongCode(try fixture.code(secret)))
+        let wrong = TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: try fixture.wrongCode(secret))
         for _ in 0..<3 {
             #expect(await authErrorCode { _ = try await resolver.resolveSignIn(with: wrong) } == .invalidVerificationCode)
         }
@@ -108,7 +108,7 @@ struct SignInRuleTests {
         let (fixture, secret, info) = try await enrolled(MultiFactorConfiguration(maximumConsecutiveFailures: 3))
         for _ in 0..<3 {
             let resolver = try await fixture.resolver()
-            let wrong = TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: wrongCode(try fixture.code(secret)))
+            let wrong = TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: try fixture.wrongCode(secret))
             for _ in 0..<2 {
                 #expect(await authErrorCode { _ = try await resolver.resolveSignIn(with: wrong) } == .invalidVerificationCode)
             }

@@ -69,7 +69,10 @@ struct StoreFailureTests {
         #expect(error?.description.contains("/var/lib") == false)
         #expect(error?.description.contains("INSERT") == false)
         #expect((error?.underlyingError as? FailingStore.Failure)?.operation == "insertSession", "the host still gets the store's error")
-        #expect(recorder.lines.withLock { $0 }.contains { $0.contains("/var/lib/otpkit/enrollments.sqlite during insertSession") }, "the log has the detail")
+        #expect(
+            recorder.lines.withLock { $0 } == [
+                "error enrollment store failed [error=\(FailingStore.Failure(operation: "insertSession")) operation=storing the session]"
+            ], "the log has the detail")
         store.fail(nil)
         let user = try await service.signIn(Fixture.identity())
 
