@@ -101,12 +101,14 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
         }
     }
 
-    /// Runs `PRAGMA integrity_check` (or `quick_check`) and returns what it found; empty when the file is sound.
+    /// Runs `PRAGMA integrity_check` (or `quick_check`) and returns what it found, one problem per
+    /// element; empty when the file is sound.
     public func integrityProblems(quick: Bool = false) async throws(SQLiteEnrollmentStoreError) -> [String] {
         let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
             try await self.execute(quick ? "PRAGMA quick_check" : "PRAGMA integrity_check")
         }
-        let lines = rows.compactMap { $0.columns.first?.data.string }
+        // SQLite answers one row per problem, or (as sqlite-nio's build does) one row of lines.
+        let lines = rows.compactMap { $0.columns.first?.data.string }.flatMap { $0.split(separator: "\n").map(String.init) }
         return lines == ["ok"] ? [] : lines
     }
 

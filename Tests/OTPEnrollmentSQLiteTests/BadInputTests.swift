@@ -34,9 +34,12 @@ struct BadInputTests {
         // taken from SQLite itself rather than written out here.
         let findings = try await RawDatabase.with(database.path) { connection in
             try await connection.query("PRAGMA quick_check").compactMap { $0.columns.first?.data.string }
+                .flatMap { $0.split(separator: "\n").map(String.init) }
         }
         try #require(findings != ["ok"], "quick_check found nothing: the damage missed every page")
+        try #require(findings.count > 3, "the damage should give more problems than the message shows")
         let detail = findings.prefix(3).joined(separator: "; ")
+        #expect(!detail.contains("\n"), "one line: \(detail)")
         #expect(error == .corrupt(path: database.path, detail: detail))
         #expect(error?.description == "enrollment database \(database.path) is corrupt (\(detail)): restore it from a backup")
     }
