@@ -11,15 +11,15 @@ package enum Timestamp {
         if let seconds = Int64(text) { return seconds }
         var scanner = Scanner(bytes: bytes)
         guard let year = scanner.number(digits: 4), scanner.skip("-"),
-              let month = scanner.number(digits: 2), scanner.skip("-"),
-              let day = scanner.number(digits: 2),
-              (1...12).contains(month), (1...daysInMonth(year: year, month: month)).contains(day)
+            let month = scanner.number(digits: 2), scanner.skip("-"),
+            let day = scanner.number(digits: 2),
+            (1...12).contains(month), (1...daysInMonth(year: year, month: month)).contains(day)
         else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         if scanner.atEnd { return days * 86_400 }
         guard scanner.skip("T") || scanner.skip("t") || scanner.skip(" "),
-              let hour = scanner.number(digits: 2), scanner.skip(":"),
-              let minute = scanner.number(digits: 2)
+            let hour = scanner.number(digits: 2), scanner.skip(":"),
+            let minute = scanner.number(digits: 2)
         else { return nil }
         var second: Int64 = 0
         if scanner.skip(":") {

@@ -99,7 +99,8 @@ public enum Base32 {
     /// Decodes UTF-8 Base32 text into `output`, which must hold
     /// ``maximumDecodedCount(utf8Count:)`` bytes, and returns the number written. Secrets decode
     /// straight into their zeroing storage through this.
-    static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>, mode: DecodingMode, into output: UnsafeMutableRawBufferPointer) throws(OTPError) -> Int {
+    static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>, mode: DecodingMode, into output: UnsafeMutableRawBufferPointer) throws(OTPError) -> Int
+    {
         // One table pointer for the whole text: reading a static array per character costs a lazy
         // initialization check each time.
         try (mode == .strict ? strictDecodingTable : decodingTable).withUnsafeBufferPointer { table throws(OTPError) in

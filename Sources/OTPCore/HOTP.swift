@@ -65,7 +65,8 @@ public struct HOTP: Sendable {
     func parse(_ code: some StringProtocol) throws(OTPError) -> UInt64 {
         // One witness call reaches the bytes of a native string; walking a generic UTF8View costs a
         // witness call per byte, more than the rest of a verification's overhead together.
-        let parsed = code.utf8.withContiguousStorageIfAvailable { Self.parseDigits($0) }
+        let parsed =
+            code.utf8.withContiguousStorageIfAvailable { Self.parseDigits($0) }
             ?? Array(code.utf8).withUnsafeBufferPointer { Self.parseDigits($0) }
         if parsed.count == digits && parsed.invalidAt < 0 { return parsed.value }
         if parsed.invalidAt >= 0 {
@@ -104,7 +105,7 @@ public struct HOTP: Sendable {
         for k in 0...(2 * max(window.behind, window.ahead)) {
             let signed = k & 1 == 1 ? -(k + 1) / 2 : k / 2
             guard signed >= -window.behind, signed <= window.ahead,
-                  let candidate = Self.counter(center, offsetBy: signed)
+                let candidate = Self.counter(center, offsetBy: signed)
             else { continue }
             guard let first = pending else {
                 pending = (candidate, signed)

@@ -81,7 +81,8 @@ extension PreparedKey {
     @inline(__always)
     func truncatedValue<Hash: HMACBlockLayout>(_: Hash.Type, counter: UInt64) -> UInt32 {
         withScratch(count: 1) { scratch in
-            let context = scratch, block = scratch + blockOffset
+            let context = scratch
+            let block = scratch + blockOffset
             Hash.storeState(inner, into: context)
             Hash.storeInnerMessage(counter, into: block)
             Hash.transform(context, block)
@@ -97,8 +98,10 @@ extension PreparedKey {
     @inline(__always)
     func truncatedValues<Hash: HMACBlockLayout>(_: Hash.Type, counters first: UInt64, _ second: UInt64) -> (UInt32, UInt32) {
         withScratch(count: 2) { scratch in
-            let context0 = scratch, block0 = scratch + blockOffset
-            let context1 = scratch + scratchByteCount, block1 = context1 + blockOffset
+            let context0 = scratch
+            let block0 = scratch + blockOffset
+            let context1 = scratch + scratchByteCount
+            let block1 = context1 + blockOffset
             Hash.storeState(inner, into: context0)
             Hash.storeState(inner, into: context1)
             Hash.storeInnerMessage(first, into: block0)
@@ -280,7 +283,8 @@ private func bigEndianLane(_ context: UnsafeMutableRawPointer, at offset: Int) -
 @inline(__always)
 private func truncate32(_ context: UnsafeMutableRawPointer, offset: Int) -> UInt32 {
     let word = offset >> 2
-    let pair = UInt64(context.load(fromByteOffset: word * 4, as: UInt32.self)) << 32
+    let pair =
+        UInt64(context.load(fromByteOffset: word * 4, as: UInt32.self)) << 32
         | UInt64(context.load(fromByteOffset: word * 4 + 4, as: UInt32.self))
     return UInt32(truncatingIfNeeded: pair &>> (32 &- UInt64(offset & 3) * 8)) & 0x7FFF_FFFF
 }

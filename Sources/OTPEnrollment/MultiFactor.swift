@@ -32,10 +32,14 @@ public struct MultiFactor: Sendable {
     ///   ``AuthErrorCode/missingVerificationCode``.
     public func enroll(with assertion: any MultiFactorAssertion, displayName: String?) async throws(AuthError) {
         guard let totp = assertion as? TOTPMultiFactorAssertion else {
-            throw AuthError(.operationNotAllowed, "unsupported assertion for factor \"\(assertion.factorID)\": this service enrolls TOTP factors only")
+            throw AuthError(
+                .operationNotAllowed, "unsupported assertion for factor \"\(assertion.factorID)\": this service enrolls TOTP factors only")
         }
         guard case .enrollment(let secret) = totp.purpose else {
-            throw AuthError(.missingVerificationID, "a sign-in assertion cannot enroll a factor: use TOTPMultiFactorGenerator.assertionForEnrollment(with:oneTimePassword:) with the secret from generateSecret(with:)")
+            throw AuthError(
+                .missingVerificationID,
+                "a sign-in assertion cannot enroll a factor: use TOTPMultiFactorGenerator.assertionForEnrollment(with:oneTimePassword:) with the secret from generateSecret(with:)"
+            )
         }
         try await user.service.finalizeEnrollment(user, secret: secret, code: totp.oneTimePassword, displayName: displayName)
     }

@@ -11,7 +11,10 @@ public final class MultiFactorResolver: Sendable {
     /// The prepared keys of ``hints``, in the same order.
     let verifiers: [MultiFactorService.Verifier]
 
-    init(service: MultiFactorService, identity: FirstFactorIdentity, credentialID: String, hints: [MultiFactorInfo], verifiers: [MultiFactorService.Verifier]) {
+    init(
+        service: MultiFactorService, identity: FirstFactorIdentity, credentialID: String, hints: [MultiFactorInfo],
+        verifiers: [MultiFactorService.Verifier]
+    ) {
         self.service = service
         self.identity = identity
         self.credentialID = credentialID
@@ -32,7 +35,8 @@ public final class MultiFactorResolver: Sendable {
     ///   ``AuthErrorCode/missingMultiFactorInfo`` (an enrollment assertion).
     public func resolveSignIn(with assertion: any MultiFactorAssertion) async throws(AuthError) -> AuthDataResult {
         guard let totp = assertion as? TOTPMultiFactorAssertion else {
-            throw AuthError(.missingMultiFactorInfo, "unsupported assertion for factor \"\(assertion.factorID)\": this service verifies TOTP factors only")
+            throw AuthError(
+                .missingMultiFactorInfo, "unsupported assertion for factor \"\(assertion.factorID)\": this service verifies TOTP factors only")
         }
         return try await resolveSignIn(with: totp)
     }
@@ -42,7 +46,10 @@ public final class MultiFactorResolver: Sendable {
     // The concrete overload spares the hot path an existential box and a dynamic cast.
     public func resolveSignIn(with totp: TOTPMultiFactorAssertion) async throws(AuthError) -> AuthDataResult {
         guard case .signIn(let enrollmentID) = totp.purpose else {
-            throw AuthError(.missingMultiFactorInfo, "an enrollment assertion cannot complete a sign-in: use TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID:oneTimePassword:) with one of the resolver's hints")
+            throw AuthError(
+                .missingMultiFactorInfo,
+                "an enrollment assertion cannot complete a sign-in: use TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID:oneTimePassword:) with one of the resolver's hints"
+            )
         }
         return try await service.finalizeSignIn(self, enrollmentID: enrollmentID, code: totp.oneTimePassword)
     }

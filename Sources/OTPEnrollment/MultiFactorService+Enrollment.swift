@@ -4,14 +4,18 @@ extension MultiFactorService {
     /// `mfaEnrollment:start`: checks that the user may enroll, then creates and stores a secret.
     func startEnrollment(_ user: User) async throws(AuthError) -> TOTPSecret {
         guard configuration.isTOTPEnabled else {
-            throw AuthError(.operationNotAllowed, "TOTP multi-factor authentication is disabled for this project: enable it in the service configuration")
+            throw AuthError(
+                .operationNotAllowed, "TOTP multi-factor authentication is disabled for this project: enable it in the service configuration")
         }
         let session = try await liveSession(user)
         let now = clock.now()
         try requireRecentLogin(session, now: now, for: "enrolling a second factor")
         let provider = user.identity.provider
         guard provider.supportsMultiFactor else {
-            throw AuthError(.unsupportedFirstFactor, "a user signed in with \"\(provider.rawValue)\" cannot enroll a second factor: anonymous, phone, custom-token and Game Center sign-ins do not combine with multi-factor authentication")
+            throw AuthError(
+                .unsupportedFirstFactor,
+                "a user signed in with \"\(provider.rawValue)\" cannot enroll a second factor: anonymous, phone, custom-token and Game Center sign-ins do not combine with multi-factor authentication"
+            )
         }
         guard user.identity.email != nil, user.identity.isEmailVerified else {
             throw AuthError(.unverifiedEmail, "the user's email address must be verified before enrolling a second factor")
@@ -19,7 +23,8 @@ extension MultiFactorService {
         let userID = user.identity.userID
         let factors = try await storeCall("listing factors") { try await store.factors(userID: userID) }
         guard factors.count < MultiFactorConfiguration.maximumFactorCount else {
-            throw AuthError(.maximumSecondFactorCountExceeded, "the user already has \(factors.count) second factors, the most allowed: unenroll one first")
+            throw AuthError(
+                .maximumSecondFactorCountExceeded, "the user already has \(factors.count) second factors, the most allowed: unenroll one first")
         }
 
         let secret: OTPSecret
@@ -65,7 +70,9 @@ extension MultiFactorService {
             if now > secret.enrollmentCompletionDeadlineTime {
                 throw AuthError(.sessionExpired, "the enrollment expired: start again with generateSecret(with:)")
             }
-            throw AuthError(.invalidVerificationID, "no pending enrollment matches this secret (it was finalized already or never started here): start again with generateSecret(with:)")
+            throw AuthError(
+                .invalidVerificationID,
+                "no pending enrollment matches this secret (it was finalized already or never started here): start again with generateSecret(with:)")
         }
         guard pending.userID == userID else {
             throw AuthError(.invalidVerificationID, "this secret belongs to another user's enrollment: start an enrollment for this user")
@@ -76,7 +83,9 @@ extension MultiFactorService {
                 try await store.resetFailures(key: pendingID)
             }
             logger.info("TOTP enrollment expired", metadata: ["user": "\(userID)"])
-            throw AuthError(.sessionExpired, "the enrollment expired \(now - pending.deadline) seconds ago and its secret was discarded: start again with generateSecret(with:)")
+            throw AuthError(
+                .sessionExpired,
+                "the enrollment expired \(now - pending.deadline) seconds ago and its secret was discarded: start again with generateSecret(with:)")
         }
         let counter = try await storeCall("reading failures") { try await store.failureCounter(key: pendingID) }
         if let until = counter.lockEnd(at: now) {
@@ -91,7 +100,9 @@ extension MultiFactorService {
             throw await failure(key: pendingID, kind: "enrollment", now: now, reason: "invalid verification code: \(error)")
         }
         guard let match else {
-            throw await failure(key: pendingID, kind: "enrollment", now: now, reason: "wrong verification code: enter the code the authenticator app shows now (check the device's clock)")
+            throw await failure(
+                key: pendingID, kind: "enrollment", now: now,
+                reason: "wrong verification code: enter the code the authenticator app shows now (check the device's clock)")
         }
 
         let factor = FactorRecord(
@@ -115,7 +126,9 @@ extension MultiFactorService {
         case .pendingEnrollmentNotFound:
             throw AuthError(.invalidVerificationID, "this enrollment was just finalized by another request: check the enrolled factors")
         case .factorLimitReached:
-            throw AuthError(.maximumSecondFactorCountExceeded, "the user already has \(MultiFactorConfiguration.maximumFactorCount) second factors, the most allowed: unenroll one first")
+            throw AuthError(
+                .maximumSecondFactorCountExceeded,
+                "the user already has \(MultiFactorConfiguration.maximumFactorCount) second factors, the most allowed: unenroll one first")
         }
         if counter.consecutiveFailures > 0 {
             // The pending enrollment is gone; its counter would otherwise outlive it.
@@ -134,7 +147,8 @@ extension MultiFactorService {
         try requireRecentLogin(session, now: now, for: "unenrolling a second factor")
         let userID = user.identity.userID
         guard try await storeCall("removing the factor", { try await store.removeFactor(id: enrollmentID, userID: userID) }) != nil else {
-            throw AuthError(.multiFactorInfoNotFound, "the user has no second factor with this enrollment id: pick one from user.multiFactor.enrolledFactors")
+            throw AuthError(
+                .multiFactorInfoNotFound, "the user has no second factor with this enrollment id: pick one from user.multiFactor.enrolledFactors")
         }
         forgetVerifier(enrollmentID)
         let ended = try await storeCall("ending sessions signed in with the factor") {
@@ -143,7 +157,10 @@ extension MultiFactorService {
         user.withState { $0.enrolledFactors.removeAll { $0.uid == enrollmentID } }
         logger.info("TOTP factor unenrolled", metadata: ["user": "\(userID)", "enrollment": "\(enrollmentID)", "ended-sessions": "\(ended)"])
         if session.secondFactorEnrollmentID == enrollmentID {
-            user.withState { $0.endedWith = AuthError(.invalidUserToken, "this session ended when the second factor it signed in with was unenrolled: sign in again") }
+            user.withState {
+                $0.endedWith = AuthError(
+                    .invalidUserToken, "this session ended when the second factor it signed in with was unenrolled: sign in again")
+            }
             throw AuthError(.invalidUserToken, "the factor was unenrolled; this session signed in with it and has ended: sign in again")
         }
     }

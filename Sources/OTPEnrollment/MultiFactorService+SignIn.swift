@@ -31,7 +31,8 @@ extension MultiFactorService {
             hints: factors.map(MultiFactorInfo.init),
             verifiers: try verifiers(for: factors)
         )
-        throw AuthError(.secondFactorRequired, "the user has enrolled a second factor: complete the sign-in with the resolver's hints", resolver: resolver)
+        throw AuthError(
+            .secondFactorRequired, "the user has enrolled a second factor: complete the sign-in with the resolver's hints", resolver: resolver)
     }
 
     /// The user of a session that ``signIn(_:)`` or ``MultiFactorResolver/resolveSignIn(with:)-(MultiFactorAssertion)``
@@ -64,7 +65,9 @@ extension MultiFactorService {
         user.withState { $0.endedWith = AuthError(.userTokenExpired, "this session was signed out: sign in again") }
     }
 
-    func startSession(_ identity: FirstFactorIdentity, at now: Int64, secondFactor: MultiFactorInfo?, enrolledFactors: [MultiFactorInfo]) async throws(AuthError) -> User {
+    func startSession(_ identity: FirstFactorIdentity, at now: Int64, secondFactor: MultiFactorInfo?, enrolledFactors: [MultiFactorInfo])
+        async throws(AuthError) -> User
+    {
         let record = try newSession(identity, at: now, secondFactor: secondFactor)
         let limit = configuration.maximumSessionsPerUser
         _ = try await storeCall("storing the session") { try await store.insertSession(record, maximumPerUser: limit) }
@@ -83,7 +86,9 @@ extension MultiFactorService {
         )
     }
 
-    private func signedInUser(_ identity: FirstFactorIdentity, session: SessionRecord, secondFactor: MultiFactorInfo?, enrolledFactors: [MultiFactorInfo]) -> User {
+    private func signedInUser(
+        _ identity: FirstFactorIdentity, session: SessionRecord, secondFactor: MultiFactorInfo?, enrolledFactors: [MultiFactorInfo]
+    ) -> User {
         User(service: self, identity: identity, sessionID: session.id, secondFactor: secondFactor, enrolledFactors: enrolledFactors)
     }
 
@@ -97,12 +102,14 @@ extension MultiFactorService {
         }
         let now = clock.now()
         let hintIndex = resolver.hints.firstIndex { $0.uid == enrollmentID }
-        let verifier = if let hintIndex {
-            resolver.verifiers[hintIndex]
-        } else {
-            try await verifier(ofOtherFactor: enrollmentID, resolver: resolver)
-        }
-        let hint = hintIndex.map { resolver.hints[$0] }
+        let verifier =
+            if let hintIndex {
+                resolver.verifiers[hintIndex]
+            } else {
+                try await verifier(ofOtherFactor: enrollmentID, resolver: resolver)
+            }
+        let hint =
+            hintIndex.map { resolver.hints[$0] }
             ?? MultiFactorInfo(uid: enrollmentID, displayName: nil, enrollmentTime: 0, factorID: TOTPMultiFactorID)
         let session = try newSession(resolver.identity, at: now, secondFactor: hint)
         let credentialID = resolver.credentialID
@@ -117,12 +124,15 @@ extension MultiFactorService {
                 throw await signInFailure(credentialID, enrollmentID: enrollmentID, now: now, reason: "invalid verification code: \(error)")
             }
             guard let match else {
-                throw await signInFailure(credentialID, enrollmentID: enrollmentID, now: now, reason: "wrong or already used verification code: enter the code the authenticator app shows now")
+                throw await signInFailure(
+                    credentialID, enrollmentID: enrollmentID, now: now,
+                    reason: "wrong or already used verification code: enter the code the authenticator app shows now")
             }
             // The store decides: another request (or process) may have accepted this step meanwhile.
             let completion = try await storeCall("completing the sign-in") {
                 try await store.completeSignIn(
-                    credentialID: credentialID, factorID: enrollmentID, step: match.step, at: now, session: session, maximumSessionsPerUser: sessionLimit
+                    credentialID: credentialID, factorID: enrollmentID, step: match.step, at: now, session: session,
+                    maximumSessionsPerUser: sessionLimit
                 )
             }
             switch completion {

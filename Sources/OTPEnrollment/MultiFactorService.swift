@@ -119,7 +119,10 @@ public final class MultiFactorService: Sendable {
             throw ended
         }
         guard let record = try await liveSessionRecord(id: user.sessionID, now: clock.now()) else {
-            throw AuthError(.userTokenExpired, "this session was revoked (another session enrolled a second factor, it was signed out, or the user signed in on too many devices): sign in again")
+            throw AuthError(
+                .userTokenExpired,
+                "this session was revoked (another session enrolled a second factor, it was signed out, or the user signed in on too many devices): sign in again"
+            )
         }
         return record
     }
@@ -148,7 +151,8 @@ public final class MultiFactorService: Sendable {
         }
         if now - record.lastUsedAt >= sessionUseResolution {
             let expiresAt = sessionExpiry(authenticatedAt: record.authenticatedAt, lastUsedAt: now)
-            guard try await storeCall("recording the session's use", { try await store.extendSession(id: id, lastUsedAt: now, expiresAt: expiresAt) }) else {
+            guard try await storeCall("recording the session's use", { try await store.extendSession(id: id, lastUsedAt: now, expiresAt: expiresAt) })
+            else {
                 return nil
             }
             record.lastUsedAt = now
@@ -169,7 +173,9 @@ public final class MultiFactorService: Sendable {
 
     func requireRecentLogin(_ session: SessionRecord, now: Int64, for operation: String) throws(AuthError) {
         guard now - session.authenticatedAt <= configuration.recentLoginWindow else {
-            throw AuthError(.requiresRecentLogin, "\(operation) needs a sign-in within the last \(configuration.recentLoginWindow) seconds: sign in again, then retry")
+            throw AuthError(
+                .requiresRecentLogin,
+                "\(operation) needs a sign-in within the last \(configuration.recentLoginWindow) seconds: sign in again, then retry")
         }
     }
 
@@ -183,7 +189,8 @@ public final class MultiFactorService: Sendable {
         let counter: FailureCounter
         do {
             counter = try await storeCall("counting a failure") {
-                try await store.recordFailure(key: key, at: now, limit: configuration.maximumConsecutiveFailures, lockout: configuration.lockoutDuration)
+                try await store.recordFailure(
+                    key: key, at: now, limit: configuration.maximumConsecutiveFailures, lockout: configuration.lockoutDuration)
             }
         } catch {
             return error

@@ -13,7 +13,9 @@ public enum TOTPMultiFactorGenerator {
         case .user(let user):
             return try await user.service.startEnrollment(user)
         case .signIn:
-            throw AuthError(.invalidMultiFactorSession, "a sign-in resolver's session cannot start an enrollment: get the session from user.multiFactor.session() after signing in")
+            throw AuthError(
+                .invalidMultiFactorSession,
+                "a sign-in resolver's session cannot start an enrollment: get the session from user.multiFactor.session() after signing in")
         }
     }
 

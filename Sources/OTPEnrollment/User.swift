@@ -14,7 +14,10 @@ public final class User: Sendable {
     let secondFactor: MultiFactorInfo?
     private let mutable: Mutex<Mutable>
 
-    init(service: MultiFactorService, identity: FirstFactorIdentity, sessionID: String, secondFactor: MultiFactorInfo?, enrolledFactors: [MultiFactorInfo]) {
+    init(
+        service: MultiFactorService, identity: FirstFactorIdentity, sessionID: String, secondFactor: MultiFactorInfo?,
+        enrolledFactors: [MultiFactorInfo]
+    ) {
         self.service = service
         self.identity = identity
         self.sessionID = sessionID

@@ -33,7 +33,8 @@ extension SQLiteEnrollmentStore {
         return try await transaction { () throws(SQLiteEnrollmentStoreError) -> EnrollmentFinalization in
             let pending = try await self.execute("SELECT 1 FROM pending_enrollments WHERE id = ?", [.text(pendingID)])
             guard !pending.isEmpty else { return .pendingEnrollmentNotFound }
-            let count = try await self.execute("SELECT count(*) AS n FROM factors WHERE user_id = ?", [.text(factor.userID)])
+            let count =
+                try await self.execute("SELECT count(*) AS n FROM factors WHERE user_id = ?", [.text(factor.userID)])
                 .first?.column("n")?.integer ?? 0
             guard count < maximumFactorCount else { return .factorLimitReached }
             try await self.execute("DELETE FROM pending_enrollments WHERE id = ?", [.text(pendingID)])
@@ -156,8 +157,10 @@ extension SQLiteEnrollmentStore {
     private func insertPendingSignInRow(_ record: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) {
         try await execute(
             "INSERT INTO pending_sign_ins (\(Self.pendingSignInColumns)) VALUES (?, ?, ?, ?, ?)",
-            [.text(record.id), .text(record.userID), .text(record.firstFactorProvider),
-             .integer(.init(record.createdAt)), .integer(.init(record.expiresAt))]
+            [
+                .text(record.id), .text(record.userID), .text(record.firstFactorProvider),
+                .integer(.init(record.createdAt)), .integer(.init(record.expiresAt)),
+            ]
         )
     }
 
@@ -194,9 +197,11 @@ extension SQLiteEnrollmentStore {
     private func insertSessionRow(_ record: SessionRecord, maximumPerUser: Int) async throws(SQLiteEnrollmentStoreError) -> Int {
         try await execute(
             "INSERT INTO sessions (\(Self.sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [.text(record.id), .text(record.userID), .text(record.firstFactorProvider),
-             .integer(.init(record.authenticatedAt)), record.secondFactorEnrollmentID.map { .text($0) } ?? .null,
-             .integer(.init(record.lastUsedAt)), .integer(.init(record.expiresAt))]
+            [
+                .text(record.id), .text(record.userID), .text(record.firstFactorProvider),
+                .integer(.init(record.authenticatedAt)), record.secondFactorEnrollmentID.map { .text($0) } ?? .null,
+                .integer(.init(record.lastUsedAt)), .integer(.init(record.expiresAt)),
+            ]
         )
         return try await execute(
             """
@@ -265,7 +270,9 @@ extension SQLiteEnrollmentStore {
         return try factorRecords(rows)
     }
 
-    public func pendingSignIn(id: String, failureKey: String) async throws(SQLiteEnrollmentStoreError) -> (credential: PendingSignInRecord, failures: FailureCounter)? {
+    public func pendingSignIn(id: String, failureKey: String) async throws(SQLiteEnrollmentStoreError) -> (
+        credential: PendingSignInRecord, failures: FailureCounter
+    )? {
         try await locked { () throws(SQLiteEnrollmentStoreError) -> (credential: PendingSignInRecord, failures: FailureCounter)? in
             guard let credential = try await self.readPendingSignIn(id: id) else { return nil }
             return (credential, try await self.readFailureCounter(key: failureKey))

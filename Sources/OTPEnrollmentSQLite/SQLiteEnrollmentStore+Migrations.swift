@@ -108,7 +108,8 @@ extension SQLiteEnrollmentStore {
         let store: SQLiteEnrollmentStore
 
         func appliedMigrations() async throws(SQLiteEnrollmentStoreError) -> [(version: Int, checksum: String)] {
-            try await store.execute("""
+            try await store.execute(
+                """
                 CREATE TABLE IF NOT EXISTS otpkit_migrations (
                     version INTEGER PRIMARY KEY,
                     summary TEXT NOT NULL,

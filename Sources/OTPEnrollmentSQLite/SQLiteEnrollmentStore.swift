@@ -183,10 +183,10 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
         case .corrupt, .corruptIndex, .corruptSequenceSchema, .corruptVirtualTable:
             return .corrupt(path: path, detail: error.message)
         case .readOnly, .readonlyDirectory, .readonlyCantLock, .readonlyInRecovery, .readonlyInRollback,
-             .readonlyBackingMoved, .permission:
+            .readonlyBackingMoved, .permission:
             return .readOnly(path: path, reason: error.message)
         case .cantOpen, .cantOpenDirectory, .cantOpenInvalidPath, .cantOpenUnfollowedSymlink, .cantOpenCygwinPath,
-             .ioErrorFailedSharedMemOpen:
+            .ioErrorFailedSharedMemOpen:
             return diagnoseCannotOpen(path: path, message: error.message)
         case .busy, .busyTimeout, .busyInRecovery, .busyInSnapshot, .locked:
             return .busy(path: path, timeoutMilliseconds: busyTimeout)

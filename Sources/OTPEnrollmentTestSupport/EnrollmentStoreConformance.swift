@@ -48,7 +48,9 @@ public enum EnrollmentStoreConformance {
         for (algorithm, byteCount) in [(OTPAlgorithm.sha1, 20), (.sha1, 10), (.sha256, 32), (.sha512, 64)] {
             let record = try pending(user: user, algorithm: algorithm, byteCount: byteCount, digits: 8, period: 60)
             try await store.insertPendingEnrollment(record)
-            try check(try await store.pendingEnrollment(id: record.id) == record, "read back a pending \(algorithm) enrollment with a \(byteCount)-byte secret unchanged")
+            try check(
+                try await store.pendingEnrollment(id: record.id) == record,
+                "read back a pending \(algorithm) enrollment with a \(byteCount)-byte secret unchanged")
         }
         try check(try await store.pendingEnrollment(id: uniqueID("missing")) == nil, "an unknown pending enrollment is nil")
         let record = try pending(user: user)
@@ -63,12 +65,15 @@ public enum EnrollmentStoreConformance {
         let record = try pending(user: user)
         try await store.insertPendingEnrollment(record)
         let enrolled = factor(from: record, at: 1_000, step: 33)
-        try checkEqual(try await store.finalizeEnrollment(pendingID: record.id, factor: enrolled, maximumFactorCount: 5), .enrolled, "first finalization")
+        try checkEqual(
+            try await store.finalizeEnrollment(pendingID: record.id, factor: enrolled, maximumFactorCount: 5), .enrolled, "first finalization")
         try check(try await store.pendingEnrollment(id: record.id) == nil, "the pending enrollment is gone after finalization")
         try check(try await store.factor(id: enrolled.id) == enrolled, "the enrolled factor reads back unchanged")
         try checkEqual(try await store.factors(userID: user).map(\.id), [enrolled.id], "the user's factors")
         let again = factor(from: record, at: 1_001, step: 34)
-        try checkEqual(try await store.finalizeEnrollment(pendingID: record.id, factor: again, maximumFactorCount: 5), .pendingEnrollmentNotFound, "second finalization")
+        try checkEqual(
+            try await store.finalizeEnrollment(pendingID: record.id, factor: again, maximumFactorCount: 5), .pendingEnrollmentNotFound,
+            "second finalization")
         try check(try await store.factor(id: again.id) == nil, "a refused finalization inserts nothing")
         try checkEqual(try await store.factors(userID: user).count, 1, "factor count after a refused finalization")
     }
@@ -78,17 +83,22 @@ public enum EnrollmentStoreConformance {
         for index in 0..<2 {
             let record = try pending(user: user)
             try await store.insertPendingEnrollment(record)
-            let outcome = try await store.finalizeEnrollment(pendingID: record.id, factor: factor(from: record, at: Int64(index), step: nil), maximumFactorCount: 2)
+            let outcome = try await store.finalizeEnrollment(
+                pendingID: record.id, factor: factor(from: record, at: Int64(index), step: nil), maximumFactorCount: 2)
             try checkEqual(outcome, .enrolled, "finalization \(index + 1) of 2")
         }
         let third = try pending(user: user)
         try await store.insertPendingEnrollment(third)
         let refused = factor(from: third, at: 5, step: nil)
-        try checkEqual(try await store.finalizeEnrollment(pendingID: third.id, factor: refused, maximumFactorCount: 2), .factorLimitReached, "finalization beyond the limit")
+        try checkEqual(
+            try await store.finalizeEnrollment(pendingID: third.id, factor: refused, maximumFactorCount: 2), .factorLimitReached,
+            "finalization beyond the limit")
         try check(try await store.pendingEnrollment(id: third.id) == third, "a refused finalization keeps the pending enrollment")
         try check(try await store.factor(id: refused.id) == nil, "a refused finalization inserts nothing")
         try checkEqual(try await store.factors(userID: user).count, 2, "factor count at the limit")
-        try checkEqual(try await store.finalizeEnrollment(pendingID: third.id, factor: refused, maximumFactorCount: 3), .enrolled, "finalization with a higher limit")
+        try checkEqual(
+            try await store.finalizeEnrollment(pendingID: third.id, factor: refused, maximumFactorCount: 3), .enrolled,
+            "finalization with a higher limit")
     }
 
     static func finalizeConcurrently(_ store: any EnrollmentStore) async throws {
@@ -97,7 +107,10 @@ public enum EnrollmentStoreConformance {
         try await store.insertPendingEnrollment(record)
         let outcomes = try await withThrowingTaskGroup(of: EnrollmentFinalization.self) { group in
             for index in 0..<50 {
-                group.addTask { try await store.finalizeEnrollment(pendingID: record.id, factor: factor(from: record, at: Int64(index), step: nil), maximumFactorCount: 5) }
+                group.addTask {
+                    try await store.finalizeEnrollment(
+                        pendingID: record.id, factor: factor(from: record, at: Int64(index), step: nil), maximumFactorCount: 5)
+                }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -132,13 +145,17 @@ public enum EnrollmentStoreConformance {
 
     static func factorRoundTrip(_ store: any EnrollmentStore) async throws {
         let user = uniqueID("user")
-        for (name, algorithm, step) in [("Téléphone 📱 de Zoë", OTPAlgorithm.sha512, UInt64?.some(UInt64(Int64.max))), ("", .sha256, 0), (nil, .sha1, nil)] {
+        for (name, algorithm, step) in [
+            ("Téléphone 📱 de Zoë", OTPAlgorithm.sha512, UInt64?.some(UInt64(Int64.max))), ("", .sha256, 0), (nil, .sha1, nil),
+        ] {
             let record = try pending(user: user, algorithm: algorithm, byteCount: algorithm.recommendedSecretByteCount, digits: 10, period: 15)
             try await store.insertPendingEnrollment(record)
             var enrolled = factor(from: record, at: -5, step: step)
             enrolled.displayName = name
             _ = try await store.finalizeEnrollment(pendingID: record.id, factor: enrolled, maximumFactorCount: 5)
-            try check(try await store.factor(id: enrolled.id) == enrolled, "factor with display name \(name.map { "\"\($0)\"" } ?? "nil") and step \(step.map(String.init) ?? "nil") reads back unchanged")
+            try check(
+                try await store.factor(id: enrolled.id) == enrolled,
+                "factor with display name \(name.map { "\"\($0)\"" } ?? "nil") and step \(step.map(String.init) ?? "nil") reads back unchanged")
         }
     }
 
@@ -169,11 +186,13 @@ public enum EnrollmentStoreConformance {
         try checkEqual(try await store.factor(id: fresh.id)?.lastAcceptedStep, 11, "the stored step")
         let big = UInt64(Int64.max)
         try checkEqual(try await store.recordAcceptedStep(big - 1, factorID: fresh.id), .accepted, "a step near Int64.max")
-        try checkEqual(try await store.recordAcceptedStep(12, factorID: fresh.id), .rejected(lastAcceptedStep: big - 1), "a small step after a big one")
+        try checkEqual(
+            try await store.recordAcceptedStep(12, factorID: fresh.id), .rejected(lastAcceptedStep: big - 1), "a small step after a big one")
         try checkEqual(try await store.recordAcceptedStep(big, factorID: fresh.id), .accepted, "step Int64.max")
 
         let started = try await enrolledFactor(in: store, step: 42)
-        try checkEqual(try await store.recordAcceptedStep(42, factorID: started.id), .rejected(lastAcceptedStep: 42), "the step accepted at enrollment")
+        try checkEqual(
+            try await store.recordAcceptedStep(42, factorID: started.id), .rejected(lastAcceptedStep: 42), "the step accepted at enrollment")
         try checkEqual(try await store.recordAcceptedStep(0, factorID: started.id), .rejected(lastAcceptedStep: 42), "step 0 after enrollment")
         try checkEqual(try await store.recordAcceptedStep(43, factorID: started.id), .accepted, "the step after enrollment's")
         try checkEqual(try await store.recordAcceptedStep(1, factorID: uniqueID("missing")), .factorNotFound, "a step of an unknown factor")
@@ -201,7 +220,7 @@ public enum EnrollmentStoreConformance {
         }
         try checkEqual(try await store.factor(id: enrolled.id)?.lastAcceptedStep, 100, "the stored step after steps 1...100 raced")
         try check(outcomes.contains { $0 == (100, .accepted) }, "step 100 is accepted")
-        for case let (step, .rejected(last)) in outcomes {
+        for case (let step, .rejected(let last)) in outcomes {
             try check(last >= step, "step \(step) was rejected only because step \(last) was accepted")
         }
     }
@@ -211,13 +230,19 @@ public enum EnrollmentStoreConformance {
     static func failureCounting(_ store: any EnrollmentStore) async throws {
         let key = uniqueID("factor")
         try checkEqual(try await store.failureCounter(key: key), .zero, "a counter never used")
-        try checkEqual(try await store.recordFailure(key: key, at: 1_000, limit: 3, lockout: 60), FailureCounter(consecutiveFailures: 1, lockedUntil: nil), "first failure")
-        try checkEqual(try await store.recordFailure(key: key, at: 1_001, limit: 3, lockout: 60), FailureCounter(consecutiveFailures: 2, lockedUntil: nil), "second failure")
+        try checkEqual(
+            try await store.recordFailure(key: key, at: 1_000, limit: 3, lockout: 60), FailureCounter(consecutiveFailures: 1, lockedUntil: nil),
+            "first failure")
+        try checkEqual(
+            try await store.recordFailure(key: key, at: 1_001, limit: 3, lockout: 60), FailureCounter(consecutiveFailures: 2, lockedUntil: nil),
+            "second failure")
         let locked = try await store.recordFailure(key: key, at: 1_002, limit: 3, lockout: 60)
         try checkEqual(locked, FailureCounter(consecutiveFailures: 0, lockedUntil: 1_062), "failure at the limit")
         try checkEqual(try await store.failureCounter(key: key), locked, "the stored locked counter")
         try check(locked.isLocked(at: 1_061) && !locked.isLocked(at: 1_062), "the lock lasts until the lockout ends")
-        try checkEqual(try await store.recordFailure(key: key, at: 1_062, limit: 3, lockout: 60), FailureCounter(consecutiveFailures: 1, lockedUntil: nil), "first failure after the lock ended")
+        try checkEqual(
+            try await store.recordFailure(key: key, at: 1_062, limit: 3, lockout: 60), FailureCounter(consecutiveFailures: 1, lockedUntil: nil),
+            "first failure after the lock ended")
         try await store.resetFailures(key: key)
         try checkEqual(try await store.failureCounter(key: key), .zero, "a reset counter")
         try await store.resetFailures(key: uniqueID("missing"))
@@ -249,7 +274,8 @@ public enum EnrollmentStoreConformance {
     // MARK: Pending sign-ins
 
     static func pendingSignInConsumedOnce(_ store: any EnrollmentStore) async throws {
-        let record = PendingSignInRecord(id: uniqueID("credential"), userID: uniqueID("user"), firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
+        let record = PendingSignInRecord(
+            id: uniqueID("credential"), userID: uniqueID("user"), firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
         try await store.insertPendingSignIn(record)
         try checkEqual(try await store.pendingSignIn(id: record.id), record, "a pending sign-in reads back unchanged")
         try checkEqual(try await store.consumePendingSignIn(id: record.id), record, "consumption returns the credential")
@@ -259,7 +285,8 @@ public enum EnrollmentStoreConformance {
     }
 
     static func concurrentConsume(_ store: any EnrollmentStore) async throws {
-        let record = PendingSignInRecord(id: uniqueID("credential"), userID: uniqueID("user"), firstFactorProvider: "google.com", createdAt: 0, expiresAt: 10)
+        let record = PendingSignInRecord(
+            id: uniqueID("credential"), userID: uniqueID("user"), firstFactorProvider: "google.com", createdAt: 0, expiresAt: 10)
         try await store.insertPendingSignIn(record)
         let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
             for _ in 0..<100 {
@@ -314,7 +341,9 @@ public enum EnrollmentStoreConformance {
         let user = uniqueID("user")
         let other = uniqueID("user")
         func session(_ userID: String, id: String = uniqueID("session")) -> SessionRecord {
-            SessionRecord(id: id, userID: userID, firstFactorProvider: "password", authenticatedAt: 300, secondFactorEnrollmentID: nil, lastUsedAt: 300, expiresAt: 10_000)
+            SessionRecord(
+                id: id, userID: userID, firstFactorProvider: "password", authenticatedAt: 300, secondFactorEnrollmentID: nil, lastUsedAt: 300,
+                expiresAt: 10_000)
         }
         let othersSession = session(other)
         try await store.insertSession(othersSession, maximumPerUser: 1)
@@ -344,7 +373,8 @@ public enum EnrollmentStoreConformance {
         let credential = try await pendingSignIn(of: factor.userID, in: store)
         let signedIn = signInSession(of: factor)
         try checkEqual(
-            try await store.completeSignIn(credentialID: credential.id, factorID: factor.id, step: 6, at: 200, session: signedIn, maximumSessionsPerUser: 2),
+            try await store.completeSignIn(
+                credentialID: credential.id, factorID: factor.id, step: 6, at: 200, session: signedIn, maximumSessionsPerUser: 2),
             .completed, "completing a sign-in of a user at the session limit"
         )
         try checkEqual(try await store.session(id: earlier.id), nil, "the oldest session after a sign-in past the limit")
@@ -356,16 +386,19 @@ public enum EnrollmentStoreConformance {
 
     static func factorsStartingSignIn(_ store: any EnrollmentStore) async throws {
         let enrolled = try await enrolledFactor(in: store, step: 5)
-        let credential = PendingSignInRecord(id: uniqueID("credential"), userID: enrolled.userID, firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
+        let credential = PendingSignInRecord(
+            id: uniqueID("credential"), userID: enrolled.userID, firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
         try checkEqual(try await store.factorsStartingSignIn(credential), [enrolled], "the factors of a user starting a sign-in")
         try checkEqual(try await store.pendingSignIn(id: credential.id), credential, "the credential of a user with factors")
-        let nobody = PendingSignInRecord(id: uniqueID("credential"), userID: uniqueID("user"), firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
+        let nobody = PendingSignInRecord(
+            id: uniqueID("credential"), userID: uniqueID("user"), firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
         try checkEqual(try await store.factorsStartingSignIn(nobody), [], "the factors of a user without any")
         try checkEqual(try await store.pendingSignIn(id: nobody.id), nil, "the credential of a user without factors")
     }
 
     static func pendingSignInWithFailures(_ store: any EnrollmentStore) async throws {
-        let credential = PendingSignInRecord(id: uniqueID("credential"), userID: uniqueID("user"), firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
+        let credential = PendingSignInRecord(
+            id: uniqueID("credential"), userID: uniqueID("user"), firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
         let key = uniqueID("factor")
         try check(try await store.pendingSignIn(id: credential.id, failureKey: key) == nil, "an unknown credential with a failure key reads as nil")
         try await store.insertPendingSignIn(credential)
@@ -373,7 +406,8 @@ public enum EnrollmentStoreConformance {
         try checkEqual(fresh?.credential, credential, "the credential read with its failure counter")
         try checkEqual(fresh?.failures, .zero, "the failure counter of a key without failures")
         _ = try await store.recordFailure(key: key, at: 150, limit: 5, lockout: 60)
-        try checkEqual(try await store.pendingSignIn(id: credential.id, failureKey: key)?.failures.consecutiveFailures, 1, "the failures counted under the key")
+        try checkEqual(
+            try await store.pendingSignIn(id: credential.id, failureKey: key)?.failures.consecutiveFailures, 1, "the failures counted under the key")
     }
 
     static func completeSignIn(_ store: any EnrollmentStore) async throws {
@@ -382,7 +416,8 @@ public enum EnrollmentStoreConformance {
         _ = try await store.recordFailure(key: factor.id, at: 150, limit: 5, lockout: 60)
         let session = signInSession(of: factor)
         try checkEqual(
-            try await store.completeSignIn(credentialID: credential.id, factorID: factor.id, step: 6, at: 200, session: session, maximumSessionsPerUser: 10),
+            try await store.completeSignIn(
+                credentialID: credential.id, factorID: factor.id, step: 6, at: 200, session: session, maximumSessionsPerUser: 10),
             .completed, "completing a pending sign-in"
         )
         try checkEqual(try await store.pendingSignIn(id: credential.id), nil, "the credential after completion")
@@ -391,7 +426,8 @@ public enum EnrollmentStoreConformance {
         try checkEqual(try await store.failureCounter(key: factor.id), .zero, "the failures after completion")
         let late = signInSession(of: factor)
         try checkEqual(
-            try await store.completeSignIn(credentialID: credential.id, factorID: factor.id, step: 7, at: 201, session: late, maximumSessionsPerUser: 10),
+            try await store.completeSignIn(
+                credentialID: credential.id, factorID: factor.id, step: 7, at: 201, session: late, maximumSessionsPerUser: 10),
             .credentialNotFound, "completing it again"
         )
         try checkEqual(try await store.session(id: late.id), nil, "the session of a second completion")
@@ -403,10 +439,14 @@ public enum EnrollmentStoreConformance {
         let factor = try await enrolledFactor(in: store, step: 5)
         let stranger = try await enrolledFactor(in: store, step: nil)
         let credential = try await pendingSignIn(of: factor.userID, in: store)
-        func complete(_ credentialID: String = credential.id, factorID: String = factor.id, step: UInt64 = 6, at time: Int64 = 200, userID: String = factor.userID) async throws -> SignInCompletion {
+        func complete(
+            _ credentialID: String = credential.id, factorID: String = factor.id, step: UInt64 = 6, at time: Int64 = 200,
+            userID: String = factor.userID
+        ) async throws -> SignInCompletion {
             var session = signInSession(of: factor)
             session.userID = userID
-            let completion = try await store.completeSignIn(credentialID: credentialID, factorID: factorID, step: step, at: time, session: session, maximumSessionsPerUser: 10)
+            let completion = try await store.completeSignIn(
+                credentialID: credentialID, factorID: factorID, step: step, at: time, session: session, maximumSessionsPerUser: 10)
             if completion != .completed {
                 try checkEqual(try await store.session(id: session.id), nil, "the session of a refused completion (\(completion))")
             }
@@ -437,7 +477,9 @@ public enum EnrollmentStoreConformance {
         let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
             for (offset, session) in sessions.enumerated() {
                 group.addTask {
-                    try await store.completeSignIn(credentialID: credential.id, factorID: factor.id, step: 6 + UInt64(offset), at: 200, session: session, maximumSessionsPerUser: 10) == .completed
+                    try await store.completeSignIn(
+                        credentialID: credential.id, factorID: factor.id, step: 6 + UInt64(offset), at: 200, session: session,
+                        maximumSessionsPerUser: 10) == .completed
                 }
             }
             return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
@@ -459,7 +501,9 @@ public enum EnrollmentStoreConformance {
         let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
             for credential in credentials {
                 group.addTask {
-                    try await store.completeSignIn(credentialID: credential.id, factorID: factor.id, step: 6, at: 200, session: signInSession(of: factor), maximumSessionsPerUser: 10) == .completed
+                    try await store.completeSignIn(
+                        credentialID: credential.id, factorID: factor.id, step: 6, at: 200, session: signInSession(of: factor),
+                        maximumSessionsPerUser: 10) == .completed
                 }
             }
             return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
@@ -478,8 +522,10 @@ public enum EnrollmentStoreConformance {
         onTime.deadline = 1_000
         try await store.insertPendingEnrollment(expired)
         try await store.insertPendingEnrollment(onTime)
-        let oldCredential = PendingSignInRecord(id: uniqueID("credential"), userID: user, firstFactorProvider: "password", createdAt: 0, expiresAt: 999)
-        let liveCredential = PendingSignInRecord(id: uniqueID("credential"), userID: user, firstFactorProvider: "password", createdAt: 0, expiresAt: 1_000)
+        let oldCredential = PendingSignInRecord(
+            id: uniqueID("credential"), userID: user, firstFactorProvider: "password", createdAt: 0, expiresAt: 999)
+        let liveCredential = PendingSignInRecord(
+            id: uniqueID("credential"), userID: user, firstFactorProvider: "password", createdAt: 0, expiresAt: 1_000)
         try await store.insertPendingSignIn(oldCredential)
         try await store.insertPendingSignIn(liveCredential)
         let endedLock = uniqueID("factor")
@@ -488,8 +534,12 @@ public enum EnrollmentStoreConformance {
         _ = try await store.recordFailure(key: endedLock, at: 0, limit: 1, lockout: 10)
         _ = try await store.recordFailure(key: activeLock, at: 0, limit: 1, lockout: 5_000)
         _ = try await store.recordFailure(key: counting, at: 0, limit: 5, lockout: 10)
-        let endedSession = SessionRecord(id: uniqueID("session"), userID: user, firstFactorProvider: "password", authenticatedAt: 0, secondFactorEnrollmentID: nil, lastUsedAt: 0, expiresAt: 999)
-        let liveSession = SessionRecord(id: uniqueID("session"), userID: user, firstFactorProvider: "password", authenticatedAt: 0, secondFactorEnrollmentID: nil, lastUsedAt: 0, expiresAt: 1_000)
+        let endedSession = SessionRecord(
+            id: uniqueID("session"), userID: user, firstFactorProvider: "password", authenticatedAt: 0, secondFactorEnrollmentID: nil, lastUsedAt: 0,
+            expiresAt: 999)
+        let liveSession = SessionRecord(
+            id: uniqueID("session"), userID: user, firstFactorProvider: "password", authenticatedAt: 0, secondFactorEnrollmentID: nil, lastUsedAt: 0,
+            expiresAt: 1_000)
         try await store.insertSession(endedSession, maximumPerUser: 10)
         try await store.insertSession(liveSession, maximumPerUser: 10)
 
@@ -546,13 +596,16 @@ public enum EnrollmentStoreConformance {
         let record = try pending(user: uniqueID("user"))
         try await store.insertPendingEnrollment(record)
         let enrolled = factor(from: record, at: 0, step: step)
-        try checkEqual(try await store.finalizeEnrollment(pendingID: record.id, factor: enrolled, maximumFactorCount: 5), .enrolled, "enrolling a fixture factor")
+        try checkEqual(
+            try await store.finalizeEnrollment(pendingID: record.id, factor: enrolled, maximumFactorCount: 5), .enrolled, "enrolling a fixture factor"
+        )
         return enrolled
     }
 
     /// A stored pending sign-in of `userID`, created at 100 and expiring at 400.
     static func pendingSignIn(of userID: String, in store: any EnrollmentStore) async throws -> PendingSignInRecord {
-        let credential = PendingSignInRecord(id: uniqueID("credential"), userID: userID, firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
+        let credential = PendingSignInRecord(
+            id: uniqueID("credential"), userID: userID, firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
         try await store.insertPendingSignIn(credential)
         return credential
     }
@@ -605,7 +658,9 @@ func check(_ condition: Bool, _ what: @autoclosure () -> String, file: StaticStr
     guard condition else { throw EnrollmentStoreConformanceFailure(message: "check failed: \(what())", file: file, line: line) }
 }
 
-func checkEqual<Value: Equatable>(_ actual: Value, _ expected: Value, _ what: @autoclosure () -> String, file: StaticString = #filePath, line: UInt = #line) throws {
+func checkEqual<Value: Equatable>(
+    _ actual: Value, _ expected: Value, _ what: @autoclosure () -> String, file: StaticString = #filePath, line: UInt = #line
+) throws {
     guard actual == expected else {
         throw EnrollmentStoreConformanceFailure(message: "\(what()): expected \(expected), got \(actual)", file: file, line: line)
     }

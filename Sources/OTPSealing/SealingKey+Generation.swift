@@ -24,7 +24,8 @@ extension SealingKey {
         do {
             file = try POSIXFile.createNew(path, mode: 0o600)
         } catch {
-            throw .unwritableKeyFile(path: path, reason: error.isAlreadyExisting ? "it already exists (a key is never overwritten)" : error.description)
+            throw .unwritableKeyFile(
+                path: path, reason: error.isAlreadyExisting ? "it already exists (a key is never overwritten)" : error.description)
         }
         let text = SecureBytes(count: 2 * byteCount + 1) { buffer in
             storage.withUnsafeBytes { Hex.encode($0, into: buffer) }

@@ -24,7 +24,7 @@ extension SecretSealer {
                 let base = buffer.baseAddress!
                 var length: Int32 = 0
                 guard EVP_EncryptInit_ex(context, EVP_aes_256_gcm(), nil, keyBytes.baseAddress, base + nonceRange.lowerBound) == 1,
-                      EVP_EncryptUpdate(context, nil, &length, aad, Int32(aad.count)) == 1
+                    EVP_EncryptUpdate(context, nil, &length, aad, Int32(aad.count)) == 1
                 else { return false }
                 let ciphertext = base + SealedSecret.headerByteCount
                 let encrypted = secret.withUnsafeBytes { plain in
@@ -56,9 +56,9 @@ extension SecretSealer {
                     var length: Int32 = 0
                     let ciphertext = base + SealedSecret.headerByteCount
                     guard EVP_DecryptInit_ex(context, EVP_aes_256_gcm(), nil, keyBytes.baseAddress, base + 1 + SealingKeyID.byteCount) == 1,
-                          EVP_DecryptUpdate(context, nil, &length, aad, Int32(aad.count)) == 1,
-                          EVP_DecryptUpdate(context, plain.baseAddress, &length, ciphertext, Int32(count)) == 1,
-                          CCryptoOpenSSL_EVP_CIPHER_CTX_set_gcm_tag(context, ciphertext + count, Int32(SealedSecret.tagByteCount)) == 1
+                        EVP_DecryptUpdate(context, nil, &length, aad, Int32(aad.count)) == 1,
+                        EVP_DecryptUpdate(context, plain.baseAddress, &length, ciphertext, Int32(count)) == 1,
+                        CCryptoOpenSSL_EVP_CIPHER_CTX_set_gcm_tag(context, ciphertext + count, Int32(SealedSecret.tagByteCount)) == 1
                     else { return .failedToDecrypt }
                     var finalLength: Int32 = 0
                     // EVP_DecryptFinal_ex is where GCM compares the tag (in constant time).

@@ -170,7 +170,12 @@ private struct URIParser {
     }
 
     private enum Known: UInt8 {
-        case secret = 1, issuer = 2, algorithm = 4, digits = 8, period = 16, counter = 32
+        case secret = 1
+        case issuer = 2
+        case algorithm = 4
+        case digits = 8
+        case period = 16
+        case counter = 32
 
         var name: String {
             switch self {
@@ -243,9 +248,15 @@ private struct URIParser {
             case .algorithm:
                 // The canonical names, compared as bytes, spare a String for nearly every URI.
                 switch (valueRange.count, valueRange.count <= 8 ? word(valueRange) : 0) {
-                case (4, Word.sha1): fields.algorithm = .sha1; continue
-                case (6, Word.sha256): fields.algorithm = .sha256; continue
-                case (6, Word.sha512): fields.algorithm = .sha512; continue
+                case (4, Word.sha1):
+                    fields.algorithm = .sha1
+                    continue
+                case (6, Word.sha256):
+                    fields.algorithm = .sha256
+                    continue
+                case (6, Word.sha512):
+                    fields.algorithm = .sha512
+                    continue
                 default: break
                 }
                 let text = try decode(valueRange, component: .parameter(name), plusIsSpace: !strict)

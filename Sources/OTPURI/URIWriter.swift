@@ -66,7 +66,8 @@ struct URIWriter {
             // Most issuers and accounts need no escape: copy the clean prefix in one go.
             var clean = 0
             while clean < bytes.count && PercentEncoding.isAllowed(bytes[clean], low: low, high: high) { clean += 1 }
-            _ = UnsafeMutableBufferPointer(rebasing: buffer[count..<(count + clean)]).initialize(fromContentsOf: UnsafeBufferPointer(rebasing: bytes[..<clean]))
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[count..<(count + clean)]).initialize(
+                fromContentsOf: UnsafeBufferPointer(rebasing: bytes[..<clean]))
             count += clean
             for byte in bytes[clean...] {
                 if PercentEncoding.isAllowed(byte, low: low, high: high) {

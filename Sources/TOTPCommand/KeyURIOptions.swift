@@ -9,8 +9,9 @@ struct KeyURIOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The account, usually a user name or an email address.", valueName: "name"))
     var account: String
 
-    @Option(help: ArgumentHelp("The HMAC hash function: \(OTPAlgorithm.names(lowercased: true)).", valueName: "algorithm"),
-            completion: OTPAlgorithm.completion, transform: OTPAlgorithm.argument)
+    @Option(
+        help: ArgumentHelp("The HMAC hash function: \(OTPAlgorithm.names(lowercased: true)).", valueName: "algorithm"),
+        completion: OTPAlgorithm.completion, transform: OTPAlgorithm.argument)
     var algorithm: OTPAlgorithm = .sha1
 
     @Option(help: ArgumentHelp("The number of digits, \(HOTP.digitRange.lowerBound) to \(HOTP.digitRange.upperBound).", valueName: "n"))

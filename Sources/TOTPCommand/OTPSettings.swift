@@ -41,8 +41,9 @@ struct OTPSettings {
         } catch {
             throw CommandFailure(error, context: "invalid secret (\(origin))")
         }
-        return try makeGenerator(secret: secret, algorithm: algorithm ?? .sha1, digits: digits ?? 6,
-                                 period: period ?? 30, counter: counter)
+        return try makeGenerator(
+            secret: secret, algorithm: algorithm ?? .sha1, digits: digits ?? 6,
+            period: period ?? 30, counter: counter)
     }
 
     /// Whether a secret source holds an otpauth:// URI rather than Base32.
@@ -103,7 +104,9 @@ struct OTPSettings {
             text = value
             origin = Self.environmentVariable
         } else {
-            throw .usage("missing secret: pass it as an argument, with --secret-file FILE or --uri URI, as - on standard input, or in \(Self.environmentVariable)")
+            throw .usage(
+                "missing secret: pass it as an argument, with --secret-file FILE or --uri URI, as - on standard input, or in \(Self.environmentVariable)"
+            )
         }
         let trimmed = String(Substring(text).trimmingSpaces)
         guard !trimmed.isEmpty else { throw .usage("the secret (\(origin)) is empty") }

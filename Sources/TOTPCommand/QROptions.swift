@@ -21,9 +21,10 @@ struct QROptions: ParsableArguments {
         }
     }
 
-    @Option(help: ArgumentHelp(
-        "Draw it as utf8 (half blocks), utf8-inverted (for light text on a dark background), ansi (colours), ascii or none (default: utf8, none when writing a file).",
-        valueName: "format"))
+    @Option(
+        help: ArgumentHelp(
+            "Draw it as utf8 (half blocks), utf8-inverted (for light text on a dark background), ansi (colours), ascii or none (default: utf8, none when writing a file).",
+            valueName: "format"))
     var format: QRStyle?
 
     @Option(help: ArgumentHelp("Also write it as a PNG image.", valueName: "file"), completion: .file(extensions: ["png"]))

@@ -41,8 +41,10 @@ extension TOTPTool {
             }
             let uri: String
             do {
-                uri = try OTPAuthURI(issuer: key.issuer, accountName: key.account, secret: secret,
-                                     algorithm: key.algorithm, digits: key.digits, period: key.period).string
+                uri = try OTPAuthURI(
+                    issuer: key.issuer, accountName: key.account, secret: secret,
+                    algorithm: key.algorithm, digits: key.digits, period: key.period
+                ).string
             } catch {
                 throw CommandFailure.usage("\(error)")
             }
@@ -56,7 +58,8 @@ extension TOTPTool {
                 return
             }
             let code = try totp.code(at: TOTP.currentUnixTime())
-            StandardStreams.writeOutput("""
+            StandardStreams.writeOutput(
+                """
                 secret: \(secret.base32)
                 uri:    \(uri)
                 \(drawing.isEmpty ? "" : "\n" + drawing + "\n")code:   \(code) (now; `totp code SECRET` shows it again)

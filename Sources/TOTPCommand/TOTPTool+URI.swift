@@ -115,13 +115,16 @@ extension TOTPTool.URI {
                 throw CommandFailure(error, context: "invalid secret (\(origin))")
             }
             if firebase {
-                guard let issuer = key.issuer, !issuer.isEmpty else { throw CommandFailure.usage("--firebase needs --issuer: Firebase always names one") }
+                guard let issuer = key.issuer, !issuer.isEmpty else {
+                    throw CommandFailure.usage("--firebase needs --issuer: Firebase always names one")
+                }
                 guard !hotp, counter == nil else { throw CommandFailure.usage("--firebase makes TOTP URIs only: drop --hotp and --counter") }
                 guard key.period == 30 else { throw CommandFailure.usage("--firebase URIs carry no period (apps assume 30 s): drop --period") }
                 guard HOTP.digitRange.contains(key.digits) else { throw CommandFailure(OTPError.invalidDigits(key.digits)) }
-                StandardStreams.writeOutput(OTPAuthURI.firebaseQRCodeURL(
-                    sharedSecretKey: decoded.base32, accountName: key.account, issuer: issuer,
-                    hashingAlgorithm: key.algorithm.rawValue, codeLength: key.digits) + "\n")
+                StandardStreams.writeOutput(
+                    OTPAuthURI.firebaseQRCodeURL(
+                        sharedSecretKey: decoded.base32, accountName: key.account, issuer: issuer,
+                        hashingAlgorithm: key.algorithm.rawValue, codeLength: key.digits) + "\n")
                 return
             }
             if hotp && counter == nil { throw CommandFailure.usage("--hotp needs the counter: add --counter N") }

@@ -11,7 +11,8 @@ extension CommandFailure {
         switch error {
         case .missingKey:
             self = .noInput(
-                "no sealing key: pass --key-file FILE or set \(SealingKey.defaultEnvironmentVariable) (create a key with `openssl rand -hex 32 > otpkit.key`)")
+                "no sealing key: pass --key-file FILE or set \(SealingKey.defaultEnvironmentVariable) (create a key with `openssl rand -hex 32 > otpkit.key`)"
+            )
         case .unreadableKeyFile:
             self = .noInput(error.description)
         default:

@@ -29,9 +29,10 @@ extension EnrollmentTool {
         @Option(name: .customLong("name"), help: "A display name for the factor.")
         var displayName: String?
 
-        @Option(help: ArgumentHelp(
-            "How to draw the QR code: utf8 (half blocks), utf8-inverted (for light text on a dark background), ansi (colours), ascii or none.",
-            valueName: "format"))
+        @Option(
+            help: ArgumentHelp(
+                "How to draw the QR code: utf8 (half blocks), utf8-inverted (for light text on a dark background), ansi (colours), ascii or none.",
+                valueName: "format"))
         var qr: QRStyle = .utf8
 
         func run() async throws {
@@ -69,7 +70,7 @@ extension EnrollmentTool {
                 let assertion = TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code)
                 do {
                     try await user.multiFactor.enroll(with: assertion, displayName: displayName)
-                } catch where error.code == .invalidVerificationCode && attempt < SignInFlow.attempts {
+                } catch  where error.code == .invalidVerificationCode && attempt < SignInFlow.attempts {
                     StandardStreams.writeError("\(error.message)\n")
                     continue
                 } catch {
@@ -77,7 +78,8 @@ extension EnrollmentTool {
                 }
                 let factor = user.multiFactor.enrolledFactors.last
                 let keyOption = storeOptions.keyFile.map { " --key-file \($0)" } ?? ""
-                StandardStreams.writeOutput("""
+                StandardStreams.writeOutput(
+                    """
                     Enrolled a TOTP second factor for \(self.user) (enrollment id \(factor?.uid ?? "?")).
                     Once the app shows a new code, sign in with: totp signin --db \(storeOptions.database) --user \(self.user)\(keyOption)
 

@@ -43,17 +43,18 @@ extension EnrollmentTool {
 
         /// The factors as a JSON array; numbers stay numbers, and the secret is never a member.
         static func json(_ factors: [FactorRecord]) -> String {
-            JSONObject.array(factors.map { factor in
-                var object = JSONObject()
-                object.add("id", factor.id)
-                object.add("factorID", factor.factorID)
-                object.add("displayName", factor.displayName)
-                object.add("enrolledAt", factor.enrolledAt)
-                object.add("algorithm", factor.algorithm.rawValue)
-                object.add("digits", factor.digits)
-                object.add("period", factor.period)
-                return object
-            })
+            JSONObject.array(
+                factors.map { factor in
+                    var object = JSONObject()
+                    object.add("id", factor.id)
+                    object.add("factorID", factor.factorID)
+                    object.add("displayName", factor.displayName)
+                    object.add("enrolledAt", factor.enrolledAt)
+                    object.add("algorithm", factor.algorithm.rawValue)
+                    object.add("digits", factor.digits)
+                    object.add("period", factor.period)
+                    return object
+                })
         }
     }
 }

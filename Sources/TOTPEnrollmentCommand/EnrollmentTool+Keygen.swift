@@ -27,7 +27,8 @@ extension EnrollmentTool {
             }
             do {
                 let key = try SealingKey.generate(writingTo: file)
-                StandardStreams.writeError("Wrote a new sealing key to \(file) (key id \(key.id)). Keep it: without it the sealed secrets cannot be opened.\n")
+                StandardStreams.writeError(
+                    "Wrote a new sealing key to \(file) (key id \(key.id)). Keep it: without it the sealed secrets cannot be opened.\n")
             } catch {
                 throw CommandFailure.cannotCreate(error.description)
             }

@@ -27,7 +27,9 @@ extension EnrollmentTool {
                 let identity = FirstFactorIdentity(userID: user, email: nil, isEmailVerified: false, provider: .password)
                 let (_, secondFactor) = try await SignInFlow.signIn(service, identity, factor: factor, code: code)
                 guard let secondFactor else {
-                    throw .refused("\(user) has no second factor in \(storeOptions.database): enroll one with `totp enroll --db \(storeOptions.database) --user \(user) --email ADDRESS`")
+                    throw .refused(
+                        "\(user) has no second factor in \(storeOptions.database): enroll one with `totp enroll --db \(storeOptions.database) --user \(user) --email ADDRESS`"
+                    )
                 }
                 StandardStreams.writeOutput("Signed in as \(user) with TOTP second factor \(secondFactor.uid).\n")
             }

@@ -17,7 +17,7 @@ enum SignInFlow {
         let resolver: MultiFactorResolver
         do {
             return (try await service.signIn(identity), nil)
-        } catch where error.code == .secondFactorRequired && error.resolver != nil {
+        } catch  where error.code == .secondFactorRequired && error.resolver != nil {
             resolver = error.resolver!
         } catch {
             throw CommandFailure(error)
@@ -36,7 +36,7 @@ enum SignInFlow {
             do {
                 let result = try await resolver.resolveSignIn(with: assertion)
                 return (result.user, result.secondFactor)
-            } catch where error.code == .invalidVerificationCode && code == nil && attempt < attempts {
+            } catch  where error.code == .invalidVerificationCode && code == nil && attempt < attempts {
                 StandardStreams.writeError("\(error.message)\n")
             } catch {
                 throw CommandFailure(error)

@@ -10,12 +10,16 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("db"), help: ArgumentHelp("The SQLite database file (created when missing).", valueName: "file"))
     var database: String
 
-    @Option(name: .customLong("key-file"), help: ArgumentHelp(
-        "The sealing key: 64 hex characters or 32 raw bytes (default: $\(SealingKey.defaultEnvironmentVariable)).", valueName: "file"))
+    @Option(
+        name: .customLong("key-file"),
+        help: ArgumentHelp(
+            "The sealing key: 64 hex characters or 32 raw bytes (default: $\(SealingKey.defaultEnvironmentVariable)).", valueName: "file"))
     var keyFile: String?
 
-    @Option(name: .customLong("previous-key-file"), help: ArgumentHelp(
-        "An earlier sealing key whose rows still open (repeatable); `reseal` moves them to the current key.", valueName: "file"))
+    @Option(
+        name: .customLong("previous-key-file"),
+        help: ArgumentHelp(
+            "An earlier sealing key whose rows still open (repeatable); `reseal` moves them to the current key.", valueName: "file"))
     var previousKeyFiles: [String] = []
 
     func sealer() throws(CommandFailure) -> SecretSealer {

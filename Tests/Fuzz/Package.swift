@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "OTPKitFuzz",
     dependencies: [
-        .package(name: "OTPKit", path: "../.."),
+        .package(name: "OTPKit", path: "../..")
     ],
     targets: [
         .executableTarget(
@@ -17,7 +17,7 @@ let package = Package(
                 .product(name: "OTPURI", package: "OTPKit"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,9 +12,12 @@ struct QRStyleTests {
         #expect(QRStyle.allValueStrings == QRStyle.allCases.map(\.rawValue))
     }
 
-    @Test("every word parses as an argument; inverted is kept for totp enroll's earlier scripts; others are refused",
-          arguments: [("utf8", QRStyle.utf8), ("utf8-inverted", .utf8Inverted), ("inverted", .utf8Inverted),
-                      ("ansi", .ansi), ("ascii", .ascii), ("none", QRStyle.none)])
+    @Test(
+        "every word parses as an argument; inverted is kept for totp enroll's earlier scripts; others are refused",
+        arguments: [
+            ("utf8", QRStyle.utf8), ("utf8-inverted", .utf8Inverted), ("inverted", .utf8Inverted),
+            ("ansi", .ansi), ("ascii", .ascii), ("none", QRStyle.none),
+        ])
     func parses(_ word: String, _ style: QRStyle) {
         #expect(QRStyle(argument: word) == style)
     }

@@ -22,14 +22,16 @@ struct Base32Tests {
         #expect(try Base32.decode("MZXW6YTBOJ") == Array("foobar".utf8))
     }
 
-    @Test("An invalid character is reported with its offset", arguments: [
-        ("JBSWY3DP1", Character("1"), 8),
-        ("JBSW0Y3DP", Character("0"), 4),
-        ("8BSWY3DP", Character("8"), 0),
-        ("JBSWé3DP", Character("é"), 4),
-        ("JB🔑WY3DP", Character("🔑"), 2),
-        ("JBSWY3D!", Character("!"), 7),
-    ])
+    @Test(
+        "An invalid character is reported with its offset",
+        arguments: [
+            ("JBSWY3DP1", Character("1"), 8),
+            ("JBSW0Y3DP", Character("0"), 4),
+            ("8BSWY3DP", Character("8"), 0),
+            ("JBSWé3DP", Character("é"), 4),
+            ("JB🔑WY3DP", Character("🔑"), 2),
+            ("JBSWY3D!", Character("!"), 7),
+        ])
     func invalidCharacter(text: String, character: Character, offset: Int) {
         #expect(throws: OTPError.invalidBase32Character(character, offset: offset)) { try Base32.decode(text) }
     }

@@ -4,7 +4,8 @@ import Testing
 /// The special cases the hot path takes for speed must agree with the general ones.
 @Suite("Hot path special cases")
 struct HotPathTests {
-    @Test("The 30-second step equals the plain quotient across the whole time range", arguments: [Int64.min, -1_000_000_007, -1, 0, 1, 1_000_000_000])
+    @Test(
+        "The 30-second step equals the plain quotient across the whole time range", arguments: [Int64.min, -1_000_000_007, -1, 0, 1, 1_000_000_000])
     func thirtySecondStep(epoch: Int64) throws {
         let totp = try TOTP(secret: OTPSecret(bytes: Array(repeating: 7, count: 20)), period: 30, epoch: epoch)
         var times: [Int64] = [epoch, epoch &+ 29, epoch &+ 30, epoch &+ 59, epoch &+ 60, Int64.max, Int64.max - 29, Int64.max - 30]

@@ -34,17 +34,19 @@ struct InputErrorTests {
         #expect(try totp.step(at: 1_030) == 1)
     }
 
-    @Test("Malformed codes", arguments: [
-        ("12345", OTPError.invalidCodeLength(expected: 6, actual: 5)),
-        ("1234567", .invalidCodeLength(expected: 6, actual: 7)),
-        ("", .invalidCodeLength(expected: 6, actual: 0)),
-        ("12a456", .invalidCodeCharacter(offset: 2)),
-        ("123 456", .invalidCodeCharacter(offset: 3)),
-        ("-12345", .invalidCodeCharacter(offset: 0)),
-        ("12345６", .invalidCodeCharacter(offset: 5)),
-        ("١٢٣٤٥٦", .invalidCodeCharacter(offset: 0)),
-        ("99999999999999999999999", .invalidCodeLength(expected: 6, actual: 23)),
-    ])
+    @Test(
+        "Malformed codes",
+        arguments: [
+            ("12345", OTPError.invalidCodeLength(expected: 6, actual: 5)),
+            ("1234567", .invalidCodeLength(expected: 6, actual: 7)),
+            ("", .invalidCodeLength(expected: 6, actual: 0)),
+            ("12a456", .invalidCodeCharacter(offset: 2)),
+            ("123 456", .invalidCodeCharacter(offset: 3)),
+            ("-12345", .invalidCodeCharacter(offset: 0)),
+            ("12345６", .invalidCodeCharacter(offset: 5)),
+            ("١٢٣٤٥٦", .invalidCodeCharacter(offset: 0)),
+            ("99999999999999999999999", .invalidCodeLength(expected: 6, actual: 23)),
+        ])
     func malformedCode(code: String, error: OTPError) throws {
         let totp = try TOTP(secret: secret)
         #expect(throws: error) { try totp.verify(code, at: 59) }

@@ -55,7 +55,8 @@ struct OathtoolCrossCheckTests {
         try #require(codes.count == cases.count, "oathtool printed \(codes.count) lines for \(cases.count) cases")
         var mismatches = 0
         for (testCase, expected) in zip(cases, codes) {
-            let totp = try TOTP(secret: OTPSecret(bytes: testCase.secret), algorithm: testCase.algorithm, digits: testCase.digits, period: testCase.period)
+            let totp = try TOTP(
+                secret: OTPSecret(bytes: testCase.secret), algorithm: testCase.algorithm, digits: testCase.digits, period: testCase.period)
             let code = try totp.code(at: testCase.time)
             if code != expected {
                 mismatches += 1

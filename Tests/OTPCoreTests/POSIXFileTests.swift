@@ -16,7 +16,8 @@ private func withInterruptingSignal<Result>(_ body: () throws -> Result) rethrow
     sigemptyset(&action.sa_mask)
     action.sa_flags = 0
     sigaction(SIGUSR1, &action, nil)
-    var signals = sigset_t(), previous = sigset_t()
+    var signals = sigset_t()
+    var previous = sigset_t()
     sigemptyset(&signals)
     sigaddset(&signals, SIGUSR1)
     pthread_sigmask(SIG_UNBLOCK, &signals, &previous)
@@ -30,7 +31,10 @@ struct POSIXFileTests {
     func readRetriesAfterInterrupt() throws {
         var descriptors: [Int32] = [0, 0]
         try #require(pipe(&descriptors) == 0)
-        defer { close(descriptors[0]); close(descriptors[1]) }
+        defer {
+            close(descriptors[0])
+            close(descriptors[1])
+        }
         let reader = pthread_self()
         let before = interruptions
         let writer = descriptors[1]
@@ -56,7 +60,10 @@ struct POSIXFileTests {
     func writeRetriesAfterInterrupt() throws {
         var descriptors: [Int32] = [0, 0]
         try #require(pipe(&descriptors) == 0)
-        defer { close(descriptors[0]); close(descriptors[1]) }
+        defer {
+            close(descriptors[0])
+            close(descriptors[1])
+        }
         // Four times a pipe's default capacity, so the writer blocks and is interrupted mid-way.
         let bytes = (0..<(256 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         let writerThread = pthread_self()

@@ -5,9 +5,11 @@ import Testing
 
 @Suite("Secrets")
 struct SecretTests {
-    @Test("Random secrets have the recommended length per algorithm and differ", arguments: [
-        (OTPAlgorithm.sha1, 20), (.sha256, 32), (.sha512, 64),
-    ])
+    @Test(
+        "Random secrets have the recommended length per algorithm and differ",
+        arguments: [
+            (OTPAlgorithm.sha1, 20), (.sha256, 32), (.sha512, 64),
+        ])
     func random(algorithm: OTPAlgorithm, byteCount: Int) throws {
         let first = try OTPSecret.random(for: algorithm)
         let second = try OTPSecret.random(for: algorithm)
@@ -44,7 +46,8 @@ struct SecretTests {
         }
     }
 
-    @Test("Algorithm names parse leniently", arguments: [("sha1", OTPAlgorithm.sha1), ("SHA-256", .sha256), ("Sha512", .sha512), ("sha_256", .sha256)])
+    @Test(
+        "Algorithm names parse leniently", arguments: [("sha1", OTPAlgorithm.sha1), ("SHA-256", .sha256), ("Sha512", .sha512), ("sha_256", .sha256)])
     func algorithmNames(name: String, algorithm: OTPAlgorithm) {
         #expect(OTPAlgorithm(name: name) == algorithm)
     }

@@ -6,7 +6,9 @@ struct VerificationTests {
     let totp = try! TOTP(secret: OTPSecret(base32: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"))
     let now: Int64 = 1_111_111_111
 
-    @Test("Each step inside the window matches with its offset; the next one outside does not", arguments: [(0, 0), (1, 1), (2, 3), (5, 5), (10, 10), (0, 4)])
+    @Test(
+        "Each step inside the window matches with its offset; the next one outside does not",
+        arguments: [(0, 0), (1, 1), (2, 3), (5, 5), (10, 10), (0, 4)])
     func window(behind: Int, ahead: Int) throws {
         let window = try VerificationWindow(behind: behind, ahead: ahead)
         let current = try totp.step(at: now)
@@ -61,7 +63,9 @@ struct VerificationTests {
         #expect(try totp.verify(totp.code(step: UInt64.max), at: 0, window: window) == nil)
     }
 
-    @Test("64-bit time: 2^31, 2^32, after 2106 and year 2500", arguments: [2_147_483_647, 2_147_483_648, 4_294_967_296, 4_354_819_200, 16_725_225_600] as [Int64])
+    @Test(
+        "64-bit time: 2^31, 2^32, after 2106 and year 2500",
+        arguments: [2_147_483_647, 2_147_483_648, 4_294_967_296, 4_354_819_200, 16_725_225_600] as [Int64])
     func largeTimes(time: Int64) throws {
         let step = try totp.step(at: time)
         #expect(step == UInt64(time / 30))

@@ -14,7 +14,9 @@ struct BadInputTests {
         let database = try TestDatabase()
         try Data((0..<8192).map { _ in UInt8.random(in: 0...255) }).write(to: URL(fileURLWithPath: database.path))
         let error = await #expect(throws: SQLiteEnrollmentStoreError.notADatabase(path: database.path)) { try await database.open() }
-        #expect(error?.description == "\(database.path) is not an SQLite database (corrupt or another kind of file): restore it from a backup or point to another file")
+        #expect(
+            error?.description
+                == "\(database.path) is not an SQLite database (corrupt or another kind of file): restore it from a backup or point to another file")
     }
 
     @Test("a database whose pages were overwritten is reported corrupt")
@@ -83,7 +85,8 @@ struct BadInputTests {
         let error = await #expect(throws: SQLiteEnrollmentStoreError.schemaTooNew(path: database.path, version: 3, supported: 2)) {
             try await database.open()
         }
-        #expect(error?.description == "enrollment database \(database.path) has schema version 3, but this OTPKit knows versions up to 2: upgrade OTPKit")
+        #expect(
+            error?.description == "enrollment database \(database.path) has schema version 3, but this OTPKit knows versions up to 2: upgrade OTPKit")
     }
 
     @Test("a shipped migration that changed is detected")
@@ -134,19 +137,21 @@ struct BadInputTests {
         let result = try await TestHelper.run(["open", database.path], on: database, keyHex: wrongHex)
         #expect(result.status == 1)
         #expect(result.stdout == "")
-        #expect(result.stderr == """
-            enrollment database \(database.path) holds secrets sealed under key \(database.key.id), but the key given is \(wrongID): \
-            pass the key they were sealed with (as the current key, or as a previous key to re-seal)
+        #expect(
+            result.stderr == """
+                enrollment database \(database.path) holds secrets sealed under key \(database.key.id), but the key given is \(wrongID): \
+                pass the key they were sealed with (as the current key, or as a previous key to re-seal)
 
-            """)
+                """)
         #expect(!result.stderr.contains(wrongHex) && !result.stderr.contains(database.keyHex))
         let missing = try await TestHelper.run(["open", database.path], on: database, keyHex: "")
         #expect(missing.status == 1)
-        #expect(missing.stderr == """
-            no sealing key: pass a key file or set \(SealingKey.defaultEnvironmentVariable) to 64 hexadecimal characters \
-            (create one with `openssl rand -hex 32`)
+        #expect(
+            missing.stderr == """
+                no sealing key: pass a key file or set \(SealingKey.defaultEnvironmentVariable) to 64 hexadecimal characters \
+                (create one with `openssl rand -hex 32`)
 
-            """)
+                """)
     }
 
     /// Root ignores file permissions, so as root the helper runs as `nobody` (setpriv, util-linux),

@@ -37,14 +37,16 @@ struct PersistenceTests {
         let database = try TestDatabase()
         try await database.open().close()
         try await RawDatabase.with(database.path) { connection in
-        #expect(try await connection.value("PRAGMA journal_mode") == "wal")
-        #expect(try await connection.value("PRAGMA application_id") == "1330925643")
-        #expect(try await connection.value("SELECT group_concat(version) FROM otpkit_migrations") == "1,2")
-        // Migration 1 is shipped: its text must never change (append a migration instead).
-        let checksum = try await connection.value("SELECT checksum FROM otpkit_migrations WHERE version = 1")
-        #expect(checksum == "6b52d82bf7c0c8b56e984af2044f5b2ed4b6c36618121ebd50082c950e17106a")
-        // Computed here by Python's hashlib, not by OTPKit.
-        #expect(try await connection.value("SELECT checksum FROM otpkit_migrations WHERE version = 2") == "1c3cf46ddb78d4fbd5450dfdc8e08bd96f48c7def6cba6920ad7523c35ced786")
+            #expect(try await connection.value("PRAGMA journal_mode") == "wal")
+            #expect(try await connection.value("PRAGMA application_id") == "1330925643")
+            #expect(try await connection.value("SELECT group_concat(version) FROM otpkit_migrations") == "1,2")
+            // Migration 1 is shipped: its text must never change (append a migration instead).
+            let checksum = try await connection.value("SELECT checksum FROM otpkit_migrations WHERE version = 1")
+            #expect(checksum == "6b52d82bf7c0c8b56e984af2044f5b2ed4b6c36618121ebd50082c950e17106a")
+            // Computed here by Python's hashlib, not by OTPKit.
+            #expect(
+                try await connection.value("SELECT checksum FROM otpkit_migrations WHERE version = 2")
+                    == "1c3cf46ddb78d4fbd5450dfdc8e08bd96f48c7def6cba6920ad7523c35ced786")
         }
 
         let store = try await database.open()
@@ -88,7 +90,9 @@ struct PersistenceTests {
         let first = try #require(SQLiteEnrollmentStore.migrations.first)
         try await RawDatabase.with(database.path) { connection in
             _ = try await connection.query("PRAGMA application_id = \(SQLiteEnrollmentStore.applicationID)")
-            _ = try await connection.query("CREATE TABLE otpkit_migrations (version INTEGER PRIMARY KEY, summary TEXT NOT NULL, checksum TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT")
+            _ = try await connection.query(
+                "CREATE TABLE otpkit_migrations (version INTEGER PRIMARY KEY, summary TEXT NOT NULL, checksum TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT"
+            )
             for statement in first.statements { _ = try await connection.query(statement) }
             _ = try await connection.query("INSERT INTO otpkit_migrations VALUES (1, ?, ?, 0)", [.text(first.summary), .text(first.checksum)])
             _ = try await connection.query("INSERT INTO sessions VALUES ('old-session', 'alice', 'password', 1000, NULL)")

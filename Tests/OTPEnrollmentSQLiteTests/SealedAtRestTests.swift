@@ -19,10 +19,11 @@ struct SealedAtRestTests {
             if index % 2 == 0 {
                 try await enroll(store, id: "factor-\(index)", userID: "user-\(index)", secret: secret, algorithm: .sha1)
             } else {
-                try await store.insertPendingEnrollment(PendingEnrollmentRecord(
-                    id: "pending-only-\(index)", userID: "user", secret: secret, algorithm: .sha1, digits: 6, period: 30,
-                    createdAt: 0, deadline: 10_000_000_000
-                ))
+                try await store.insertPendingEnrollment(
+                    PendingEnrollmentRecord(
+                        id: "pending-only-\(index)", userID: "user", secret: secret, algorithm: .sha1, digits: 6, period: 30,
+                        createdAt: 0, deadline: 10_000_000_000
+                    ))
             }
         }
         // While open, recent rows live in the -wal file; after closing, in the database itself.
@@ -65,7 +66,10 @@ struct SealedAtRestTests {
         let error = await #expect(throws: SQLiteEnrollmentStoreError.unusableSecret(recordID: b.id, .authenticationFailed)) {
             try await reopened.factor(id: b.id)
         }
-        #expect(error?.description == "the sealed secret of \(b.id) cannot be opened: sealed secret failed authentication: it was altered or copied from another enrollment")
+        #expect(
+            error?.description
+                == "the sealed secret of \(b.id) cannot be opened: sealed secret failed authentication: it was altered or copied from another enrollment"
+        )
         try await reopened.close()
     }
 
@@ -79,10 +83,11 @@ struct SealedAtRestTests {
         let wrong = try SealingKey(bytes: (0..<32).map { _ in UInt8.random(in: 0...255) })
         let error = await #expect(throws: SQLiteEnrollmentStoreError.self) { try await database.open(current: wrong) }
         #expect(error == .missingSealingKeys(path: database.path, keyIDs: [database.key.id], currentKeyID: wrong.id))
-        #expect(error?.description == """
-            enrollment database \(database.path) holds secrets sealed under key \(database.key.id), but the key given is \(wrong.id): \
-            pass the key they were sealed with (as the current key, or as a previous key to re-seal)
-            """)
+        #expect(
+            error?.description == """
+                enrollment database \(database.path) holds secrets sealed under key \(database.key.id), but the key given is \(wrong.id): \
+                pass the key they were sealed with (as the current key, or as a previous key to re-seal)
+                """)
         try await database.open().close()
     }
 
@@ -129,7 +134,8 @@ struct SealedAtRestTests {
         #expect(try await rotated.pendingEnrollment(id: "p")?.secret == pending.secret)
         #expect(try await rotated.pendingEnrollment(id: "p") == pending)
         try await rotated.close()
-        await #expect(throws: SQLiteEnrollmentStoreError.missingSealingKeys(path: database.path, keyIDs: [newKey.id], currentKeyID: database.key.id)) {
+        await #expect(throws: SQLiteEnrollmentStoreError.missingSealingKeys(path: database.path, keyIDs: [newKey.id], currentKeyID: database.key.id))
+        {
             try await database.open()
         }
     }
@@ -150,7 +156,9 @@ struct SealedAtRestTests {
         }
     }
 
-    @Test("re-sealing finishes when a row's key_id column names an old key but its value is already under the current one, and counts only rewritten rows", .timeLimit(.minutes(1)))
+    @Test(
+        "re-sealing finishes when a row's key_id column names an old key but its value is already under the current one, and counts only rewritten rows",
+        .timeLimit(.minutes(1)))
     func resealColumnBehindValue() async throws {
         let database = try TestDatabase()
         let store = try await database.open()

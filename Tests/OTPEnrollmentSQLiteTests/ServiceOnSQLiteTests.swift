@@ -41,7 +41,8 @@ struct ServiceOnSQLiteTests {
         let resolver = try await Self.resolver(second)
         #expect(resolver.hints == [info])
         let code = try Self.code(secret, at: clock.now())
-        let result = try await resolver.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: code))
+        let result = try await resolver.resolveSignIn(
+            with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: code))
         #expect(result.user.secondFactorIdentifier == info.uid)
         try await secondStore.close()
 
@@ -72,7 +73,8 @@ struct ServiceOnSQLiteTests {
         clock.advance(by: 30)
         var resolvers: [MultiFactorResolver] = []
         for index in 0..<100 { resolvers.append(try await Self.resolver(services[index % 2])) }
-        let assertion = TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: enrollmentID, oneTimePassword: try Self.code(secret, at: clock.now()))
+        let assertion = TOTPMultiFactorGenerator.assertionForSignIn(
+            withEnrollmentID: enrollmentID, oneTimePassword: try Self.code(secret, at: clock.now()))
         let outcomes = await withTaskGroup(of: AuthErrorCode?.self) { group in
             for resolver in resolvers {
                 group.addTask {

@@ -29,7 +29,8 @@ struct ConcurrencyTests {
             return await group.reduce(into: []) { $0.append($1) }
         }
         #expect(outcomes.filter { $0 == .success }.count == 1)
-        let failureCodes: Set<AuthErrorCode> = Set(outcomes.compactMap { outcome -> AuthErrorCode? in if case .failure(let code) = outcome { code } else { nil } })
+        let failureCodes: Set<AuthErrorCode> = Set(
+            outcomes.compactMap { outcome -> AuthErrorCode? in if case .failure(let code) = outcome { code } else { nil } })
         #expect(failureCodes.isSubset(of: [AuthErrorCode.invalidVerificationCode, .invalidMultiFactorSession, .tooManyRequests]), "\(failureCodes)")
     }
 
@@ -45,7 +46,8 @@ struct ConcurrencyTests {
             for resolver in resolvers {
                 group.addTask {
                     do throws(AuthError) {
-                        _ = try await resolver.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: code))
+                        _ = try await resolver.resolveSignIn(
+                            with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: code))
                         return .success
                     } catch {
                         return .failure(error.code)

@@ -39,7 +39,9 @@ struct ConfigurationTests {
         #expect(throws: MultiFactorConfigurationError.invalidSecretByteCount(10)) {
             try MultiFactorConfiguration(secretByteCount: 10).validate()
         }
-        #expect(MultiFactorConfigurationError.invalidFailureLimit(0).description == "maximumConsecutiveFailures 0 is below 1: use at least 1 (5 is a common choice)")
+        #expect(
+            MultiFactorConfigurationError.invalidFailureLimit(0).description
+                == "maximumConsecutiveFailures 0 is below 1: use at least 1 (5 is a common choice)")
     }
 
     @Test("error codes carry Firebase's raw values and server codes")

@@ -14,8 +14,9 @@ struct EnrollmentRuleTests {
         }
     }
 
-    @Test("anonymous, phone, custom-token and Game Center first factors cannot enroll",
-          arguments: [FirstFactorProvider.anonymous, .phone, .customToken, .gameCenter])
+    @Test(
+        "anonymous, phone, custom-token and Game Center first factors cannot enroll",
+        arguments: [FirstFactorProvider.anonymous, .phone, .customToken, .gameCenter])
     func unsupportedFirstFactor(_ provider: FirstFactorProvider) async throws {
         let fixture = try Fixture()
         let user = try await fixture.signIn(Fixture.identity(provider: provider))
@@ -24,8 +25,9 @@ struct EnrollmentRuleTests {
         #expect(!provider.supportsMultiFactor)
     }
 
-    @Test("password, email link and OAuth first factors can enroll",
-          arguments: [FirstFactorProvider.password, .emailLink, .google, .apple, .github, FirstFactorProvider(rawValue: "oidc.example")])
+    @Test(
+        "password, email link and OAuth first factors can enroll",
+        arguments: [FirstFactorProvider.password, .emailLink, .google, .apple, .github, FirstFactorProvider(rawValue: "oidc.example")])
     func supportedFirstFactor(_ provider: FirstFactorProvider) async throws {
         let fixture = try Fixture()
         let user = try await fixture.signIn(Fixture.identity(provider: provider))
@@ -41,10 +43,14 @@ struct EnrollmentRuleTests {
         // Two enrollments started while the user had 4 factors: only one can finish.
         let first = try await TOTPMultiFactorGenerator.generateSecret(with: try await user.multiFactor.session())
         let second = try await TOTPMultiFactorGenerator.generateSecret(with: try await user.multiFactor.session())
-        try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: first, oneTimePassword: try fixture.code(first)), displayName: "5th")
-        #expect(await authErrorCode {
-            try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: second, oneTimePassword: try fixture.code(second)), displayName: "6th")
-        } == .maximumSecondFactorCountExceeded)
+        try await user.multiFactor.enroll(
+            with: TOTPMultiFactorGenerator.assertionForEnrollment(with: first, oneTimePassword: try fixture.code(first)), displayName: "5th")
+        #expect(
+            await authErrorCode {
+                try await user.multiFactor.enroll(
+                    with: TOTPMultiFactorGenerator.assertionForEnrollment(with: second, oneTimePassword: try fixture.code(second)), displayName: "6th"
+                )
+            } == .maximumSecondFactorCountExceeded)
         #expect(user.multiFactor.enrolledFactors.count == 5)
         let session = try await user.multiFactor.session()
         #expect(await authErrorCode { _ = try await TOTPMultiFactorGenerator.generateSecret(with: session) } == .maximumSecondFactorCountExceeded)
@@ -57,9 +63,11 @@ struct EnrollmentRuleTests {
         let user = try await fixture.signIn()
         let secret = try await TOTPMultiFactorGenerator.generateSecret(with: try await user.multiFactor.session())
         fixture.clock.advance(by: 301)
-        #expect(await authErrorCode {
-            try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: try fixture.code(secret)), displayName: nil)
-        } == .requiresRecentLogin)
+        #expect(
+            await authErrorCode {
+                try await user.multiFactor.enroll(
+                    with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: try fixture.code(secret)), displayName: nil)
+            } == .requiresRecentLogin)
         let session = try await user.multiFactor.session()
         #expect(await authErrorCode { _ = try await TOTPMultiFactorGenerator.generateSecret(with: session) } == .requiresRecentLogin)
 
@@ -86,12 +94,15 @@ struct EnrollmentRuleTests {
         let now = fixture.clock.now()
         for offset in [-6, 6] {
             let code = try fixture.code(secret, at: now + Int64(offset) * 30)
-            #expect(await authErrorCode {
-                try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code), displayName: nil)
-            } == .invalidVerificationCode, "a code \(offset) steps away")
+            #expect(
+                await authErrorCode {
+                    try await user.multiFactor.enroll(
+                        with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code), displayName: nil)
+                } == .invalidVerificationCode, "a code \(offset) steps away")
         }
         let edge = try fixture.code(secret, at: now - 5 * 30)
-        try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: edge), displayName: nil)
+        try await user.multiFactor.enroll(
+            with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: edge), displayName: nil)
     }
 
     @Test("with adjacentIntervals 0, only the current step's code is accepted")
@@ -100,10 +111,13 @@ struct EnrollmentRuleTests {
         let user = try await fixture.signIn()
         let secret = try await TOTPMultiFactorGenerator.generateSecret(with: try await user.multiFactor.session())
         let previous = try fixture.code(secret, at: fixture.clock.now() - 30)
-        #expect(await authErrorCode {
-            try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: previous), displayName: nil)
-        } == .invalidVerificationCode)
-        try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: try fixture.code(secret)), displayName: nil)
+        #expect(
+            await authErrorCode {
+                try await user.multiFactor.enroll(
+                    with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: previous), displayName: nil)
+            } == .invalidVerificationCode)
+        try await user.multiFactor.enroll(
+            with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: try fixture.code(secret)), displayName: nil)
     }
 
     @Test("finalizing after the deadline is refused with sessionExpired and the pending secret is gone")
@@ -114,17 +128,23 @@ struct EnrollmentRuleTests {
         fixture.clock.advance(by: 600)
         let atDeadline = fixture.clock.now()
         fixture.clock.advance(by: 1)
-        #expect(await authErrorCode {
-            try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: try fixture.code(secret)), displayName: nil)
-        } == .sessionExpired)
-        #expect(await authErrorCode {
-            try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: try fixture.code(secret)), displayName: nil)
-        } == .sessionExpired)
+        #expect(
+            await authErrorCode {
+                try await user.multiFactor.enroll(
+                    with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: try fixture.code(secret)), displayName: nil)
+            } == .sessionExpired)
+        #expect(
+            await authErrorCode {
+                try await user.multiFactor.enroll(
+                    with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: try fixture.code(secret)), displayName: nil)
+            } == .sessionExpired)
         // Back before the deadline, the secret still cannot enroll: it was discarded.
         fixture.clock.set(atDeadline)
-        #expect(await authErrorCode {
-            try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: try fixture.code(secret)), displayName: nil)
-        } == .invalidVerificationID)
+        #expect(
+            await authErrorCode {
+                try await user.multiFactor.enroll(
+                    with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: try fixture.code(secret)), displayName: nil)
+            } == .invalidVerificationID)
         #expect(user.multiFactor.enrolledFactors.isEmpty)
     }
 
@@ -134,7 +154,8 @@ struct EnrollmentRuleTests {
         let user = try await fixture.signIn()
         let secret = try await TOTPMultiFactorGenerator.generateSecret(with: try await user.multiFactor.session())
         fixture.clock.advance(by: 600)
-        try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: try fixture.code(secret)), displayName: "Phone")
+        try await user.multiFactor.enroll(
+            with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: try fixture.code(secret)), displayName: "Phone")
         let enrolled = try #require(user.multiFactor.enrolledFactors.first)
         #expect(user.multiFactor.enrolledFactors.count == 1)
         #expect(enrolled.displayName == "Phone")
@@ -149,17 +170,20 @@ struct EnrollmentRuleTests {
         let (secret, info) = try await fixture.enroll(user)
         let resolver = try await fixture.resolver()
         for time in [fixture.clock.now(), fixture.clock.now() - 30, fixture.clock.now() - 120] {
-            let assertion = TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: try fixture.code(secret, at: time))
+            let assertion = TOTPMultiFactorGenerator.assertionForSignIn(
+                withEnrollmentID: info.uid, oneTimePassword: try fixture.code(secret, at: time))
             #expect(await authErrorCode { _ = try await resolver.resolveSignIn(with: assertion) } == .invalidVerificationCode)
         }
         // A code from a step after the enrollment's is fine (within the window, ahead).
-        let later = TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: try fixture.code(secret, at: fixture.clock.now() + 30))
+        let later = TOTPMultiFactorGenerator.assertionForSignIn(
+            withEnrollmentID: info.uid, oneTimePassword: try fixture.code(secret, at: fixture.clock.now() + 30))
         _ = try await resolver.resolveSignIn(with: later)
     }
 
     @Test("after K wrong codes the pending enrollment is locked for the lockout, even for the right code")
     func enrollmentThrottled() async throws {
-        let fixture = try Fixture(MultiFactorConfiguration(enrollmentDeadline: 3_600, recentLoginWindow: 3_600, maximumConsecutiveFailures: 3, lockoutDuration: 120))
+        let fixture = try Fixture(
+            MultiFactorConfiguration(enrollmentDeadline: 3_600, recentLoginWindow: 3_600, maximumConsecutiveFailures: 3, lockoutDuration: 120))
         let user = try await fixture.signIn()
         let secret = try await TOTPMultiFactorGenerator.generateSecret(with: try await user.multiFactor.session())
         let wrong = TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: try fixture.wrongCode(secret))
@@ -171,7 +195,8 @@ struct EnrollmentRuleTests {
         #expect(error?.code == .tooManyRequests)
         #expect(error?.message == "too many wrong codes in a row: try again in 120 seconds")
         fixture.clock.advance(by: 120)
-        try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: try fixture.code(secret)), displayName: nil)
+        try await user.multiFactor.enroll(
+            with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: try fixture.code(secret)), displayName: nil)
     }
 
     @Test("enrolling revokes the user's other sessions, not this one nor other users'")
@@ -197,8 +222,10 @@ struct EnrollmentRuleTests {
         let (secretB, factorB) = try await fixture.enroll(first, displayName: "B")
 
         fixture.nextStep()
-        let viaA = try await fixture.resolver().resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: factorA.uid, oneTimePassword: try fixture.code(secretA)))
-        let viaB = try await fixture.resolver().resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: factorB.uid, oneTimePassword: try fixture.code(secretB)))
+        let viaA = try await fixture.resolver().resolveSignIn(
+            with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: factorA.uid, oneTimePassword: try fixture.code(secretA)))
+        let viaB = try await fixture.resolver().resolveSignIn(
+            with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: factorB.uid, oneTimePassword: try fixture.code(secretB)))
 
         // Removing B from A's session ends B's session and keeps A's.
         try await viaA.user.multiFactor.unenroll(with: factorB)
@@ -219,7 +246,8 @@ struct EnrollmentRuleTests {
         let fixture = try Fixture()
         let user = try await fixture.signIn()
         let (secret, info) = try await fixture.enroll(user)
-        let signInAssertion = TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: try fixture.code(secret, at: fixture.clock.now() + 30))
+        let signInAssertion = TOTPMultiFactorGenerator.assertionForSignIn(
+            withEnrollmentID: info.uid, oneTimePassword: try fixture.code(secret, at: fixture.clock.now() + 30))
         #expect(await authErrorCode { try await user.multiFactor.enroll(with: signInAssertion, displayName: nil) } == .missingVerificationID)
         let resolver = try await fixture.resolver()
         #expect(await authErrorCode { _ = try await TOTPMultiFactorGenerator.generateSecret(with: resolver.session) } == .invalidMultiFactorSession)
@@ -234,7 +262,8 @@ struct EnrollmentRuleTests {
         let user = try await enabled.signIn(Fixture.identity())
         let secret = try await TOTPMultiFactorGenerator.generateSecret(with: try await user.multiFactor.session())
         let code = try TOTP(secret: OTPSecret(base32: secret.sharedSecretKey())).code(at: clock.now())
-        try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code), displayName: nil)
+        try await user.multiFactor.enroll(
+            with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code), displayName: nil)
 
         let disabled = try MultiFactorService(configuration: MultiFactorConfiguration(isTOTPEnabled: false), store: store, clock: clock)
         let error = await #expect(throws: AuthError.self) { _ = try await disabled.signIn(Fixture.identity()) }
@@ -250,14 +279,21 @@ struct EnrollmentRuleTests {
         let alice = try await fixture.signIn()
         let bob = try await fixture.signIn(Fixture.identity("bob", email: "bob@example.com"))
         let secret = try await TOTPMultiFactorGenerator.generateSecret(with: try await alice.multiFactor.session())
-        for (code, expected) in [("", AuthErrorCode.missingVerificationCode), ("12a456", .invalidVerificationCode), ("12345", .invalidVerificationCode), ("1234567", .invalidVerificationCode), ("１２３４５６", .invalidVerificationCode)] {
-            #expect(await authErrorCode {
-                try await alice.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code), displayName: nil)
-            } == expected, "code \"\(code)\"")
+        for (code, expected) in [
+            ("", AuthErrorCode.missingVerificationCode), ("12a456", .invalidVerificationCode), ("12345", .invalidVerificationCode),
+            ("1234567", .invalidVerificationCode), ("１２３４５６", .invalidVerificationCode),
+        ] {
+            #expect(
+                await authErrorCode {
+                    try await alice.multiFactor.enroll(
+                        with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code), displayName: nil)
+                } == expected, "code \"\(code)\"")
         }
-        #expect(await authErrorCode {
-            try await bob.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: try fixture.code(secret)), displayName: nil)
-        } == .invalidVerificationID, "another user's secret")
+        #expect(
+            await authErrorCode {
+                try await bob.multiFactor.enroll(
+                    with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: try fixture.code(secret)), displayName: nil)
+            } == .invalidVerificationID, "another user's secret")
         #expect(await authErrorCode { try await alice.multiFactor.unenroll(withFactorUID: "no-such-factor") } == .multiFactorInfoNotFound)
     }
 }

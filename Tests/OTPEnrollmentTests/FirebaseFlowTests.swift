@@ -55,8 +55,9 @@ struct FirebaseFlowTests {
         let user = try await fixture.signIn()
         let secret = try await TOTPMultiFactorGenerator.generateSecret(with: try await user.multiFactor.session())
         let key = secret.sharedSecretKey()
-        #expect(secret.generateQRCodeURL(withAccountName: "user@myawesomeapp", issuer: "myawesomeapp")
-            == "otpauth://totp/myawesomeapp:user@myawesomeapp?secret=\(key)&issuer=myawesomeapp&algorithm=SHA1&digits=6")
+        #expect(
+            secret.generateQRCodeURL(withAccountName: "user@myawesomeapp", issuer: "myawesomeapp")
+                == "otpauth://totp/myawesomeapp:user@myawesomeapp?secret=\(key)&issuer=myawesomeapp&algorithm=SHA1&digits=6")
     }
 
     @Test("openInOTPApp reports when nothing handled the URL")
@@ -147,7 +148,8 @@ struct FirebaseFlowTests {
 
         fixture.nextStep()
         let resolver = try await fixture.resolver()
-        let result = try await resolver.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: kept.uid, oneTimePassword: try fixture.code(secret)))
+        let result = try await resolver.resolveSignIn(
+            with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: kept.uid, oneTimePassword: try fixture.code(secret)))
         try await result.user.multiFactor.unenroll(with: removed)
         #expect(result.user.multiFactor.enrolledFactors == [kept])
         try await fixture.enroll(result.user, displayName: "New")
@@ -169,7 +171,10 @@ extension FirebaseFlowTests {
         let secret = try await TOTPMultiFactorGenerator.generateSecret(with: try await user.multiFactor.session())
         let url = secret.generateQRCodeURL(withAccountName: "zoë smith@example.com", issuer: "Acme & Co")
         // The label keeps "&" (it delimits nothing there); the issuer parameter must escape it.
-        #expect(url == "otpauth://totp/Acme%20&%20Co:zo%C3%AB%20smith@example.com?secret=\(secret.sharedSecretKey())&issuer=Acme%20%26%20Co&algorithm=SHA1&digits=6")
+        #expect(
+            url
+                == "otpauth://totp/Acme%20&%20Co:zo%C3%AB%20smith@example.com?secret=\(secret.sharedSecretKey())&issuer=Acme%20%26%20Co&algorithm=SHA1&digits=6"
+        )
         let parsed = try OTPAuthURI(parsing: url, mode: .strict)
         #expect(parsed.issuer == "Acme & Co")
         #expect(parsed.accountName == "zoë smith@example.com")

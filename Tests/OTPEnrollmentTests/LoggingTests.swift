@@ -33,7 +33,8 @@ struct LoggingTests {
         let logger = Logger(label: "test") { _ in RecordingHandler(recorder: recorder) }
         let clock = ManualEnrollmentClock(Fixture.start)
         let store = InMemoryEnrollmentStore()
-        let service = try MultiFactorService(configuration: MultiFactorConfiguration(maximumConsecutiveFailures: 2), store: store, clock: clock, logger: logger)
+        let service = try MultiFactorService(
+            configuration: MultiFactorConfiguration(maximumConsecutiveFailures: 2), store: store, clock: clock, logger: logger)
         let fixture = try Fixture()
         var sensitive: [String] = []
 
@@ -42,7 +43,8 @@ struct LoggingTests {
         sensitive.append(secret.sharedSecretKey())
         let code = try fixture.code(secret, at: clock.now())
         sensitive.append(code)
-        try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code), displayName: nil)
+        try await user.multiFactor.enroll(
+            with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code), displayName: nil)
         let info = user.multiFactor.enrolledFactors[0]
 
         clock.advance(by: 30)
@@ -52,25 +54,28 @@ struct LoggingTests {
         sensitive.append(wrong)
         for _ in 0..<2 {
             let failure = await #expect(throws: AuthError.self) {
-                _ = try await resolver.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: wrong))
+                _ = try await resolver.resolveSignIn(
+                    with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: wrong))
             }
             for value in sensitive { #expect(failure?.description.contains(value) == false) }
         }
         clock.advance(by: 300)
         let good = try fixture.code(secret, at: clock.now())
         sensitive.append(good)
-        let result = try await resolver.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: good))
+        let result = try await resolver.resolveSignIn(
+            with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: good))
         sensitive.append(result.user.sessionID)
         #expect(await authErrorCode { try await result.user.multiFactor.unenroll(with: info) } == .invalidUserToken)
 
         let lines = recorder.lines.withLock { $0 }
-        #expect(lines == [
-            "info TOTP enrollment started [deadline=\(Fixture.start + 600) user=alice]",
-            "info TOTP factor enrolled [enrollment=\(info.uid) revoked-sessions=0 user=alice]",
-            "notice locked after repeated failed codes [kind=factor seconds=300]",
-            "debug signed in with TOTP [enrollment=\(info.uid) user=alice]",
-            "info TOTP factor unenrolled [ended-sessions=1 enrollment=\(info.uid) user=alice]",
-        ])
+        #expect(
+            lines == [
+                "info TOTP enrollment started [deadline=\(Fixture.start + 600) user=alice]",
+                "info TOTP factor enrolled [enrollment=\(info.uid) revoked-sessions=0 user=alice]",
+                "notice locked after repeated failed codes [kind=factor seconds=300]",
+                "debug signed in with TOTP [enrollment=\(info.uid) user=alice]",
+                "info TOTP factor unenrolled [ended-sessions=1 enrollment=\(info.uid) user=alice]",
+            ])
         for line in lines {
             for value in sensitive {
                 #expect(!line.contains(value), "log line leaks a sensitive value: \(line)")

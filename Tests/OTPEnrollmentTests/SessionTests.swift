@@ -8,7 +8,8 @@ struct SessionTests {
         let fixture = try Fixture()
         let (secret, info) = try await fixture.enroll(try await fixture.signIn())
         fixture.nextStep()
-        let result = try await fixture.resolver().resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: try fixture.code(secret)))
+        let result = try await fixture.resolver().resolveSignIn(
+            with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: try fixture.code(secret)))
 
         let restored = try await fixture.service.user(forSessionID: result.user.sessionID, identity: Fixture.identity(provider: .password))
         #expect(restored.secondFactorIdentifier == info.uid)
@@ -29,10 +30,15 @@ struct SessionTests {
         let fixture = try Fixture()
         let first = try await fixture.signIn()
         let second = try await fixture.signIn()
-        #expect(await authErrorCode { _ = try await fixture.service.user(forSessionID: first.sessionID, identity: Fixture.identity("bob")) } == .invalidUserToken)
+        #expect(
+            await authErrorCode { _ = try await fixture.service.user(forSessionID: first.sessionID, identity: Fixture.identity("bob")) }
+                == .invalidUserToken)
         try await fixture.enroll(first)
-        #expect(await authErrorCode { _ = try await fixture.service.user(forSessionID: second.sessionID, identity: Fixture.identity()) } == .userTokenExpired)
-        #expect(await authErrorCode { _ = try await fixture.service.user(forSessionID: "unknown", identity: Fixture.identity()) } == .userTokenExpired)
+        #expect(
+            await authErrorCode { _ = try await fixture.service.user(forSessionID: second.sessionID, identity: Fixture.identity()) }
+                == .userTokenExpired)
+        #expect(
+            await authErrorCode { _ = try await fixture.service.user(forSessionID: "unknown", identity: Fixture.identity()) } == .userTokenExpired)
     }
 
     @Test("signing out ends the session")
@@ -41,7 +47,9 @@ struct SessionTests {
         let user = try await fixture.signIn()
         try await user.signOut()
         #expect(await authErrorCode { _ = try await user.multiFactor.session() } == .userTokenExpired)
-        #expect(await authErrorCode { _ = try await fixture.service.user(forSessionID: user.sessionID, identity: Fixture.identity()) } == .userTokenExpired)
+        #expect(
+            await authErrorCode { _ = try await fixture.service.user(forSessionID: user.sessionID, identity: Fixture.identity()) }
+                == .userTokenExpired)
     }
 
     @Test("a session unused for the idle lifetime ends; each use moves its end on, to the minute")
@@ -126,7 +134,8 @@ struct SessionTests {
         var kept: [User] = [users[3]]
         for _ in 0..<3 {
             fixture.nextStep()
-            let result = try await fixture.resolver().resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: try fixture.code(secret)))
+            let result = try await fixture.resolver().resolveSignIn(
+                with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: try fixture.code(secret)))
             kept.append(result.user)
         }
         #expect(await authErrorCode { _ = try await kept[0].multiFactor.session() } == .userTokenExpired, "the oldest of four sessions")

@@ -21,7 +21,9 @@ struct SignInRuleTests {
         let now = fixture.clock.now()
         let resolver = try await fixture.resolver()
         for offset: Int64 in [6, 7, -6, -10] {
-            #expect(await authErrorCode { _ = try await resolver.resolveSignIn(with: try assertion(fixture, secret, info, at: now + offset * 30)) } == .invalidVerificationCode, "offset \(offset)")
+            #expect(
+                await authErrorCode { _ = try await resolver.resolveSignIn(with: try assertion(fixture, secret, info, at: now + offset * 30)) }
+                    == .invalidVerificationCode, "offset \(offset)")
         }
         fixture.clock.advance(by: 30 * 20)
         let late = fixture.clock.now()
@@ -35,11 +37,17 @@ struct SignInRuleTests {
         let now = fixture.clock.now()
         _ = try await fixture.resolver().resolveSignIn(with: try assertion(fixture, secret, info, at: now))
         let again = try await fixture.resolver()
-        #expect(await authErrorCode { _ = try await again.resolveSignIn(with: try assertion(fixture, secret, info, at: now)) } == .invalidVerificationCode)
-        #expect(await authErrorCode { _ = try await again.resolveSignIn(with: try assertion(fixture, secret, info, at: now - 30)) } == .invalidVerificationCode)
+        #expect(
+            await authErrorCode { _ = try await again.resolveSignIn(with: try assertion(fixture, secret, info, at: now)) } == .invalidVerificationCode
+        )
+        #expect(
+            await authErrorCode { _ = try await again.resolveSignIn(with: try assertion(fixture, secret, info, at: now - 30)) }
+                == .invalidVerificationCode)
         // A later step's code still works, once.
         _ = try await again.resolveSignIn(with: try assertion(fixture, secret, info, at: now + 30))
-        #expect(await authErrorCode { _ = try await fixture.resolver().resolveSignIn(with: try assertion(fixture, secret, info, at: now + 30)) } == .invalidVerificationCode)
+        #expect(
+            await authErrorCode { _ = try await fixture.resolver().resolveSignIn(with: try assertion(fixture, secret, info, at: now + 30)) }
+                == .invalidVerificationCode)
     }
 
     @Test("a second service on the same store (another process) refuses a code the first accepted")
@@ -47,10 +55,15 @@ struct SignInRuleTests {
         let (fixture, secret, info) = try await enrolled()
         let other = try MultiFactorService(store: fixture.store, clock: fixture.clock)
         let code = try fixture.code(secret)
-        _ = try await fixture.resolver().resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: code))
+        _ = try await fixture.resolver().resolveSignIn(
+            with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: code))
         let error = await #expect(throws: AuthError.self) { _ = try await other.signIn(Fixture.identity()) }
         let resolver = try #require(error?.resolver)
-        #expect(await authErrorCode { _ = try await resolver.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: code)) } == .invalidVerificationCode)
+        #expect(
+            await authErrorCode {
+                _ = try await resolver.resolveSignIn(
+                    with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: code))
+            } == .invalidVerificationCode)
     }
 
     @Test("a pending sign-in credential expires (sessionExpired)")
@@ -69,7 +82,8 @@ struct SignInRuleTests {
         let resolver = try await fixture.resolver()
         _ = try await resolver.resolveSignIn(with: try assertion(fixture, secret, info))
         fixture.nextStep()
-        #expect(await authErrorCode { _ = try await resolver.resolveSignIn(with: try assertion(fixture, secret, info)) } == .invalidMultiFactorSession)
+        #expect(
+            await authErrorCode { _ = try await resolver.resolveSignIn(with: try assertion(fixture, secret, info)) } == .invalidMultiFactorSession)
     }
 
     @Test("a wrong code does not spend the credential")
@@ -136,9 +150,22 @@ struct SignInRuleTests {
         let bobFixtureUser = try await fixture.signIn(Fixture.identity("bob", email: "bob@example.com"))
         let (bobSecret, bobInfo) = try await fixture.enroll(bobFixtureUser)
         let resolver = try await fixture.resolver()
-        #expect(await authErrorCode { _ = try await resolver.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: "nope", oneTimePassword: "123456")) } == .multiFactorInfoNotFound)
-        #expect(await authErrorCode { _ = try await resolver.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: bobInfo.uid, oneTimePassword: try fixture.code(bobSecret, at: fixture.clock.now() + 30))) } == .multiFactorInfoNotFound)
-        #expect(await authErrorCode { _ = try await resolver.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: "")) } == .missingVerificationCode)
+        #expect(
+            await authErrorCode {
+                _ = try await resolver.resolveSignIn(
+                    with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: "nope", oneTimePassword: "123456"))
+            } == .multiFactorInfoNotFound)
+        #expect(
+            await authErrorCode {
+                _ = try await resolver.resolveSignIn(
+                    with: TOTPMultiFactorGenerator.assertionForSignIn(
+                        withEnrollmentID: bobInfo.uid, oneTimePassword: try fixture.code(bobSecret, at: fixture.clock.now() + 30)))
+            } == .multiFactorInfoNotFound)
+        #expect(
+            await authErrorCode {
+                _ = try await resolver.resolveSignIn(
+                    with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: info.uid, oneTimePassword: ""))
+            } == .missingVerificationCode)
         _ = try await resolver.resolveSignIn(with: try assertion(fixture, secret, info))
     }
 

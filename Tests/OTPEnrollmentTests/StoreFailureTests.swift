@@ -23,33 +23,90 @@ final class FailingStore: EnrollmentStore {
         if failing.withLock({ $0 }) == name { throw Failure(operation: name) }
     }
 
-    func insertPendingEnrollment(_ record: PendingEnrollmentRecord) async throws { try check(); base.insertPendingEnrollment(record) }
-    func pendingEnrollment(id: String) async throws -> PendingEnrollmentRecord? { try check(); return base.pendingEnrollment(id: id) }
-    func removePendingEnrollment(id: String) async throws { try check(); base.removePendingEnrollment(id: id) }
+    func insertPendingEnrollment(_ record: PendingEnrollmentRecord) async throws {
+        try check()
+        base.insertPendingEnrollment(record)
+    }
+    func pendingEnrollment(id: String) async throws -> PendingEnrollmentRecord? {
+        try check()
+        return base.pendingEnrollment(id: id)
+    }
+    func removePendingEnrollment(id: String) async throws {
+        try check()
+        base.removePendingEnrollment(id: id)
+    }
     func finalizeEnrollment(pendingID: String, factor: FactorRecord, maximumFactorCount: Int) async throws -> EnrollmentFinalization {
-        try check(); return base.finalizeEnrollment(pendingID: pendingID, factor: factor, maximumFactorCount: maximumFactorCount)
+        try check()
+        return base.finalizeEnrollment(pendingID: pendingID, factor: factor, maximumFactorCount: maximumFactorCount)
     }
-    func factors(userID: String) async throws -> [FactorRecord] { try check(); return base.factors(userID: userID) }
-    func factor(id: String) async throws -> FactorRecord? { try check(); return base.factor(id: id) }
-    func removeFactor(id: String, userID: String) async throws -> FactorRecord? { try check(); return base.removeFactor(id: id, userID: userID) }
-    func recordAcceptedStep(_ step: UInt64, factorID: String) async throws -> StepAcceptance { try check(); return base.recordAcceptedStep(step, factorID: factorID) }
-    func failureCounter(key: String) async throws -> FailureCounter { try check(); return base.failureCounter(key: key) }
+    func factors(userID: String) async throws -> [FactorRecord] {
+        try check()
+        return base.factors(userID: userID)
+    }
+    func factor(id: String) async throws -> FactorRecord? {
+        try check()
+        return base.factor(id: id)
+    }
+    func removeFactor(id: String, userID: String) async throws -> FactorRecord? {
+        try check()
+        return base.removeFactor(id: id, userID: userID)
+    }
+    func recordAcceptedStep(_ step: UInt64, factorID: String) async throws -> StepAcceptance {
+        try check()
+        return base.recordAcceptedStep(step, factorID: factorID)
+    }
+    func failureCounter(key: String) async throws -> FailureCounter {
+        try check()
+        return base.failureCounter(key: key)
+    }
     func recordFailure(key: String, at time: Int64, limit: Int, lockout: Int64) async throws -> FailureCounter {
-        try check(); return base.recordFailure(key: key, at: time, limit: limit, lockout: lockout)
+        try check()
+        return base.recordFailure(key: key, at: time, limit: limit, lockout: lockout)
     }
-    func resetFailures(key: String) async throws { try check(); base.resetFailures(key: key) }
-    func insertPendingSignIn(_ record: PendingSignInRecord) async throws { try check(); base.insertPendingSignIn(record) }
-    func pendingSignIn(id: String) async throws -> PendingSignInRecord? { try check(); return base.pendingSignIn(id: id) }
-    func consumePendingSignIn(id: String) async throws -> PendingSignInRecord? { try check(); return base.consumePendingSignIn(id: id) }
-    func insertSession(_ record: SessionRecord, maximumPerUser: Int) async throws -> Int { try check(); return base.insertSession(record, maximumPerUser: maximumPerUser) }
+    func resetFailures(key: String) async throws {
+        try check()
+        base.resetFailures(key: key)
+    }
+    func insertPendingSignIn(_ record: PendingSignInRecord) async throws {
+        try check()
+        base.insertPendingSignIn(record)
+    }
+    func pendingSignIn(id: String) async throws -> PendingSignInRecord? {
+        try check()
+        return base.pendingSignIn(id: id)
+    }
+    func consumePendingSignIn(id: String) async throws -> PendingSignInRecord? {
+        try check()
+        return base.consumePendingSignIn(id: id)
+    }
+    func insertSession(_ record: SessionRecord, maximumPerUser: Int) async throws -> Int {
+        try check()
+        return base.insertSession(record, maximumPerUser: maximumPerUser)
+    }
     func extendSession(id: String, lastUsedAt: Int64, expiresAt: Int64) async throws -> Bool {
-        try check(); return base.extendSession(id: id, lastUsedAt: lastUsedAt, expiresAt: expiresAt)
+        try check()
+        return base.extendSession(id: id, lastUsedAt: lastUsedAt, expiresAt: expiresAt)
     }
-    func session(id: String) async throws -> SessionRecord? { try check(); return base.session(id: id) }
-    func removeSession(id: String) async throws { try check(); base.removeSession(id: id) }
-    func removeSessions(userID: String, except keptSessionID: String?) async throws -> Int { try check(); return base.removeSessions(userID: userID, except: keptSessionID) }
-    func removeSessions(userID: String, signedInWith enrollmentID: String) async throws -> Int { try check(); return base.removeSessions(userID: userID, signedInWith: enrollmentID) }
-    func purgeExpired(before time: Int64) async throws { try check(); base.purgeExpired(before: time) }
+    func session(id: String) async throws -> SessionRecord? {
+        try check()
+        return base.session(id: id)
+    }
+    func removeSession(id: String) async throws {
+        try check()
+        base.removeSession(id: id)
+    }
+    func removeSessions(userID: String, except keptSessionID: String?) async throws -> Int {
+        try check()
+        return base.removeSessions(userID: userID, except: keptSessionID)
+    }
+    func removeSessions(userID: String, signedInWith enrollmentID: String) async throws -> Int {
+        try check()
+        return base.removeSessions(userID: userID, signedInWith: enrollmentID)
+    }
+    func purgeExpired(before time: Int64) async throws {
+        try check()
+        base.purgeExpired(before: time)
+    }
 }
 
 @Suite("Store failures")
@@ -65,7 +122,8 @@ struct StoreFailureTests {
         store.fail("insertSession")
         let error = await #expect(throws: AuthError.self) { _ = try await service.signIn(Fixture.identity()) }
         #expect(error?.code == .internalError)
-        #expect(error?.message == "the server could not complete this request (its enrollment store failed while storing the session): try again later")
+        #expect(
+            error?.message == "the server could not complete this request (its enrollment store failed while storing the session): try again later")
         #expect(error?.description.contains("/var/lib") == false)
         #expect(error?.description.contains("INSERT") == false)
         #expect((error?.underlyingError as? FailingStore.Failure)?.operation == "insertSession", "the host still gets the store's error")
@@ -79,12 +137,15 @@ struct StoreFailureTests {
         let secret = try await TOTPMultiFactorGenerator.generateSecret(with: try await user.multiFactor.session())
         let code = try TOTP(secret: OTPSecret(base32: secret.sharedSecretKey())).code(at: clock.now())
         store.fail("finalizeEnrollment")
-        #expect(await authErrorCode {
-            try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code), displayName: nil)
-        } == .internalError)
+        #expect(
+            await authErrorCode {
+                try await user.multiFactor.enroll(
+                    with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code), displayName: nil)
+            } == .internalError)
         #expect(store.base.factors(userID: "alice").isEmpty, "nothing enrolled when the store failed")
         store.fail(nil)
-        try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code), displayName: nil)
+        try await user.multiFactor.enroll(
+            with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code), displayName: nil)
 
         clock.advance(by: 30)
         let signIn = await #expect(throws: AuthError.self) { _ = try await service.signIn(Fixture.identity()) }
@@ -92,7 +153,10 @@ struct StoreFailureTests {
         let uid = user.multiFactor.enrolledFactors[0].uid
         let next = try TOTP(secret: OTPSecret(base32: secret.sharedSecretKey())).code(at: clock.now())
         store.fail("recordAcceptedStep")
-        #expect(await authErrorCode { _ = try await resolver.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: uid, oneTimePassword: next)) } == .internalError)
+        #expect(
+            await authErrorCode {
+                _ = try await resolver.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: uid, oneTimePassword: next))
+            } == .internalError)
         store.fail(nil)
         _ = try await resolver.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: uid, oneTimePassword: next))
 

@@ -26,8 +26,9 @@ struct QRCodeTests {
         #expect(sizes == [37, 37, 45, 49])
     }
 
-    @Test("the longest input of each level fits version 40; one byte more is a typed error",
-          arguments: QRCode.ErrorCorrection.allCases)
+    @Test(
+        "the longest input of each level fits version 40; one byte more is a typed error",
+        arguments: QRCode.ErrorCorrection.allCases)
     func capacity(_ level: QRCode.ErrorCorrection) throws {
         let longest = [UInt8](repeating: UInt8(ascii: "x"), count: level.maximumByteCount)
         let code = try QRCode(encoding: longest, errorCorrection: level)

@@ -30,10 +30,18 @@ struct TerminalRenderingTests {
             var bottom: [Bool] = []
             for character in line {
                 switch character {
-                case "█": top.append(true); bottom.append(true)
-                case "▀": top.append(true); bottom.append(false)
-                case "▄": top.append(false); bottom.append(true)
-                case " ": top.append(false); bottom.append(false)
+                case "█":
+                    top.append(true)
+                    bottom.append(true)
+                case "▀":
+                    top.append(true)
+                    bottom.append(false)
+                case "▄":
+                    top.append(false)
+                    bottom.append(true)
+                case " ":
+                    top.append(false)
+                    bottom.append(false)
                 default: Issue.record("unexpected character \(character)")
                 }
             }
@@ -56,12 +64,13 @@ struct TerminalRenderingTests {
         let complement: [Character: Character] = [" ": "█", "█": " ", "▀": "▄", "▄": "▀"]
         for (index, (plain, dark)) in zip(normalLines, invertedLines).enumerated() {
             let isLast = index == normalLines.count - 2
-            let expected = String(plain.map { character -> Character in
-                let swapped = complement[character]!
-                // The lower half of the last line is outside the picture and stays undrawn.
-                if isLast { return swapped == "█" ? "▀" : swapped == "▄" ? " " : swapped }
-                return swapped
-            })
+            let expected = String(
+                plain.map { character -> Character in
+                    let swapped = complement[character]!
+                    // The lower half of the last line is outside the picture and stays undrawn.
+                    if isLast { return swapped == "█" ? "▀" : swapped == "▄" ? " " : swapped }
+                    return swapped
+                })
             #expect(String(dark) == expected, "line \(index)")
         }
     }
@@ -85,9 +94,21 @@ struct TerminalRenderingTests {
             var dark: Bool? = nil
             var rest = Substring(line)
             while !rest.isEmpty {
-                if rest.hasPrefix("\u{1B}[40m") { dark = true; rest = rest.dropFirst(5); continue }
-                if rest.hasPrefix("\u{1B}[47m") { dark = false; rest = rest.dropFirst(5); continue }
-                if rest.hasPrefix("\u{1B}[0m") { dark = nil; rest = rest.dropFirst(4); continue }
+                if rest.hasPrefix("\u{1B}[40m") {
+                    dark = true
+                    rest = rest.dropFirst(5)
+                    continue
+                }
+                if rest.hasPrefix("\u{1B}[47m") {
+                    dark = false
+                    rest = rest.dropFirst(5)
+                    continue
+                }
+                if rest.hasPrefix("\u{1B}[0m") {
+                    dark = nil
+                    rest = rest.dropFirst(4)
+                    continue
+                }
                 #expect(rest.hasPrefix("  "))
                 guard let dark else {
                     Issue.record("module drawn without a colour")

@@ -29,10 +29,14 @@ struct ZbarDecodingTests {
             additionalParameters: [.init(name: "note", value: filler)])
         return [
             Sample(name: "short", text: "otpauth://totp/a?secret=JBSWY3DPEHPK3PXP", errorCorrection: .medium),
-            Sample(name: "Google's example", text: "otpauth://totp/Example:alice@google.com?secret=JBSWY3DPEHPK3PXP&issuer=Example", errorCorrection: .medium),
-            Sample(name: "Firebase example", text: OTPAuthURI.firebaseQRCodeURL(
-                sharedSecretKey: "key123", accountName: "user@myawesomeapp", issuer: "myawesomeapp",
-                hashingAlgorithm: "SHA1", codeLength: 6), errorCorrection: .medium),
+            Sample(
+                name: "Google's example", text: "otpauth://totp/Example:alice@google.com?secret=JBSWY3DPEHPK3PXP&issuer=Example",
+                errorCorrection: .medium),
+            Sample(
+                name: "Firebase example",
+                text: OTPAuthURI.firebaseQRCodeURL(
+                    sharedSecretKey: "key123", accountName: "user@myawesomeapp", issuer: "myawesomeapp",
+                    hashingAlgorithm: "SHA1", codeLength: 6), errorCorrection: .medium),
             Sample(name: "every parameter, unicode escaped", text: everyParameter.string, errorCorrection: .medium),
             Sample(name: "every parameter at L", text: everyParameter.string, errorCorrection: .low),
             Sample(name: "every parameter at Q", text: everyParameter.string, errorCorrection: .quartile),

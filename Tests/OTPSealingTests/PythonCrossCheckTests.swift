@@ -10,16 +10,16 @@ import Testing
 @Suite("Cross-check of sealed secrets with Python cryptography")
 struct PythonCrossCheckTests {
     static let script = """
-    import sys, hmac, hashlib
-    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-    for line in sys.stdin:
-        key, enrollment, sealed = line.split()
-        key, sealed = bytes.fromhex(key), bytes.fromhex(sealed)
-        key_id = hmac.new(key, b"OTPKit sealing key id v1", hashlib.sha256).digest()[:8]
-        assert sealed[0] == 1 and sealed[1:9] == key_id, "header"
-        aad = b"OTPKit sealed secret\\0" + sealed[0:9] + bytes.fromhex(enrollment)
-        print(AESGCM(key).decrypt(sealed[9:21], sealed[21:], aad).hex())
-    """
+        import sys, hmac, hashlib
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+        for line in sys.stdin:
+            key, enrollment, sealed = line.split()
+            key, sealed = bytes.fromhex(key), bytes.fromhex(sealed)
+            key_id = hmac.new(key, b"OTPKit sealing key id v1", hashlib.sha256).digest()[:8]
+            assert sealed[0] == 1 and sealed[1:9] == key_id, "header"
+            aad = b"OTPKit sealed secret\\0" + sealed[0:9] + bytes.fromhex(enrollment)
+            print(AESGCM(key).decrypt(sealed[9:21], sealed[21:], aad).hex())
+        """
 
     @Test("200 sealed secrets open in Python to the same bytes")
     func pythonOpens() async throws {

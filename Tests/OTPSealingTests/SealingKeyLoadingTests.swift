@@ -14,9 +14,11 @@ struct SealingKeyLoadingTests {
         return path
     }
 
-    @Test("a key file of 64 hex characters, with or without a newline, in either case", arguments: [
-        keyHex, keyHex + "\n", "  " + keyHex.uppercased() + "\r\n",
-    ])
+    @Test(
+        "a key file of 64 hex characters, with or without a newline, in either case",
+        arguments: [
+            keyHex, keyHex + "\n", "  " + keyHex.uppercased() + "\r\n",
+        ])
     func hexFile(text: String) throws {
         let path = try Self.temporaryFile(Array(text.utf8))
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -40,14 +42,18 @@ struct SealingKeyLoadingTests {
         #expect(error?.description == "sealing key is 16 bytes: AES-256 needs exactly 32 (create one with `openssl rand -hex 32`)")
     }
 
-    @Test("a key file holding something else names the file and never echoes its contents", arguments: [
-        "not a key at all", "", String(repeating: "z", count: 64),
-    ])
+    @Test(
+        "a key file holding something else names the file and never echoes its contents",
+        arguments: [
+            "not a key at all", "", String(repeating: "z", count: 64),
+        ])
     func garbageFile(text: String) throws {
         let path = try Self.temporaryFile(Array(text.utf8))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let error = #expect(throws: SealingError.invalidKeyEncoding(source: path)) { try SealingKey(contentsOfFile: path) }
-        #expect(error?.description == "sealing key in \(path) is neither 32 raw bytes nor 64 hexadecimal characters (create one with `openssl rand -hex 32`)")
+        #expect(
+            error?.description
+                == "sealing key in \(path) is neither 32 raw bytes nor 64 hexadecimal characters (create one with `openssl rand -hex 32`)")
     }
 
     @Test("a missing key file is a clear error")

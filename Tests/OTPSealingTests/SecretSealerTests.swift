@@ -78,7 +78,9 @@ struct SecretSealerTests {
         let error = #expect(throws: SealingError.unknownKey(keyA.id)) {
             try SecretSealer(current: keyB).open(sealed, enrollmentID: "e")
         }
-        #expect(error?.description == "data is sealed under key \(keyA.id), which is not among the keys given: pass that key (as the current or a previous key)")
+        #expect(
+            error?.description
+                == "data is sealed under key \(keyA.id), which is not among the keys given: pass that key (as the current or a previous key)")
     }
 
     @Test("rotation: old values open with the previous key, and re-sealing moves them to the current key")
@@ -97,7 +99,9 @@ struct SecretSealerTests {
     @Test("malformed sealed bytes are rejected with a reason")
     func malformed() {
         #expect(throws: SealingError.malformedSealedSecret("empty")) { try SealedSecret(bytes: []) }
-        #expect(throws: SealingError.malformedSealedSecret("unknown format version 2")) { try SealedSecret(bytes: [2] + Array(repeating: 0, count: 60)) }
+        #expect(throws: SealingError.malformedSealedSecret("unknown format version 2")) {
+            try SealedSecret(bytes: [2] + Array(repeating: 0, count: 60))
+        }
         #expect(throws: SealingError.malformedSealedSecret("37 bytes is too short")) { try SealedSecret(bytes: [1] + Array(repeating: 0, count: 36)) }
     }
 

@@ -20,13 +20,14 @@ public enum ProcessRunner {
         workingDirectory: String? = nil
     ) async throws -> ProcessOutput {
         let configuration = Self.configuration(executable, arguments, environment: environment, workingDirectory: workingDirectory)
-        let result = if let input {
-            try await Subprocess.run(
-                configuration, input: .array(input), output: .bytes(limit: outputLimit), error: .bytes(limit: outputLimit))
-        } else {
-            try await Subprocess.run(
-                configuration, input: .none, output: .bytes(limit: outputLimit), error: .bytes(limit: outputLimit))
-        }
+        let result =
+            if let input {
+                try await Subprocess.run(
+                    configuration, input: .array(input), output: .bytes(limit: outputLimit), error: .bytes(limit: outputLimit))
+            } else {
+                try await Subprocess.run(
+                    configuration, input: .none, output: .bytes(limit: outputLimit), error: .bytes(limit: outputLimit))
+            }
         return ProcessOutput(
             termination: Self.termination(result.terminationStatus),
             standardOutput: result.standardOutput,

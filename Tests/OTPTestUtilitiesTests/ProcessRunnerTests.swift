@@ -10,8 +10,9 @@ struct ProcessRunnerTests {
     /// The child writes 1 MiB to each output, in either order, before it reads a byte of its
     /// input: a runner that writes the input first, or reads one pipe to its end before the other,
     /// waits for the child while the child waits on a full pipe.
-    @Test("1 MiB on stdout and stderr before the child reads 1 MiB of stdin: no deadlock, nothing lost",
-          .timeLimit(.minutes(1)), arguments: [true, false])
+    @Test(
+        "1 MiB on stdout and stderr before the child reads 1 MiB of stdin: no deadlock, nothing lost",
+        .timeLimit(.minutes(1)), arguments: [true, false])
     func fullPipes(standardErrorFirst: Bool) async throws {
         let toError = "head -c \(Self.mebibyte) /dev/zero | tr '\\0' e >&2"
         let toOutput = "head -c \(Self.mebibyte) /dev/zero | tr '\\0' o"
@@ -96,8 +97,10 @@ struct ProcessRunnerTests {
     func missingTool() {
         let tool = ExternalTool("otpkit-no-such-tool", debianPackage: "otpkit-example-package")
         let error = #expect(throws: ExternalTool.Missing.self) { try tool.path() }
-        #expect(error?.description
-            == "otpkit-no-such-tool is not installed: install the Debian package otpkit-example-package (`bash .ci/install` or `bash Tests/test.sh` does)")
+        #expect(
+            error?.description
+                == "otpkit-no-such-tool is not installed: install the Debian package otpkit-example-package (`bash .ci/install` or `bash Tests/test.sh` does)"
+        )
         #expect(throws: Never.self) { try ExternalTool("sh", debianPackage: "dash").path() }
     }
 

@@ -69,7 +69,8 @@ struct ParsingTests {
             try OTPAuthURI(issuer: nil, accountName: "a", secret: secret, additionalParameters: [.init(name: "Secret", value: "x")])
         }
         #expect(throws: OTPURIError.reservedParameterName("COUNTER")) {
-            try OTPAuthURI(kind: .hotp, issuer: nil, accountName: "a", secret: secret, counter: 1, additionalParameters: [.init(name: "COUNTER", value: "x")])
+            try OTPAuthURI(
+                kind: .hotp, issuer: nil, accountName: "a", secret: secret, counter: 1, additionalParameters: [.init(name: "COUNTER", value: "x")])
         }
         _ = try OTPAuthURI(issuer: nil, accountName: "a", secret: secret, additionalParameters: [.init(name: "counter", value: "x")])
         let model = try OTPAuthURI(issuer: "", accountName: "a", secret: secret)

@@ -52,8 +52,9 @@ struct RoundTripTests {
                 account = String(account.unicodeScalars.drop { $0 == " " })
             }
             let parameters = (0..<Int.random(in: 0...2, using: &generator)).map { number in
-                OTPAuthURI.Parameter(name: "x\(number)" + Self.randomText(&generator, maximumLength: 4),
-                                     value: Self.randomText(&generator, maximumLength: 10))
+                OTPAuthURI.Parameter(
+                    name: "x\(number)" + Self.randomText(&generator, maximumLength: 4),
+                    value: Self.randomText(&generator, maximumLength: 10))
             }
             let model = try OTPAuthURI(
                 kind: kind,
@@ -78,7 +79,9 @@ struct RoundTripTests {
                     return
                 }
                 if parsed != model {
-                    Issue.record("seed \(seed) case \(index) \(mode): \(uri) parsed as \(parsed), expected \(model) \(parsed.additionalParameters) \(model.additionalParameters)")
+                    Issue.record(
+                        "seed \(seed) case \(index) \(mode): \(uri) parsed as \(parsed), expected \(model) \(parsed.additionalParameters) \(model.additionalParameters)"
+                    )
                     return
                 }
             }

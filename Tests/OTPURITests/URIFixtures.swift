@@ -62,8 +62,9 @@ struct URIFixtures: Decodable {
         var description: String { name }
 
         var model: Model {
-            Model(kind: kind, issuer: issuer, account: account, secret: secret, algorithm: algorithm,
-                  digits: digits, period: period, counter: counter, parameters: parameters)
+            Model(
+                kind: kind, issuer: issuer, account: account, secret: secret, algorithm: algorithm,
+                digits: digits, period: period, counter: counter, parameters: parameters)
         }
     }
 

@@ -40,8 +40,9 @@ struct CodeCommandTests {
         #expect(run.stdout == vector.code + "\n")
     }
 
-    @Test("ISO 8601 times give the same code as Unix seconds",
-          arguments: [
+    @Test(
+        "ISO 8601 times give the same code as Unix seconds",
+        arguments: [
             ("2005-03-18T01:58:29Z", "1111111109"),
             ("2005-03-18T01:58:29.999Z", "1111111109"),
             ("2005-03-18t01:58:29z", "1111111109"),
@@ -51,7 +52,7 @@ struct CodeCommandTests {
             ("2603-10-11T11:33:20Z", "20000000000"),
             ("1970-01-01T00:00:59Z", "59"),
             ("2009-02-13", "1234483200"),
-          ])
+        ])
     func isoTimes(iso: String, unix: String) async throws {
         let viaISO = try await TOTPProcess.run(["code", Seeds.sha1, "--digits", "8", "--time", iso])
         let viaUnix = try await TOTPProcess.run(["code", Seeds.sha1, "--digits", "8", "--time", unix])
@@ -64,7 +65,10 @@ struct CodeCommandTests {
     func json() async throws {
         let run = try await TOTPProcess.run(["code", Seeds.sha1, "--digits", "8", "--time", "2005-03-18T01:58:29Z", "--json"])
         #expect(run.status == 0)
-        #expect(run.stdout == #"{"code":"07081804","counter":37037036,"period":30,"validFrom":"2005-03-18T01:58:00Z","validUntil":"2005-03-18T01:58:30Z","secondsRemaining":1}"# + "\n")
+        #expect(
+            run.stdout
+                == #"{"code":"07081804","counter":37037036,"period":30,"validFrom":"2005-03-18T01:58:00Z","validUntil":"2005-03-18T01:58:30Z","secondsRemaining":1}"#
+                + "\n")
     }
 
     @Test("--json with --period 60 and --next")
@@ -73,7 +77,8 @@ struct CodeCommandTests {
         let single = try await TOTPProcess.run(["code", Seeds.sha1, "--period", "60", "--time", "120"])
         let later1 = try await TOTPProcess.run(["code", Seeds.sha1, "--period", "60", "--time", "180"])
         let later2 = try await TOTPProcess.run(["code", Seeds.sha1, "--period", "60", "--time", "240"])
-        let expected = #"{"code":"\#(single.stdout.dropLast())","counter":2,"period":60,"validFrom":"1970-01-01T00:02:00Z","validUntil":"1970-01-01T00:03:00Z","secondsRemaining":60,"next":["\#(later1.stdout.dropLast())","\#(later2.stdout.dropLast())"]}"#
+        let expected =
+            #"{"code":"\#(single.stdout.dropLast())","counter":2,"period":60,"validFrom":"1970-01-01T00:02:00Z","validUntil":"1970-01-01T00:03:00Z","secondsRemaining":60,"next":["\#(later1.stdout.dropLast())","\#(later2.stdout.dropLast())"]}"#
         #expect(run.stdout == expected + "\n")
     }
 

@@ -56,9 +56,11 @@ struct HelpSnapshotTests {
         guard actual != expected else { return }
         let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false)
         let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
-        let line = zip(actualLines, expectedLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        let line =
+            zip(actualLines, expectedLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
             ?? min(actualLines.count, expectedLines.count)
-        Issue.record("""
+        Issue.record(
+            """
             `totp \(path.joined(separator: " ")) --help` differs from \(file.lastPathComponent) at line \(line + 1):
               snapshot: \(line < expectedLines.count ? String(expectedLines[line]).debugDescription : "(end)")
               now:      \(line < actualLines.count ? String(actualLines[line]).debugDescription : "(end)")

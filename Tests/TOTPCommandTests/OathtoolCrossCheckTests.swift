@@ -27,24 +27,30 @@ struct OathtoolCrossCheckTests {
                 period: [15, 30, 60].randomElement(using: &generator)!,
                 time: Int64.random(in: 0...16_725_225_600, using: &generator))
         }
-        let oathScript = "set -e\n" + cases.map {
-            "oathtool --totp=\($0.algorithm) -d \($0.digits) -s \($0.period)s -N @\($0.time) \($0.hex)"
-        }.joined(separator: "\n")
+        let oathScript =
+            "set -e\n"
+            + cases.map {
+                "oathtool --totp=\($0.algorithm) -d \($0.digits) -s \($0.period)s -N @\($0.time) \($0.hex)"
+            }.joined(separator: "\n")
         // The scripts find oathtool on PATH; a missing one fails here, naming its package.
         _ = try ExternalTool.oathtool.path()
         let oath = try await ProcessRunner.run("/bin/sh", input: oathScript)
         try #require(oath.status == 0, "oathtool failed: \(oath.stderr)")
         let totp = try ProcessRunner.shellQuoted(TOTPProcess.executable())
-        let ourScript = "set -e\n" + cases.map {
-            "\(totp) code \($0.base32) --algorithm \($0.algorithm) --digits \($0.digits) --period \($0.period) --time \($0.time)"
-        }.joined(separator: "\n")
+        let ourScript =
+            "set -e\n"
+            + cases.map {
+                "\(totp) code \($0.base32) --algorithm \($0.algorithm) --digits \($0.digits) --period \($0.period) --time \($0.time)"
+            }.joined(separator: "\n")
         let ours = try await ProcessRunner.run("/bin/sh", input: ourScript, environment: ["TOTP_SECRET": nil])
         try #require(ours.status == 0, "totp failed: \(ours.stderr)")
         let expected = oath.stdout.split(separator: "\n")
         let actual = ours.stdout.split(separator: "\n")
         try #require(expected.count == cases.count && actual.count == cases.count)
         for (index, testCase) in cases.enumerated() where expected[index] != actual[index] {
-            Issue.record("\(testCase.algorithm) digits \(testCase.digits) period \(testCase.period) time \(testCase.time) key \(testCase.hex): totp \(actual[index]), oathtool \(expected[index])")
+            Issue.record(
+                "\(testCase.algorithm) digits \(testCase.digits) period \(testCase.period) time \(testCase.time) key \(testCase.hex): totp \(actual[index]), oathtool \(expected[index])"
+            )
         }
     }
 

@@ -11,8 +11,9 @@ struct ParsingTests {
         try #require(try TOTPTool.parseAsRoot(arguments) as? Command, "\(arguments) did not select \(Command.self)")
     }
 
-    @Test("qr --format takes every QR style word, the same words totp enroll --qr takes",
-          arguments: QRStyle.allCases)
+    @Test(
+        "qr --format takes every QR style word, the same words totp enroll --qr takes",
+        arguments: QRStyle.allCases)
     func qrFormats(_ style: QRStyle) throws {
         #expect(try Self.parse(["qr", "hello", "--format", style.rawValue], as: TOTPTool.QR.self).qr.format == style)
         #expect(try Self.parse(["new", "--account", "a", "--format", style.rawValue], as: TOTPTool.New.self).qr.format == style)

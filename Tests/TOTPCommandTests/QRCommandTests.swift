@@ -43,7 +43,8 @@ struct QRCommandTests {
     static func modules(halfBlocks text: String, inverted: Bool) -> [[Bool]]? {
         var rows: [[Bool]] = []
         for line in text.split(separator: "\n") {
-            var top: [Bool] = [], bottom: [Bool] = []
+            var top: [Bool] = []
+            var bottom: [Bool] = []
             for character in line {
                 let halves: (Bool, Bool)
                 switch character {
@@ -69,11 +70,21 @@ struct QRCommandTests {
             var dark: Bool? = nil
             var rest = Substring(line)
             while !rest.isEmpty {
-                if rest.hasPrefix("\u{1B}[40m") { dark = true; rest = rest.dropFirst(5) }
-                else if rest.hasPrefix("\u{1B}[47m") { dark = false; rest = rest.dropFirst(5) }
-                else if rest.hasPrefix("\u{1B}[0m") { dark = nil; rest = rest.dropFirst(4) }
-                else if rest.hasPrefix("  "), let dark { row.append(dark); rest = rest.dropFirst(2) }
-                else { return nil }
+                if rest.hasPrefix("\u{1B}[40m") {
+                    dark = true
+                    rest = rest.dropFirst(5)
+                } else if rest.hasPrefix("\u{1B}[47m") {
+                    dark = false
+                    rest = rest.dropFirst(5)
+                } else if rest.hasPrefix("\u{1B}[0m") {
+                    dark = nil
+                    rest = rest.dropFirst(4)
+                } else if rest.hasPrefix("  "), let dark {
+                    row.append(dark)
+                    rest = rest.dropFirst(2)
+                } else {
+                    return nil
+                }
             }
             guard dark == nil else { return nil }
             rows.append(row)
@@ -81,12 +92,13 @@ struct QRCommandTests {
         return rows
     }
 
-    @Test("qr --png writes an image zbarimg decodes to the same text",
-          arguments: [
+    @Test(
+        "qr --png writes an image zbarimg decodes to the same text",
+        arguments: [
             "otpauth://totp/Example:alice@google.com?secret=JBSWY3DPEHPK3PXP&issuer=Example",
             "otpauth://totp/ACME%20Co:j%C3%BCrgen@example.com?secret=HXDMVJECJJWSRB3HWIZR4IFUGFTMXBOZ&issuer=ACME%20Co&algorithm=SHA512&digits=8&period=60",
             "plain text, not a URI",
-          ])
+        ])
     func png(_ text: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -179,8 +191,10 @@ struct QRCommandTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = directory.url.appendingPathComponent("new.png").path
-        let run = try await TOTPProcess.run(["new", "--issuer", "ACME Co", "--account", "alice", "--algorithm", "sha256",
-                                       "--digits", "8", "--period", "60", "--bytes", "40", "--json", "--png", file])
+        let run = try await TOTPProcess.run([
+            "new", "--issuer", "ACME Co", "--account", "alice", "--algorithm", "sha256",
+            "--digits", "8", "--period", "60", "--bytes", "40", "--json", "--png", file,
+        ])
         #expect(run.status == 0, "\(run)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: String])
         #expect(Set(object.keys) == ["secret", "uri"])

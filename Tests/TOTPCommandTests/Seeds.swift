@@ -7,7 +7,9 @@ enum Seeds {
     /// RFC 4648 Base32 without padding, written here so that the tests do not share OTPKit's encoder.
     static func base32(_ bytes: [UInt8]) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
-        var output = "", buffer = 0, bits = 0
+        var output = ""
+        var buffer = 0
+        var bits = 0
         for byte in bytes {
             buffer = (buffer << 8) | Int(byte)
             bits += 8

@@ -39,7 +39,9 @@ struct VerifyCommandTests {
         let base = ["verify", Self.at1111111109, Seeds.sha1, "--digits", "8"]
         #expect(try await TOTPProcess.run(base + ["--time", "1111111139", "--behind", "0"]).status == 1)
         #expect(try await TOTPProcess.run(base + ["--time", "1111111079", "--ahead", "0"]).status == 1)
-        #expect(try await TOTPProcess.run(base + ["--time", "1111111199", "--behind", "3", "--ahead", "0"]).stdout == "valid: offset -3 (counter 37037036)\n")
+        #expect(
+            try await TOTPProcess.run(base + ["--time", "1111111199", "--behind", "3", "--ahead", "0"]).stdout
+                == "valid: offset -3 (counter 37037036)\n")
         #expect(try await TOTPProcess.run(base + ["--time", "1111111139", "--window", "0"]).status == 1)
     }
 

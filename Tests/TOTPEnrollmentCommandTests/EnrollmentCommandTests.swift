@@ -22,12 +22,17 @@ struct EnrollmentCommandTests {
         #expect(signIn.stdout.hasPrefix("Signed in as alice with TOTP second factor "))
         let replay = try await scratch.run(["signin", "--db", scratch.database, "--user", "alice", "--key-file", scratch.keyFile, "--code", next])
         #expect(replay.status == 1)
-        #expect(replay.stderr == "totp signin: wrong or already used verification code: enter the code the authenticator app shows now [INVALID_CODE, 17044]\n")
+        #expect(
+            replay.stderr
+                == "totp signin: wrong or already used verification code: enter the code the authenticator app shows now [INVALID_CODE, 17044]\n")
 
         let factors = try await scratch.run(["factors", "--db", scratch.database, "--user", "alice", "--key-file", scratch.keyFile])
         #expect(factors.status == 0)
         // One line: id, factor kind, display name, enrollment time, algorithm/digits/period.
-        #expect(factors.stdout.wholeMatch(of: #/[A-Za-z0-9]{15}  totp  [^\n]+  enrolled [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z  SHA1\/6\/30s\n/#) != nil, "\(factors)")
+        #expect(
+            factors.stdout.wholeMatch(
+                of: #/[A-Za-z0-9]{15}  totp  [^\n]+  enrolled [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z  SHA1\/6\/30s\n/#) != nil,
+            "\(factors)")
         #expect(!factors.stdout.contains(enrolled.key))
     }
 
@@ -38,11 +43,15 @@ struct EnrollmentCommandTests {
         #expect(enrolled.status == 0, "\(enrolled.stderr)")
         #expect(enrolled.stdout.contains("sign in with: totp signin --db \(scratch.database) --user frank --key-file \(scratch.keyFile)"))
         let next = try await oathtool(base32: enrolled.key, at: Int64(Date().timeIntervalSince1970) + 30)
-        let signIn = try await scratch.run(["signin", "--db", scratch.database, "--user", "frank", "--key-file", scratch.keyFile, "--code", next], program: "totp")
+        let signIn = try await scratch.run(
+            ["signin", "--db", scratch.database, "--user", "frank", "--key-file", scratch.keyFile, "--code", next], program: "totp")
         #expect(signIn.status == 0, "\(signIn.stderr)")
-        let replay = try await scratch.run(["signin", "--db", scratch.database, "--user", "frank", "--key-file", scratch.keyFile, "--code", next], program: "totp")
+        let replay = try await scratch.run(
+            ["signin", "--db", scratch.database, "--user", "frank", "--key-file", scratch.keyFile, "--code", next], program: "totp")
         #expect(replay.status == 1)
-        #expect(replay.stderr == "totp signin: wrong or already used verification code: enter the code the authenticator app shows now [INVALID_CODE, 17044]\n")
+        #expect(
+            replay.stderr
+                == "totp signin: wrong or already used verification code: enter the code the authenticator app shows now [INVALID_CODE, 17044]\n")
     }
 
     @Test("the key can come from OTPKIT_SEALING_KEY; a wrong key and a missing key are clear errors")
@@ -57,12 +66,14 @@ struct EnrollmentCommandTests {
         #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
 
         let wrongHex = String(repeating: "ab", count: 32)
-        let wrong = try await scratch.run(["signin", "--db", scratch.database, "--user", "bob", "--code", code], environment: ["OTPKIT_SEALING_KEY": wrongHex])
+        let wrong = try await scratch.run(
+            ["signin", "--db", scratch.database, "--user", "bob", "--code", code], environment: ["OTPKIT_SEALING_KEY": wrongHex])
         #expect(wrong.status == 64)
         #expect(wrong.stderr.hasPrefix("totp signin: enrollment database \(scratch.database) holds secrets sealed under key "), "\(wrong.stderr)")
         #expect(!wrong.stderr.contains(wrongHex) && !wrong.stderr.contains(scratch.keyHex))
 
-        let missing = try await scratch.run(["signin", "--db", scratch.database, "--user", "bob", "--code", code], environment: ["OTPKIT_SEALING_KEY": ""])
+        let missing = try await scratch.run(
+            ["signin", "--db", scratch.database, "--user", "bob", "--code", code], environment: ["OTPKIT_SEALING_KEY": ""])
         #expect(missing.status == 66)
         #expect(missing.stderr.contains("no sealing key: pass --key-file FILE or set OTPKIT_SEALING_KEY"), "\(missing.stderr)")
     }
@@ -122,7 +133,9 @@ struct EnrollmentCommandTests {
     func badInput(kind: String) async throws {
         let scratch = try Scratch()
         if kind == "missing-dir" {
-            let result = try await scratch.run(["signin", "--db", scratch.directory + "/no/such/dir/x.sqlite", "--user", "x", "--key-file", scratch.keyFile, "--code", "123456"])
+            let result = try await scratch.run([
+                "signin", "--db", scratch.directory + "/no/such/dir/x.sqlite", "--user", "x", "--key-file", scratch.keyFile, "--code", "123456",
+            ])
             #expect(result.status == 74)
             #expect(result.stderr.contains("does not exist"), "\(result.stderr)")
         } else {

@@ -67,7 +67,8 @@ struct FactorsCommandTests {
         let none = try await scratch.run(["factors", "--db", scratch.database, "--user", "ivy", "--key-file", scratch.keyFile, "--json"])
         #expect(none.status == 0, "\(none.stderr)")
         #expect(none.stdout == "[]\n")
-        let forwarded = try await scratch.run(["factors", "--db", scratch.database, "--user", "ivy", "--key-file", scratch.keyFile, "--json"], program: "totp")
+        let forwarded = try await scratch.run(
+            ["factors", "--db", scratch.database, "--user", "ivy", "--key-file", scratch.keyFile, "--json"], program: "totp")
         #expect(forwarded.status == 0 && forwarded.stdout == "[]\n", "\(forwarded.stderr)")
         let plain = try await scratch.run(["factors", "--db", scratch.database, "--user", "ivy", "--key-file", scratch.keyFile], program: "totp")
         #expect(plain.stdout == "ivy has no second factor.\n")

@@ -29,7 +29,9 @@ final class Scratch {
 
     /// Runs `enroll` as a person would: waits for the key, answers `firstAnswer` (when given) and then
     /// the code oathtool computes from the key it was shown.
-    func enroll(user: String, email: String, firstAnswer: String? = nil, program: String = "totp-enrollment", subcommand: [String] = ["enroll"]) async throws -> (status: Int32, stdout: String, stderr: String, key: String) {
+    func enroll(user: String, email: String, firstAnswer: String? = nil, program: String = "totp-enrollment", subcommand: [String] = ["enroll"])
+        async throws -> (status: Int32, stdout: String, stderr: String, key: String)
+    {
         var key = ""
         let arguments = subcommand + ["--db", database, "--user", user, "--email", email, "--key-file", keyFile]
         let result = try await ProcessRunner.converse(BuiltProduct.path(program), arguments) { session in

@@ -8,7 +8,7 @@ package enum Checksum {
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         var length: UInt32 = 0
         guard EVP_Digest(input, input.count, &digest, &length, EVP_sha256(), nil) == 1,
-              length == UInt32(SHA256_DIGEST_LENGTH)
+            length == UInt32(SHA256_DIGEST_LENGTH)
         else { return nil }
         return Hex.encode(digest)
     }

@@ -188,7 +188,7 @@ extension EnrollmentStore {
         maximumSessionsPerUser: Int
     ) async throws -> SignInCompletion {
         guard let (credential, failures) = try await pendingSignIn(id: credentialID, failureKey: factorID),
-              credential.userID == session.userID
+            credential.userID == session.userID
         else { return .credentialNotFound }
         guard time <= credential.expiresAt else {
             _ = try await consumePendingSignIn(id: credentialID)

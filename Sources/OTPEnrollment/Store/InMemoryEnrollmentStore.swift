@@ -44,7 +44,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
 
     /// The sessions a new one pushed out: at a user's limit, exactly one, kept inline so that a
     /// sign-in at the limit allocates nothing; more only after the limit was lowered.
-    private struct EvictedSessions {
+    private struct EvictedSessions: Sequence {
         private var first: String?
         private var others: [String] = []
 
@@ -54,11 +54,18 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             if first == nil { first = id } else { others.append(id) }
         }
 
-        func forEach(_ body: (String) -> Void) {
-            guard let first else { return }
-            body(first)
-            others.forEach(body)
+        struct Iterator: IteratorProtocol {
+            let evicted: EvictedSessions
+            var position = 0
+
+            mutating func next() -> String? {
+                defer { position += 1 }
+                if position == 0 { return evicted.first }
+                return position <= evicted.others.count ? evicted.others[position - 1] : nil
+            }
         }
+
+        func makeIterator() -> Iterator { Iterator(evicted: self) }
     }
 
     private struct State {
@@ -77,7 +84,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         /// Where factor `id` is: its owner and its index in the owner's list.
         func locate(factor id: String) -> (userID: String, index: Int)? {
             guard let userID = factorOwners[id],
-                  let index = users[userID]?.factors.firstIndex(where: { $0.id == id })
+                let index = users[userID]?.factors.firstIndex(where: { $0.id == id })
             else { return nil }
             return (userID, index)
         }
@@ -90,7 +97,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         mutating func insertSession(_ record: SessionRecord, maximumPerUser: Int) -> Int {
             guard sessions.updateValue(record, forKey: record.id) == nil else { return 0 }
             let evicted = users[record.userID, default: UserEntry()].appendSession(record.id, maximum: maximumPerUser)
-            evicted.forEach { sessions.removeValue(forKey: $0) }
+            for id in evicted { sessions.removeValue(forKey: id) }
             return evicted.count
         }
 
@@ -161,7 +168,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
     public func removeFactor(id: String, userID: String) -> FactorRecord? {
         state.withLock { state in
             guard let location = state.locate(factor: id), location.userID == userID,
-                  let record = state.users[userID]?.factors.remove(at: location.index)
+                let record = state.users[userID]?.factors.remove(at: location.index)
             else { return nil }
             state.factorOwners.removeValue(forKey: id)
             state.failures.removeValue(forKey: id)
@@ -301,8 +308,8 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         state.withLock { state in
             // The index serves both reading and removing the credential.
             guard let credentialIndex = state.pendingSignIns.index(forKey: credentialID),
-                  case let credential = state.pendingSignIns.values[credentialIndex],
-                  credential.userID == session.userID
+                case let credential = state.pendingSignIns.values[credentialIndex],
+                credential.userID == session.userID
             else { return .credentialNotFound }
             guard time <= credential.expiresAt else {
                 state.pendingSignIns.remove(at: credentialIndex)
@@ -314,13 +321,14 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             }
             // One lookup of the user's entry serves the step and the session id.
             var evicted = EvictedSessions()
-            let acceptance = state.users.modifyValue(forKey: session.userID) { entry in
-                let acceptance = entry.acceptStep(step, factorID: factorID)
-                if acceptance == .accepted {
-                    evicted = entry.appendSession(session.id, maximum: maximumSessionsPerUser)
-                }
-                return acceptance
-            } ?? .factorNotFound
+            let acceptance =
+                state.users.modifyValue(forKey: session.userID) { entry in
+                    let acceptance = entry.acceptStep(step, factorID: factorID)
+                    if acceptance == .accepted {
+                        evicted = entry.appendSession(session.id, maximum: maximumSessionsPerUser)
+                    }
+                    return acceptance
+                } ?? .factorNotFound
             switch acceptance {
             case .accepted: break
             case .rejected(let last): return .stepRejected(lastAcceptedStep: last)
@@ -331,7 +339,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
                 state.failures.removeValue(forKey: factorID)
             }
             state.sessions.updateValue(session, forKey: session.id)
-            evicted.forEach { state.sessions.removeValue(forKey: $0) }
+            for id in evicted { state.sessions.removeValue(forKey: id) }
             return .completed
         }
     }
