@@ -1,4 +1,5 @@
 import OTPQR
+import OTPTestUtilities
 import Testing
 
 /// Parses each text rendering back into modules and compares it with the matrix.
@@ -85,41 +86,9 @@ struct TerminalRenderingTests {
         #expect(picture == Self.expected(code))
     }
 
-    @Test("ANSI: a background colour per two-column module", arguments: texts)
+    @Test("ANSI: a background colour per two-column module, colours reset on every line", arguments: texts)
     func ansi(_ text: String) throws {
         let code = try QRCode(encoding: text)
-        var picture: [[Bool]] = []
-        for line in code.ansiString().split(separator: "\n") {
-            var row: [Bool] = []
-            var dark: Bool? = nil
-            var rest = Substring(line)
-            while !rest.isEmpty {
-                if rest.hasPrefix("\u{1B}[40m") {
-                    dark = true
-                    rest = rest.dropFirst(5)
-                    continue
-                }
-                if rest.hasPrefix("\u{1B}[47m") {
-                    dark = false
-                    rest = rest.dropFirst(5)
-                    continue
-                }
-                if rest.hasPrefix("\u{1B}[0m") {
-                    dark = nil
-                    rest = rest.dropFirst(4)
-                    continue
-                }
-                #expect(rest.hasPrefix("  "))
-                guard let dark else {
-                    Issue.record("module drawn without a colour")
-                    break
-                }
-                row.append(dark)
-                rest = rest.dropFirst(2)
-            }
-            #expect(dark == nil, "every line resets its colours")
-            picture.append(row)
-        }
-        #expect(picture == Self.expected(code))
+        #expect(TerminalDrawing.modules(ansi: code.ansiString()) == Self.expected(code))
     }
 }

@@ -19,79 +19,6 @@ struct QRCommandTests {
         return (int(16), int(20))
     }
 
-    /// The modules (true for dark) of an ASCII drawing: "##" or two spaces each, a row per line.
-    static func modules(ascii text: String) -> [[Bool]]? {
-        var rows: [[Bool]] = []
-        for line in text.split(separator: "\n") {
-            let bytes = Array(line.utf8)
-            guard bytes.count % 2 == 0 else { return nil }
-            var row: [Bool] = []
-            for index in stride(from: 0, to: bytes.count, by: 2) {
-                switch (bytes[index], bytes[index + 1]) {
-                case (UInt8(ascii: "#"), UInt8(ascii: "#")): row.append(true)
-                case (UInt8(ascii: " "), UInt8(ascii: " ")): row.append(false)
-                default: return nil
-                }
-            }
-            rows.append(row)
-        }
-        return rows
-    }
-
-    /// The modules of a half-block drawing: two rows per line; inverted, the blocks draw the light
-    /// modules. The lower half of the last line lies outside an odd-sized picture and is dropped.
-    static func modules(halfBlocks text: String, inverted: Bool) -> [[Bool]]? {
-        var rows: [[Bool]] = []
-        for line in text.split(separator: "\n") {
-            var top: [Bool] = []
-            var bottom: [Bool] = []
-            for character in line {
-                let halves: (Bool, Bool)
-                switch character {
-                case "█": halves = (true, true)
-                case "▀": halves = (true, false)
-                case "▄": halves = (false, true)
-                case " ": halves = (false, false)
-                default: return nil
-                }
-                top.append(halves.0 != inverted)
-                bottom.append(halves.1 != inverted)
-            }
-            rows += [top, bottom]
-        }
-        return Array(rows.dropLast())
-    }
-
-    /// The modules of an ANSI drawing: two spaces each on a black (dark) or white background.
-    static func modules(ansi text: String) -> [[Bool]]? {
-        var rows: [[Bool]] = []
-        for line in text.split(separator: "\n") {
-            var row: [Bool] = []
-            var dark: Bool? = nil
-            var rest = Substring(line)
-            while !rest.isEmpty {
-                if rest.hasPrefix("\u{1B}[40m") {
-                    dark = true
-                    rest = rest.dropFirst(5)
-                } else if rest.hasPrefix("\u{1B}[47m") {
-                    dark = false
-                    rest = rest.dropFirst(5)
-                } else if rest.hasPrefix("\u{1B}[0m") {
-                    dark = nil
-                    rest = rest.dropFirst(4)
-                } else if rest.hasPrefix("  "), let dark {
-                    row.append(dark)
-                    rest = rest.dropFirst(2)
-                } else {
-                    return nil
-                }
-            }
-            guard dark == nil else { return nil }
-            rows.append(row)
-        }
-        return rows
-    }
-
     @Test(
         "qr --png writes an image zbarimg decodes to the same text",
         arguments: [
@@ -136,14 +63,14 @@ struct QRCommandTests {
         let ascii = try await TOTPProcess.run(["qr", "hello", "--format", "ascii"])
         let ansi = try await TOTPProcess.run(["qr", "hello", "--format", "ansi"])
         // Version 1: 21 modules plus a 4-module quiet zone on each side.
-        let picture = try #require(Self.modules(ascii: ascii.stdout), "\(ascii)")
+        let picture = try #require(TerminalDrawing.modules(ascii: ascii.stdout), "\(ascii)")
         #expect(picture.count == 29 && picture.allSatisfy { $0.count == 29 })
         #expect(picture.first?.contains(true) == false && picture.last?.contains(true) == false, "a light quiet zone")
         #expect((4...10).allSatisfy { picture[4][$0] && picture[10][$0] && picture[$0][4] && picture[$0][10] }, "the top-left finder pattern")
         // Every format draws the same symbol.
-        #expect(Self.modules(halfBlocks: utf8.stdout, inverted: false) == picture, "\(utf8)")
-        #expect(Self.modules(halfBlocks: inverted.stdout, inverted: true) == picture, "\(inverted)")
-        #expect(Self.modules(ansi: ansi.stdout) == picture, "\(ansi)")
+        #expect(TerminalDrawing.modules(halfBlocks: utf8.stdout, inverted: false) == picture, "\(utf8)")
+        #expect(TerminalDrawing.modules(halfBlocks: inverted.stdout, inverted: true) == picture, "\(inverted)")
+        #expect(TerminalDrawing.modules(ansi: ansi.stdout) == picture, "\(ansi)")
         let stdin = try await TOTPProcess.run(["qr", "-", "--format", "ascii"], input: "hello\n")
         #expect(stdin.stdout == ascii.stdout)
     }
@@ -178,7 +105,7 @@ struct QRCommandTests {
         #expect(lines[1] == "uri:    otpauth://totp/Demo:you@example.com?secret=\(secret)&issuer=Demo&algorithm=SHA1&digits=6&period=30")
         // The URI is 121 bytes: version 7 at M, 45 modules and the quiet zone, 53 rows in 27 lines.
         let drawing = lines.dropFirst(3).prefix { !$0.isEmpty }.joined(separator: "\n")
-        let picture = try #require(Self.modules(halfBlocks: drawing, inverted: false), "\(run)")
+        let picture = try #require(TerminalDrawing.modules(halfBlocks: drawing, inverted: false), "\(run)")
         #expect(picture.count == 53 && picture.allSatisfy { $0.count == 53 }, "\(run)")
         #expect((4...10).allSatisfy { picture[4][$0] && picture[10][$0] && picture[$0][4] && picture[$0][10] }, "the top-left finder pattern")
         let codeLine = try #require(lines.first { $0.hasPrefix("code:   ") })
