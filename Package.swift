@@ -123,7 +123,14 @@ let package = Package(
             // Read from the source tree (#filePath), so that regenerating them updates the committed files.
             exclude: ["Snapshots"]
         ),
-        .testTarget(name: "TOTPEnrollmentCommandTests", dependencies: ["OTPTestUtilities"]),
+        .testTarget(
+            name: "TOTPEnrollmentCommandTests",
+            dependencies: [
+                "TOTPEnrollmentCommand", "OTPTestUtilities", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            // Read from the source tree (#filePath), so that regenerating them updates the committed files.
+            exclude: ["Snapshots"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OTPTestUtilities
 import Testing
 @testable import TOTPCommand
 
@@ -11,7 +12,6 @@ import Testing
 /// automatic: a run with the variable set fails, so it cannot pass unnoticed in CI.
 @Suite("Help text snapshots")
 struct HelpSnapshotTests {
-    static let recordVariable = "OTPKIT_RECORD_SNAPSHOTS"
     static let regenerate = "OTPKIT_RECORD_SNAPSHOTS=1 swift test --filter HelpSnapshotTests"
     /// Fixed, so that the text does not depend on the terminal the tests run in.
     static let columns = 100
@@ -42,37 +42,15 @@ struct HelpSnapshotTests {
 
     @Test("each command's help matches its snapshot", arguments: commands)
     func matchesSnapshot(_ path: [String]) throws {
-        let file = Self.snapshotFile(path)
-        let actual = Self.help(path)
-        if ProcessInfo.processInfo.environment[Self.recordVariable] == "1" {
-            try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
-            try actual.write(to: file, atomically: true, encoding: .utf8)
-            Issue.record("recorded \(file.lastPathComponent); review and commit it, then run again without \(Self.recordVariable)")
-            return
-        }
-        let expected = try #require(
-            try? String(contentsOf: file, encoding: .utf8),
-            "no snapshot \(file.lastPathComponent): create it with `\(Self.regenerate)`")
-        guard actual != expected else { return }
-        let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false)
-        let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
-        let line =
-            zip(actualLines, expectedLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-            ?? min(actualLines.count, expectedLines.count)
-        Issue.record(
-            """
-            `totp \(path.joined(separator: " ")) --help` differs from \(file.lastPathComponent) at line \(line + 1):
-              snapshot: \(line < expectedLines.count ? String(expectedLines[line]).debugDescription : "(end)")
-              now:      \(line < actualLines.count ? String(actualLines[line]).debugDescription : "(end)")
-            If the change is intended, regenerate with `\(Self.regenerate)` and commit the files.
-            """)
+        try TextSnapshot.check(
+            Self.help(path), against: Self.snapshotFile(path), what: "`totp \(path.joined(separator: " ")) --help`",
+            regenerate: Self.regenerate)
     }
 
     @Test("every snapshot file belongs to a command")
     func noStaleSnapshots() throws {
-        let expected = Set(Self.commands.map { Self.snapshotFile($0).lastPathComponent })
-        let present = Set(try FileManager.default.contentsOfDirectory(atPath: Self.directory.path))
-        #expect(present.subtracting(expected).isEmpty, "no command has these help texts any more: delete them")
+        let stray = try TextSnapshot.strayFiles(in: Self.directory, expected: Set(Self.commands.map { Self.snapshotFile($0).lastPathComponent }))
+        #expect(stray.isEmpty, "no command has these help texts any more: delete them")
     }
 
     @Test("help text lists the commands, the secret sources and the exit statuses")
