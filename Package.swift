@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "OTPSealing", dependencies: ["OTPCore", "CCryptoOpenSSL"]),
         .target(
             name: "OTPEnrollment",
-            dependencies: ["OTPCore", "OTPURI", "CCryptoOpenSSL", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["OTPCore", "OTPURI", "OTPSealing", "CCryptoOpenSSL", .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "OTPEnrollmentTestSupport", dependencies: ["OTPEnrollment", "OTPCore"]),
         // What every durable store shares: the key-id column, the start-up key check, re-sealing,

@@ -62,6 +62,14 @@ public struct MultiFactor: Sendable {
         try await user.service.withdraw(user, enrollmentID: factorUID)
     }
 
+    /// How many unused recovery codes the user has (``RecoveryCodeMultiFactorGenerator``; OTPKit's
+    /// own addition).
+    /// - Throws: ``AuthError`` with ``AuthErrorCode/userTokenExpired`` or
+    ///   ``AuthErrorCode/invalidUserToken`` when the session ended.
+    public func recoveryCodeCount() async throws(AuthError) -> Int {
+        try await user.service.recoveryCodeCount(user)
+    }
+
     /// Reads the enrolled factors again from the store.
     public func reload() async throws(AuthError) {
         try await user.service.reload(user)

@@ -103,6 +103,8 @@ public enum MultiFactorConfigurationError: Error, Sendable, Hashable, CustomStri
     case invalidSecretByteCount(Int)
     /// The session limit is below 1.
     case invalidSessionLimit(Int)
+    /// OpenSSL's random generator could not produce the key the service digests codes under.
+    case randomKeyUnavailable
 
     public var description: String {
         switch self {
@@ -116,6 +118,8 @@ public enum MultiFactorConfigurationError: Error, Sendable, Hashable, CustomStri
             "secretByteCount \(value) is outside 16...64: use 20 for SHA-1 keys as Firebase does"
         case .invalidSessionLimit(let value):
             "maximumSessionsPerUser \(value) is below 1: allow at least one session per user (the default is 20)"
+        case .randomKeyUnavailable:
+            "OpenSSL's random generator could not make a key for code digests: check that the system's entropy source works"
         }
     }
 }

@@ -34,11 +34,15 @@ public final class MultiFactorResolver: Sendable {
     ///   ``AuthErrorCode/multiFactorInfoNotFound``, ``AuthErrorCode/missingVerificationCode`` or
     ///   ``AuthErrorCode/missingMultiFactorInfo`` (an enrollment assertion).
     public func resolveSignIn(with assertion: any MultiFactorAssertion) async throws(AuthError) -> AuthDataResult {
-        guard let totp = assertion as? TOTPMultiFactorAssertion else {
-            throw AuthError(
-                .missingMultiFactorInfo, "unsupported assertion for factor \"\(assertion.factorID)\": this service verifies TOTP factors only")
+        if let totp = assertion as? TOTPMultiFactorAssertion {
+            return try await resolveSignIn(with: totp)
         }
-        return try await resolveSignIn(with: totp)
+        if let recovery = assertion as? RecoveryCodeMultiFactorAssertion {
+            return try await service.finalizeRecoverySignIn(self, code: recovery.code)
+        }
+        throw AuthError(
+            .missingMultiFactorInfo,
+            "unsupported assertion for factor \"\(assertion.factorID)\": this service verifies TOTP factors and recovery codes")
     }
 
     /// Completes the sign-in with a TOTP assertion: the same as the overload that takes any

@@ -52,7 +52,8 @@ extension MultiFactorService {
         let userID = identity.userID
         let factors = try await storeCall("listing factors") { try await store.factors(userID: userID) }.map(MultiFactorInfo.init)
         let secondFactor = record.secondFactorEnrollmentID.map { id in
-            factors.first { $0.uid == id } ?? MultiFactorInfo(uid: id, displayName: nil, enrollmentTime: 0, factorID: TOTPMultiFactorID)
+            if id == Self.recoveryCodeFactor.uid { return Self.recoveryCodeFactor }
+            return factors.first { $0.uid == id } ?? MultiFactorInfo(uid: id, displayName: nil, enrollmentTime: 0, factorID: TOTPMultiFactorID)
         }
         var sessionIdentity = identity
         sessionIdentity.provider = FirstFactorProvider(rawValue: record.firstFactorProvider)
@@ -74,7 +75,7 @@ extension MultiFactorService {
         return signedInUser(identity, session: record, secondFactor: secondFactor, enrolledFactors: enrolledFactors)
     }
 
-    private func newSession(_ identity: FirstFactorIdentity, at now: Int64, secondFactor: MultiFactorInfo?) throws(AuthError) -> SessionRecord {
+    func newSession(_ identity: FirstFactorIdentity, at now: Int64, secondFactor: MultiFactorInfo?) throws(AuthError) -> SessionRecord {
         SessionRecord(
             id: try newID(),
             userID: identity.userID,
@@ -86,7 +87,7 @@ extension MultiFactorService {
         )
     }
 
-    private func signedInUser(
+    func signedInUser(
         _ identity: FirstFactorIdentity, session: SessionRecord, secondFactor: MultiFactorInfo?, enrolledFactors: [MultiFactorInfo]
     ) -> User {
         User(service: self, identity: identity, sessionID: session.id, secondFactor: secondFactor, enrolledFactors: enrolledFactors)
@@ -121,11 +122,12 @@ extension MultiFactorService {
             do {
                 match = try verifier.totp.verify(code, at: now, window: window, after: after)
             } catch {
-                throw await signInFailure(credentialID, enrollmentID: enrollmentID, now: now, reason: "invalid verification code: \(error)")
+                throw await signInFailure(
+                    credentialID, failureKey: enrollmentID, kind: "factor", now: now, reason: "invalid verification code: \(error)")
             }
             guard let match else {
                 throw await signInFailure(
-                    credentialID, enrollmentID: enrollmentID, now: now,
+                    credentialID, failureKey: enrollmentID, kind: "factor", now: now,
                     reason: "wrong or already used verification code: enter the code the authenticator app shows now")
             }
             // The store decides: another request (or process) may have accepted this step meanwhile.
@@ -151,6 +153,11 @@ extension MultiFactorService {
             case .factorNotFound:
                 forgetVerifier(enrollmentID)
                 throw factorNotFound()
+            case .codeRejected:
+                // Only recovery-code completions answer this; a store that does here refused the code.
+                throw await failure(
+                    key: enrollmentID, kind: "factor", now: now,
+                    reason: "wrong or already used verification code: enter the code the authenticator app shows now")
             }
             break
         }
@@ -179,10 +186,10 @@ extension MultiFactorService {
 
     /// The error for a code that did not verify: the credential's state first (gone, expired or
     /// locked, counting nothing), otherwise the failure counted against the factor.
-    private func signInFailure(_ credentialID: String, enrollmentID: String, now: Int64, reason: String) async -> AuthError {
+    func signInFailure(_ credentialID: String, failureKey: String, kind: String, now: Int64, reason: String) async -> AuthError {
         let found: (credential: PendingSignInRecord, failures: FailureCounter)?
         do {
-            found = try await storeCall("reading the pending sign-in") { try await store.pendingSignIn(id: credentialID, failureKey: enrollmentID) }
+            found = try await storeCall("reading the pending sign-in") { try await store.pendingSignIn(id: credentialID, failureKey: failureKey) }
         } catch {
             return error
         }
@@ -198,14 +205,14 @@ extension MultiFactorService {
         if let until = counter.lockEnd(at: now) {
             return tooManyRequests(until: until, now: now)
         }
-        return await failure(key: enrollmentID, kind: "factor", now: now, reason: reason)
+        return await failure(key: failureKey, kind: kind, now: now, reason: reason)
     }
 
-    private func credentialNotFound() -> AuthError {
+    func credentialNotFound() -> AuthError {
         AuthError(.invalidMultiFactorSession, "this sign-in was already completed or is unknown: sign in with the first factor again")
     }
 
-    private func credentialExpired(_ expiresAt: Int64, now: Int64) -> AuthError {
+    func credentialExpired(_ expiresAt: Int64, now: Int64) -> AuthError {
         AuthError(.sessionExpired, "the sign-in expired \(now - expiresAt) seconds ago: sign in with the first factor again")
     }
 

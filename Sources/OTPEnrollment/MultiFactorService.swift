@@ -1,4 +1,5 @@
 public import Logging
+internal import OTPSealing
 import OTPCore
 internal import Synchronization
 
@@ -20,6 +21,8 @@ public final class MultiFactorService: Sendable {
     let opener: any OTPAppOpener
     let logger: Logger
     let window: VerificationWindow
+    /// The keys codes are digested under: the store's, or a random one for as long as the process.
+    let codeDigestKeys: SecretSealer
     private let verifiers = Mutex<[String: Verifier]>([:])
     private let ids = RandomIDs()
 
@@ -81,6 +84,15 @@ public final class MultiFactorService: Sendable {
             self.window = try VerificationWindow(adjacentIntervals: configuration.adjacentIntervals)
         } catch {
             throw .adjacentIntervalsOutOfRange(configuration.adjacentIntervals)
+        }
+        if let keys = store.codeDigestKeys {
+            self.codeDigestKeys = keys
+        } else {
+            do {
+                self.codeDigestKeys = try SecretSealer(current: SealingKey.random())
+            } catch {
+                throw .randomKeyUnavailable
+            }
         }
     }
 

@@ -131,7 +131,7 @@ extension SQLiteEnrollmentStore {
         }
     }
 
-    private func readFailureCounter(key: String) async throws(SQLiteEnrollmentStoreError) -> FailureCounter {
+    func readFailureCounter(key: String) async throws(SQLiteEnrollmentStoreError) -> FailureCounter {
         let rows = try await execute("SELECT consecutive_failures, locked_until FROM failure_counters WHERE key = ?", [.text(key)])
         guard let row = rows.first else { return .zero }
         let reader = RowReader(row: row)
@@ -169,7 +169,7 @@ extension SQLiteEnrollmentStore {
     }
 
     /// The caller holds ``lock``.
-    private func readPendingSignIn(id: String) async throws(SQLiteEnrollmentStoreError) -> PendingSignInRecord? {
+    func readPendingSignIn(id: String) async throws(SQLiteEnrollmentStoreError) -> PendingSignInRecord? {
         let rows = try await execute("SELECT \(Self.pendingSignInColumns) FROM pending_sign_ins WHERE id = ?", [.text(id)])
         return try rows.first.map { row throws(SQLiteEnrollmentStoreError) in try pendingSignInRecord(row) }
     }
@@ -194,7 +194,7 @@ extension SQLiteEnrollmentStore {
     /// Inserts the session, then ends the user's oldest sessions beyond `maximumPerUser` (rowids
     /// grow with each insert, so the new row has the highest and is never among them). The caller
     /// holds a transaction.
-    private func insertSessionRow(_ record: SessionRecord, maximumPerUser: Int) async throws(SQLiteEnrollmentStoreError) -> Int {
+    func insertSessionRow(_ record: SessionRecord, maximumPerUser: Int) async throws(SQLiteEnrollmentStoreError) -> Int {
         try await execute(
             "INSERT INTO sessions (\(Self.sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [

@@ -84,6 +84,27 @@ extension SQLiteEnrollmentStore {
                 "CREATE INDEX sessions_by_expiry ON sessions (expires_at)",
             ]
         ),
+        Migration(
+            version: 3,
+            summary: "recovery codes as keyed digests; the store's own sealed keys",
+            statements: [
+                """
+                CREATE TABLE recovery_codes (
+                    user_id TEXT NOT NULL,
+                    digest BLOB NOT NULL,
+                    PRIMARY KEY (user_id, digest)
+                ) STRICT
+                """,
+                """
+                CREATE TABLE store_secrets (
+                    id TEXT PRIMARY KEY,
+                    sealed_secret BLOB NOT NULL,
+                    key_id TEXT NOT NULL
+                ) STRICT
+                """,
+                "CREATE INDEX store_secrets_by_key ON store_secrets (key_id)",
+            ]
+        ),
     ]
 
     /// Brings the schema up to date inside one write transaction, so two processes opening a new

@@ -107,7 +107,7 @@ extension SQLiteEnrollmentStore {
         )
     }
 
-    private func openSecret(_ reader: RowReader, recordID: String) throws(SQLiteEnrollmentStoreError) -> OTPSecret {
+    func openSecret(_ reader: RowReader, recordID: String) throws(SQLiteEnrollmentStoreError) -> OTPSecret {
         guard let buffer = reader.row.column("sealed_secret")?.blob else {
             throw .invalidRecord(recordID: recordID, detail: "no sealed secret")
         }

@@ -11,7 +11,7 @@ extension SQLiteEnrollmentStore {
         let store: SQLiteEnrollmentStore
 
         /// The tables with a sealed secret per row.
-        private static var tables: [String] { ["factors", "pending_enrollments"] }
+        private static var tables: [String] { ["factors", "pending_enrollments", "store_secrets"] }
 
         /// The key id inside a sealed value, in the column's form: format byte, then the id's bytes.
         private static var keyIDOfValue: String {
@@ -55,14 +55,13 @@ extension SQLiteEnrollmentStore {
 
         func openOneRow(sealedUnder keyID: SealingKeyID) async throws(SQLiteEnrollmentStoreError) {
             try await store.locked { () throws(SQLiteEnrollmentStoreError) in
-                let factor = try await store.execute(
-                    "SELECT \(SQLiteEnrollmentStore.factorColumns) FROM factors WHERE key_id = ? LIMIT 1", [.text(keyID.description)]
-                )
-                if let row = factor.first { _ = try store.factorRecord(row) }
-                let pending = try await store.execute(
-                    "SELECT \(SQLiteEnrollmentStore.pendingColumns) FROM pending_enrollments WHERE key_id = ? LIMIT 1", [.text(keyID.description)]
-                )
-                if let row = pending.first { _ = try store.pendingRecord(row) }
+                for table in Self.tables {
+                    let rows = try await store.execute("SELECT id, sealed_secret FROM \(table) WHERE key_id = ? LIMIT 1", [.text(keyID.description)])
+                    if let row = rows.first {
+                        let reader = RowReader(row: row)
+                        _ = try store.openSecret(reader, recordID: try reader.text("id"))
+                    }
+                }
             }
         }
 

@@ -45,14 +45,19 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
     public let sealer: SecretSealer
     let options: Options
     let connection: SQLiteConnection
+    /// The one thread the connection's statements run on (see ``open(path:sealer:options:)``).
+    private let threadPool: NIOThreadPool
     let lock = AsyncSerialLock()
     private let closed = Mutex(false)
+    /// Set once by ``open(path:sealer:options:)``, before the store is handed out.
+    let codeDigestSealer = Mutex<SecretSealer?>(nil)
 
-    private init(path: String, sealer: SecretSealer, options: Options, connection: SQLiteConnection) {
+    private init(path: String, sealer: SecretSealer, options: Options, connection: SQLiteConnection, threadPool: NIOThreadPool) {
         self.path = path
         self.sealer = sealer
         self.options = options
         self.connection = connection
+        self.threadPool = threadPool
     }
 
     /// Opens (or creates) the database at `path`, brings its schema up to date and checks that
@@ -66,19 +71,27 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
         sealer: SecretSealer,
         options: Options = Options()
     ) async throws(SQLiteEnrollmentStoreError) -> SQLiteEnrollmentStore {
+        // A thread of its own: SQLite waits for another connection's lock by sleeping in the thread
+        // that runs the statement, and on the process-wide pool two such waits could take every
+        // thread, leaving none for the connection that holds the lock to finish.
+        let threadPool = NIOThreadPool(numberOfThreads: 1)
+        threadPool.start()
         let connection: SQLiteConnection
         do {
-            connection = try await SQLiteConnection.open(storage: .file(path: path))
-        } catch let error as SQLiteError {
-            throw diagnose(error, path: path)
+            connection = try await SQLiteConnection.open(
+                storage: .file(path: path), threadPool: threadPool, on: MultiThreadedEventLoopGroup.singleton.any())
         } catch {
+            try? await threadPool.shutdownGracefully()
+            if let error = error as? SQLiteError { throw diagnose(error, path: path) }
             throw .cannotOpen(path: path, reason: "\(error)")
         }
-        let store = SQLiteEnrollmentStore(path: path, sealer: sealer, options: options, connection: connection)
+        let store = SQLiteEnrollmentStore(path: path, sealer: sealer, options: options, connection: connection, threadPool: threadPool)
         do {
             try await store.configure()
             try await store.migrate()
             try await store.sealedTables.checkSealingKeys(with: sealer)
+            let digestKeys = try await store.loadCodeDigestKey()
+            store.codeDigestSealer.withLock { $0 = digestKeys }
         } catch {
             try? await store.close()
             throw error
@@ -122,6 +135,7 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
             guard !wasClosed else { return }
             do {
                 try await connection.close()
+                try await threadPool.shutdownGracefully()
             } catch {
                 throw .database(path: path, message: "closing failed: \(error)")
             }
@@ -132,7 +146,8 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
     /// of leaking the file handle or tripping sqlite-nio's debug assertion.
     deinit {
         if !closed.withLock({ $0 }) {
-            _ = connection.close()
+            let threadPool = self.threadPool
+            connection.close().whenComplete { _ in threadPool.shutdownGracefully { _ in } }
         }
     }
 

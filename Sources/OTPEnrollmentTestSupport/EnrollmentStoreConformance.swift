@@ -38,6 +38,9 @@ public enum EnrollmentStoreConformance {
         .init("a refused completion changes nothing, except that an expired credential is deleted", completeSignInRefusals),
         .init("concurrent completions of one sign-in: exactly one stores its session", concurrentCompleteSignIn),
         .init("concurrent completions with one step on several sign-ins: exactly one wins", concurrentCompleteSameStep),
+        .init("recovery codes are replaced as a set, counted, and each completes one sign-in of its own user", recoveryCodes),
+        .init("a refused recovery-code completion spends nothing, except that an expired credential is deleted", recoveryCodeRefusals),
+        .init("concurrent completions with one recovery code: exactly one wins", concurrentRecoveryCode),
         .init("purging removes only what expired", purgeExpired),
     ]
 
@@ -510,6 +513,99 @@ public enum EnrollmentStoreConformance {
         }
         try checkEqual(winners, 1, "completions with one step among 100 concurrent ones on different credentials")
         try checkEqual(try await store.removeSessions(userID: factor.userID, except: nil), 1, "sessions stored by them")
+    }
+
+    // MARK: Recovery codes
+
+    static func digest(_ byte: UInt8) -> [UInt8] {
+        [UInt8](repeating: byte, count: 31) + [UInt8.random(in: 0...255)]
+    }
+
+    static func completeWithCode(
+        _ store: any EnrollmentStore, credential: PendingSignInRecord, digests: [[UInt8]], at time: Int64 = 200
+    ) async throws -> (SignInCompletion, SessionRecord) {
+        let session = SessionRecord(
+            id: uniqueID("session"), userID: credential.userID, firstFactorProvider: "password", authenticatedAt: time,
+            secondFactorEnrollmentID: "recovery", lastUsedAt: time, expiresAt: 5_000)
+        let completion = try await store.completeSignIn(
+            credentialID: credential.id, recoveryCodeDigests: digests, failureKey: "recovery:\(credential.userID)", at: time, session: session,
+            maximumSessionsPerUser: 10)
+        return (completion, session)
+    }
+
+    static func recoveryCodes(_ store: any EnrollmentStore) async throws {
+        let user = uniqueID("user")
+        let old = [digest(1), digest(2), digest(3)]
+        try await store.replaceRecoveryCodes(userID: user, digests: old)
+        try checkEqual(try await store.recoveryCodeCount(userID: user), 3, "codes after the first set")
+        let fresh = [digest(4), digest(5)]
+        try await store.replaceRecoveryCodes(userID: user, digests: fresh)
+        try checkEqual(try await store.recoveryCodeCount(userID: user), 2, "codes after a new set")
+        try checkEqual(try await store.recoveryCodeCount(userID: uniqueID("user")), 0, "codes of a user who has none")
+
+        let credential = try await pendingSignIn(of: user, in: store)
+        try checkEqual(try await completeWithCode(store, credential: credential, digests: [old[0]]).0, .codeRejected, "a code of the voided set")
+        try checkEqual(try await store.pendingSignIn(id: credential.id), credential, "the credential after a refused code")
+        _ = try await store.recordFailure(key: "recovery:\(user)", at: 150, limit: 5, lockout: 60)
+        let (completion, session) = try await completeWithCode(store, credential: credential, digests: [digest(9), fresh[1]])
+        try checkEqual(completion, .completed, "a code of the current set, among the digests offered")
+        try checkEqual(try await store.recoveryCodeCount(userID: user), 1, "codes after one was spent")
+        try checkEqual(try await store.pendingSignIn(id: credential.id), nil, "the credential after completion")
+        try checkEqual(try await store.session(id: session.id), session, "the session of the completion")
+        try checkEqual(try await store.failureCounter(key: "recovery:\(user)"), .zero, "the failures after completion")
+
+        let again = try await pendingSignIn(of: user, in: store)
+        try checkEqual(try await completeWithCode(store, credential: again, digests: [fresh[1]]).0, .codeRejected, "a spent code")
+        let other = uniqueID("user")
+        try await store.replaceRecoveryCodes(userID: other, digests: [digest(7)])
+        try checkEqual(
+            try await completeWithCode(store, credential: again, digests: [digest(7)]).0, .codeRejected, "another user's code")
+        try checkEqual(try await store.recoveryCodeCount(userID: other), 1, "the other user's codes after the refusal")
+        try await store.replaceRecoveryCodes(userID: user, digests: [])
+        try checkEqual(try await store.recoveryCodeCount(userID: user), 0, "codes after an empty set")
+    }
+
+    static func recoveryCodeRefusals(_ store: any EnrollmentStore) async throws {
+        let user = uniqueID("user")
+        let code = digest(1)
+        try await store.replaceRecoveryCodes(userID: user, digests: [code])
+        let credential = try await pendingSignIn(of: user, in: store)
+        try checkEqual(
+            try await completeWithCode(
+                store,
+                credential: PendingSignInRecord(
+                    id: uniqueID("credential"), userID: user, firstFactorProvider: "password", createdAt: 100, expiresAt: 400), digests: [code]
+            ).0,
+            .credentialNotFound, "an unknown credential")
+        let stranger = PendingSignInRecord(
+            id: credential.id, userID: uniqueID("user"), firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
+        try checkEqual(try await completeWithCode(store, credential: stranger, digests: [code]).0, .credentialNotFound, "another user's credential")
+        _ = try await store.recordFailure(key: "recovery:\(user)", at: 150, limit: 1, lockout: 100)
+        try checkEqual(try await completeWithCode(store, credential: credential, digests: [code]).0, .locked(until: 250), "a locked user")
+        try checkEqual(try await store.recoveryCodeCount(userID: user), 1, "codes after refusals")
+        try checkEqual(try await store.pendingSignIn(id: credential.id), credential, "the credential after refusals")
+        try checkEqual(
+            try await completeWithCode(store, credential: credential, digests: [code], at: 401).0, .credentialExpired(expiresAt: 400),
+            "an expired credential")
+        try checkEqual(try await store.pendingSignIn(id: credential.id), nil, "an expired credential after completing with it")
+        try checkEqual(try await store.recoveryCodeCount(userID: user), 1, "codes after an expired credential")
+    }
+
+    static func concurrentRecoveryCode(_ store: any EnrollmentStore) async throws {
+        let user = uniqueID("user")
+        let code = digest(1)
+        try await store.replaceRecoveryCodes(userID: user, digests: [code, digest(2)])
+        var credentials: [PendingSignInRecord] = []
+        for _ in 0..<50 { credentials.append(try await pendingSignIn(of: user, in: store)) }
+        let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for credential in credentials {
+                group.addTask { try await completeWithCode(store, credential: credential, digests: [code]).0 == .completed }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        try checkEqual(winners, 1, "completions with one code among 50 concurrent ones")
+        try checkEqual(try await store.recoveryCodeCount(userID: user), 1, "codes left")
+        try checkEqual(try await store.removeSessions(userID: user, except: nil), 1, "sessions stored by them")
     }
 
     // MARK: Housekeeping

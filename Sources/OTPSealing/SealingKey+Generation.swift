@@ -4,6 +4,19 @@ internal import OTPCore
 internal import Glibc
 
 extension SealingKey {
+    /// A new random key (OpenSSL's `RAND_bytes`) that lives in memory only: for what lasts no
+    /// longer than the process, such as an in-memory store's code digests. A key that protects
+    /// anything stored must come from the operator (``generate(writingTo:)``, a key file).
+    public static func random() throws(SealingError) -> SealingKey {
+        var failed = false
+        let storage = SecureBytes(count: byteCount) { buffer in
+            failed = !SecureRandom.fill(buffer)
+            return byteCount
+        }
+        guard !failed else { throw .cryptoFailure("RAND_bytes could not produce a key") }
+        return try SealingKey(storage: storage)
+    }
+
     /// Creates a new random key (OpenSSL's `RAND_bytes`) and writes it to `path` as 64 hexadecimal
     /// characters and a newline, readable by the owner only. Never overwrites: an existing key may
     /// be the only way to open sealed secrets.
@@ -12,13 +25,8 @@ extension SealingKey {
     /// OTPKit calls it on its own.
     /// - Throws: ``SealingError/unwritableKeyFile(path:reason:)`` when the file exists or cannot be written.
     public static func generate(writingTo path: String) throws(SealingError) -> SealingKey {
-        var failed = false
-        let storage = SecureBytes(count: byteCount) { buffer in
-            failed = !SecureRandom.fill(buffer)
-            return byteCount
-        }
-        guard !failed else { throw .cryptoFailure("RAND_bytes could not produce a key") }
-        let key = try SealingKey(storage: storage)
+        let key = try random()
+        let storage = key.storage
 
         let file: POSIXFile
         do {

@@ -13,7 +13,7 @@ public import OTPCore
 public struct SecretSealer: Sendable {
     /// The key new values are sealed under.
     public let currentKey: SealingKey
-    private let keys: [SealingKeyID: SealingKey]
+    let keys: [SealingKeyID: SealingKey]
 
     /// Creates a sealer that seals under `current` and also opens values sealed under `previous`.
     /// - Throws: ``SealingError/duplicateKey(_:)`` when a key is listed twice.

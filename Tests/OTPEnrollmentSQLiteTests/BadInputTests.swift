@@ -80,13 +80,13 @@ struct BadInputTests {
         let database = try TestDatabase()
         try await database.open().close()
         try await RawDatabase.with(database.path) { connection in
-            _ = try await connection.query("INSERT INTO otpkit_migrations VALUES (3, 'from the future', 'x', 0)")
+            _ = try await connection.query("INSERT INTO otpkit_migrations VALUES (4, 'from the future', 'x', 0)")
         }
-        let error = await #expect(throws: SQLiteEnrollmentStoreError.schemaTooNew(path: database.path, version: 3, supported: 2)) {
+        let error = await #expect(throws: SQLiteEnrollmentStoreError.schemaTooNew(path: database.path, version: 4, supported: 3)) {
             try await database.open()
         }
         #expect(
-            error?.description == "enrollment database \(database.path) has schema version 3, but this OTPKit knows versions up to 2: upgrade OTPKit")
+            error?.description == "enrollment database \(database.path) has schema version 4, but this OTPKit knows versions up to 3: upgrade OTPKit")
     }
 
     @Test("a shipped migration that changed is detected")

@@ -122,10 +122,10 @@ struct SealedAtRestTests {
 
         let newKey = try SealingKey(bytes: (0..<32).map { _ in UInt8.random(in: 0...255) })
         let rotating = try await database.open(previous: [database.key], current: newKey)
-        #expect(try await rotating.sealingKeyUsage() == [database.key.id: 26])
+        #expect(try await rotating.sealingKeyUsage() == [database.key.id: 27], "26 secrets and the store's code digest key")
         #expect(try await rotating.factor(id: "f3") == enrolled[3])
-        #expect(try await rotating.resealAll(batchSize: 7) == 26)
-        #expect(try await rotating.sealingKeyUsage() == [newKey.id: 26])
+        #expect(try await rotating.resealAll(batchSize: 7) == 27)
+        #expect(try await rotating.sealingKeyUsage() == [newKey.id: 27])
         #expect(try await rotating.resealAll() == 0)
         try await rotating.close()
 
@@ -170,8 +170,9 @@ struct SealedAtRestTests {
         let rotating = try await database.open(previous: [database.key], current: newKey)
         // Written while the store is open, as another process would.
         try await writeMismatchedRow(database.path, id: moved.id, secret: moved.secret, sealedUnder: newKey, columnKey: database.key)
-        #expect(try await rotating.resealAll() == 1, "only the row still sealed under the old key is rewritten")
-        #expect(try await rotating.sealingKeyUsage() == [newKey.id: 2])
+        #expect(
+            try await rotating.resealAll() == 2, "only the rows still sealed under the old key (a factor, the store's code digest key) are rewritten")
+        #expect(try await rotating.sealingKeyUsage() == [newKey.id: 3])
         #expect(try await rotating.resealAll() == 0)
         #expect(try await rotating.factor(id: moved.id) == moved)
         #expect(try await rotating.factor(id: stale.id) == stale)
@@ -192,7 +193,9 @@ struct SealedAtRestTests {
         let newKey = try Self.randomKey()
         try await writeMismatchedRow(database.path, id: first.id, secret: first.secret, sealedUnder: newKey, columnKey: database.key)
         let reopened = try await database.open(previous: [database.key], current: newKey)
-        #expect(try await reopened.sealingKeyUsage() == [newKey.id: 1, database.key.id: 1], "usage counts the key each value names")
+        #expect(
+            try await reopened.sealingKeyUsage() == [newKey.id: 1, database.key.id: 2],
+            "usage counts the key each value names (and the store's code digest key)")
         #expect(try await reopened.factor(id: first.id) == first)
         try await reopened.close()
 

@@ -103,6 +103,23 @@ final class FailingStore: EnrollmentStore {
         try check()
         return base.removeSessions(userID: userID, signedInWith: enrollmentID)
     }
+    func replaceRecoveryCodes(userID: String, digests: [[UInt8]]) async throws {
+        try check()
+        base.replaceRecoveryCodes(userID: userID, digests: digests)
+    }
+    func recoveryCodeCount(userID: String) async throws -> Int {
+        try check()
+        return base.recoveryCodeCount(userID: userID)
+    }
+    func completeSignIn(
+        credentialID: String, recoveryCodeDigests digests: [[UInt8]], failureKey: String, at time: Int64, session: SessionRecord,
+        maximumSessionsPerUser: Int
+    ) async throws -> SignInCompletion {
+        try check()
+        return base.completeSignIn(
+            credentialID: credentialID, recoveryCodeDigests: digests, failureKey: failureKey, at: time, session: session,
+            maximumSessionsPerUser: maximumSessionsPerUser)
+    }
     func purgeExpired(before time: Int64) async throws {
         try check()
         base.purgeExpired(before: time)

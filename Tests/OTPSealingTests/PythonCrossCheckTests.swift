@@ -37,10 +37,42 @@ struct PythonCrossCheckTests {
         #expect(output.split(separator: "\n").map(String.init) == expected)
     }
 
+    static let digestScript = """
+        import sys, hmac, hashlib
+        for line in sys.stdin:
+            key, context, code = (bytes.fromhex(field) for field in line.split())
+            print(hmac.new(key, b"OTPKit code digest v1\\0" + context + b"\\0" + code, hashlib.sha256).hexdigest())
+        """
+
+    @Test("code digests are HMAC-SHA256 over the documented message, as Python's hmac computes it; every key of the ring gives one")
+    func codeDigests() async throws {
+        var lines: [String] = []
+        var expected: [String] = []
+        for index in 0..<100 {
+            let keyBytes = (0..<32).map { _ in UInt8.random(in: 0...255) }
+            let code = "k3m9q7xw2\(index % 10)"
+            let context = "recovery code\u{0}user-\(index)-é"
+            let digest = try SecretSealer(current: SealingKey(bytes: keyBytes)).codeDigest(code, context: context)
+            lines.append([hex(keyBytes), hex(Array(context.utf8)), hex(Array(code.utf8))].joined(separator: " "))
+            expected.append(hex(digest))
+        }
+        let output = try await runPython(input: lines.joined(separator: "\n") + "\n", script: Self.digestScript)
+        #expect(output.split(separator: "\n").map(String.init) == expected)
+
+        let old = try SealingKey.random()
+        let current = try SealingKey.random()
+        let ring = try SecretSealer(current: current, previous: [old])
+        let digests = try ring.codeDigests("abc", context: "x")
+        #expect(digests.count == 2)
+        #expect(digests.first == (try SecretSealer(current: current).codeDigest("abc", context: "x")), "the current key's first")
+        #expect(digests.last == (try SecretSealer(current: old).codeDigest("abc", context: "x")))
+        #expect(try ring.codeDigest("abc", context: "y") != digests[0], "another context, another digest")
+    }
+
     func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
-    func runPython(input: String) async throws -> String {
-        let run = try await ProcessRunner.run(ExternalTool.python3.path(), ["-c", Self.script], input: input)
+    func runPython(input: String, script: String = Self.script) async throws -> String {
+        let run = try await ProcessRunner.run(ExternalTool.python3.path(), ["-c", script], input: input)
         try #require(
             run.status == 0,
             "python3 with the cryptography package failed (install it: `bash Tests/test.sh` or `apt-get install -y python3-cryptography`): \(run.stderr)"

@@ -90,7 +90,7 @@ struct EnrollmentCommandTests {
 
         let resealed = try await scratch.run(["reseal", "--db", scratch.database, "--key-file", newKey, "--previous-key-file", scratch.keyFile])
         #expect(resealed.status == 0, "\(resealed.stderr)")
-        #expect(resealed.stdout.contains("Re-sealed 1 secret under key "))
+        #expect(resealed.stdout.contains("Re-sealed 2 secrets under key "), "the factor's secret and the store's code digest key")
         #expect(resealed.stdout.contains("seals nothing any more: it can be retired"))
 
         let code = try await oathtool(base32: enrolled.key, at: Int64(Date().timeIntervalSince1970) + 30)

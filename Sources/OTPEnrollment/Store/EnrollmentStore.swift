@@ -1,3 +1,5 @@
+public import OTPSealing
+
 /// Everything the multi-factor service persists: pending enrollments, enrolled factors with their
 /// secrets, the highest accepted time step of each factor, failure counters, pending sign-in
 /// credentials and sessions.
@@ -154,6 +156,44 @@ public protocol EnrollmentStore: Sendable {
         maximumSessionsPerUser: Int
     ) async throws -> SignInCompletion
 
+    // MARK: Recovery codes
+
+    /// The keys the service digests one-time codes under (recovery codes) before this store sees
+    /// them: a durable store gives its sealing keys, so that stored digests outlive the process and
+    /// a copy of the store cannot test guesses. The default, `nil`, has the service make a random key
+    /// that lasts as long as the process, which suits a store that lasts no longer.
+    var codeDigestKeys: SecretSealer? { get }
+
+    /// Replaces every recovery code of `userID` with `digests` in one atomic step: the old set
+    /// stops working as the new one starts.
+    func replaceRecoveryCodes(userID: String, digests: [[UInt8]]) async throws
+
+    /// The number of unused recovery codes of `userID`.
+    func recoveryCodeCount(userID: String) async throws -> Int
+
+    /// Completes a sign-in with a recovery code, in one atomic operation, checking in this order:
+    /// 1. the pending sign-in credential `credentialID` exists and belongs to `session.userID`
+    ///    (otherwise ``SignInCompletion/credentialNotFound``);
+    /// 2. it has not expired at `time` (otherwise it is deleted, and the result is
+    ///    ``SignInCompletion/credentialExpired(expiresAt:)``);
+    /// 3. the failure counter under `failureKey` is not locked at `time`
+    ///    (``SignInCompletion/locked(until:)``);
+    /// 4. one of the user's unused recovery codes has a digest among `digests`
+    ///    (``SignInCompletion/codeRejected``).
+    ///
+    /// When all hold it deletes that code, consumes the credential, deletes the failure counter
+    /// under `failureKey` and stores `session` as ``insertSession(_:maximumPerUser:)`` does with
+    /// `maximumSessionsPerUser`; otherwise it changes nothing but what step 2 says. Of concurrent
+    /// calls with one code, at most one completes.
+    func completeSignIn(
+        credentialID: String,
+        recoveryCodeDigests digests: [[UInt8]],
+        failureKey: String,
+        at time: Int64,
+        session: SessionRecord,
+        maximumSessionsPerUser: Int
+    ) async throws -> SignInCompletion
+
     // MARK: Housekeeping
 
     /// Deletes pending enrollments whose deadline is before `time`, pending sign-in credentials and
@@ -163,6 +203,8 @@ public protocol EnrollmentStore: Sendable {
 }
 
 extension EnrollmentStore {
+    public var codeDigestKeys: SecretSealer? { nil }
+
     public func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws -> [FactorRecord] {
         let records = try await factors(userID: credential.userID)
         if !records.isEmpty {
@@ -240,6 +282,8 @@ public enum SignInCompletion: Sendable, Hashable {
     case factorNotFound
     /// A step at least as late was accepted already.
     case stepRejected(lastAcceptedStep: UInt64)
+    /// The code matched none of the user's unused recovery codes.
+    case codeRejected
 }
 
 /// The outcome of ``EnrollmentStore/recordAcceptedStep(_:factorID:)``.

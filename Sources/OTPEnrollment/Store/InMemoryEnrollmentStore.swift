@@ -76,6 +76,8 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         var failures: [String: FailureCounter] = [:]
         var pendingSignIns: [String: PendingSignInRecord] = [:]
         var sessions = ShardedDictionary<SessionRecord>()
+        /// Each user's unused recovery code digests.
+        var recoveryCodes: [String: [[UInt8]]] = [:]
 
         func factors(userID: String) -> [FactorRecord] {
             users[userID]?.factors ?? []
@@ -340,6 +342,48 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             }
             state.sessions.updateValue(session, forKey: session.id)
             for id in evicted { state.sessions.removeValue(forKey: id) }
+            return .completed
+        }
+    }
+
+    // MARK: Recovery codes
+
+    public func replaceRecoveryCodes(userID: String, digests: [[UInt8]]) {
+        state.withLock { $0.recoveryCodes[userID] = digests.isEmpty ? nil : digests }
+    }
+
+    public func recoveryCodeCount(userID: String) -> Int {
+        state.withLock { $0.recoveryCodes[userID]?.count ?? 0 }
+    }
+
+    public func completeSignIn(
+        credentialID: String,
+        recoveryCodeDigests digests: [[UInt8]],
+        failureKey: String,
+        at time: Int64,
+        session: SessionRecord,
+        maximumSessionsPerUser: Int
+    ) -> SignInCompletion {
+        state.withLock { state in
+            guard let credential = state.pendingSignIns[credentialID], credential.userID == session.userID else {
+                return .credentialNotFound
+            }
+            guard time <= credential.expiresAt else {
+                state.pendingSignIns.removeValue(forKey: credentialID)
+                return .credentialExpired(expiresAt: credential.expiresAt)
+            }
+            let failures = state.failureCounter(key: failureKey)
+            if let until = failures.lockEnd(at: time) {
+                return .locked(until: until)
+            }
+            guard var codes = state.recoveryCodes[session.userID], let index = codes.firstIndex(where: digests.contains) else {
+                return .codeRejected
+            }
+            codes.remove(at: index)
+            state.recoveryCodes[session.userID] = codes.isEmpty ? nil : codes
+            state.pendingSignIns.removeValue(forKey: credentialID)
+            state.failures.removeValue(forKey: failureKey)
+            _ = state.insertSession(session, maximumPerUser: maximumSessionsPerUser)
             return .completed
         }
     }

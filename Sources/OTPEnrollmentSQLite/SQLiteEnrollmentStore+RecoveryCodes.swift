@@ -1,0 +1,95 @@
+public import OTPEnrollment
+public import OTPSealing
+internal import OTPCore
+internal import SQLiteNIO
+
+extension SQLiteEnrollmentStore {
+    /// The store's own code digest key, made at random when the database is created and kept in it
+    /// sealed like any secret: digests outlive the process, a copy of the file cannot test guesses
+    /// without the sealing key, and a key rotation re-seals this key with the rest, so recovery
+    /// codes survive it.
+    public var codeDigestKeys: SecretSealer? { codeDigestSealer.withLock { $0 } }
+
+    /// The record id of the code digest key in `store_secrets`.
+    static let codeDigestKeyRecordID = "code-digest-key"
+
+    /// Reads the code digest key, creating it on first use (in one transaction, so two processes
+    /// opening a new file agree on one key).
+    func loadCodeDigestKey() async throws(SQLiteEnrollmentStoreError) -> SecretSealer {
+        let id = Self.codeDigestKeyRecordID
+        let secret = try await transaction { () throws(SQLiteEnrollmentStoreError) -> OTPSecret in
+            let rows = try await self.execute("SELECT id, sealed_secret FROM store_secrets WHERE id = ?", [.text(id)])
+            if let row = rows.first {
+                return try self.openSecret(RowReader(row: row), recordID: id)
+            }
+            let fresh: OTPSecret
+            do {
+                fresh = try OTPSecret.random(byteCount: SealingKey.byteCount)
+            } catch {
+                throw .database(path: self.path, message: "could not generate the code digest key: \(error)")
+            }
+            try await self.execute(
+                "INSERT INTO store_secrets (id, sealed_secret, key_id) VALUES (?, ?, ?)", [.text(id)] + (try self.sealed(fresh, recordID: id)))
+            return fresh
+        }
+        do throws(SealingError) {
+            let key = try secret.withUnsafeBytes { (bytes) throws(SealingError) in try SealingKey(bytes: bytes) }
+            return try SecretSealer(current: key)
+        } catch {
+            throw .unusableSecret(recordID: id, error)
+        }
+    }
+
+    public func replaceRecoveryCodes(userID: String, digests: [[UInt8]]) async throws(SQLiteEnrollmentStoreError) {
+        try await transaction { () throws(SQLiteEnrollmentStoreError) in
+            try await self.execute("DELETE FROM recovery_codes WHERE user_id = ?", [.text(userID)])
+            for digest in digests {
+                try await self.execute(
+                    "INSERT OR IGNORE INTO recovery_codes (user_id, digest) VALUES (?, ?)", [.text(userID), .blob(ByteBuffer(bytes: digest))])
+            }
+        }
+    }
+
+    public func recoveryCodeCount(userID: String) async throws(SQLiteEnrollmentStoreError) -> Int {
+        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
+            try await self.execute("SELECT count(*) AS n FROM recovery_codes WHERE user_id = ?", [.text(userID)])
+        }
+        return Int(rows.first?.column("n")?.integer ?? 0)
+    }
+
+    /// One `BEGIN IMMEDIATE` transaction; the code is spent by a `DELETE … RETURNING`, so of two
+    /// processes offering one code only the one whose statement deletes the row completes.
+    public func completeSignIn(
+        credentialID: String,
+        recoveryCodeDigests digests: [[UInt8]],
+        failureKey: String,
+        at time: Int64,
+        session: SessionRecord,
+        maximumSessionsPerUser: Int
+    ) async throws(SQLiteEnrollmentStoreError) -> SignInCompletion {
+        try await transaction { () throws(SQLiteEnrollmentStoreError) -> SignInCompletion in
+            guard let credential = try await self.readPendingSignIn(id: credentialID), credential.userID == session.userID else {
+                return .credentialNotFound
+            }
+            guard time <= credential.expiresAt else {
+                try await self.execute("DELETE FROM pending_sign_ins WHERE id = ?", [.text(credentialID)])
+                return .credentialExpired(expiresAt: credential.expiresAt)
+            }
+            if let until = try await self.readFailureCounter(key: failureKey).lockEnd(at: time) {
+                return .locked(until: until)
+            }
+            var spent = false
+            for digest in digests where !spent {
+                spent = try await !self.execute(
+                    "DELETE FROM recovery_codes WHERE user_id = ? AND digest = ? RETURNING user_id",
+                    [.text(session.userID), .blob(ByteBuffer(bytes: digest))]
+                ).isEmpty
+            }
+            guard spent else { return .codeRejected }
+            try await self.execute("DELETE FROM pending_sign_ins WHERE id = ?", [.text(credentialID)])
+            try await self.execute("DELETE FROM failure_counters WHERE key = ?", [.text(failureKey)])
+            _ = try await self.insertSessionRow(session, maximumPerUser: maximumSessionsPerUser)
+            return .completed
+        }
+    }
+}
