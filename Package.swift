@@ -151,6 +151,8 @@ let swiftSettings: [SwiftSetting] = [
     // call, which the sign-in hot path relies on; everywhere, so no module behaves differently.
     .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
 ]
+// C and C++ targets (CPhoneNumber) take no Swift settings: SwiftPM leaves them out of their compiler
+// commands, so the loop needs no exception for them.
 for target in package.targets where target.type != .system && target.type != .plugin {
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
 }
