@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "OTPEnrollment", targets: ["OTPEnrollment"]),
         .library(name: "OTPEnrollmentSQLite", targets: ["OTPEnrollmentSQLite"]),
         .library(name: "OTPEnrollmentTestSupport", targets: ["OTPEnrollmentTestSupport"]),
+        .library(name: "OTPPhoneNumber", targets: ["OTPPhoneNumber"]),
         .executable(name: "totp-enrollment", targets: ["TOTPEnrollmentCommand"]),
         .executable(name: "totp", targets: ["TOTPCommand"]),
     ],
@@ -33,6 +34,11 @@ let package = Package(
         .systemLibrary(name: "CCryptoOpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // libphonenumber (libphonenumber-dev) is C++, and Debian ships no pkg-config file for it. A
+        // small C++ target wraps it behind a C header rather than OTPPhoneNumber importing its headers
+        // through Swift's C++ interoperability: they pull in protobuf and Abseil templates, and the
+        // interoperability mode would then be one more way the module builds unlike every other.
+        .target(name: "CPhoneNumber", linkerSettings: [.linkedLibrary("phonenumber")]),
 
         // Libraries, bottom up (ARCHITECTURE.md).
         .target(name: "OTPCore", dependencies: ["CCryptoOpenSSL"]),
@@ -44,6 +50,7 @@ let package = Package(
             dependencies: ["OTPCore", "OTPURI", "OTPSealing", "CCryptoOpenSSL", .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "OTPEnrollmentTestSupport", dependencies: ["OTPEnrollment", "OTPCore"]),
+        .target(name: "OTPPhoneNumber", dependencies: ["CPhoneNumber"]),
         // What every durable store shares: the key-id column, the start-up key check, re-sealing,
         // the migration runner. No product: the stores of this package are its only users.
         .target(name: "OTPDurableStore", dependencies: ["OTPCore", "OTPSealing", "CCryptoOpenSSL"]),
@@ -99,6 +106,7 @@ let package = Package(
         .testTarget(name: "OTPURITests", dependencies: ["OTPURI", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPQRTests", dependencies: ["OTPQR", "OTPURI", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPSealingTests", dependencies: ["OTPSealing", "OTPCore", "OTPTestUtilities"]),
+        .testTarget(name: "OTPPhoneNumberTests", dependencies: ["OTPPhoneNumber", "OTPTestUtilities"]),
         .testTarget(
             name: "OTPEnrollmentTests",
             dependencies: [
@@ -143,6 +151,8 @@ let swiftSettings: [SwiftSetting] = [
     // call, which the sign-in hot path relies on; everywhere, so no module behaves differently.
     .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
 ]
+// C and C++ targets (CPhoneNumber) take no Swift settings: SwiftPM leaves them out of their compiler
+// commands, so the loop needs no exception for them.
 for target in package.targets where target.type != .system && target.type != .plugin {
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
 }

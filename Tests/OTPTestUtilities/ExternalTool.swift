@@ -15,6 +15,9 @@ public struct ExternalTool: Sendable {
     public static let zbarimg = ExternalTool("zbarimg", debianPackage: "zbar-tools")
     public static let rsvgConvert = ExternalTool("rsvg-convert", debianPackage: "librsvg2-bin")
     public static let python3 = ExternalTool("python3", debianPackage: "python3")
+    /// Debian's own interpreter: the python3-* packages `.ci/install` installs are visible to it
+    /// alone, not to a pyenv or virtualenv `python3` that may come first on PATH.
+    public static let debianPython3 = ExternalTool("/usr/bin/python3", debianPackage: "python3")
     public static let script = ExternalTool("script", debianPackage: "bsdutils")
     public static let timeout = ExternalTool("timeout", debianPackage: "coreutils")
     public static let setpriv = ExternalTool("setpriv", debianPackage: "util-linux")
@@ -26,8 +29,12 @@ public struct ExternalTool: Sendable {
         }
     }
 
-    /// The absolute path of the tool on PATH.
+    /// The absolute path of the tool on PATH, or the tool's own name when that is an absolute path.
     public func path() throws -> String {
+        if name.hasPrefix("/") {
+            guard FileManager.default.isExecutableFile(atPath: name) else { throw Missing(tool: self) }
+            return name
+        }
         let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for directory in searchPath.split(separator: ":") {
             let candidate = "\(directory)/\(name)"

@@ -104,6 +104,15 @@ struct ProcessRunnerTests {
         #expect(throws: Never.self) { try ExternalTool("sh", debianPackage: "dash").path() }
     }
 
+    @Test("a tool named by absolute path is that file, or missing with its package")
+    func absoluteTool() throws {
+        #expect(try ExternalTool("/bin/sh", debianPackage: "dash").path() == "/bin/sh")
+        let error = #expect(throws: ExternalTool.Missing.self) {
+            try ExternalTool("/nonexistent/otpkit-tool", debianPackage: "otpkit-example-package").path()
+        }
+        #expect(error?.tool.debianPackage == "otpkit-example-package")
+    }
+
     @Test("shell quoting survives quotes, spaces and dollars")
     func quoting() async throws {
         let awkward = "it's $HOME and \"x\" \\ y"
