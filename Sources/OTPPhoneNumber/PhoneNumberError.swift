@@ -28,9 +28,12 @@ public enum PhoneNumberError: Error, Sendable, Hashable, CustomStringConvertible
     case invalidNumber
     /// The number carries an extension, which a text message cannot reach.
     case hasExtension
+    /// libphonenumber itself failed (it ran out of memory): no property of the number.
+    case libraryFailure
 
-    /// Firebase's error code for every case, as the service reports it.
-    public var serverCode: String { "INVALID_PHONE_NUMBER" }
+    /// Firebase's error code for the case, as the service reports it: `INVALID_PHONE_NUMBER` for
+    /// every mistake in the number, `INTERNAL_ERROR` when the library failed.
+    public var serverCode: String { self == .libraryFailure ? "INTERNAL_ERROR" : "INVALID_PHONE_NUMBER" }
 
     public var description: String {
         switch self {
@@ -56,12 +59,12 @@ public enum PhoneNumberError: Error, Sendable, Hashable, CustomStringConvertible
             "the number is not one its country assigns (no such area code or range): check the digits and the country calling code"
         case .hasExtension:
             "the number has an extension, which a text message cannot reach: give the number without it"
+        case .libraryFailure:
+            "the phone number library failed while reading the number (out of memory): try again"
         }
     }
 
-    /// The error for a status of `cpn_parse`, or nil for success. A failure inside libphonenumber
-    /// (out of memory) is no property of the number, so it stops the program as Swift's own
-    /// allocation failures do.
+    /// The error for a status of `cpn_parse`, or nil for success.
     init?(_ status: cpn_status) {
         switch status {
         case CPN_OK: return nil
@@ -75,7 +78,7 @@ public enum PhoneNumberError: Error, Sendable, Hashable, CustomStringConvertible
         case CPN_INVALID_LENGTH: self = .invalidLength
         case CPN_INVALID_NUMBER: self = .invalidNumber
         case CPN_HAS_EXTENSION: self = .hasExtension
-        default: fatalError("libphonenumber failed (cpn_parse status \(status.rawValue))")
+        default: self = .libraryFailure
         }
     }
 }

@@ -72,7 +72,9 @@ struct PythonCrossCheckTests {
     func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
     func runPython(input: String, script: String = Self.script) async throws -> String {
-        let run = try await ProcessRunner.run(ExternalTool.python3.path(), ["-c", script], input: input)
+        // Debian's python3: it sees the python3-cryptography package that .ci/install puts in,
+        // which a python3 earlier on PATH (pyenv's) need not.
+        let run = try await ProcessRunner.run(ExternalTool.debianPython3.path(), ["-c", script], input: input)
         try #require(
             run.status == 0,
             "python3 with the cryptography package failed (install it: `bash Tests/test.sh` or `apt-get install -y python3-cryptography`): \(run.stderr)"
