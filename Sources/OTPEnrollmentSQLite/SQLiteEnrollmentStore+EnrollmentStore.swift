@@ -323,10 +323,38 @@ extension SQLiteEnrollmentStore {
             try await self.execute("DELETE FROM pending_enrollments WHERE deadline < ?", [.integer(.init(time))])
             try await self.execute("DELETE FROM pending_sign_ins WHERE expires_at < ?", [.integer(.init(time))])
             try await self.execute("DELETE FROM sessions WHERE expires_at < ?", [.integer(.init(time))])
+            try await self.execute("DELETE FROM quotas WHERE window_end <= ?", [.integer(.init(time))])
             try await self.execute(
                 "DELETE FROM failure_counters WHERE consecutive_failures = 0 AND (locked_until IS NULL OR locked_until < ?)",
                 [.integer(.init(time))]
             )
+        }
+    }
+}
+
+extension SQLiteEnrollmentStore {
+    /// One `BEGIN IMMEDIATE` transaction: the count is read and written under SQLite's write lock,
+    /// so processes sharing the file never both take the last use of a window.
+    public func consumeQuota(key: String, window: Int64, limit: Int, at time: Int64) async throws(SQLiteEnrollmentStoreError) -> QuotaConsumption {
+        try await transaction { () throws(SQLiteEnrollmentStoreError) -> QuotaConsumption in
+            let rows = try await self.execute("SELECT window_start, window_end, count FROM quotas WHERE key = ?", [.text(key)])
+            let stored = try rows.first.map { row throws(SQLiteEnrollmentStoreError) in
+                let reader = RowReader(row: row)
+                return QuotaCounter(
+                    windowStart: try reader.integer("window_start", of: key), windowEnd: try reader.integer("window_end", of: key),
+                    count: Int(try reader.integer("count", of: key)))
+            }
+            let (counter, outcome) = QuotaCounter.consuming(stored, window: window, limit: limit, at: time)
+            if counter != stored {
+                try await self.execute(
+                    """
+                    INSERT INTO quotas (key, window_start, window_end, count) VALUES (?1, ?2, ?3, ?4)
+                    ON CONFLICT (key) DO UPDATE SET window_start = ?2, window_end = ?3, count = ?4
+                    """,
+                    [.text(key), .integer(.init(counter.windowStart)), .integer(.init(counter.windowEnd)), .integer(counter.count)]
+                )
+            }
+            return outcome
         }
     }
 }

@@ -105,6 +105,21 @@ extension SQLiteEnrollmentStore {
                 "CREATE INDEX store_secrets_by_key ON store_secrets (key_id)",
             ]
         ),
+        Migration(
+            version: 4,
+            summary: "quota counters in fixed windows (text messages per number and per user)",
+            statements: [
+                """
+                CREATE TABLE quotas (
+                    key TEXT PRIMARY KEY,
+                    window_start INTEGER NOT NULL,
+                    window_end INTEGER NOT NULL,
+                    count INTEGER NOT NULL
+                ) STRICT
+                """,
+                "CREATE INDEX quotas_by_window_end ON quotas (window_end)",
+            ]
+        ),
     ]
 
     /// Brings the schema up to date inside one write transaction, so two processes opening a new

@@ -41,6 +41,8 @@ public enum EnrollmentStoreConformance {
         .init("recovery codes are replaced as a set, counted, and each completes one sign-in of its own user", recoveryCodes),
         .init("a refused recovery-code completion spends nothing, except that an expired credential is deleted", recoveryCodeRefusals),
         .init("concurrent completions with one recovery code: exactly one wins", concurrentRecoveryCode),
+        .init("quotas count uses per key in fixed windows and refuse beyond the limit", quotas),
+        .init("concurrent uses of one quota: exactly as many as fit are allowed", concurrentQuota),
         .init("purging removes only what expired", purgeExpired),
     ]
 
@@ -606,6 +608,46 @@ public enum EnrollmentStoreConformance {
         try checkEqual(winners, 1, "completions with one code among 50 concurrent ones")
         try checkEqual(try await store.recoveryCodeCount(userID: user), 1, "codes left")
         try checkEqual(try await store.removeSessions(userID: user, except: nil), 1, "sessions stored by them")
+    }
+
+    // MARK: Quotas
+
+    static func quotas(_ store: any EnrollmentStore) async throws {
+        let key = uniqueID("number")
+        for remaining in [2, 1, 0] {
+            try checkEqual(
+                try await store.consumeQuota(key: key, window: 3_600, limit: 3, at: 7_200 + Int64(remaining)), .allowed(remaining: remaining),
+                "a use within the limit")
+        }
+        try checkEqual(try await store.consumeQuota(key: key, window: 3_600, limit: 3, at: 7_300), .exceeded(until: 10_800), "a use past the limit")
+        try checkEqual(
+            try await store.consumeQuota(key: key, window: 3_600, limit: 3, at: 10_799), .exceeded(until: 10_800), "the last second of the window")
+        try checkEqual(
+            try await store.consumeQuota(key: uniqueID("number"), window: 3_600, limit: 3, at: 7_300), .allowed(remaining: 2), "another key")
+        try checkEqual(try await store.consumeQuota(key: key, window: 3_600, limit: 3, at: 10_800), .allowed(remaining: 2), "the next window")
+
+        let purged = uniqueID("number")
+        try checkEqual(try await store.consumeQuota(key: purged, window: 3_600, limit: 1, at: 100), .allowed(remaining: 0), "the only use")
+        try await store.purgeExpired(before: 3_599)
+        try checkEqual(
+            try await store.consumeQuota(key: purged, window: 3_600, limit: 1, at: 200), .exceeded(until: 3_600), "a window purging kept")
+        try await store.purgeExpired(before: 3_600)
+        try checkEqual(
+            try await store.consumeQuota(key: purged, window: 3_600, limit: 1, at: 200), .allowed(remaining: 0), "a window purging removed")
+    }
+
+    static func concurrentQuota(_ store: any EnrollmentStore) async throws {
+        let key = uniqueID("number")
+        let allowed = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<30 {
+                group.addTask {
+                    if case .allowed = try await store.consumeQuota(key: key, window: 86_400, limit: 7, at: 1_000) { return true }
+                    return false
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        try checkEqual(allowed, 7, "uses allowed among 30 concurrent ones with a limit of 7")
     }
 
     // MARK: Housekeeping

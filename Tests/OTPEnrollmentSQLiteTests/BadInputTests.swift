@@ -1,7 +1,7 @@
 import Foundation
 import OTPCore
 import OTPEnrollment
-import OTPEnrollmentSQLite
+@testable import OTPEnrollmentSQLite
 import OTPSealing
 import OTPTestUtilities
 import SQLiteNIO
@@ -79,14 +79,18 @@ struct BadInputTests {
     func newerSchema() async throws {
         let database = try TestDatabase()
         try await database.open().close()
+        let supported = SQLiteEnrollmentStore.migrations.count
         try await RawDatabase.with(database.path) { connection in
-            _ = try await connection.query("INSERT INTO otpkit_migrations VALUES (4, 'from the future', 'x', 0)")
+            _ = try await connection.query("INSERT INTO otpkit_migrations VALUES (?, 'from the future', 'x', 0)", [.integer(supported + 1)])
         }
-        let error = await #expect(throws: SQLiteEnrollmentStoreError.schemaTooNew(path: database.path, version: 4, supported: 3)) {
+        let error = await #expect(throws: SQLiteEnrollmentStoreError.schemaTooNew(path: database.path, version: supported + 1, supported: supported))
+        {
             try await database.open()
         }
         #expect(
-            error?.description == "enrollment database \(database.path) has schema version 4, but this OTPKit knows versions up to 3: upgrade OTPKit")
+            error?.description
+                == "enrollment database \(database.path) has schema version \(supported + 1), but this OTPKit knows versions up to \(supported): upgrade OTPKit"
+        )
     }
 
     @Test("a shipped migration that changed is detected")

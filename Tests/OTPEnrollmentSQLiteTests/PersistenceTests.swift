@@ -39,7 +39,7 @@ struct PersistenceTests {
         try await RawDatabase.with(database.path) { connection in
             #expect(try await connection.value("PRAGMA journal_mode") == "wal")
             #expect(try await connection.value("PRAGMA application_id") == "1330925643")
-            #expect(try await connection.value("SELECT group_concat(version) FROM otpkit_migrations") == "1,2,3")
+            #expect(try await connection.value("SELECT group_concat(version) FROM otpkit_migrations") == "1,2,3,4")
             // Migration 1 is shipped: its text must never change (append a migration instead).
             let checksum = try await connection.value("SELECT checksum FROM otpkit_migrations WHERE version = 1")
             #expect(checksum == "6b52d82bf7c0c8b56e984af2044f5b2ed4b6c36618121ebd50082c950e17106a")
@@ -50,6 +50,9 @@ struct PersistenceTests {
             #expect(
                 try await connection.value("SELECT checksum FROM otpkit_migrations WHERE version = 3")
                     == "d14e6f7660eb456368fa6cad5a8a7a37267942f5ee31728c6bb33fe3eb139169")
+            #expect(
+                try await connection.value("SELECT checksum FROM otpkit_migrations WHERE version = 4")
+                    == "a26c3c247f6ab06bf18254cef7a001f8437bd38c20d24045fde2a58b867c7998")
         }
 
         let store = try await database.open()

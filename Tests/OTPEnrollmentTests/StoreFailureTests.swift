@@ -120,6 +120,10 @@ final class FailingStore: EnrollmentStore {
             credentialID: credentialID, recoveryCodeDigests: digests, failureKey: failureKey, at: time, session: session,
             maximumSessionsPerUser: maximumSessionsPerUser)
     }
+    func consumeQuota(key: String, window: Int64, limit: Int, at time: Int64) async throws -> QuotaConsumption {
+        try check()
+        return base.consumeQuota(key: key, window: window, limit: limit, at: time)
+    }
     func purgeExpired(before time: Int64) async throws {
         try check()
         base.purgeExpired(before: time)

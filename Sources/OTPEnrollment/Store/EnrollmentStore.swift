@@ -194,11 +194,20 @@ public protocol EnrollmentStore: Sendable {
         maximumSessionsPerUser: Int
     ) async throws -> SignInCompletion
 
+    // MARK: Quotas
+
+    /// Counts one use of the quota under `key` (such as text messages to one number) in the fixed
+    /// window of `window` seconds that contains `time`, in one atomic step, as
+    /// ``QuotaCounter/consuming(_:window:limit:at:)`` says: allowed while the window holds fewer
+    /// than `limit` uses, refused (counting nothing) beyond. Of concurrent calls, exactly as many
+    /// as fit are allowed.
+    func consumeQuota(key: String, window: Int64, limit: Int, at time: Int64) async throws -> QuotaConsumption
+
     // MARK: Housekeeping
 
     /// Deletes pending enrollments whose deadline is before `time`, pending sign-in credentials and
-    /// sessions that expired before `time`, and failure counters with no failures whose lock ended
-    /// before `time`.
+    /// sessions that expired before `time`, failure counters with no failures whose lock ended
+    /// before `time`, and quota counters whose window ended at or before `time`.
     func purgeExpired(before time: Int64) async throws
 }
 

@@ -78,6 +78,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         var sessions = ShardedDictionary<SessionRecord>()
         /// Each user's unused recovery code digests.
         var recoveryCodes: [String: [[UInt8]]] = [:]
+        var quotas: [String: QuotaCounter] = [:]
 
         func factors(userID: String) -> [FactorRecord] {
             users[userID]?.factors ?? []
@@ -388,12 +389,23 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         }
     }
 
+    // MARK: Quotas
+
+    public func consumeQuota(key: String, window: Int64, limit: Int, at time: Int64) -> QuotaConsumption {
+        state.withLock { state in
+            let (counter, outcome) = QuotaCounter.consuming(state.quotas[key], window: window, limit: limit, at: time)
+            state.quotas[key] = counter
+            return outcome
+        }
+    }
+
     // MARK: Housekeeping
 
     public func purgeExpired(before time: Int64) {
         state.withLock { state in
             state.pendingEnrollments = state.pendingEnrollments.filter { $0.value.deadline >= time }
             state.pendingSignIns = state.pendingSignIns.filter { $0.value.expiresAt >= time }
+            state.quotas = state.quotas.filter { $0.value.windowEnd > time }
             var endedByUser: [String: Set<String>] = [:]
             for record in state.sessions.removeAll(where: { $0.expiresAt < time }) {
                 endedByUser[record.userID, default: []].insert(record.id)
