@@ -47,7 +47,9 @@ let package = Package(
         .target(name: "OTPSealing", dependencies: ["OTPCore", "CCryptoOpenSSL"]),
         .target(
             name: "OTPEnrollment",
-            dependencies: ["OTPCore", "OTPURI", "OTPSealing", "CCryptoOpenSSL", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "OTPCore", "OTPURI", "OTPSealing", "OTPPhoneNumber", "CCryptoOpenSSL", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .target(name: "OTPEnrollmentTestSupport", dependencies: ["OTPEnrollment", "OTPCore"]),
         .target(name: "OTPPhoneNumber", dependencies: ["CPhoneNumber"]),

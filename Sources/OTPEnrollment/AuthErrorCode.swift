@@ -33,6 +33,10 @@ public enum AuthErrorCode: Int, Sendable, Hashable, CaseIterable {
     case multiFactorInfoNotFound = 17084
     /// The email address must be verified before enrolling (`UNVERIFIED_EMAIL`).
     case unverifiedEmail = 17086
+    /// The phone number cannot be read as E.164 (`INVALID_PHONE_NUMBER`).
+    case invalidPhoneNumber = 17042
+    /// A text-message quota (a daily cap per number) is used up (`QUOTA_EXCEEDED`).
+    case quotaExceeded = 17052
     /// The second factor is already enrolled (`SECOND_FACTOR_EXISTS`).
     case secondFactorAlreadyEnrolled = 17087
     /// The user already has the maximum number of second factors (`SECOND_FACTOR_LIMIT_EXCEEDED`).
@@ -62,6 +66,8 @@ public enum AuthErrorCode: Int, Sendable, Hashable, CaseIterable {
         case .multiFactorInfoNotFound: "MFA_ENROLLMENT_NOT_FOUND"
         case .unverifiedEmail: "UNVERIFIED_EMAIL"
         case .secondFactorAlreadyEnrolled: "SECOND_FACTOR_EXISTS"
+        case .invalidPhoneNumber: "INVALID_PHONE_NUMBER"
+        case .quotaExceeded: "QUOTA_EXCEEDED"
         case .maximumSecondFactorCountExceeded: "SECOND_FACTOR_LIMIT_EXCEEDED"
         case .unsupportedFirstFactor: "UNSUPPORTED_FIRST_FACTOR"
         case .internalError: "INTERNAL_ERROR"

@@ -31,6 +31,9 @@ public struct MultiFactor: Sendable {
     ///   (a sign-in assertion), ``AuthErrorCode/invalidVerificationID`` or
     ///   ``AuthErrorCode/missingVerificationCode``.
     public func enroll(with assertion: any MultiFactorAssertion, displayName: String?) async throws(AuthError) {
+        if let phone = assertion as? PhoneMultiFactorAssertion {
+            return try await user.service.finalizePhoneEnrollment(user, credential: phone.credential, displayName: displayName)
+        }
         guard let totp = assertion as? TOTPMultiFactorAssertion else {
             throw AuthError(
                 .operationNotAllowed, "unsupported assertion for factor \"\(assertion.factorID)\": this service enrolls TOTP factors only")

@@ -29,6 +29,9 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
     /// The most sessions one user keeps (default 20); a new sign-in beyond it ends the user's oldest
     /// session, so a user who signs in again and again cannot grow the store without bound.
     public var maximumSessionsPerUser: Int
+    /// Phone (SMS) second factors: how codes are sent, how long they live, how often they may be
+    /// sent. Off unless ``PhoneSettings/isEnabled``.
+    public var phone: PhoneSettings
 
     /// The most second factors a user may have, as Firebase allows.
     public static let maximumFactorCount = 5
@@ -54,7 +57,8 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
         secretByteCount: Int = 20,
         sessionIdleLifetime: Int64 = 7 * 86_400,
         sessionAbsoluteLifetime: Int64 = 30 * 86_400,
-        maximumSessionsPerUser: Int = 20
+        maximumSessionsPerUser: Int = 20,
+        phone: PhoneSettings = PhoneSettings()
     ) {
         self.isTOTPEnabled = isTOTPEnabled
         self.adjacentIntervals = adjacentIntervals
@@ -67,6 +71,7 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
         self.sessionIdleLifetime = sessionIdleLifetime
         self.sessionAbsoluteLifetime = sessionAbsoluteLifetime
         self.maximumSessionsPerUser = maximumSessionsPerUser
+        self.phone = phone
     }
 
     /// Checks every setting.
@@ -88,6 +93,7 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
         guard maximumConsecutiveFailures >= 1 else { throw .invalidFailureLimit(maximumConsecutiveFailures) }
         guard (16...64).contains(secretByteCount) else { throw .invalidSecretByteCount(secretByteCount) }
         guard maximumSessionsPerUser >= 1 else { throw .invalidSessionLimit(maximumSessionsPerUser) }
+        try phone.validate()
     }
 }
 
@@ -105,6 +111,10 @@ public enum MultiFactorConfigurationError: Error, Sendable, Hashable, CustomStri
     case invalidSessionLimit(Int)
     /// OpenSSL's random generator could not produce the key the service digests codes under.
     case randomKeyUnavailable
+    /// A phone setting cannot work; the text says which and why.
+    case invalidPhoneSetting(String)
+    /// Phone factors are enabled but the service was given no ``SMSSender``.
+    case missingSMSSender
 
     public var description: String {
         switch self {
@@ -118,6 +128,10 @@ public enum MultiFactorConfigurationError: Error, Sendable, Hashable, CustomStri
             "secretByteCount \(value) is outside 16...64: use 20 for SHA-1 keys as Firebase does"
         case .invalidSessionLimit(let value):
             "maximumSessionsPerUser \(value) is below 1: allow at least one session per user (the default is 20)"
+        case .invalidPhoneSetting(let detail):
+            "phone settings: \(detail)"
+        case .missingSMSSender:
+            "phone second factors are enabled but no SMS sender was given: pass smsSender to MultiFactorService, or disable phone factors"
         case .randomKeyUnavailable:
             "OpenSSL's random generator could not make a key for code digests: check that the system's entropy source works"
         }

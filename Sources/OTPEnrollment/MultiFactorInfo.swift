@@ -1,4 +1,5 @@
 public import Foundation
+internal import OTPPhoneNumber
 
 /// An enrolled second factor as the client sees it: no secret, only what identifies it.
 public struct MultiFactorInfo: Sendable, Hashable {
@@ -8,15 +9,28 @@ public struct MultiFactorInfo: Sendable, Hashable {
     public let displayName: String?
     /// When the factor was enrolled, in Unix seconds.
     public let enrollmentTime: Int64
-    /// The factor kind: ``TOTPMultiFactorID`` for TOTP.
+    /// The factor kind: ``TOTPMultiFactorID``, ``PhoneMultiFactorID`` or
+    /// ``RecoveryCodeMultiFactorID``.
     public let factorID: String
+    /// For a phone factor, its number (Firebase's `PhoneMultiFactorInfo.phoneNumber`): masked in a
+    /// resolver's hints (`+1******0123`: the country calling code and the last four digits), whole
+    /// in the signed-in owner's ``MultiFactor/enrolledFactors``; `nil` for other factors.
+    public let phoneNumber: String?
 
     /// Creates the info of a factor.
-    public init(uid: String, displayName: String?, enrollmentTime: Int64, factorID: String) {
+    public init(uid: String, displayName: String?, enrollmentTime: Int64, factorID: String, phoneNumber: String? = nil) {
         self.uid = uid
         self.displayName = displayName
         self.enrollmentTime = enrollmentTime
         self.factorID = factorID
+        self.phoneNumber = phoneNumber
+    }
+
+    /// The info of a phone factor, with its number whole (for its owner) or `masked` (for hints).
+    init(_ record: PhoneFactorRecord, masked: Bool) {
+        let number = masked ? ((try? PhoneNumber(parsing: record.phoneNumber))?.masked ?? "+" + String(repeating: "*", count: 6)) : record.phoneNumber
+        self.init(
+            uid: record.id, displayName: record.displayName, enrollmentTime: record.enrolledAt, factorID: PhoneMultiFactorID, phoneNumber: number)
     }
 
     init(_ record: FactorRecord) {
@@ -29,5 +43,5 @@ public struct MultiFactorInfo: Sendable, Hashable {
 
 /// The factor id of TOTP factors and assertions (Firebase's `TOTPMultiFactorID`).
 public let TOTPMultiFactorID = "totp"
-/// The factor id of phone factors (Firebase's `PhoneMultiFactorID`); this module enrolls TOTP only.
+/// The factor id of phone factors (Firebase's `PhoneMultiFactorID`).
 public let PhoneMultiFactorID = "phone"

@@ -8,7 +8,7 @@ public final class MultiFactorResolver: Sendable {
     let service: MultiFactorService
     let identity: FirstFactorIdentity
     let credentialID: String
-    /// The prepared keys of ``hints``, in the same order.
+    /// The prepared keys of the TOTP factors, which lead ``hints`` in the same order.
     let verifiers: [MultiFactorService.Verifier]
 
     init(
@@ -20,7 +20,7 @@ public final class MultiFactorResolver: Sendable {
         self.credentialID = credentialID
         self.hints = hints
         self.verifiers = verifiers
-        self.session = MultiFactorSession(kind: .signIn(credentialID: credentialID))
+        self.session = MultiFactorSession(kind: .signIn(credentialID: credentialID, userID: identity.userID, service: service))
     }
 
     /// Completes the sign-in with a second factor's assertion.
@@ -37,12 +37,15 @@ public final class MultiFactorResolver: Sendable {
         if let totp = assertion as? TOTPMultiFactorAssertion {
             return try await resolveSignIn(with: totp)
         }
+        if let phone = assertion as? PhoneMultiFactorAssertion {
+            return try await service.finalizePhoneSignIn(self, credential: phone.credential)
+        }
         if let recovery = assertion as? RecoveryCodeMultiFactorAssertion {
             return try await service.finalizeRecoverySignIn(self, code: recovery.code)
         }
         throw AuthError(
             .missingMultiFactorInfo,
-            "unsupported assertion for factor \"\(assertion.factorID)\": this service verifies TOTP factors and recovery codes")
+            "unsupported assertion for factor \"\(assertion.factorID)\": this service verifies TOTP and phone factors and recovery codes")
     }
 
     /// Completes the sign-in with a TOTP assertion: the same as the overload that takes any

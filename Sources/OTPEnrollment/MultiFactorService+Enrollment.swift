@@ -10,18 +10,9 @@ extension MultiFactorService {
         let session = try await liveSession(user)
         let now = clock.now()
         try requireRecentLogin(session, now: now, for: "enrolling a second factor")
-        let provider = user.identity.provider
-        guard provider.supportsMultiFactor else {
-            throw AuthError(
-                .unsupportedFirstFactor,
-                "a user signed in with \"\(provider.rawValue)\" cannot enroll a second factor: anonymous, phone, custom-token and Game Center sign-ins do not combine with multi-factor authentication"
-            )
-        }
-        guard user.identity.email != nil, user.identity.isEmailVerified else {
-            throw AuthError(.unverifiedEmail, "the user's email address must be verified before enrolling a second factor")
-        }
+        try checkMayEnroll(user)
         let userID = user.identity.userID
-        let factors = try await storeCall("listing factors") { try await store.factors(userID: userID) }
+        let factors = try await enrolledFactors(userID: userID)
         guard factors.count < MultiFactorConfiguration.maximumFactorCount else {
             throw AuthError(
                 .maximumSecondFactorCountExceeded, "the user already has \(factors.count) second factors, the most allowed: unenroll one first")
@@ -146,7 +137,11 @@ extension MultiFactorService {
         let now = clock.now()
         try requireRecentLogin(session, now: now, for: "unenrolling a second factor")
         let userID = user.identity.userID
-        guard try await storeCall("removing the factor", { try await store.removeFactor(id: enrollmentID, userID: userID) }) != nil else {
+        var removed = try await storeCall("removing the factor") { try await store.removeFactor(id: enrollmentID, userID: userID) } != nil
+        if !removed {
+            removed = try await storeCall("removing the factor") { try await store.removePhoneFactor(id: enrollmentID, userID: userID) } != nil
+        }
+        guard removed else {
             throw AuthError(
                 .multiFactorInfoNotFound, "the user has no second factor with this enrollment id: pick one from user.multiFactor.enrolledFactors")
         }
@@ -155,7 +150,7 @@ extension MultiFactorService {
             try await store.removeSessions(userID: userID, signedInWith: enrollmentID)
         }
         user.withState { $0.enrolledFactors.removeAll { $0.uid == enrollmentID } }
-        logger.info("TOTP factor unenrolled", metadata: ["user": "\(userID)", "enrollment": "\(enrollmentID)", "ended-sessions": "\(ended)"])
+        logger.info("factor unenrolled", metadata: ["user": "\(userID)", "enrollment": "\(enrollmentID)", "ended-sessions": "\(ended)"])
         if session.secondFactorEnrollmentID == enrollmentID {
             user.withState {
                 $0.endedWith = AuthError(
@@ -168,7 +163,30 @@ extension MultiFactorService {
     func reload(_ user: User) async throws(AuthError) {
         _ = try await liveSession(user)
         let userID = user.identity.userID
-        let factors = try await storeCall("listing factors") { try await store.factors(userID: userID) }
-        user.withState { $0.enrolledFactors = factors.map(MultiFactorInfo.init) }
+        let factors = try await enrolledFactors(userID: userID)
+        user.withState { $0.enrolledFactors = factors }
+    }
+
+    /// The user's factors as the owner sees them (phone numbers whole): TOTP factors, then phone
+    /// factors, each oldest first.
+    func enrolledFactors(userID: String) async throws(AuthError) -> [MultiFactorInfo] {
+        let totp = try await storeCall("listing factors") { try await store.factors(userID: userID) }
+        let phone = try await storeCall("listing phone factors") { try await store.phoneFactors(userID: userID) }
+        return totp.map(MultiFactorInfo.init) + phone.map { MultiFactorInfo($0, masked: false) }
+    }
+
+    /// The first-factor rules of enrolling any second factor: a provider that combines with
+    /// multi-factor authentication, and a verified email address.
+    func checkMayEnroll(_ user: User) throws(AuthError) {
+        let provider = user.identity.provider
+        guard provider.supportsMultiFactor else {
+            throw AuthError(
+                .unsupportedFirstFactor,
+                "a user signed in with \"\(provider.rawValue)\" cannot enroll a second factor: anonymous, phone, custom-token and Game Center sign-ins do not combine with multi-factor authentication"
+            )
+        }
+        guard user.identity.email != nil, user.identity.isEmailVerified else {
+            throw AuthError(.unverifiedEmail, "the user's email address must be verified before enrolling a second factor")
+        }
     }
 }

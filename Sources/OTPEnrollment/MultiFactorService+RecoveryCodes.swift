@@ -71,7 +71,7 @@ extension MultiFactorService {
             throw credentialExpired(expiresAt, now: now)
         case .locked(let until):
             throw tooManyRequests(until: until, now: now)
-        case .codeRejected, .factorNotFound, .stepRejected:
+        case .codeRejected, .factorNotFound, .stepRejected, .verificationNotFound, .verificationExpired:
             throw await failure(
                 key: failureKey, kind: "recovery code", now: now,
                 reason: "wrong or already used recovery code: each code works once; generate a new set when they run out")

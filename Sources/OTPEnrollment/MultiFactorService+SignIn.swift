@@ -24,12 +24,17 @@ extension MultiFactorService {
         }
         // The records are at hand with their secrets: prepare the keys the second step will need,
         // and hand them to the resolver so that the second step finds them without a lookup.
+        // TOTP hints come first, so that the prepared keys line up with them.
+        var hints = factors.totp.map(MultiFactorInfo.init)
+        if !factors.phone.isEmpty {
+            hints += factors.phone.map { MultiFactorInfo($0, masked: true) }
+        }
         let resolver = MultiFactorResolver(
             service: self,
             identity: identity,
             credentialID: credential.id,
-            hints: factors.map(MultiFactorInfo.init),
-            verifiers: try verifiers(for: factors)
+            hints: hints,
+            verifiers: try verifiers(for: factors.totp)
         )
         throw AuthError(
             .secondFactorRequired, "the user has enrolled a second factor: complete the sign-in with the resolver's hints", resolver: resolver)
@@ -50,7 +55,7 @@ extension MultiFactorService {
             throw AuthError(.invalidUserToken, "this session belongs to another user: sign in again")
         }
         let userID = identity.userID
-        let factors = try await storeCall("listing factors") { try await store.factors(userID: userID) }.map(MultiFactorInfo.init)
+        let factors = try await enrolledFactors(userID: userID)
         let secondFactor = record.secondFactorEnrollmentID.map { id in
             if id == Self.recoveryCodeFactor.uid { return Self.recoveryCodeFactor }
             return factors.first { $0.uid == id } ?? MultiFactorInfo(uid: id, displayName: nil, enrollmentTime: 0, factorID: TOTPMultiFactorID)
@@ -102,7 +107,13 @@ extension MultiFactorService {
             throw AuthError(.missingVerificationCode, "no verification code given: enter the code the authenticator app shows")
         }
         let now = clock.now()
-        let hintIndex = resolver.hints.firstIndex { $0.uid == enrollmentID }
+        let hintIndex = resolver.hints.prefix(resolver.verifiers.count).firstIndex { $0.uid == enrollmentID }
+        if hintIndex == nil, resolver.hints.contains(where: { $0.uid == enrollmentID }) {
+            throw AuthError(
+                .multiFactorInfoNotFound,
+                "the factor \(enrollmentID) is a phone factor: send it a code with PhoneAuthProvider.verifyPhoneNumber(with:multiFactorSession:) and sign in with PhoneMultiFactorGenerator"
+            )
+        }
         let verifier =
             if let hintIndex {
                 resolver.verifiers[hintIndex]
@@ -153,8 +164,8 @@ extension MultiFactorService {
             case .factorNotFound:
                 forgetVerifier(enrollmentID)
                 throw factorNotFound()
-            case .codeRejected:
-                // Only recovery-code completions answer this; a store that does here refused the code.
+            case .codeRejected, .verificationNotFound, .verificationExpired:
+                // Only recovery-code and phone completions answer these; a store that does here refused the code.
                 throw await failure(
                     key: enrollmentID, kind: "factor", now: now,
                     reason: "wrong or already used verification code: enter the code the authenticator app shows now")

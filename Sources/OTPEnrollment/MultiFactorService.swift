@@ -19,6 +19,7 @@ public final class MultiFactorService: Sendable {
     let store: any EnrollmentStore
     let clock: any EnrollmentClock
     let opener: any OTPAppOpener
+    let smsSender: (any SMSSender)?
     let logger: Logger
     let window: VerificationWindow
     /// The keys codes are digested under: the store's, or a random one for as long as the process.
@@ -65,6 +66,8 @@ public final class MultiFactorService: Sendable {
     ///   - store: Where enrollments, factors, counters, credentials and sessions persist.
     ///   - clock: The time source (inject a ``ManualEnrollmentClock`` in tests).
     ///   - opener: What ``TOTPSecret/openInOTPApp(withQRCodeURL:)`` hands URLs to.
+    ///   - smsSender: What sends the codes of phone factors; needed when
+    ///     ``PhoneSettings/isEnabled``.
     ///   - logger: Receives events; never secrets, codes or credentials.
     /// - Throws: ``MultiFactorConfigurationError`` when a setting cannot work.
     public init(
@@ -72,9 +75,12 @@ public final class MultiFactorService: Sendable {
         store: any EnrollmentStore,
         clock: any EnrollmentClock = SystemEnrollmentClock(),
         opener: any OTPAppOpener = XDGOpenOpener(),
+        smsSender: (any SMSSender)? = nil,
         logger: Logger = Logger(label: "OTPKit.OTPEnrollment")
     ) throws(MultiFactorConfigurationError) {
         try configuration.validate()
+        guard smsSender != nil || !configuration.phone.isEnabled else { throw .missingSMSSender }
+        self.smsSender = smsSender
         self.configuration = configuration
         self.store = store
         self.clock = clock

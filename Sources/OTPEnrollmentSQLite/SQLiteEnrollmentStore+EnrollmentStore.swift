@@ -34,7 +34,10 @@ extension SQLiteEnrollmentStore {
             let pending = try await self.execute("SELECT 1 FROM pending_enrollments WHERE id = ?", [.text(pendingID)])
             guard !pending.isEmpty else { return .pendingEnrollmentNotFound }
             let count =
-                try await self.execute("SELECT count(*) AS n FROM factors WHERE user_id = ?", [.text(factor.userID)])
+                try await self.execute(
+                    "SELECT (SELECT count(*) FROM factors WHERE user_id = ?1) + (SELECT count(*) FROM phone_factors WHERE user_id = ?1) AS n",
+                    [.text(factor.userID)]
+                )
                 .first?.column("n")?.integer ?? 0
             guard count < maximumFactorCount else { return .factorLimitReached }
             try await self.execute("DELETE FROM pending_enrollments WHERE id = ?", [.text(pendingID)])
@@ -259,15 +262,17 @@ extension SQLiteEnrollmentStore {
     // MARK: Sign-in in fewer round trips
 
     /// One transaction, so the credential is stored only for a user whose factors were listed.
-    public func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) -> [FactorRecord] {
-        let rows = try await transaction { () throws(SQLiteEnrollmentStoreError) -> [SQLiteRow] in
+    public func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) -> SignInFactors {
+        let (rows, phoneRows) = try await transaction { () throws(SQLiteEnrollmentStoreError) -> ([SQLiteRow], [SQLiteRow]) in
             let rows = try await self.factorRows(userID: credential.userID)
-            if !rows.isEmpty {
+            let phoneRows = try await self.phoneFactorRows(userID: credential.userID)
+            if !rows.isEmpty || !phoneRows.isEmpty {
                 try await self.insertPendingSignInRow(credential)
             }
-            return rows
+            return (rows, phoneRows)
         }
-        return try factorRecords(rows)
+        return SignInFactors(
+            totp: try factorRecords(rows), phone: try phoneRows.map { row throws(SQLiteEnrollmentStoreError) in try phoneFactorRecord(row) })
     }
 
     public func pendingSignIn(id: String, failureKey: String) async throws(SQLiteEnrollmentStoreError) -> (
@@ -324,6 +329,7 @@ extension SQLiteEnrollmentStore {
             try await self.execute("DELETE FROM pending_sign_ins WHERE expires_at < ?", [.integer(.init(time))])
             try await self.execute("DELETE FROM sessions WHERE expires_at < ?", [.integer(.init(time))])
             try await self.execute("DELETE FROM quotas WHERE window_end <= ?", [.integer(.init(time))])
+            try await self.execute("DELETE FROM phone_verifications WHERE expires_at < ?", [.integer(.init(time))])
             try await self.execute(
                 "DELETE FROM failure_counters WHERE consecutive_failures = 0 AND (locked_until IS NULL OR locked_until < ?)",
                 [.integer(.init(time))]

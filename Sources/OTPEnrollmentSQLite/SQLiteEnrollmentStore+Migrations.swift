@@ -120,6 +120,37 @@ extension SQLiteEnrollmentStore {
                 "CREATE INDEX quotas_by_window_end ON quotas (window_end)",
             ]
         ),
+        Migration(
+            version: 5,
+            summary: "phone factors and the verifications of codes sent to them",
+            statements: [
+                """
+                CREATE TABLE phone_factors (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL,
+                    display_name TEXT,
+                    enrolled_at INTEGER NOT NULL,
+                    phone_number TEXT NOT NULL
+                ) STRICT
+                """,
+                "CREATE INDEX phone_factors_by_user ON phone_factors (user_id, enrolled_at, id)",
+                """
+                CREATE TABLE phone_verifications (
+                    id TEXT PRIMARY KEY,
+                    purpose TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    enrollment_id TEXT,
+                    credential_id TEXT,
+                    phone_number TEXT NOT NULL,
+                    code_digest BLOB NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL,
+                    failed_attempts INTEGER NOT NULL
+                ) STRICT
+                """,
+                "CREATE INDEX phone_verifications_by_expiry ON phone_verifications (expires_at)",
+            ]
+        ),
     ]
 
     /// Brings the schema up to date inside one write transaction, so two processes opening a new

@@ -393,11 +393,12 @@ public enum EnrollmentStoreConformance {
         let enrolled = try await enrolledFactor(in: store, step: 5)
         let credential = PendingSignInRecord(
             id: uniqueID("credential"), userID: enrolled.userID, firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
-        try checkEqual(try await store.factorsStartingSignIn(credential), [enrolled], "the factors of a user starting a sign-in")
+        try checkEqual(
+            try await store.factorsStartingSignIn(credential), SignInFactors(totp: [enrolled], phone: []), "the factors of a user starting a sign-in")
         try checkEqual(try await store.pendingSignIn(id: credential.id), credential, "the credential of a user with factors")
         let nobody = PendingSignInRecord(
             id: uniqueID("credential"), userID: uniqueID("user"), firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
-        try checkEqual(try await store.factorsStartingSignIn(nobody), [], "the factors of a user without any")
+        try checkEqual(try await store.factorsStartingSignIn(nobody), SignInFactors(totp: [], phone: []), "the factors of a user without any")
         try checkEqual(try await store.pendingSignIn(id: nobody.id), nil, "the credential of a user without factors")
     }
 

@@ -27,8 +27,22 @@ struct BadInputTests {
         try await store.close()
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: database.path)))
         try #require(bytes.count > 8 * 4096)
-        // Leave the header page; scribble over the b-tree pages after it.
-        for index in 4096..<(bytes.count - 4096) where index % 7 == 0 { bytes[index] = 0xA5 }
+        // Damage every page but the schema's, so SQLite can still read the schema and open the file:
+        // page 1 is the schema's root, and when the schema outgrew it, an interior page whose
+        // cells point at its children (the b-tree page layout of sqlite.org/fileformat.html).
+        let pageSize = Int(bytes[16]) << 8 | Int(bytes[17])
+        var schemaPages: Set<Int> = [1]
+        if bytes[100] == 0x05 {
+            let cellCount = Int(bytes[103]) << 8 | Int(bytes[104])
+            let child = { (offset: Int) in bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+            schemaPages.insert(child(108))
+            for cell in 0..<cellCount {
+                schemaPages.insert(child(Int(bytes[112 + 2 * cell]) << 8 | Int(bytes[113 + 2 * cell])))
+            }
+        }
+        for page in 1...(bytes.count / pageSize) where !schemaPages.contains(page) {
+            for index in ((page - 1) * pageSize)..<(page * pageSize) where index % 7 == 0 { bytes[index] = 0xA5 }
+        }
         try Data(bytes).write(to: URL(fileURLWithPath: database.path))
         let error = await #expect(throws: SQLiteEnrollmentStoreError.self) { try await database.open() }
         // The header page is intact, so SQLite opens the file and the start-up quick_check finds

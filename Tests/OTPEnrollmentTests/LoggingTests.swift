@@ -74,7 +74,7 @@ struct LoggingTests {
                 "info TOTP factor enrolled [enrollment=\(info.uid) revoked-sessions=0 user=alice]",
                 "notice locked after repeated failed codes [kind=factor seconds=300]",
                 "debug signed in with TOTP [enrollment=\(info.uid) user=alice]",
-                "info TOTP factor unenrolled [ended-sessions=1 enrollment=\(info.uid) user=alice]",
+                "info factor unenrolled [ended-sessions=1 enrollment=\(info.uid) user=alice]",
             ])
         for line in lines {
             for value in sensitive {

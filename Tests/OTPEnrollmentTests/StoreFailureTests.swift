@@ -124,6 +124,48 @@ final class FailingStore: EnrollmentStore {
         try check()
         return base.consumeQuota(key: key, window: window, limit: limit, at: time)
     }
+    func phoneFactors(userID: String) async throws -> [PhoneFactorRecord] {
+        try check()
+        return base.phoneFactors(userID: userID)
+    }
+    func phoneFactor(id: String) async throws -> PhoneFactorRecord? {
+        try check()
+        return base.phoneFactor(id: id)
+    }
+    func removePhoneFactor(id: String, userID: String) async throws -> PhoneFactorRecord? {
+        try check()
+        return base.removePhoneFactor(id: id, userID: userID)
+    }
+    func insertPhoneVerification(_ record: PhoneVerificationRecord) async throws {
+        try check()
+        base.insertPhoneVerification(record)
+    }
+    func phoneVerification(id: String) async throws -> PhoneVerificationRecord? {
+        try check()
+        return base.phoneVerification(id: id)
+    }
+    func removePhoneVerification(id: String) async throws {
+        try check()
+        base.removePhoneVerification(id: id)
+    }
+    func finalizePhoneEnrollment(
+        verificationID: String, userID: String, codeDigests: [[UInt8]], at time: Int64, maximumAttempts: Int, factorID: String,
+        displayName: String?, maximumFactorCount: Int
+    ) async throws -> PhoneEnrollmentFinalization {
+        try check()
+        return base.finalizePhoneEnrollment(
+            verificationID: verificationID, userID: userID, codeDigests: codeDigests, at: time, maximumAttempts: maximumAttempts,
+            factorID: factorID, displayName: displayName, maximumFactorCount: maximumFactorCount)
+    }
+    func completeSignIn(
+        credentialID: String, phoneVerificationID verificationID: String, codeDigests: [[UInt8]], maximumAttempts: Int, at time: Int64,
+        session: SessionRecord, maximumSessionsPerUser: Int
+    ) async throws -> SignInCompletion {
+        try check()
+        return base.completeSignIn(
+            credentialID: credentialID, phoneVerificationID: verificationID, codeDigests: codeDigests, maximumAttempts: maximumAttempts,
+            at: time, session: session, maximumSessionsPerUser: maximumSessionsPerUser)
+    }
     func purgeExpired(before time: Int64) async throws {
         try check()
         base.purgeExpired(before: time)

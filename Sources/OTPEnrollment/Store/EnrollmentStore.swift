@@ -32,8 +32,9 @@ public protocol EnrollmentStore: Sendable {
     func removePendingEnrollment(id: String) async throws
 
     /// Atomically turns a pending enrollment into an enrolled factor: when the pending enrollment
-    /// `pendingID` exists and `factor.userID` has fewer than `maximumFactorCount` factors, deletes the
-    /// pending enrollment and inserts `factor`; otherwise changes nothing.
+    /// `pendingID` exists and `factor.userID` has fewer than `maximumFactorCount` factors (TOTP and
+    /// phone together), deletes the pending enrollment and inserts `factor`; otherwise changes
+    /// nothing.
     func finalizeEnrollment(
         pendingID: String,
         factor: FactorRecord,
@@ -123,9 +124,10 @@ public protocol EnrollmentStore: Sendable {
     // default implementations in the extension below compose the operations above, so a store
     // need not implement them.
 
-    /// The factors of `credential.userID`, as ``factors(userID:)``; when there are any, also stores
-    /// `credential` as ``insertPendingSignIn(_:)`` does.
-    func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws -> [FactorRecord]
+    /// The TOTP and phone factors of `credential.userID`, as ``factors(userID:)`` and
+    /// ``phoneFactors(userID:)``; when there are any, also stores `credential` as
+    /// ``insertPendingSignIn(_:)`` does.
+    func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws -> SignInFactors
 
     /// The pending sign-in credential `id`, as ``pendingSignIn(id:)``, with the failure counter
     /// under `failureKey`, as ``failureCounter(key:)``; `nil` when there is no such credential.
@@ -151,6 +153,78 @@ public protocol EnrollmentStore: Sendable {
         credentialID: String,
         factorID: String,
         step: UInt64,
+        at time: Int64,
+        session: SessionRecord,
+        maximumSessionsPerUser: Int
+    ) async throws -> SignInCompletion
+
+    // MARK: Phone factors
+
+    /// The phone factors of `userID`, oldest first (by ``PhoneFactorRecord/enrolledAt``, then id).
+    func phoneFactors(userID: String) async throws -> [PhoneFactorRecord]
+
+    /// The phone factor with `id`, or `nil`.
+    func phoneFactor(id: String) async throws -> PhoneFactorRecord?
+
+    /// Deletes the phone factor `id` when it belongs to `userID`, with its failure counter, and
+    /// returns it; `nil` when there is no such factor of that user.
+    func removePhoneFactor(id: String, userID: String) async throws -> PhoneFactorRecord?
+
+    /// Stores the verification of a code about to be sent.
+    func insertPhoneVerification(_ record: PhoneVerificationRecord) async throws
+
+    /// The verification `id`, or `nil`.
+    func phoneVerification(id: String) async throws -> PhoneVerificationRecord?
+
+    /// Deletes the verification `id`, if any (its code could not be sent).
+    func removePhoneVerification(id: String) async throws
+
+    /// Enrolls the number of an enrollment verification, in one atomic operation, checking in
+    /// this order:
+    /// 1. the verification `verificationID` exists, is for an enrollment and belongs to `userID`
+    ///    (otherwise ``PhoneEnrollmentFinalization/verificationNotFound``);
+    /// 2. the user has no phone factor with its number
+    ///    (``PhoneEnrollmentFinalization/numberAlreadyEnrolled``);
+    /// 3. the user has fewer than `maximumFactorCount` factors, TOTP and phone together
+    ///    (``PhoneEnrollmentFinalization/factorLimitReached``);
+    /// 4. the code, as ``PhoneVerificationRecord/checking(_:at:maximumAttempts:)`` says
+    ///    (``PhoneEnrollmentFinalization/wrongCode(attemptsLeft:)`` counts the attempt;
+    ///    ``PhoneEnrollmentFinalization/verificationExpired`` deletes the verification).
+    ///
+    /// When all hold it deletes the verification and inserts the factor `factorID` with the
+    /// verification's number; a refusal at 1–3 changes nothing.
+    func finalizePhoneEnrollment(
+        verificationID: String,
+        userID: String,
+        codeDigests: [[UInt8]],
+        at time: Int64,
+        maximumAttempts: Int,
+        factorID: String,
+        displayName: String?,
+        maximumFactorCount: Int
+    ) async throws -> PhoneEnrollmentFinalization
+
+    /// Completes a sign-in with a code sent to a phone factor, in one atomic operation, checking in
+    /// this order:
+    /// 1. the pending sign-in credential `credentialID` exists and belongs to `session.userID`
+    ///    (``SignInCompletion/credentialNotFound``), and has not expired
+    ///    (``SignInCompletion/credentialExpired(expiresAt:)``, deleting it);
+    /// 2. the verification `verificationID` exists, is for a sign-in with that credential
+    ///    (``SignInCompletion/verificationNotFound``);
+    /// 3. the failure counter under its factor is not locked (``SignInCompletion/locked(until:)``);
+    /// 4. the factor still exists (``SignInCompletion/factorNotFound``);
+    /// 5. the code, as ``PhoneVerificationRecord/checking(_:at:maximumAttempts:)`` says
+    ///    (``SignInCompletion/codeRejected`` counts the attempt; ``SignInCompletion/verificationExpired``
+    ///    deletes the verification).
+    ///
+    /// When all hold it deletes the verification and the credential, deletes the failure counter
+    /// under the factor and stores `session` as ``insertSession(_:maximumPerUser:)`` does. Of
+    /// concurrent completions of one verification, at most one completes.
+    func completeSignIn(
+        credentialID: String,
+        phoneVerificationID verificationID: String,
+        codeDigests: [[UInt8]],
+        maximumAttempts: Int,
         at time: Int64,
         session: SessionRecord,
         maximumSessionsPerUser: Int
@@ -206,7 +280,7 @@ public protocol EnrollmentStore: Sendable {
     // MARK: Housekeeping
 
     /// Deletes pending enrollments whose deadline is before `time`, pending sign-in credentials and
-    /// sessions that expired before `time`, failure counters with no failures whose lock ended
+    /// sessions and phone verifications that expired before `time`, failure counters with no failures whose lock ended
     /// before `time`, and quota counters whose window ended at or before `time`.
     func purgeExpired(before time: Int64) async throws
 }
@@ -214,12 +288,12 @@ public protocol EnrollmentStore: Sendable {
 extension EnrollmentStore {
     public var codeDigestKeys: SecretSealer? { nil }
 
-    public func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws -> [FactorRecord] {
-        let records = try await factors(userID: credential.userID)
-        if !records.isEmpty {
+    public func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws -> SignInFactors {
+        let found = SignInFactors(totp: try await factors(userID: credential.userID), phone: try await phoneFactors(userID: credential.userID))
+        if !found.isEmpty {
             try await insertPendingSignIn(credential)
         }
-        return records
+        return found
     }
 
     public func pendingSignIn(id: String, failureKey: String) async throws -> (credential: PendingSignInRecord, failures: FailureCounter)? {
@@ -291,8 +365,48 @@ public enum SignInCompletion: Sendable, Hashable {
     case factorNotFound
     /// A step at least as late was accepted already.
     case stepRejected(lastAcceptedStep: UInt64)
-    /// The code matched none of the user's unused recovery codes.
+    /// The code matched none of the user's unused recovery codes, or not the phone verification's
+    /// (whose failed attempts were counted).
     case codeRejected
+    /// No phone verification of this sign-in has that id.
+    case verificationNotFound
+    /// The phone verification expired, or took its last wrong code; it was deleted.
+    case verificationExpired
+}
+
+/// The factors a sign-in's first step found (``EnrollmentStore/factorsStartingSignIn(_:)``).
+public struct SignInFactors: Sendable, Equatable {
+    /// The user's TOTP factors, oldest first.
+    public var totp: [FactorRecord]
+    /// The user's phone factors, oldest first.
+    public var phone: [PhoneFactorRecord]
+
+    /// Creates a result.
+    public init(totp: [FactorRecord], phone: [PhoneFactorRecord]) {
+        self.totp = totp
+        self.phone = phone
+    }
+
+    /// Whether the user has no second factor at all.
+    public var isEmpty: Bool { totp.isEmpty && phone.isEmpty }
+}
+
+/// The outcome of
+/// ``EnrollmentStore/finalizePhoneEnrollment(verificationID:userID:codeDigests:at:maximumAttempts:factorID:displayName:maximumFactorCount:)``.
+public enum PhoneEnrollmentFinalization: Sendable, Hashable {
+    /// The factor was enrolled.
+    case enrolled(PhoneFactorRecord)
+    /// No enrollment verification of the user has that id (finalized already, expired and purged,
+    /// or never started).
+    case verificationNotFound
+    /// The verification expired, or took its last wrong code; it was deleted.
+    case verificationExpired
+    /// The code was wrong; `attemptsLeft` more may be tried.
+    case wrongCode(attemptsLeft: Int)
+    /// The user has this number as a phone factor already; nothing changed.
+    case numberAlreadyEnrolled
+    /// The user already has the maximum number of factors; nothing changed.
+    case factorLimitReached
 }
 
 /// The outcome of ``EnrollmentStore/recordAcceptedStep(_:factorID:)``.

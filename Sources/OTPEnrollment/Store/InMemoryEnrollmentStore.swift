@@ -12,7 +12,10 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
     /// and session ids: what a sign-in needs from one lookup.
     private struct UserEntry {
         var factors: [FactorRecord] = []
+        var phoneFactors: [PhoneFactorRecord] = []
         var sessionIDs: [String] = []
+
+        var factorCount: Int { factors.count + phoneFactors.count }
 
         mutating func insert(_ factor: FactorRecord) {
             let index = factors.firstIndex { ($0.enrolledAt, $0.id) > (factor.enrolledAt, factor.id) } ?? factors.endIndex
@@ -76,6 +79,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         var failures: [String: FailureCounter] = [:]
         var pendingSignIns: [String: PendingSignInRecord] = [:]
         var sessions = ShardedDictionary<SessionRecord>()
+        var phoneVerifications: [String: PhoneVerificationRecord] = [:]
         /// Each user's unused recovery code digests.
         var recoveryCodes: [String: [[UInt8]]] = [:]
         var quotas: [String: QuotaCounter] = [:]
@@ -111,7 +115,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         }
 
         mutating func dropIfEmpty(_ userID: String) {
-            if let entry = users[userID], entry.factors.isEmpty, entry.sessionIDs.isEmpty {
+            if let entry = users[userID], entry.factorCount == 0, entry.sessionIDs.isEmpty {
                 users.removeValue(forKey: userID)
             }
         }
@@ -143,7 +147,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
     ) -> EnrollmentFinalization {
         state.withLock { state in
             guard state.pendingEnrollments[pendingID] != nil else { return .pendingEnrollmentNotFound }
-            guard state.factors(userID: factor.userID).count < maximumFactorCount else {
+            guard (state.users[factor.userID]?.factorCount ?? 0) < maximumFactorCount else {
                 return .factorLimitReached
             }
             state.pendingEnrollments.removeValue(forKey: pendingID)
@@ -283,13 +287,14 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
 
     // MARK: Sign-in in fewer round trips
 
-    public func factorsStartingSignIn(_ credential: PendingSignInRecord) -> [FactorRecord] {
+    public func factorsStartingSignIn(_ credential: PendingSignInRecord) -> SignInFactors {
         state.withLock { state in
-            let records = state.factors(userID: credential.userID)
-            if !records.isEmpty {
+            let entry = state.users[credential.userID]
+            let found = SignInFactors(totp: entry?.factors ?? [], phone: entry?.phoneFactors ?? [])
+            if !found.isEmpty {
                 state.pendingSignIns[credential.id] = credential
             }
-            return records
+            return found
         }
     }
 
@@ -343,6 +348,118 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             }
             state.sessions.updateValue(session, forKey: session.id)
             for id in evicted { state.sessions.removeValue(forKey: id) }
+            return .completed
+        }
+    }
+
+    // MARK: Phone factors
+
+    public func phoneFactors(userID: String) -> [PhoneFactorRecord] {
+        state.withLock { $0.users[userID]?.phoneFactors ?? [] }
+    }
+
+    public func phoneFactor(id: String) -> PhoneFactorRecord? {
+        state.withLock { state in
+            guard let userID = state.factorOwners[id] else { return nil }
+            return state.users[userID]?.phoneFactors.first { $0.id == id }
+        }
+    }
+
+    public func removePhoneFactor(id: String, userID: String) -> PhoneFactorRecord? {
+        state.withLock { state in
+            guard state.factorOwners[id] == userID, let index = state.users[userID]?.phoneFactors.firstIndex(where: { $0.id == id }),
+                let record = state.users[userID]?.phoneFactors.remove(at: index)
+            else { return nil }
+            state.factorOwners.removeValue(forKey: id)
+            state.failures.removeValue(forKey: id)
+            state.dropIfEmpty(userID)
+            return record
+        }
+    }
+
+    public func insertPhoneVerification(_ record: PhoneVerificationRecord) {
+        state.withLock { $0.phoneVerifications[record.id] = record }
+    }
+
+    public func phoneVerification(id: String) -> PhoneVerificationRecord? {
+        state.withLock { $0.phoneVerifications[id] }
+    }
+
+    public func removePhoneVerification(id: String) {
+        _ = state.withLock { $0.phoneVerifications.removeValue(forKey: id) }
+    }
+
+    public func finalizePhoneEnrollment(
+        verificationID: String,
+        userID: String,
+        codeDigests: [[UInt8]],
+        at time: Int64,
+        maximumAttempts: Int,
+        factorID: String,
+        displayName: String?,
+        maximumFactorCount: Int
+    ) -> PhoneEnrollmentFinalization {
+        state.withLock { state in
+            guard let verification = state.phoneVerifications[verificationID], verification.purpose == .enrollment,
+                verification.userID == userID
+            else { return .verificationNotFound }
+            let entry = state.users[userID]
+            if entry?.phoneFactors.contains(where: { $0.phoneNumber == verification.phoneNumber }) == true {
+                return .numberAlreadyEnrolled
+            }
+            guard (entry?.factorCount ?? 0) < maximumFactorCount else { return .factorLimitReached }
+            let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
+            state.phoneVerifications[verificationID] = kept
+            switch outcome {
+            case .matched: break
+            case .wrong(let attemptsLeft): return .wrongCode(attemptsLeft: attemptsLeft)
+            case .exhausted, .expired: return .verificationExpired
+            }
+            let factor = PhoneFactorRecord(
+                id: factorID, userID: userID, displayName: displayName, enrolledAt: time, phoneNumber: verification.phoneNumber)
+            state.users[userID, default: UserEntry()].phoneFactors.append(factor)
+            state.factorOwners[factorID] = userID
+            return .enrolled(factor)
+        }
+    }
+
+    public func completeSignIn(
+        credentialID: String,
+        phoneVerificationID verificationID: String,
+        codeDigests: [[UInt8]],
+        maximumAttempts: Int,
+        at time: Int64,
+        session: SessionRecord,
+        maximumSessionsPerUser: Int
+    ) -> SignInCompletion {
+        state.withLock { state in
+            guard let credential = state.pendingSignIns[credentialID], credential.userID == session.userID else {
+                return .credentialNotFound
+            }
+            guard time <= credential.expiresAt else {
+                state.pendingSignIns.removeValue(forKey: credentialID)
+                return .credentialExpired(expiresAt: credential.expiresAt)
+            }
+            guard let verification = state.phoneVerifications[verificationID], verification.purpose == .signIn,
+                verification.credentialID == credentialID, verification.userID == session.userID,
+                let factorID = verification.enrollmentID
+            else { return .verificationNotFound }
+            if let until = state.failureCounter(key: factorID).lockEnd(at: time) {
+                return .locked(until: until)
+            }
+            guard state.users[session.userID]?.phoneFactors.contains(where: { $0.id == factorID }) == true else {
+                return .factorNotFound
+            }
+            let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
+            state.phoneVerifications[verificationID] = kept
+            switch outcome {
+            case .matched: break
+            case .wrong: return .codeRejected
+            case .exhausted, .expired: return .verificationExpired
+            }
+            state.pendingSignIns.removeValue(forKey: credentialID)
+            state.failures.removeValue(forKey: factorID)
+            _ = state.insertSession(session, maximumPerUser: maximumSessionsPerUser)
             return .completed
         }
     }
@@ -406,6 +523,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             state.pendingEnrollments = state.pendingEnrollments.filter { $0.value.deadline >= time }
             state.pendingSignIns = state.pendingSignIns.filter { $0.value.expiresAt >= time }
             state.quotas = state.quotas.filter { $0.value.windowEnd > time }
+            state.phoneVerifications = state.phoneVerifications.filter { $0.value.expiresAt >= time }
             var endedByUser: [String: Set<String>] = [:]
             for record in state.sessions.removeAll(where: { $0.expiresAt < time }) {
                 endedByUser[record.userID, default: []].insert(record.id)
