@@ -41,6 +41,11 @@ public enum EnrollmentStoreConformance {
         .init("recovery codes are replaced as a set, counted, and each completes one sign-in of its own user", recoveryCodes),
         .init("a refused recovery-code completion spends nothing, except that an expired credential is deleted", recoveryCodeRefusals),
         .init("concurrent completions with one recovery code: exactly one wins", concurrentRecoveryCode),
+        .init("phone enrollment: a verification's code enrolls its number once; refusals change nothing", phoneEnrollment),
+        .init("phone enrollment counts wrong codes and ends the verification at the cap or its expiry", phoneEnrollmentAttempts),
+        .init("phone sign-in: the code completes its own sign-in once, with the session, and counts wrong codes", phoneSignIn),
+        .init("concurrent completions of one phone verification: exactly one wins", concurrentPhoneSignIn),
+        .init("phone and TOTP factors share the factor limit; listing, reading and removing phone factors", phoneFactorsAndLimit),
         .init("quotas count uses per key in fixed windows and refuse beyond the limit", quotas),
         .init("concurrent uses of one quota: exactly as many as fit are allowed", concurrentQuota),
         .init("purging removes only what expired", purgeExpired),
@@ -609,6 +614,207 @@ public enum EnrollmentStoreConformance {
         try checkEqual(winners, 1, "completions with one code among 50 concurrent ones")
         try checkEqual(try await store.recoveryCodeCount(userID: user), 1, "codes left")
         try checkEqual(try await store.removeSessions(userID: user, except: nil), 1, "sessions stored by them")
+    }
+
+    // MARK: Phone factors
+
+    static func verification(
+        _ purpose: PhoneVerificationRecord.Purpose, user: String, number: String = "+12015550123", code: [UInt8] = digest(1),
+        enrollmentID: String? = nil, credentialID: String? = nil, expiresAt: Int64 = 500
+    ) -> PhoneVerificationRecord {
+        PhoneVerificationRecord(
+            id: uniqueID("verification"), purpose: purpose, userID: user, enrollmentID: enrollmentID, credentialID: credentialID,
+            phoneNumber: number, codeDigest: code, createdAt: 200, expiresAt: expiresAt, failedAttempts: 0)
+    }
+
+    static func enrollPhone(
+        _ store: any EnrollmentStore, user: String, number: String = "+12015550123", at time: Int64 = 300
+    ) async throws -> PhoneFactorRecord {
+        let record = verification(.enrollment, user: user, number: number)
+        try await store.insertPhoneVerification(record)
+        let outcome = try await store.finalizePhoneEnrollment(
+            verificationID: record.id, userID: user, codeDigests: [record.codeDigest], at: time, maximumAttempts: 5,
+            factorID: uniqueID("phone"), displayName: "Phone", maximumFactorCount: 5)
+        guard case .enrolled(let factor) = outcome else {
+            throw EnrollmentStoreConformanceFailure(message: "enrolling a fixture phone factor: \(outcome)", file: #filePath, line: #line)
+        }
+        return factor
+    }
+
+    static func phoneEnrollment(_ store: any EnrollmentStore) async throws {
+        let user = uniqueID("user")
+        let record = verification(.enrollment, user: user)
+        try await store.insertPhoneVerification(record)
+        try checkEqual(try await store.phoneVerification(id: record.id), record, "a verification reads back unchanged")
+        func finalize(_ id: String = record.id, user: String = user, digests: [[UInt8]] = [record.codeDigest], factorID: String) async throws
+            -> PhoneEnrollmentFinalization
+        {
+            try await store.finalizePhoneEnrollment(
+                verificationID: id, userID: user, codeDigests: digests, at: 300, maximumAttempts: 5, factorID: factorID, displayName: "Work",
+                maximumFactorCount: 5)
+        }
+        try checkEqual(try await finalize(uniqueID("verification"), factorID: uniqueID("phone")), .verificationNotFound, "an unknown verification")
+        try checkEqual(try await finalize(user: uniqueID("user"), factorID: uniqueID("phone")), .verificationNotFound, "another user's verification")
+        let signIn = verification(.signIn, user: user, enrollmentID: uniqueID("phone"), credentialID: uniqueID("credential"))
+        try await store.insertPhoneVerification(signIn)
+        try checkEqual(try await finalize(signIn.id, factorID: uniqueID("phone")), .verificationNotFound, "a sign-in verification")
+        try checkEqual(try await store.phoneVerification(id: record.id), record, "the verification after refusals")
+
+        let factorID = uniqueID("phone")
+        guard case .enrolled(let factor) = try await finalize(digests: [digest(9), record.codeDigest], factorID: factorID) else {
+            throw EnrollmentStoreConformanceFailure(message: "a right code did not enroll", file: #filePath, line: #line)
+        }
+        try checkEqual(
+            factor, PhoneFactorRecord(id: factorID, userID: user, displayName: "Work", enrolledAt: 300, phoneNumber: record.phoneNumber),
+            "the enrolled phone factor")
+        try checkEqual(try await store.phoneVerification(id: record.id), nil, "the verification after enrolling")
+        try checkEqual(try await finalize(factorID: uniqueID("phone")), .verificationNotFound, "the same verification again")
+        let again = verification(.enrollment, user: user)
+        try await store.insertPhoneVerification(again)
+        try checkEqual(
+            try await finalize(again.id, digests: [again.codeDigest], factorID: uniqueID("phone")), .numberAlreadyEnrolled,
+            "the same number again")
+        try checkEqual(try await store.phoneVerification(id: again.id), again, "a verification refused for a duplicate number")
+        try checkEqual(try await store.phoneFactors(userID: user), [factor], "the user's phone factors")
+    }
+
+    static func phoneEnrollmentAttempts(_ store: any EnrollmentStore) async throws {
+        let user = uniqueID("user")
+        let record = verification(.enrollment, user: user)
+        try await store.insertPhoneVerification(record)
+        for left in [2, 1] {
+            try checkEqual(
+                try await store.finalizePhoneEnrollment(
+                    verificationID: record.id, userID: user, codeDigests: [digest(9)], at: 300, maximumAttempts: 3, factorID: uniqueID("phone"),
+                    displayName: nil, maximumFactorCount: 5), .wrongCode(attemptsLeft: left), "a wrong code")
+        }
+        try checkEqual(try await store.phoneVerification(id: record.id)?.failedAttempts, 2, "the attempts counted")
+        try checkEqual(
+            try await store.finalizePhoneEnrollment(
+                verificationID: record.id, userID: user, codeDigests: [digest(9)], at: 300, maximumAttempts: 3, factorID: uniqueID("phone"),
+                displayName: nil, maximumFactorCount: 5), .verificationExpired, "the last wrong code allowed")
+        try checkEqual(try await store.phoneVerification(id: record.id), nil, "the verification after its last attempt")
+
+        let late = verification(.enrollment, user: user)
+        try await store.insertPhoneVerification(late)
+        try checkEqual(
+            try await store.finalizePhoneEnrollment(
+                verificationID: late.id, userID: user, codeDigests: [late.codeDigest], at: 501, maximumAttempts: 3, factorID: uniqueID("phone"),
+                displayName: nil, maximumFactorCount: 5), .verificationExpired, "a right code after the expiry")
+        try checkEqual(try await store.phoneFactors(userID: user), [], "factors after refusals")
+        let purged = verification(.enrollment, user: user, expiresAt: 999)
+        let kept = verification(.enrollment, user: user, expiresAt: 1_000)
+        try await store.insertPhoneVerification(purged)
+        try await store.insertPhoneVerification(kept)
+        try await store.purgeExpired(before: 1_000)
+        try checkEqual(try await store.phoneVerification(id: purged.id), nil, "an expired verification after purging")
+        try checkEqual(try await store.phoneVerification(id: kept.id), kept, "a verification at its expiry after purging")
+        try await store.removePhoneVerification(id: kept.id)
+        try checkEqual(try await store.phoneVerification(id: kept.id), nil, "a removed verification")
+    }
+
+    static func phoneSignIn(_ store: any EnrollmentStore) async throws {
+        let user = uniqueID("user")
+        let factor = try await enrollPhone(store, user: user)
+        let credential = try await pendingSignIn(of: user, in: store)
+        let record = verification(.signIn, user: user, enrollmentID: factor.id, credentialID: credential.id)
+        try await store.insertPhoneVerification(record)
+        func complete(_ id: String = record.id, credential: PendingSignInRecord = credential, digests: [[UInt8]], at time: Int64 = 250) async throws
+            -> (SignInCompletion, SessionRecord)
+        {
+            let session = SessionRecord(
+                id: uniqueID("session"), userID: credential.userID, firstFactorProvider: "password", authenticatedAt: time,
+                secondFactorEnrollmentID: factor.id, lastUsedAt: time, expiresAt: 5_000)
+            let completion = try await store.completeSignIn(
+                credentialID: credential.id, phoneVerificationID: id, codeDigests: digests, maximumAttempts: 3, at: time, session: session,
+                maximumSessionsPerUser: 10)
+            return (completion, session)
+        }
+        let other = try await pendingSignIn(of: user, in: store)
+        try checkEqual(try await complete(credential: other, digests: [record.codeDigest]).0, .verificationNotFound, "another sign-in's code")
+        try checkEqual(try await complete(uniqueID("verification"), digests: [record.codeDigest]).0, .verificationNotFound, "an unknown verification")
+        try checkEqual(try await complete(digests: [digest(9)]).0, .codeRejected, "a wrong code")
+        try checkEqual(try await store.phoneVerification(id: record.id)?.failedAttempts, 1, "the wrong code counted")
+        _ = try await store.recordFailure(key: factor.id, at: 240, limit: 1, lockout: 20)
+        try checkEqual(try await complete(digests: [record.codeDigest]).0, .locked(until: 260), "a locked factor")
+        let (completion, session) = try await complete(digests: [record.codeDigest], at: 270)
+        try checkEqual(completion, .completed, "the right code")
+        try checkEqual(try await store.session(id: session.id), session, "the session of the sign-in")
+        try checkEqual(try await store.pendingSignIn(id: credential.id), nil, "the credential after the sign-in")
+        try checkEqual(try await store.phoneVerification(id: record.id), nil, "the verification after the sign-in")
+        try checkEqual(try await store.failureCounter(key: factor.id), .zero, "the factor's failures after the sign-in")
+        try checkEqual(try await complete(digests: [record.codeDigest], at: 271).0, .credentialNotFound, "the same code again")
+
+        let third = try await pendingSignIn(of: user, in: store)
+        let late = verification(.signIn, user: user, enrollmentID: factor.id, credentialID: third.id, expiresAt: 300)
+        try await store.insertPhoneVerification(late)
+        try checkEqual(try await complete(late.id, credential: third, digests: [late.codeDigest], at: 301).0, .verificationExpired, "an expired code")
+        try checkEqual(try await store.pendingSignIn(id: third.id), third, "the credential after an expired code")
+        let gone = verification(.signIn, user: user, enrollmentID: factor.id, credentialID: third.id)
+        try await store.insertPhoneVerification(gone)
+        try checkEqual(try await store.removePhoneFactor(id: factor.id, userID: user), factor, "removing the phone factor")
+        try checkEqual(try await complete(gone.id, credential: third, digests: [gone.codeDigest]).0, .factorNotFound, "a code of a removed factor")
+    }
+
+    static func concurrentPhoneSignIn(_ store: any EnrollmentStore) async throws {
+        let user = uniqueID("user")
+        let factor = try await enrollPhone(store, user: user)
+        let credential = try await pendingSignIn(of: user, in: store)
+        let record = verification(.signIn, user: user, enrollmentID: factor.id, credentialID: credential.id)
+        try await store.insertPhoneVerification(record)
+        let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<50 {
+                group.addTask {
+                    let session = SessionRecord(
+                        id: uniqueID("session"), userID: user, firstFactorProvider: "password", authenticatedAt: 250,
+                        secondFactorEnrollmentID: factor.id, lastUsedAt: 250, expiresAt: 5_000)
+                    return try await store.completeSignIn(
+                        credentialID: credential.id, phoneVerificationID: record.id, codeDigests: [record.codeDigest], maximumAttempts: 3,
+                        at: 250, session: session, maximumSessionsPerUser: 100) == .completed
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        try checkEqual(winners, 1, "completions with one verification among 50 concurrent ones")
+        try checkEqual(try await store.removeSessions(userID: user, except: nil), 1, "sessions stored by them")
+    }
+
+    static func phoneFactorsAndLimit(_ store: any EnrollmentStore) async throws {
+        let totp = try await enrolledFactor(in: store, step: nil)
+        let user = totp.userID
+        let first = try await enrollPhone(store, user: user, number: "+12015550123", at: 300)
+        let second = try await enrollPhone(store, user: user, number: "+4930123456", at: 301)
+        try checkEqual(try await store.phoneFactors(userID: user), [first, second], "the phone factors, oldest first")
+        try checkEqual(try await store.phoneFactor(id: second.id), second, "a phone factor by id")
+        try checkEqual(try await store.phoneFactors(userID: uniqueID("user")), [], "the phone factors of a user without any")
+        let credential = PendingSignInRecord(
+            id: uniqueID("credential"), userID: user, firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
+        try checkEqual(
+            try await store.factorsStartingSignIn(credential), SignInFactors(totp: [totp], phone: [first, second]),
+            "both kinds of factors starting a sign-in")
+        let phoneOnly = uniqueID("user")
+        let only = try await enrollPhone(store, user: phoneOnly)
+        let onlyCredential = PendingSignInRecord(
+            id: uniqueID("credential"), userID: phoneOnly, firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
+        try checkEqual(
+            try await store.factorsStartingSignIn(onlyCredential), SignInFactors(totp: [], phone: [only]), "a user with phone factors only")
+        try checkEqual(try await store.pendingSignIn(id: onlyCredential.id), onlyCredential, "the credential of a user with phone factors only")
+
+        let pending = try pending(user: user)
+        try await store.insertPendingEnrollment(pending)
+        try checkEqual(
+            try await store.finalizeEnrollment(pendingID: pending.id, factor: factor(from: pending, at: 5, step: nil), maximumFactorCount: 3),
+            .factorLimitReached, "a TOTP factor beyond a limit reached with phone factors")
+        let third = verification(.enrollment, user: user, number: "+442079460958")
+        try await store.insertPhoneVerification(third)
+        try checkEqual(
+            try await store.finalizePhoneEnrollment(
+                verificationID: third.id, userID: user, codeDigests: [third.codeDigest], at: 302, maximumAttempts: 5, factorID: uniqueID("phone"),
+                displayName: nil, maximumFactorCount: 3), .factorLimitReached, "a phone factor beyond the limit")
+        try checkEqual(try await store.removePhoneFactor(id: first.id, userID: uniqueID("user")), nil, "removing another user's phone factor")
+        try checkEqual(try await store.removePhoneFactor(id: first.id, userID: user), first, "removing a phone factor")
+        try checkEqual(try await store.phoneFactor(id: first.id), nil, "a removed phone factor")
+        try checkEqual(try await store.phoneFactors(userID: user), [second], "the phone factors after a removal")
     }
 
     // MARK: Quotas
