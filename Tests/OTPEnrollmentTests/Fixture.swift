@@ -15,8 +15,8 @@ struct Fixture {
     let opener = RecordingOpener(answer: true)
     let service: MultiFactorService
 
-    init(_ configuration: MultiFactorConfiguration = MultiFactorConfiguration()) throws {
-        service = try MultiFactorService(configuration: configuration, store: store, clock: clock, opener: opener)
+    init(_ configuration: MultiFactorConfiguration = MultiFactorConfiguration(), smsSender: (any SMSSender)? = nil) throws {
+        service = try MultiFactorService(configuration: configuration, store: store, clock: clock, opener: opener, smsSender: smsSender)
     }
 
     static func identity(
