@@ -3,13 +3,14 @@ internal import OTPCommandSupport
 internal import Glibc
 
 extension TOTPTool {
-    /// `totp enroll`, `signin`, `reseal`, `factors` and `keygen` run `totp-enrollment`, installed
-    /// beside `totp`: it links Foundation, SwiftNIO and SQLite, which would slow every `totp code`.
+    /// `totp enroll`, `signin`, `recovery-codes`, `reseal`, `factors` and `keygen` run
+    /// `totp-enrollment`, installed beside `totp`: it links Foundation, SwiftNIO and SQLite, which
+    /// would slow every `totp code`.
     ///
     /// `main()` hands these commands over before parsing; the types here put them in `totp --help`.
     enum Enrollment {
         static let program = "totp-enrollment"
-        static let commands: [any ParsableCommand.Type] = [Enroll.self, SignIn.self, Reseal.self, Factors.self, Keygen.self]
+        static let commands: [any ParsableCommand.Type] = [Enroll.self, SignIn.self, RecoveryCodes.self, Reseal.self, Factors.self, Keygen.self]
 
         static func handles(_ arguments: [String]) -> Bool {
             guard let first = arguments.first else { return false }
@@ -44,7 +45,13 @@ extension TOTPTool {
 
     struct SignIn: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "signin", abstract: "Sign in with an enrolled TOTP second factor (runs totp-enrollment).")
+            commandName: "signin", abstract: "Sign in with a second factor or a recovery code (runs totp-enrollment).")
+        @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
+    }
+
+    struct RecoveryCodes: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "recovery-codes", abstract: "Count or generate a user's recovery codes (runs totp-enrollment).")
         @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
     }
 

@@ -8,7 +8,10 @@ extension EnrollmentTool {
         static let configuration = CommandConfiguration(
             commandName: "signin",
             abstract: "Sign in with a TOTP second factor: ask for a code and verify it.",
-            discussion: "Each code is accepted once; wrong codes count towards a temporary lock."
+            discussion: """
+                Each code is accepted once; wrong codes count towards a temporary lock. --recovery-code \
+                signs in with one of the user's recovery codes instead (see `recovery-codes`).
+                """
         )
 
         @OptionGroup var storeOptions: StoreOptions
@@ -16,22 +19,26 @@ extension EnrollmentTool {
         @Option(help: "The user's id.")
         var user: String
 
-        @Option(help: "The enrollment id of the factor to use (default: the first enrolled).")
-        var factor: String?
-
-        @Option(help: "The code, instead of asking for it (one attempt).")
-        var code: String?
+        @OptionGroup var secondFactorOptions: SecondFactorOptions
 
         func run() async throws {
             try await storeOptions.withService { _, service throws(CommandFailure) in
                 let identity = FirstFactorIdentity(userID: user, email: nil, isEmailVerified: false, provider: .password)
-                let (_, secondFactor) = try await SignInFlow.signIn(service, identity, factor: factor, code: code)
+                let (signedIn, secondFactor) = try await secondFactorOptions.signIn(service, identity)
                 guard let secondFactor else {
                     throw .refused(
                         "\(user) has no second factor in \(storeOptions.database): enroll one with `totp enroll --db \(storeOptions.database) --user \(user) --email ADDRESS`"
                     )
                 }
-                StandardStreams.writeOutput("Signed in as \(user) with TOTP second factor \(secondFactor.uid).\n")
+                guard secondFactor.factorID == RecoveryCodeMultiFactorID else {
+                    StandardStreams.writeOutput("Signed in as \(user) with TOTP second factor \(secondFactor.uid).\n")
+                    return
+                }
+                // The count tells the person whether it is time to generate a new set; the sign-in
+                // has already succeeded, so failing to count must not turn it into a failure.
+                let remaining = try? await signedIn.multiFactor.recoveryCodeCount()
+                StandardStreams.writeOutput(
+                    "Signed in as \(user) with a recovery code" + (remaining.map { "; \(RecoveryCodes.unused($0)) left" } ?? "") + ".\n")
             }
         }
     }

@@ -4,8 +4,8 @@ internal import OTPSealing
 
 /// `totp-enrollment`: the multi-factor flow end to end on an SQLite database, from a terminal.
 ///
-/// `totp enroll`, `totp signin` and `totp reseal` run this program (it is installed beside
-/// `totp`). It is a separate executable because it links Foundation, SwiftNIO and SQLite, whose
+/// `totp enroll`, `totp signin`, `totp recovery-codes` and the other enrollment commands run this
+/// program (it is installed beside `totp`). It is a separate executable because it links Foundation, SwiftNIO and SQLite, whose
 /// start-up cost every process would pay, and `totp code` must start about as fast as `oathtool`.
 @main
 struct EnrollmentTool: AsyncParsableCommand {
@@ -23,7 +23,7 @@ struct EnrollmentTool: AsyncParsableCommand {
             Exit status: 0 success, 1 code refused or sign-in failed, 64 bad input or usage, 66 no \
             key or unreadable key, 70 internal failure, 73 key file not written, 74 database error.
             """,
-        subcommands: [Enroll.self, SignIn.self, Reseal.self, Factors.self, Keygen.self]
+        subcommands: [Enroll.self, SignIn.self, RecoveryCodes.self, Reseal.self, Factors.self, Keygen.self]
     )
 
     /// Reports failures as one line (`totp enroll: …`) rather than ArgumentParser's usage dump,

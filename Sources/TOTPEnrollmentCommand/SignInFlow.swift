@@ -1,18 +1,23 @@
 internal import OTPCommandSupport
 internal import OTPEnrollment
 
-/// The second step of sign-in at a terminal: pick a hint, ask for its code, resolve.
+/// The second step of sign-in at a terminal: pick a hint, ask for its code, resolve; or resolve
+/// with a recovery code given on the command line.
 enum SignInFlow {
     /// How many codes a person may type in one run before the command gives up (the service's own
     /// throttling may stop them sooner).
     static let attempts = 5
 
-    /// Signs `identity` in. Returns `nil` when the user has no second factor.
+    /// Signs `identity` in. Returns `nil` as the second factor when the user has none.
+    ///
+    /// With `recoveryCode`, the second step spends that recovery code instead of asking for a
+    /// TOTP code (one attempt, as with `code`).
     static func signIn(
         _ service: MultiFactorService,
         _ identity: FirstFactorIdentity,
         factor: String?,
-        code: String?
+        code: String?,
+        recoveryCode: String? = nil
     ) async throws(CommandFailure) -> (user: User, secondFactor: MultiFactorInfo?) {
         let resolver: MultiFactorResolver
         do {
@@ -21,6 +26,14 @@ enum SignInFlow {
             resolver = error.resolver!
         } catch {
             throw CommandFailure(error)
+        }
+        if let recoveryCode {
+            do {
+                let result = try await resolver.resolveSignIn(with: RecoveryCodeMultiFactorGenerator.assertion(withCode: recoveryCode))
+                return (result.user, result.secondFactor)
+            } catch {
+                throw CommandFailure(error)
+            }
         }
         let hint = try choose(factor, from: resolver.hints, user: identity.userID)
         let name = hint.displayName.map { "'\($0)' " } ?? ""

@@ -56,7 +56,7 @@ struct HelpSnapshotTests {
     @Test("help text lists the commands, the secret sources and the exit statuses")
     func content() {
         let root = Self.help([])
-        for command in ["code", "verify", "new", "qr", "uri", "enroll", "signin", "reseal", "factors", "keygen"] {
+        for command in ["code", "verify", "new", "qr", "uri", "enroll", "signin", "recovery-codes", "reseal", "factors", "keygen"] {
             #expect(root.contains("\n  \(command) "), "totp --help does not list \(command)")
         }
         #expect(root.contains("69 totp-enrollment missing"))

@@ -40,6 +40,9 @@ struct ParsingTests {
         let factors = try Self.parse(["factors", "--db", "x.sqlite", "--user", "a", "--json"], as: TOTPTool.Factors.self)
         #expect(factors.arguments == ["--db", "x.sqlite", "--user", "a", "--json"])
         #expect(TOTPTool.Enrollment.handles(["factors", "--json"]))
+        let recovery = try Self.parse(["recovery-codes", "--generate", "--code", "123456"], as: TOTPTool.RecoveryCodes.self)
+        #expect(recovery.arguments == ["--generate", "--code", "123456"])
+        #expect(TOTPTool.Enrollment.handles(["recovery-codes"]))
         #expect(!TOTPTool.Enrollment.handles(["code"]))
     }
 }
