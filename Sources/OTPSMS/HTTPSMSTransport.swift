@@ -1,10 +1,17 @@
 import AsyncHTTPClient
+import Glibc
 import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import OTPEnrollment
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The one HTTP exchange both HTTP senders make: a POST bounded by the sender's timeout, its
 /// failures sorted into ``SMSSendError`` reasons, and the client's lifecycle.
@@ -93,7 +100,7 @@ final class HTTPSMSTransport: Sendable {
         let senderName = senderName
         let outcome = await withTaskGroup(of: Race.self) { group in
             group.addTask {
-                .exchange(await Self.exchange(request, client: client, timeout: timeout, senderName: senderName, message: message))
+                .exchange(await Self.exchange(request, client: client, timeout: timeout, senderName: senderName, message: message, url: url))
             }
             group.addTask {
                 do { try await Task.sleep(for: timeout) } catch { return .timerCancelled }
@@ -119,13 +126,13 @@ final class HTTPSMSTransport: Sendable {
     }
 
     private static func exchange(
-        _ request: HTTPClientRequest, client: HTTPClient, timeout: Duration, senderName: String, message: String
+        _ request: HTTPClientRequest, client: HTTPClient, timeout: Duration, senderName: String, message: String, url: String
     ) async -> Result<Answer, SMSSendError> {
         let response: HTTPClientResponse
         do {
             response = try await client.execute(request, timeout: TimeAmount(timeout))
         } catch {
-            return .failure(classify(error, timeout: timeout, senderName: senderName, message: message))
+            return .failure(classify(error, timeout: timeout, senderName: senderName, message: message, target: target(of: url)))
         }
         var collected: [UInt8] = []
         do {
@@ -142,39 +149,48 @@ final class HTTPSMSTransport: Sendable {
 
     /// Sorts a failed exchange by what the caller can do about it. Descriptions of NIO's and AHC's
     /// errors name hosts, ports and error numbers, never a header or a body.
-    static func classify(_ error: any Error, timeout: Duration, senderName: String, message: String) -> SMSSendError {
+    static func classify(_ error: any Error, timeout: Duration, senderName: String, message: String, target: String) -> SMSSendError {
         if let error = error as? HTTPClientError {
             switch error {
             case .deadlineExceeded, .readTimeout, .writeTimeout, .cancelled:
                 return SMSSendError(.timedOut(seconds: timeout.seconds), sender: senderName)
             case .connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout:
-                return SMSSendError(.unreachable("no connection within \(timeout.seconds) seconds"), sender: senderName)
+                return SMSSendError(.unreachable("\(target): no connection in time"), sender: senderName)
             case .remoteConnectionClosed:
-                return SMSSendError(.unreachable("the gateway closed the connection without an answer"), sender: senderName)
+                return SMSSendError(.unreachable("\(target): the connection closed without an answer"), sender: senderName)
             case .invalidURL, .emptyHost, .emptyScheme, .alreadyShutdown:
                 return SMSSendError(.misconfigured(String(describing: error)), sender: senderName)
             default:
-                return SMSSendError(.unreachable(String(describing: error)), sender: senderName)
+                return SMSSendError(.unreachable("\(target): \(error)"), sender: senderName)
             }
         }
         if error is CancellationError {
             return SMSSendError(.timedOut(seconds: timeout.seconds), sender: senderName)
         }
         if let error = error as? NIOConnectionError {
-            let reasons = error.connectionErrors.map { "\($0.target): \(Self.describe($0.error))" }
-            let detail =
-                reasons.isEmpty ? (error.dnsAAAAError ?? error.dnsAError).map(Self.describe) ?? "no address" : reasons.joined(separator: "; ")
+            let causes =
+                error.connectionErrors.map { Self.describe($0.error) } + [error.dnsAAAAError, error.dnsAError].compactMap { $0.map(Self.describe) }
+            let detail = causes.isEmpty ? "no address to connect to" : Set(causes).sorted().joined(separator: "; ")
             return SMSSendError(.unreachable("\(error.host):\(error.port): \(detail)"), sender: senderName)
         }
-        if error is ChannelError, case .connectTimeout = error as! ChannelError {
-            return SMSSendError(.unreachable("no connection within \(timeout.seconds) seconds"), sender: senderName)
+        if let channelError = error as? ChannelError, case .connectTimeout = channelError {
+            return SMSSendError(.unreachable("\(target): no connection in time"), sender: senderName)
         }
-        return SMSSendError(.unreachable(Redaction.detail(Self.describe(error), withoutMessage: message)), sender: senderName)
+        return SMSSendError(.unreachable("\(target): " + Redaction.detail(Self.describe(error), withoutMessage: message)), sender: senderName)
     }
 
+    /// `Connection refused (errno 111)` rather than NIO's `connection reset (error set): …`.
     private static func describe(_ error: any Error) -> String {
-        if let error = error as? IOError { return error.description }
+        if let error = error as? IOError { return "\(String(cString: strerror(error.errnoCode))) (errno \(error.errnoCode))" }
         return String(describing: error)
+    }
+
+    /// `host:port` of `url`, which names the gateway in an error without its path or query (a
+    /// webhook's query may carry a token).
+    static func target(of url: String) -> String {
+        guard let parsed = URL(string: url), let host = parsed.host else { return "the gateway" }
+        let port = parsed.port ?? (parsed.scheme?.lowercased() == "https" ? 443 : 80)
+        return "\(host):\(port)"
     }
 }
 

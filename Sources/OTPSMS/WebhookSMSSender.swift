@@ -57,9 +57,10 @@ public final class WebhookSMSSender: SMSSender {
         else { throw misconfigured("the URL \(url.debugDescription) is not an http or https URL with a host") }
         var fields = HTTPHeaders()
         for (name, value) in headers {
-            // A line break in a header would let one value forge more headers.
-            guard !name.isEmpty, !name.contains(where: { $0.isWhitespace || $0 == ":" }),
-                !value.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" })
+            // A line break in a value would let it forge more headers. Scalars, not Characters:
+            // "\r\n" is one Character, equal to neither "\r" nor "\n".
+            guard !name.isEmpty, name.unicodeScalars.allSatisfy(Self.isTokenScalar),
+                !value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" })
             else { throw misconfigured("the header \(name.debugDescription) has a malformed name or value") }
             fields.add(name: name, value: value)
         }
@@ -100,6 +101,11 @@ public final class WebhookSMSSender: SMSSender {
             throw error
         }
         logger.debug("SMS to \(masked) accepted (HTTP \(answer.status))")
+    }
+
+    /// A header name's characters (RFC 9110's token).
+    private static func isTokenScalar(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
     }
 
     /// Shuts down the HTTP client the sender created; does nothing for an injected client. The
