@@ -17,12 +17,12 @@ import SystemPackage
 ///     arguments: ["TEXT", .phoneNumber, "-unicode", "-text", .text])
 /// ```
 ///
-/// Exit status 0 means sent. Any other status is ``SMSSendError/Reason/rejected(_:)`` with the
+/// Exit status 0 means sent. Any other status is `.rejected` with the
 /// status and the first line of the program's standard error (with the message and its code cut
 /// out, should the program echo them). A program that cannot be started is
-/// ``SMSSendError/Reason/unreachable(_:)``. A program still running at the timeout is sent
+/// `.unreachable`. A program still running at the timeout is sent
 /// SIGTERM, with everything it started, then SIGKILL half a second later, and the send is
-/// ``SMSSendError/Reason/timedOut(seconds:)``: the program runs in a process group of its own,
+/// `.timedOut`: the program runs in a process group of its own,
 /// which is what the signals go to.
 ///
 /// The program inherits this process's environment (plus ``environment``) and working directory;
@@ -56,7 +56,7 @@ public struct CommandSMSSender: SMSSender {
     ///   - timeout: How long the program may run; 10 seconds by default.
     ///   - logger: Where sends and failures are logged at debug and warning level, with masked
     ///     numbers and never the message.
-    /// - Throws: ``SMSSendError/Reason/misconfigured(_:)`` for a relative path, a file that is not
+    /// - Throws: `SMSSendError` `.misconfigured` for a relative path, a file that is not
     ///   executable, arguments without the number or the message, or a timeout that is not positive.
     public init(
         executable: String,
@@ -81,7 +81,7 @@ public struct CommandSMSSender: SMSSender {
     }
 
     /// Runs the program for `text` and `phoneNumber` and waits for it to end.
-    /// - Throws: ``SMSSendError`` when the program failed, could not start or ran out of time.
+    /// - Throws: `SMSSendError` when the program failed, could not start or ran out of time.
     public func send(_ text: String, to phoneNumber: String) async throws(SMSSendError) {
         let masked = Redaction.maskedPhoneNumber(phoneNumber)
         let configuration = configuration(arguments: arguments.map { $0.resolved(phoneNumber: phoneNumber, text: text) })

@@ -14,7 +14,7 @@ import Synchronization
 #endif
 
 /// The one HTTP exchange both HTTP senders make: a POST bounded by the sender's timeout, its
-/// failures sorted into ``SMSSendError`` reasons, and the client's lifecycle.
+/// failures sorted into `SMSSendError` reasons, and the client's lifecycle.
 ///
 /// A class, so that the client it creates is shut down once, when the last sender sharing it
 /// goes (or earlier through ``shutdown()``), whatever copies of the sender a program made.
@@ -203,7 +203,7 @@ extension TimeAmount {
 }
 
 extension Duration {
-    /// The duration in seconds, as ``SMSSendError/Reason/timedOut(seconds:)`` reports it.
+    /// The duration in seconds, as `SMSSendError.Reason.timedOut` reports it.
     var seconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18

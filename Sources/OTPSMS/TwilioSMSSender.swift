@@ -14,17 +14,18 @@ public import OTPEnrollment
 /// Each message is one `POST {baseURL}/2010-04-01/Accounts/{AccountSid}/Messages.json` with a
 /// form body (`To`, `From` or `MessagingServiceSid`, `Body`) and HTTP basic authentication. A 2xx
 /// answer means Twilio accepted the message for delivery; any other status is
-/// ``SMSSendError/Reason/rejected(_:)`` with Twilio's error code and message
+/// `.rejected` with Twilio's error code and message
 /// (`HTTP 400, Twilio error 21211: Invalid 'To' Phone Number`). No answer within the timeout is
-/// ``SMSSendError/Reason/timedOut(seconds:)``; a gateway that cannot be connected to is
-/// ``SMSSendError/Reason/unreachable(_:)``. Neither the auth token nor the message ever appears
+/// `.timedOut`; a gateway that cannot be connected to is
+/// `.unreachable`. Neither the auth token nor the message ever appears
 /// in an error or a log.
 ///
 /// ```swift
 /// let sender = try TwilioSMSSender(
 ///     credentials: .authToken(accountSID: "AC…", authToken: token),
 ///     origin: .phoneNumber("+15555550100"))
-/// defer { Task { try await sender.shutdown() } }
+/// try await sender.send("123456 is your Example code.", to: "+15555554444")
+/// try await sender.shutdown()  // when the server stops
 /// ```
 ///
 /// Without an `httpClient`, the sender creates one (redirects refused, no connection retries
@@ -57,7 +58,7 @@ public final class TwilioSMSSender: SMSSender {
     ///   - httpClient: A client the caller owns, or nil for one the sender creates and owns.
     ///   - logger: Where sends and failures are logged at debug and warning level, with masked
     ///     numbers and never the message.
-    /// - Throws: ``SMSSendError/Reason/misconfigured(_:)`` for an unusable base URL, an empty
+    /// - Throws: `SMSSendError` `.misconfigured` for an unusable base URL, an empty
     ///   credential or origin, or a timeout that is not positive.
     public init(
         credentials: Credentials,
@@ -92,7 +93,7 @@ public final class TwilioSMSSender: SMSSender {
     }
 
     /// Sends `text` to `phoneNumber`.
-    /// - Throws: ``SMSSendError`` when Twilio did not accept the message.
+    /// - Throws: `SMSSendError` when Twilio did not accept the message.
     public func send(_ text: String, to phoneNumber: String) async throws(SMSSendError) {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")

@@ -14,10 +14,10 @@ public import OTPEnrollment
 ///
 /// The body is `{"to":"+15555550100","text":"…"}` with `Content-Type: application/json`, plus
 /// any headers configured (an `Authorization: Bearer …`, say). A 2xx answer means sent; any other
-/// status is ``SMSSendError/Reason/rejected(_:)`` with the status and the first line of the answer
+/// status is `.rejected` with the status and the first line of the answer
 /// (the message text and its code cut out of it). No answer within the timeout is
-/// ``SMSSendError/Reason/timedOut(seconds:)``; a URL that cannot be connected to is
-/// ``SMSSendError/Reason/unreachable(_:)``. Header values and the message never appear in an error
+/// `.timedOut`; a URL that cannot be connected to is
+/// `.unreachable`. Header values and the message never appear in an error
 /// or a log.
 ///
 /// Without an `httpClient`, the sender creates one (redirects refused, no connection retries
@@ -42,7 +42,7 @@ public final class WebhookSMSSender: SMSSender {
     ///   - httpClient: A client the caller owns, or nil for one the sender creates and owns.
     ///   - logger: Where sends and failures are logged at debug and warning level, with masked
     ///     numbers and never the message.
-    /// - Throws: ``SMSSendError/Reason/misconfigured(_:)`` for a URL that is not http or https with
+    /// - Throws: `SMSSendError` `.misconfigured` for a URL that is not http or https with
     ///   a host, a malformed header, or a timeout that is not positive.
     public init(
         url: String,
@@ -75,7 +75,7 @@ public final class WebhookSMSSender: SMSSender {
     }
 
     /// Sends `text` to `phoneNumber`.
-    /// - Throws: ``SMSSendError`` when the webhook did not accept the message.
+    /// - Throws: `SMSSendError` when the webhook did not accept the message.
     public func send(_ text: String, to phoneNumber: String) async throws(SMSSendError) {
         let body: [UInt8]
         do {
