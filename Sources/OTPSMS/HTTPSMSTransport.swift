@@ -16,8 +16,8 @@ import Synchronization
 /// The one HTTP exchange both HTTP senders make: a POST bounded by the sender's timeout, its
 /// failures sorted into `SMSSendError` reasons, and the client's lifecycle.
 ///
-/// A class, so that the client it creates is shut down once, when the last sender sharing it
-/// goes (or earlier through ``shutdown()``), whatever copies of the sender a program made.
+/// A class with a deinit, so that a client it created is shut down exactly once: at
+/// ``shutdown()``, or when the sender holding the transport is released.
 final class HTTPSMSTransport: Sendable {
     /// What the gateway answered: its status and as much of its body as an error message needs.
     struct Answer: Sendable {
@@ -27,7 +27,7 @@ final class HTTPSMSTransport: Sendable {
         var isSuccess: Bool { (200..<300).contains(status) }
     }
 
-    /// Enough for any gateway's error object; a longer body is not read further.
+    /// Enough for any gateway's error object; the rest of a longer body is read and dropped.
     static let bodyLimit = 64 * 1024
 
     let client: HTTPClient

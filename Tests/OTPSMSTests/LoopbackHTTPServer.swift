@@ -17,6 +17,9 @@ final class LoopbackHTTPServer: Sendable {
         var contentType = "application/json"
         /// How long the server waits before answering: past the sender's timeout, a slow gateway.
         var delay: Duration = .zero
+        /// Announces more body than it sends and never ends the response: a gateway that stalls
+        /// after its status line.
+        var stallsBody = false
     }
 
     /// One request as received.
@@ -121,10 +124,14 @@ final class LoopbackHTTPServer: Sendable {
             guard context.channel.isActive else { return }
             var headers = HTTPHeaders()
             headers.add(name: "Content-Type", value: reply.contentType)
-            headers.add(name: "Content-Length", value: String(reply.body.utf8.count))
+            headers.add(name: "Content-Length", value: String(reply.body.utf8.count + (reply.stallsBody ? 100 : 0)))
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: reply.status, headers: headers))), promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: reply.body)))), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            if reply.stallsBody {
+                context.flush()
+            } else {
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            }
         }
     }
 }

@@ -76,6 +76,27 @@ struct WebhookSMSSenderTests {
         #expect(elapsed >= .milliseconds(350) && elapsed < .seconds(30), "took \(elapsed)")
     }
 
+    @Test(
+        "a status that arrives in time decides, with the body read until the timeout, even when it stalls",
+        arguments: [(HTTPResponseStatus.ok, nil), (.badGateway, SMSSendError(.rejected("HTTP 502: upstream down"), sender: "webhook"))])
+    func stalledBody(status: HTTPResponseStatus, expected: SMSSendError?) async throws {
+        let server = try await LoopbackHTTPServer.start(replying: .init(status: status, body: "upstream down\n", stallsBody: true))
+        let sender = try Self.sender(server.baseURL, timeout: .milliseconds(400))
+        let start = ContinuousClock.now
+        var thrown: SMSSendError?
+        do throws(SMSSendError) {
+            try await sender.send(Self.text, to: Self.number)
+        } catch {
+            thrown = error
+        }
+        let elapsed = ContinuousClock.now - start
+        try await sender.shutdown()
+        try await server.stop()
+        #expect(thrown == expected)
+        // Waited for the body until the timeout (generous bound for loaded runs).
+        #expect(elapsed >= .milliseconds(350) && elapsed < .seconds(30), "took \(elapsed)")
+    }
+
     @Test("a closed port is unreachable, at once")
     func unreachable() async throws {
         let port = try await LoopbackHTTPServer.closedPort()
