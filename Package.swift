@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "OTPEnrollmentSQLite", targets: ["OTPEnrollmentSQLite"]),
         .library(name: "OTPEnrollmentTestSupport", targets: ["OTPEnrollmentTestSupport"]),
         .library(name: "OTPPhoneNumber", targets: ["OTPPhoneNumber"]),
+        .library(name: "OTPSMS", targets: ["OTPSMS"]),
         .executable(name: "totp-enrollment", targets: ["TOTPEnrollmentCommand"]),
         .executable(name: "totp", targets: ["TOTPCommand"]),
     ],
@@ -26,8 +27,15 @@ let package = Package(
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        // Tests only: runs child processes with both output pipes drained concurrently.
+        // Runs child processes with both output pipes drained concurrently and their process group
+        // killed on a timeout: the tests' ProcessRunner and OTPSMS's command sender.
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        // OTPSMS's HTTP senders. It pulls in swift-nio-ssl, -http2, -extras and -transport-services,
+        // which only OTPSMS and its tests build.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Already in the graph through sqlite-nio and async-http-client; named for OTPSMS's error
+        // classification and the loopback HTTP server of its tests.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // C libraries.
@@ -61,6 +69,20 @@ let package = Package(
             dependencies: [
                 "OTPCore", "OTPEnrollment", "OTPSealing", "OTPDurableStore",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ]
+        ),
+        // SMS delivery for phone second factors: Twilio-compatible and webhook senders on
+        // async-http-client, a command sender (a GSM modem's spooler), a log sender for development.
+        .target(
+            name: "OTPSMS",
+            dependencies: [
+                "OTPEnrollment",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
             ]
         ),
 
@@ -121,6 +143,17 @@ let package = Package(
             dependencies: [
                 "OTPEnrollmentSQLite", "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPSealing", "OTPCore",
                 "OTPTestUtilities", .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "OTPSMSTests",
+            dependencies: [
+                "OTPSMS", "OTPEnrollment", "OTPTestUtilities",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "OTPCommandSupportTests", dependencies: ["OTPCommandSupport", "OTPQR", "OTPCore"]),

@@ -1,0 +1,211 @@
+import AsyncHTTPClient
+import Glibc
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import OTPEnrollment
+import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The one HTTP exchange both HTTP senders make: a POST bounded by the sender's timeout, its
+/// failures sorted into `SMSSendError` reasons, and the client's lifecycle.
+///
+/// A class with a deinit, so that a client it created is shut down exactly once: at
+/// ``shutdown()``, or when the sender holding the transport is released.
+final class HTTPSMSTransport: Sendable {
+    /// What the gateway answered: its status and as much of its body as an error message needs.
+    struct Answer: Sendable {
+        let status: UInt
+        let body: [UInt8]
+
+        var isSuccess: Bool { (200..<300).contains(status) }
+    }
+
+    /// Enough for any gateway's error object; the rest of a longer body is read and dropped.
+    static let bodyLimit = 64 * 1024
+
+    let client: HTTPClient
+    let timeout: Duration
+    let senderName: String
+    /// Whether the transport created `client` and so must shut it down; an injected client
+    /// belongs to the caller.
+    private let ownsClient: Bool
+    private let isShutDown = Mutex(false)
+
+    init(client: HTTPClient?, timeout: Duration, senderName: String) {
+        if let client {
+            self.client = client
+            self.ownsClient = false
+        } else {
+            self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: Self.configuration(timeout: timeout))
+            self.ownsClient = true
+        }
+        self.timeout = timeout
+        self.senderName = senderName
+    }
+
+    deinit {
+        // A sender released without shutdown() must not leave its client running: AHC would
+        // crash a debug build at the client's deinit and leak its pool in a release build.
+        // Shutting down does not block, and the client keeps itself alive until it is done.
+        if ownsClient && !isShutDown.withLock({ $0 }) {
+            client.shutdown().whenComplete { _ in }
+        }
+    }
+
+    /// The settings of a client the transport creates for itself.
+    static func configuration(timeout: Duration) -> HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration()
+        // A redirected POST may be replayed as a GET (then "sent" would be a lie) or carry the
+        // message to another host; gateways do not redirect their API, so a 3xx is a refusal.
+        configuration.redirectConfiguration = .disallow
+        configuration.timeout.connect = TimeAmount(timeout)
+        // Within one send's few seconds a refused connection is an answer, not a hiccup to retry
+        // until the deadline: the caller hears "unreachable" at once and the user asks again.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return configuration
+    }
+
+    /// Shuts down the client the transport created; does nothing for an injected client or a
+    /// second time.
+    func shutdown() async throws {
+        guard ownsClient else { return }
+        let alreadyShutDown = isShutDown.withLock { state in
+            defer { state = true }
+            return state
+        }
+        guard !alreadyShutDown else { return }
+        try await client.shutdown()
+    }
+
+    /// POSTs `body` to `url` and returns the gateway's answer whatever its status.
+    ///
+    /// The whole exchange, head and body, is bounded by ``timeout``: AHC's own deadline stops at
+    /// the response head, so a gateway that trickles its body would otherwise hold the sign-in.
+    func post(_ url: String, headers: HTTPHeaders, body: [UInt8], message: String) async throws(SMSSendError) -> Answer {
+        var prepared = HTTPClientRequest(url: url)
+        prepared.method = .POST
+        prepared.headers = headers
+        prepared.body = .bytes(ByteBuffer(bytes: body))
+
+        let request = prepared
+        let client = client
+        let timeout = timeout
+        let senderName = senderName
+        let outcome = await withTaskGroup(of: Race.self) { group in
+            group.addTask {
+                .exchange(await Self.exchange(request, client: client, timeout: timeout, senderName: senderName, message: message, url: url))
+            }
+            group.addTask {
+                do { try await Task.sleep(for: timeout) } catch { return .timerCancelled }
+                return .timerFired
+            }
+            let first = await group.next()!
+            group.cancelAll()
+            if case .exchange(let result) = first { return result }
+            // The exchange, cancelled, still reports: a head that arrived in time is the answer
+            // even if its body did not.
+            for await case .exchange(let result) in group {
+                if case .success = result { return result }
+            }
+            return .failure(SMSSendError(.timedOut(seconds: timeout.seconds), sender: senderName))
+        }
+        return try outcome.get()
+    }
+
+    private enum Race: Sendable {
+        case exchange(Result<Answer, SMSSendError>)
+        case timerFired
+        case timerCancelled
+    }
+
+    private static func exchange(
+        _ request: HTTPClientRequest, client: HTTPClient, timeout: Duration, senderName: String, message: String, url: String
+    ) async -> Result<Answer, SMSSendError> {
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(request, timeout: TimeAmount(timeout))
+        } catch {
+            return .failure(classify(error, timeout: timeout, senderName: senderName, message: message, target: target(of: url)))
+        }
+        var collected: [UInt8] = []
+        do {
+            for try await chunk in response.body {
+                // Past the limit the rest is drained, not kept, so the connection stays usable.
+                let room = bodyLimit - collected.count
+                if room > 0 { collected += chunk.readableBytesView.prefix(room) }
+            }
+        } catch {
+            // The status is the gateway's decision; a body cut short only loses its details.
+        }
+        return .success(Answer(status: response.status.code, body: collected))
+    }
+
+    /// Sorts a failed exchange by what the caller can do about it. Descriptions of NIO's and AHC's
+    /// errors name hosts, ports and error numbers, never a header or a body.
+    static func classify(_ error: any Error, timeout: Duration, senderName: String, message: String, target: String) -> SMSSendError {
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .deadlineExceeded, .readTimeout, .writeTimeout, .cancelled:
+                return SMSSendError(.timedOut(seconds: timeout.seconds), sender: senderName)
+            case .connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout:
+                return SMSSendError(.unreachable("\(target): no connection in time"), sender: senderName)
+            case .remoteConnectionClosed:
+                return SMSSendError(.unreachable("\(target): the connection closed without an answer"), sender: senderName)
+            case .invalidURL, .emptyHost, .emptyScheme, .alreadyShutdown:
+                return SMSSendError(.misconfigured(String(describing: error)), sender: senderName)
+            default:
+                return SMSSendError(.unreachable("\(target): \(error)"), sender: senderName)
+            }
+        }
+        if error is CancellationError {
+            return SMSSendError(.timedOut(seconds: timeout.seconds), sender: senderName)
+        }
+        if let error = error as? NIOConnectionError {
+            let causes =
+                error.connectionErrors.map { Self.describe($0.error) } + [error.dnsAAAAError, error.dnsAError].compactMap { $0.map(Self.describe) }
+            let detail = causes.isEmpty ? "no address to connect to" : Set(causes).sorted().joined(separator: "; ")
+            return SMSSendError(.unreachable("\(error.host):\(error.port): \(detail)"), sender: senderName)
+        }
+        if let channelError = error as? ChannelError, case .connectTimeout = channelError {
+            return SMSSendError(.unreachable("\(target): no connection in time"), sender: senderName)
+        }
+        return SMSSendError(.unreachable("\(target): " + Redaction.detail(Self.describe(error), withoutMessage: message)), sender: senderName)
+    }
+
+    /// `Connection refused (errno 111)` rather than NIO's `connection reset (error set): …`.
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? IOError { return "\(String(cString: strerror(error.errnoCode))) (errno \(error.errnoCode))" }
+        return String(describing: error)
+    }
+
+    /// `host:port` of `url`, which names the gateway in an error without its path or query (a
+    /// webhook's query may carry a token).
+    static func target(of url: String) -> String {
+        guard let parsed = URL(string: url), let host = parsed.host else { return "the gateway" }
+        let port = parsed.port ?? (parsed.scheme?.lowercased() == "https" ? 443 : 80)
+        return "\(host):\(port)"
+    }
+}
+
+extension TimeAmount {
+    /// A Swift `Duration` as NIO's time, to the nanosecond.
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as `SMSSendError.Reason.timedOut` reports it.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
