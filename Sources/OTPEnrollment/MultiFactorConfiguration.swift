@@ -44,7 +44,7 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
     /// Seconds per time step.
     public static let codeIntervalSeconds = 30
 
-    /// Creates a configuration; ``MultiFactorService/init(configuration:store:clock:opener:logger:)``
+    /// Creates a configuration; ``MultiFactorService/init(configuration:store:clock:opener:smsSender:logger:)``
     /// checks it.
     public init(
         isTOTPEnabled: Bool = true,
