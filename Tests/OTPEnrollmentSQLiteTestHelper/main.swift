@@ -8,6 +8,8 @@
 //                                    "accepted S", "replay-by-read S" or "replay-by-cas S"
 //   churn DB ACKFILE                 enroll factors and accept steps forever; after each commit append
 //                                    "enrolled ID" or "step ID S" to ACKFILE
+//   phone-churn DB ACKFILE           enroll phone factors forever (verification, then finalization);
+//                                    after each commit append "ID NUMBER" to ACKFILE
 import OTPCore
 import OTPEnrollment
 import OTPEnrollmentSQLite
@@ -39,7 +41,7 @@ func openStore(_ path: String) async -> SQLiteEnrollmentStore {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3 else { fail("usage: open DB | race DB FACTOR FIRST ROUNDS T | churn DB ACKFILE") }
+guard arguments.count >= 3 else { fail("usage: open DB | race DB FACTOR FIRST ROUNDS T | churn DB ACKFILE | phone-churn DB ACKFILE") }
 
 switch arguments[1] {
 case "open":
@@ -104,6 +106,34 @@ case "churn":
             guard try await store.recordAcceptedStep(step, factorID: id) == .accepted else { fail("step refused") }
             acknowledge("step \(id) \(step)")
         }
+        index += 1
+    }
+
+case "phone-churn":
+    guard arguments.count == 4 else { fail("usage: phone-churn DB ACKFILE") }
+    let store = await openStore(arguments[2])
+    let ack = open(arguments[3], O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    guard ack >= 0 else { fail("cannot open \(arguments[3])") }
+    func acknowledge(_ line: String) {
+        var text = line + "\n"
+        _ = text.withUTF8 { write(ack, $0.baseAddress, $0.count) }
+    }
+    let run = UInt32.random(in: 0...UInt32.max)
+    var index = 0
+    while true {
+        let id = "phone-\(run)-\(index)"
+        let digits = String(index)
+        let number = "+1555" + String(repeating: "0", count: max(0, 7 - digits.count)) + digits
+        let code = (0..<32).map { _ in UInt8.random(in: 0...255) }
+        let verification = PhoneVerificationRecord(
+            id: "verification-\(id)", purpose: .enrollment, userID: "user-\(run)-\(index % 7)", enrollmentID: nil, credentialID: nil,
+            phoneNumber: number, codeDigest: code, createdAt: 1_000, expiresAt: 2_000_000_000, failedAttempts: 0)
+        try await store.insertPhoneVerification(verification)
+        let outcome = try await store.finalizePhoneEnrollment(
+            verificationID: verification.id, userID: verification.userID, codeDigests: [code], at: 1_001, maximumAttempts: 5, factorID: id,
+            displayName: nil, maximumFactorCount: .max)
+        guard case .enrolled = outcome else { fail("phone enrollment refused: \(outcome)") }
+        acknowledge("\(id) \(number)")
         index += 1
     }
 

@@ -91,6 +91,40 @@ struct MultiProcessTests {
         try await store.close()
     }
 
+    @Test("kill -9 mid-stream of phone enrollments: the file is intact and every acknowledged factor is there with its number")
+    func phoneCrashSafety() async throws {
+        let database = try TestDatabase()
+        var acknowledged: [String] = []
+        for round in 0..<3 {
+            let ack = database.scratch.file("phone-ack-\(round)")
+            let target = 40 + Int.random(in: 0...60)
+            let result = try await ProcessRunner.converse(
+                try TestHelper.path(), ["phone-churn", database.path, ack], environment: TestHelper.environment(keyHex: database.keyHex)
+            ) { session in
+                let deadline = ContinuousClock.now + .seconds(60)
+                while try Self.acknowledgedLines(ack).count < target {
+                    try #require(await !session.isOutputClosed, "the phone-churn helper ended before it was killed")
+                    try #require(ContinuousClock.now < deadline, "phone-churn helper too slow")
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                try await Task.sleep(for: .milliseconds(Int.random(in: 0...20)))
+                try session.send(signal: SIGKILL)
+            }
+            #expect(result.termination == .signaled(SIGKILL), "\(result)")
+            acknowledged += try Self.acknowledgedLines(ack)
+        }
+
+        let store = try await database.open()
+        #expect(try await store.integrityProblems() == [])
+        #expect(acknowledged.count >= 120)
+        for line in acknowledged {
+            let parts = line.split(separator: " ").map(String.init)
+            let factor = try await store.phoneFactor(id: parts[0])
+            #expect(factor?.phoneNumber == parts[1], "acknowledged \(line) is missing or changed")
+        }
+        try await store.close()
+    }
+
     /// The lines the churn helper has acknowledged so far; none before it creates the file.
     static func acknowledgedLines(_ path: String) throws -> [String] {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
