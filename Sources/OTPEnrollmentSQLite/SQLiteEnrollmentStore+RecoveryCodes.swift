@@ -58,7 +58,9 @@ extension SQLiteEnrollmentStore {
     }
 
     /// One `BEGIN IMMEDIATE` transaction; the code is spent by a `DELETE … RETURNING`, so of two
-    /// processes offering one code only the one whose statement deletes the row completes.
+    /// processes offering one code only the one whose statement deletes the row completes. The
+    /// row is found by its digest through the primary key, as tokens are: the digest is keyed, so
+    /// the time a lookup takes says nothing an attacker can turn toward a code.
     public func completeSignIn(
         credentialID: String,
         recoveryCodeDigests digests: [[UInt8]],

@@ -1,3 +1,4 @@
+internal import OTPCore
 internal import Synchronization
 
 /// An ``EnrollmentStore`` that keeps everything in memory, behind one lock: for tests, for
@@ -494,9 +495,13 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             if let until = failures.lockEnd(at: time) {
                 return .locked(until: until)
             }
-            guard var codes = state.recoveryCodes[session.userID], let index = codes.firstIndex(where: digests.contains) else {
-                return .codeRejected
+            guard var codes = state.recoveryCodes[session.userID] else { return .codeRejected }
+            // Every stored code is compared, in constant time, so the time does not tell which matched.
+            var match: Int?
+            for (index, code) in codes.enumerated() where ConstantTime.contains(digests, code) && match == nil {
+                match = index
             }
+            guard let index = match else { return .codeRejected }
             codes.remove(at: index)
             state.recoveryCodes[session.userID] = codes.isEmpty ? nil : codes
             state.pendingSignIns.removeValue(forKey: credentialID)

@@ -1,3 +1,5 @@
+internal import OTPCore
+
 /// A code sent by text message and not used yet (what Firebase's `sessionInfo` stands for): what it
 /// is for, whose it is, the keyed digest of the code, and the wrong codes it has taken.
 public struct PhoneVerificationRecord: Sendable, Hashable {
@@ -54,7 +56,7 @@ public struct PhoneVerificationRecord: Sendable, Hashable {
     /// verification, as its expiry does.
     public func checking(_ digests: [[UInt8]], at time: Int64, maximumAttempts: Int) -> (kept: PhoneVerificationRecord?, outcome: PhoneCodeCheck) {
         guard time <= expiresAt else { return (nil, .expired) }
-        if digests.contains(codeDigest) { return (nil, .matched) }
+        if ConstantTime.contains(digests, codeDigest) { return (nil, .matched) }
         var counted = self
         counted.failedAttempts += 1
         guard counted.failedAttempts < maximumAttempts else { return (nil, .exhausted) }
