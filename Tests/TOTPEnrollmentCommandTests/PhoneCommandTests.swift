@@ -188,6 +188,23 @@ struct PhoneCommandTests {
             "\(unreachable.stderr)")
     }
 
+    @Test("Twilio: the token comes from a file, never an argument, and the base URL can point elsewhere")
+    func twilioTokenFile() async throws {
+        let scratch = try Scratch()
+        let tokenFile = scratch.directory + "/twilio.token"
+        try "secret-token-value\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        let result = try await scratch.run(
+            base(scratch, "enroll", user: "tia") + [
+                "--email", "tia@example.com", "--phone", "+12015550123", "--sms-twilio-account", "AC123", "--sms-from", "+15555550100",
+                "--sms-twilio-token-file", tokenFile, "--sms-twilio-base-url", "http://127.0.0.1:9",
+            ])
+        #expect(result.status == 69)
+        #expect(
+            result.stderr.hasPrefix("totp enroll: the text message with the code could not be sent: the twilio SMS sender could not be reached: "),
+            "\(result.stderr)")
+        #expect(!result.stderr.contains("secret-token-value"))
+    }
+
     @Test("--sms-log prints the message, code included, to standard error")
     func logSender() async throws {
         let scratch = try Scratch()
