@@ -101,12 +101,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // `totp enroll/signin/reseal/factors` run this executable: it links Foundation, NIO and SQLite,
-        // which would slow every `totp code` start.
+        // `totp enroll/signin/reseal/factors` run this executable: it links Foundation, NIO, SQLite and
+        // (for the SMS senders of phone factors) AsyncHTTPClient, which would slow every `totp code` start.
         .executableTarget(
             name: "TOTPEnrollmentCommand",
             dependencies: [
-                "OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPSealing", "OTPQR", "OTPCommandSupport",
+                "OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPSealing", "OTPQR", "OTPCommandSupport", "OTPSMS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -39,7 +39,7 @@ extension TOTPTool {
 
     struct Enroll: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "enroll", abstract: "Enroll a TOTP second factor on an SQLite database (runs totp-enrollment).")
+            commandName: "enroll", abstract: "Enroll a TOTP or phone second factor on an SQLite database (runs totp-enrollment).")
         @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
     }
 

@@ -32,11 +32,32 @@ extension CommandFailure {
     /// The service's refusals (a wrong code, a lock) are refusals; its store failures are I/O,
     /// reported with the store's own message: here the operator is the client, and the database
     /// path is what they need to see (a server keeps it out of what its clients see).
+    ///
+    /// A number that is not a phone number is the caller's input. A message that could not be
+    /// sent is reported with the sender's own words, for the same reason as a store failure.
     init(_ error: AuthError) {
         if let storeError = error.underlyingError as? SQLiteEnrollmentStoreError {
             self.init(storeError)
+        } else if let sendError = error.underlyingError as? SMSSendError {
+            self.init(sendError)
+        } else if error.code == .invalidPhoneNumber {
+            self = .usage(error.description)
         } else {
             self = error.code == .internalError ? .ioError(error.description) : .refused(error.description)
+        }
+    }
+
+    /// A sender that cannot work as configured (or none at all) is the caller's options; a
+    /// message the gateway or program refused, or that did not get through, is an unavailable
+    /// service.
+    init(_ error: SMSSendError) {
+        switch error.reason {
+        case .misconfigured(let detail) where error.sender == UnconfiguredSMSSender.name:
+            self = .usage(detail)
+        case .misconfigured:
+            self = .usage(error.description)
+        case .rejected, .timedOut, .unreachable:
+            self = .unavailable("the text message with the code could not be sent: \(error)")
         }
     }
 }

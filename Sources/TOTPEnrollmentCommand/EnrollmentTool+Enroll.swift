@@ -8,10 +8,14 @@ extension EnrollmentTool {
     /// `totp enroll`: Firebase's enrollment flow at a terminal.
     struct Enroll: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Enroll a TOTP second factor: show a QR code, ask for the first code, finalize.",
+            abstract: "Enroll a TOTP second factor (show a QR code, ask for the first code, finalize), or a phone with --phone.",
             discussion: """
                 When the user already has a second factor, its code is asked first (a new factor \
                 needs a full sign-in). At most 5 factors per user.
+
+                --phone NUMBER sends a code to the number by text message, through the one --sms-… \
+                sender given (none is needed for a --test-phone-number), asks for it and enrolls the \
+                number.
                 """
         )
 
@@ -35,10 +39,36 @@ extension EnrollmentTool {
                 valueName: "format"))
         var qr: QRStyle = .utf8
 
+        @Option(
+            help: ArgumentHelp(
+                "Enroll this phone number instead of an authenticator app: international form, or national with --phone-region.",
+                valueName: "number"))
+        var phone: String?
+
+        @Option(help: "With --phone: the code of the text message, instead of asking for it (one attempt).")
+        var code: String?
+
+        @OptionGroup(title: "SMS sender (phone factors)") var smsOptions: SMSOptions
+
+        func validate() throws {
+            // A TOTP enrollment asks for its first code after showing the key: there is nothing to
+            // take it from beforehand.
+            if code != nil, phone == nil { throw ValidationError("--code is the code of the text message: it goes with --phone") }
+            // Checked before anything is asked, rather than after the person typed their current
+            // factor's code.
+            if let phone, !smsOptions.hasSender, !smsOptions.isTestNumber(phone) {
+                throw ValidationError(SMSOptions.missingSender)
+            }
+        }
+
         func run() async throws {
-            try await storeOptions.withService { _, service throws(CommandFailure) in
+            try await storeOptions.withService(sms: smsOptions) { _, service throws(CommandFailure) in
                 let identity = FirstFactorIdentity(userID: user, email: email, isEmailVerified: true, provider: .password)
                 let (signedIn, _) = try await SignInFlow.signIn(service, identity, factor: nil, code: nil)
+                if let phone {
+                    try await enrollPhone(signedIn, number: phone)
+                    return
+                }
                 let secret: TOTPSecret
                 do throws(AuthError) {
                     secret = try await TOTPMultiFactorGenerator.generateSecret(with: try await signedIn.multiFactor.session())

@@ -27,6 +27,8 @@ extension EnrollmentTool {
 
         @OptionGroup var secondFactorOptions: SecondFactorOptions
 
+        @OptionGroup(title: "SMS sender (phone factors)") var smsOptions: SMSOptions
+
         @Flag(help: #"Print {"remaining":N}, or with --generate {"codes":["…", …]}."#)
         var json = false
 
@@ -68,7 +70,7 @@ extension EnrollmentTool {
         /// Generating needs a signed-in user (the service requires a recent sign-in), as a host
         /// application would have one.
         private func generateCodes() async throws(CommandFailure) {
-            let codes = try await storeOptions.withService { _, service throws(CommandFailure) in
+            let codes = try await storeOptions.withService(sms: smsOptions) { _, service throws(CommandFailure) in
                 let identity = FirstFactorIdentity(userID: user, email: nil, isEmailVerified: false, provider: .password)
                 let (signedIn, secondFactor) = try await secondFactorOptions.signIn(service, identity)
                 guard secondFactor != nil else {

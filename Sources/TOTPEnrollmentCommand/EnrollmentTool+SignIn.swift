@@ -7,9 +7,11 @@ extension EnrollmentTool {
     struct SignIn: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "signin",
-            abstract: "Sign in with a TOTP second factor: ask for a code and verify it.",
+            abstract: "Sign in with a second factor (TOTP or phone): ask for a code and verify it.",
             discussion: """
-                Each code is accepted once; wrong codes count towards a temporary lock. --recovery-code \
+                Each code is accepted once; wrong codes count towards a temporary lock. A user with \
+                several factors is asked which one to use, unless --factor picks it. For a phone factor \
+                a code is sent by text message first, through the --sms-… sender. --recovery-code \
                 signs in with one of the user's recovery codes instead (see `recovery-codes`).
                 """
         )
@@ -21,14 +23,21 @@ extension EnrollmentTool {
 
         @OptionGroup var secondFactorOptions: SecondFactorOptions
 
+        @OptionGroup(title: "SMS sender (phone factors)") var smsOptions: SMSOptions
+
         func run() async throws {
-            try await storeOptions.withService { _, service throws(CommandFailure) in
+            try await storeOptions.withService(sms: smsOptions) { _, service throws(CommandFailure) in
                 let identity = FirstFactorIdentity(userID: user, email: nil, isEmailVerified: false, provider: .password)
                 let (signedIn, secondFactor) = try await secondFactorOptions.signIn(service, identity)
                 guard let secondFactor else {
                     throw .refused(
                         "\(user) has no second factor in \(storeOptions.database): enroll one with `totp enroll --db \(storeOptions.database) --user \(user) --email ADDRESS`"
                     )
+                }
+                if secondFactor.factorID == PhoneMultiFactorID {
+                    StandardStreams.writeOutput(
+                        "Signed in as \(user) with phone second factor \(secondFactor.uid) (\(secondFactor.phoneNumber ?? "?")).\n")
+                    return
                 }
                 guard secondFactor.factorID == RecoveryCodeMultiFactorID else {
                     StandardStreams.writeOutput("Signed in as \(user) with TOTP second factor \(secondFactor.uid).\n")

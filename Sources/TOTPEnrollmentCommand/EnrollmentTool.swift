@@ -11,7 +11,7 @@ internal import OTPSealing
 struct EnrollmentTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "totp-enrollment",
-        abstract: "Enroll a TOTP second factor and sign in with it, on an SQLite database with sealed secrets.",
+        abstract: "Enroll a TOTP or phone second factor and sign in with it, on an SQLite database with sealed secrets.",
         discussion: """
             The host application's first factor (a password, say) is taken as passed: these commands \
             play the second step of Firebase-style multi-factor sign-in.
@@ -21,7 +21,8 @@ struct EnrollmentTool: AsyncParsableCommand {
             and keep it: without it the enrolled secrets cannot be opened.
 
             Exit status: 0 success, 1 code refused or sign-in failed, 64 bad input or usage, 66 no \
-            key or unreadable key, 70 internal failure, 73 key file not written, 74 database error.
+            key or unreadable key, 69 text message not sent, 70 internal failure, 73 key file not \
+            written, 74 database error.
             """,
         subcommands: [Enroll.self, SignIn.self, RecoveryCodes.self, Reseal.self, Factors.self, Keygen.self]
     )

@@ -3,9 +3,10 @@ internal import OTPCommandSupport
 internal import OTPEnrollment
 
 /// How the second step of a sign-in is answered, shared by `signin` and `recovery-codes
-/// --generate`: a TOTP code (asked for, or `--code`) or, instead, one of the user's recovery codes.
+/// --generate`: a code of a TOTP or phone factor (asked for, or `--code`) or, instead, one of the
+/// user's recovery codes.
 struct SecondFactorOptions: ParsableArguments {
-    @Option(help: "The enrollment id of the factor to use (default: the first enrolled).")
+    @Option(help: "The enrollment id of the factor to use (default: the only one; among several, asked for, or the first with --code).")
     var factor: String?
 
     @Option(help: "The code, instead of asking for it (one attempt).")

@@ -1,8 +1,8 @@
 internal import OTPCommandSupport
 internal import OTPEnrollment
 
-/// The second step of sign-in at a terminal: pick a hint, ask for its code, resolve; or resolve
-/// with a recovery code given on the command line.
+/// The second step of sign-in at a terminal: pick a hint, ask for its code (for a phone factor,
+/// after sending it), resolve; or resolve with a recovery code given on the command line.
 enum SignInFlow {
     /// How many codes a person may type in one run before the command gives up (the service's own
     /// throttling may stop them sooner).
@@ -35,9 +35,16 @@ enum SignInFlow {
                 throw CommandFailure(error)
             }
         }
-        let hint = try choose(factor, from: resolver.hints, user: identity.userID)
+        let (hint, picked) = try choose(factor, code: code, from: resolver.hints, user: identity.userID)
         let name = hint.displayName.map { "'\($0)' " } ?? ""
-        if code == nil {
+        if hint.factorID == PhoneMultiFactorID {
+            if code == nil && !picked {
+                StandardStreams.writeError(
+                    "\(identity.userID) has a phone second factor \(name)(\(hint.phoneNumber ?? "?"), enrollment id \(hint.uid)).\n")
+            }
+            return try await phoneSignIn(resolver, hint, code: code)
+        }
+        if code == nil && !picked {
             StandardStreams.writeError("\(identity.userID) has a TOTP second factor \(name)(enrollment id \(hint.uid)).\n")
         }
         for attempt in 1...(code == nil ? attempts : 1) {
@@ -58,11 +65,49 @@ enum SignInFlow {
         throw .refused("no valid code after \(attempts) attempts")
     }
 
-    private static func choose(_ factor: String?, from hints: [MultiFactorInfo], user: String) throws(CommandFailure) -> MultiFactorInfo {
-        guard let factor else { return hints[0] }
+    /// Sends a code to the phone factor `hint` and resolves with the code typed (or `code`).
+    private static func phoneSignIn(_ resolver: MultiFactorResolver, _ hint: MultiFactorInfo, code: String?) async throws(CommandFailure) -> (
+        user: User, secondFactor: MultiFactorInfo?
+    ) {
+        let provider = PhoneAuthProvider.provider()
+        let verificationID: String
+        do {
+            verificationID = try await provider.verifyPhoneNumber(with: hint, multiFactorSession: resolver.session)
+        } catch {
+            throw CommandFailure(error)
+        }
+        if code == nil { StandardStreams.writeError("Sent a code to \(hint.phoneNumber ?? "the enrolled number").\n") }
+        for attempt in 1...(code == nil ? attempts : 1) {
+            guard let typed = code ?? Prompt.askForCode("Code from the text message: ") else {
+                throw .refused("no code entered: run the command again and type the code of the text message")
+            }
+            if typed.isEmpty, code == nil { continue }
+            let credential = provider.credential(withVerificationID: verificationID, verificationCode: typed)
+            do {
+                let result = try await resolver.resolveSignIn(with: PhoneMultiFactorGenerator.assertion(with: credential))
+                return (result.user, result.secondFactor)
+            } catch  where error.code == .invalidVerificationCode && code == nil && attempt < attempts {
+                StandardStreams.writeError("\(error.message)\n")
+            } catch {
+                throw CommandFailure(error)
+            }
+        }
+        throw .refused("no valid code after \(attempts) attempts")
+    }
+
+    /// The factor `--factor` names; else the only one, or the first when `--code` was given
+    /// (there is no one to ask); else the one the person picks from a list. `picked` says the
+    /// list was shown, which already told them what the factor is.
+    private static func choose(_ factor: String?, code: String?, from hints: [MultiFactorInfo], user: String) throws(CommandFailure) -> (
+        hint: MultiFactorInfo, picked: Bool
+    ) {
+        guard let factor else {
+            if hints.count == 1 || code != nil { return (hints[0], false) }
+            return (try FactorMenu.choose(from: hints, user: user), true)
+        }
         guard let hint = hints.first(where: { $0.uid == factor }) else {
             throw .usage("\(user) has no second factor \(factor); enrolled: \(hints.map(\.uid).joined(separator: ", "))")
         }
-        return hint
+        return (hint, false)
     }
 }

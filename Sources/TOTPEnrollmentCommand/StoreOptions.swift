@@ -43,24 +43,47 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Runs `body` with the store and the service on it, and closes the store whatever happens.
+    ///
+    /// With `sms`, phone factors are on and their codes go through its sender, which is shut down
+    /// whatever happens too.
     func withService<Result>(
+        sms: SMSOptions? = nil,
         _ body: (SQLiteEnrollmentStore, MultiFactorService) async throws(CommandFailure) -> Result
     ) async throws(CommandFailure) -> Result {
-        let store = try await openStore()
+        var configuration = MultiFactorConfiguration()
+        if let sms {
+            do {
+                configuration.phone = try sms.settings()
+            } catch {
+                throw .usage(error.message)
+            }
+        }
+        let delivery = try sms?.delivery()
+        let store: SQLiteEnrollmentStore
+        do throws(CommandFailure) {
+            store = try await openStore()
+        } catch {
+            await delivery?.shutdown()
+            throw error
+        }
         do throws(CommandFailure) {
             let service: MultiFactorService
             do {
-                // The service's info events (enrollment started, factor enrolled) would interleave with the prompts.
+                // The service's info events (enrollment started, factor enrolled) would interleave
+                // with the prompts, and its error events (a store failure, an unsent message)
+                // repeat what the command reports as its one line.
                 var logger = Logger(label: "OTPKit.totp-enrollment")
-                logger.logLevel = .warning
-                service = try MultiFactorService(store: store, logger: logger)
+                logger.logLevel = .critical
+                service = try MultiFactorService(configuration: configuration, store: store, smsSender: delivery?.sender, logger: logger)
             } catch {
                 throw CommandFailure.software("\(error)")
             }
             let result = try await body(store, service)
+            await delivery?.shutdown()
             try? await store.close()
             return result
         } catch {
+            await delivery?.shutdown()
             try? await store.close()
             throw error
         }

@@ -1,0 +1,32 @@
+internal import OTPEnrollment
+
+/// The SMS sender of one run, and how to release it: the HTTP senders own a client with threads
+/// of its own, which must be shut down before the process exits.
+struct SMSDelivery: Sendable {
+    let sender: any SMSSender
+    private let release: @Sendable () async -> Void
+
+    init(_ sender: any SMSSender, release: @escaping @Sendable () async -> Void = {}) {
+        self.sender = sender
+        self.release = release
+    }
+
+    /// Releases what the sender holds; it sends nothing afterwards.
+    func shutdown() async {
+        await release()
+    }
+}
+
+/// The sender of a run given no sender option: test numbers need none, and a code for any other
+/// number fails with the usage message that names the options.
+///
+/// The service needs a sender whenever phone factors are on, and the command turns them on for
+/// every run, so that a user whose second factor is a phone can always pick it.
+struct UnconfiguredSMSSender: SMSSender {
+    /// The sender name its errors carry, by which the command recognizes them.
+    static let name = "none"
+
+    func send(_ text: String, to phoneNumber: String) async throws(SMSSendError) {
+        throw SMSSendError(.misconfigured(SMSOptions.missingSender), sender: Self.name)
+    }
+}
