@@ -16,45 +16,64 @@ extension EnrollmentTool {
         @Option(help: "The user's id.")
         var user: String
 
-        @Flag(help: #"Print [{"id":"…","factorID":"totp","displayName":…,"enrolledAt":SECONDS,"algorithm":"SHA1","digits":6,"period":30}, …]."#)
+        @Flag(
+            help:
+                #"Print [{"id":"…","factorID":"totp","displayName":…,"enrolledAt":SECONDS,"algorithm":"SHA1","digits":6,"period":30}, …], with {"id":"…","factorID":"phone","displayName":…,"enrolledAt":SECONDS,"phoneNumber":"+1…"} for phone factors."#
+        )
         var json = false
 
         func run() async throws {
             let store = try await storeOptions.openStore()
             let factors: [FactorRecord]
+            let phones: [PhoneFactorRecord]
             do throws(SQLiteEnrollmentStoreError) {
                 factors = try await store.factors(userID: user)
+                phones = try await store.phoneFactors(userID: user)
                 try await store.close()
             } catch {
                 try? await store.close()
                 throw CommandFailure(error)
             }
-            StandardStreams.writeOutput(json ? Self.json(factors) + "\n" : Self.listing(factors, user: user))
+            StandardStreams.writeOutput(json ? Self.json(factors, phones) + "\n" : Self.listing(factors, phones, user: user))
         }
 
-        /// One line per factor, with the enrollment time in ISO 8601 (UTC), which a person reads.
-        static func listing(_ factors: [FactorRecord], user: String) -> String {
-            guard !factors.isEmpty else { return "\(user) has no second factor.\n" }
-            return factors.map { factor in
+        /// One line per factor, TOTP factors first, with the enrollment time in ISO 8601 (UTC),
+        /// which a person reads. Phone numbers are whole: the operator is the owner's proxy here.
+        static func listing(_ factors: [FactorRecord], _ phones: [PhoneFactorRecord], user: String) -> String {
+            guard !factors.isEmpty || !phones.isEmpty else { return "\(user) has no second factor.\n" }
+            let totp = factors.map { factor in
                 "\(factor.id)  \(factor.factorID)  \(factor.displayName ?? "-")  enrolled \(Timestamp.format(factor.enrolledAt))  "
                     + "\(factor.algorithm.rawValue)/\(factor.digits)/\(factor.period)s\n"
-            }.joined()
+            }
+            let phone = phones.map { factor in
+                "\(factor.id)  phone  \(factor.displayName ?? "-")  enrolled \(Timestamp.format(factor.enrolledAt))  \(factor.phoneNumber)\n"
+            }
+            return (totp + phone).joined()
         }
 
         /// The factors as a JSON array; numbers stay numbers, and the secret is never a member.
-        static func json(_ factors: [FactorRecord]) -> String {
-            JSONObject.array(
-                factors.map { factor in
-                    var object = JSONObject()
-                    object.add("id", factor.id)
-                    object.add("factorID", factor.factorID)
-                    object.add("displayName", factor.displayName)
-                    object.add("enrolledAt", factor.enrolledAt)
-                    object.add("algorithm", factor.algorithm.rawValue)
-                    object.add("digits", factor.digits)
-                    object.add("period", factor.period)
-                    return object
-                })
+        static func json(_ factors: [FactorRecord], _ phones: [PhoneFactorRecord]) -> String {
+            let totp = factors.map { factor in
+                var object = JSONObject()
+                object.add("id", factor.id)
+                object.add("factorID", factor.factorID)
+                object.add("displayName", factor.displayName)
+                object.add("enrolledAt", factor.enrolledAt)
+                object.add("algorithm", factor.algorithm.rawValue)
+                object.add("digits", factor.digits)
+                object.add("period", factor.period)
+                return object
+            }
+            let phone = phones.map { factor in
+                var object = JSONObject()
+                object.add("id", factor.id)
+                object.add("factorID", "phone")
+                object.add("displayName", factor.displayName)
+                object.add("enrolledAt", factor.enrolledAt)
+                object.add("phoneNumber", factor.phoneNumber)
+                return object
+            }
+            return JSONObject.array(totp + phone)
         }
     }
 }

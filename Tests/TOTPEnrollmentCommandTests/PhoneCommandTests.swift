@@ -95,6 +95,17 @@ struct PhoneCommandTests {
         #expect(signIn.status == 0, "\(signIn.stderr)")
         #expect(signIn.stdout.hasPrefix("Signed in as tess with phone second factor "), "\(signIn.stdout)")
 
+        let listing = try await scratch.run(["factors", "--db", scratch.database, "--user", "tess", "--key-file", scratch.keyFile])
+        #expect(
+            listing.stdout.wholeMatch(of: #/[A-Za-z0-9]{15}  phone  -  enrolled [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z  \+16505553434\n/#) != nil,
+            "\(listing)")
+        let json = try await scratch.run(["factors", "--db", scratch.database, "--user", "tess", "--key-file", scratch.keyFile, "--json"])
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]], "\(json)")
+        #expect(parsed.count == 1)
+        #expect(Set(parsed[0].keys) == ["id", "factorID", "displayName", "enrolledAt", "phoneNumber"])
+        #expect(parsed[0]["factorID"] as? String == "phone")
+        #expect(parsed[0]["phoneNumber"] as? String == Self.testNumber)
+
         // Without the test number, its code would have to be sent: no sender is a usage error.
         let noSender = try await scratch.run(base(scratch, "signin", user: "tess") + ["--code", Self.testCode])
         #expect(noSender.status == 64)
