@@ -1,7 +1,8 @@
 import Benchmark
 
-// The enrollment service's sign-in, the path a server runs for every second-factor login. A target
-// of its own so that CI's allocation check on OTPKitBenchmarks does not build SwiftNIO and SQLite.
+// The enrollment service's sign-in, the path a server runs for every second-factor login (TOTP and
+// phone). A target of its own so that CI's allocation check on OTPKitBenchmarks does not build
+// SwiftNIO and SQLite.
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.throughput, .wallClock, .mallocCountTotal],
@@ -11,4 +12,5 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 100_000
     )
     registerSignInBenchmarks()
+    registerPhoneSignInBenchmarks()
 }
