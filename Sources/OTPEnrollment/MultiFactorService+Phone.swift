@@ -117,12 +117,8 @@ extension MultiFactorService {
         switch completion {
         case .completed:
             break
-        case .credentialNotFound:
-            throw credentialNotFound()
-        case .credentialExpired(let expiresAt):
-            throw credentialExpired(expiresAt, now: now)
-        case .locked(let until):
-            throw tooManyRequests(until: until, now: now)
+        case .credentialNotFound, .credentialExpired, .locked:
+            throw refusal(completion, now: now)
         case .verificationNotFound:
             throw AuthError(
                 .invalidVerificationID, "this code was used or replaced already: send a new code with verifyPhoneNumber(with:multiFactorSession:)")

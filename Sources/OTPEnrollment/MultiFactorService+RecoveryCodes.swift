@@ -65,12 +65,8 @@ extension MultiFactorService {
         switch completion {
         case .completed:
             break
-        case .credentialNotFound:
-            throw credentialNotFound()
-        case .credentialExpired(let expiresAt):
-            throw credentialExpired(expiresAt, now: now)
-        case .locked(let until):
-            throw tooManyRequests(until: until, now: now)
+        case .credentialNotFound, .credentialExpired, .locked:
+            throw refusal(completion, now: now)
         case .codeRejected, .factorNotFound, .stepRejected, .verificationNotFound, .verificationExpired:
             throw await failure(
                 key: failureKey, kind: "recovery code", now: now,

@@ -155,12 +155,8 @@ extension MultiFactorService {
                 verifier.noteAccepted(last)
                 after = last
                 continue
-            case .credentialNotFound:
-                throw credentialNotFound()
-            case .credentialExpired(let expiresAt):
-                throw credentialExpired(expiresAt, now: now)
-            case .locked(let until):
-                throw tooManyRequests(until: until, now: now)
+            case .credentialNotFound, .credentialExpired, .locked:
+                throw refusal(completion, now: now)
             case .factorNotFound:
                 forgetVerifier(enrollmentID)
                 throw factorNotFound()
@@ -217,6 +213,17 @@ extension MultiFactorService {
             return tooManyRequests(until: until, now: now)
         }
         return await failure(key: failureKey, kind: kind, now: now, reason: reason)
+    }
+
+    /// The error for a completion refused by the checks every kind starts with: the pending
+    /// credential (gone or expired) and the lock.
+    func refusal(_ completion: SignInCompletion, now: Int64) -> AuthError {
+        switch completion {
+        case .credentialNotFound: credentialNotFound()
+        case .credentialExpired(let expiresAt): credentialExpired(expiresAt, now: now)
+        case .locked(let until): tooManyRequests(until: until, now: now)
+        default: AuthError(.internalError, "the store answered a sign-in completion with \(completion), which is no refusal")
+        }
     }
 
     func credentialNotFound() -> AuthError {

@@ -171,6 +171,18 @@ extension SQLiteEnrollmentStore {
         try await locked { () throws(SQLiteEnrollmentStoreError) in try await self.readPendingSignIn(id: id) }
     }
 
+    /// The checks every sign-in completion starts with: the credential `id` exists, is
+    /// `userID`'s and has not expired at `time` (an expired one is deleted). `nil` when all hold.
+    /// The caller holds a transaction.
+    func refuseCredential(_ id: String, userID: String, at time: Int64) async throws(SQLiteEnrollmentStoreError) -> SignInCompletion? {
+        guard let credential = try await readPendingSignIn(id: id), credential.userID == userID else { return .credentialNotFound }
+        guard time <= credential.expiresAt else {
+            try await execute("DELETE FROM pending_sign_ins WHERE id = ?", [.text(id)])
+            return .credentialExpired(expiresAt: credential.expiresAt)
+        }
+        return nil
+    }
+
     /// The caller holds ``lock``.
     func readPendingSignIn(id: String) async throws(SQLiteEnrollmentStoreError) -> PendingSignInRecord? {
         let rows = try await execute("SELECT \(Self.pendingSignInColumns) FROM pending_sign_ins WHERE id = ?", [.text(id)])
@@ -296,18 +308,12 @@ extension SQLiteEnrollmentStore {
     ) async throws(SQLiteEnrollmentStoreError) -> SignInCompletion {
         let stored = try Self.storedStep(step)
         return try await transaction { () throws(SQLiteEnrollmentStoreError) -> SignInCompletion in
-            guard let credential = try await self.readPendingSignIn(id: credentialID), credential.userID == session.userID else {
-                return .credentialNotFound
-            }
-            guard time <= credential.expiresAt else {
-                try await self.execute("DELETE FROM pending_sign_ins WHERE id = ?", [.text(credentialID)])
-                return .credentialExpired(expiresAt: credential.expiresAt)
-            }
+            if let refusal = try await self.refuseCredential(credentialID, userID: session.userID, at: time) { return refusal }
             let failures = try await self.readFailureCounter(key: factorID)
             if let until = failures.lockEnd(at: time) {
                 return .locked(until: until)
             }
-            switch try await self.compareAndSetStep(stored, factorID: factorID, userID: credential.userID) {
+            switch try await self.compareAndSetStep(stored, factorID: factorID, userID: session.userID) {
             case .accepted: break
             case .rejected(let last): return .stepRejected(lastAcceptedStep: last)
             case .factorNotFound: return .factorNotFound

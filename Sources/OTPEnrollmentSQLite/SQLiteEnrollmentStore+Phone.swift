@@ -116,13 +116,7 @@ extension SQLiteEnrollmentStore {
         maximumSessionsPerUser: Int
     ) async throws(SQLiteEnrollmentStoreError) -> SignInCompletion {
         try await transaction { () throws(SQLiteEnrollmentStoreError) -> SignInCompletion in
-            guard let credential = try await self.readPendingSignIn(id: credentialID), credential.userID == session.userID else {
-                return .credentialNotFound
-            }
-            guard time <= credential.expiresAt else {
-                try await self.execute("DELETE FROM pending_sign_ins WHERE id = ?", [.text(credentialID)])
-                return .credentialExpired(expiresAt: credential.expiresAt)
-            }
+            if let refusal = try await self.refuseCredential(credentialID, userID: session.userID, at: time) { return refusal }
             guard let verification = try await self.readPhoneVerification(id: verificationID), verification.purpose == .signIn,
                 verification.credentialID == credentialID, verification.userID == session.userID, let factorID = verification.enrollmentID
             else { return .verificationNotFound }

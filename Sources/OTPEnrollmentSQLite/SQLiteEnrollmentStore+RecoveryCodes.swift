@@ -70,13 +70,7 @@ extension SQLiteEnrollmentStore {
         maximumSessionsPerUser: Int
     ) async throws(SQLiteEnrollmentStoreError) -> SignInCompletion {
         try await transaction { () throws(SQLiteEnrollmentStoreError) -> SignInCompletion in
-            guard let credential = try await self.readPendingSignIn(id: credentialID), credential.userID == session.userID else {
-                return .credentialNotFound
-            }
-            guard time <= credential.expiresAt else {
-                try await self.execute("DELETE FROM pending_sign_ins WHERE id = ?", [.text(credentialID)])
-                return .credentialExpired(expiresAt: credential.expiresAt)
-            }
+            if let refusal = try await self.refuseCredential(credentialID, userID: session.userID, at: time) { return refusal }
             if let until = try await self.readFailureCounter(key: failureKey).lockEnd(at: time) {
                 return .locked(until: until)
             }

@@ -109,6 +109,17 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             return evicted.count
         }
 
+        /// The checks every sign-in completion starts with: the credential `id` exists, is
+        /// `userID`'s and has not expired at `time` (an expired one is deleted). `nil` when all hold.
+        mutating func refuseCredential(_ id: String, userID: String, at time: Int64) -> SignInCompletion? {
+            guard let credential = pendingSignIns[id], credential.userID == userID else { return .credentialNotFound }
+            guard time <= credential.expiresAt else {
+                pendingSignIns.removeValue(forKey: id)
+                return .credentialExpired(expiresAt: credential.expiresAt)
+            }
+            return nil
+        }
+
         /// Sets the user's session ids, dropping the entry when nothing is left in it.
         mutating func setSessionIDs(_ ids: [String], userID: String) {
             users[userID]?.sessionIDs = ids
@@ -434,13 +445,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         maximumSessionsPerUser: Int
     ) -> SignInCompletion {
         state.withLock { state in
-            guard let credential = state.pendingSignIns[credentialID], credential.userID == session.userID else {
-                return .credentialNotFound
-            }
-            guard time <= credential.expiresAt else {
-                state.pendingSignIns.removeValue(forKey: credentialID)
-                return .credentialExpired(expiresAt: credential.expiresAt)
-            }
+            if let refusal = state.refuseCredential(credentialID, userID: session.userID, at: time) { return refusal }
             guard let verification = state.phoneVerifications[verificationID], verification.purpose == .signIn,
                 verification.credentialID == credentialID, verification.userID == session.userID,
                 let factorID = verification.enrollmentID
@@ -484,13 +489,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         maximumSessionsPerUser: Int
     ) -> SignInCompletion {
         state.withLock { state in
-            guard let credential = state.pendingSignIns[credentialID], credential.userID == session.userID else {
-                return .credentialNotFound
-            }
-            guard time <= credential.expiresAt else {
-                state.pendingSignIns.removeValue(forKey: credentialID)
-                return .credentialExpired(expiresAt: credential.expiresAt)
-            }
+            if let refusal = state.refuseCredential(credentialID, userID: session.userID, at: time) { return refusal }
             let failures = state.failureCounter(key: failureKey)
             if let until = failures.lockEnd(at: time) {
                 return .locked(until: until)
