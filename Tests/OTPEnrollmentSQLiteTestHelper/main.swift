@@ -23,6 +23,17 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
+/// Appends a line to the file at `path` for each write once it is committed: what the test
+/// compares with the database after killing this process.
+func acknowledger(_ path: String) -> (String) -> Void {
+    let ack = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    guard ack >= 0 else { fail("cannot open \(path)") }
+    return { line in
+        var text = line + "\n"
+        _ = text.withUTF8 { write(ack, $0.baseAddress, $0.count) }
+    }
+}
+
 func unixMilliseconds() -> Int64 {
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
@@ -78,12 +89,7 @@ case "race":
 case "churn":
     guard arguments.count == 4 else { fail("usage: churn DB ACKFILE") }
     let store = await openStore(arguments[2])
-    let ack = open(arguments[3], O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-    guard ack >= 0 else { fail("cannot open \(arguments[3])") }
-    func acknowledge(_ line: String) {
-        var text = line + "\n"
-        _ = text.withUTF8 { write(ack, $0.baseAddress, $0.count) }
-    }
+    let acknowledge = acknowledger(arguments[3])
     let run = UInt32.random(in: 0...UInt32.max)
     var index = 0
     while true {
@@ -112,12 +118,7 @@ case "churn":
 case "phone-churn":
     guard arguments.count == 4 else { fail("usage: phone-churn DB ACKFILE") }
     let store = await openStore(arguments[2])
-    let ack = open(arguments[3], O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-    guard ack >= 0 else { fail("cannot open \(arguments[3])") }
-    func acknowledge(_ line: String) {
-        var text = line + "\n"
-        _ = text.withUTF8 { write(ack, $0.baseAddress, $0.count) }
-    }
+    let acknowledge = acknowledger(arguments[3])
     let run = UInt32.random(in: 0...UInt32.max)
     var index = 0
     while true {

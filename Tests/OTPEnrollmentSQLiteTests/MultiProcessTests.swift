@@ -52,27 +52,7 @@ struct MultiProcessTests {
     @Test("kill -9 mid-stream of enrollments and sign-ins: the file is intact and every acknowledged write is there", arguments: 1...3)
     func crashSafety(run: Int) async throws {
         let database = try TestDatabase()
-        var acknowledged: [String] = []
-        // Kill the same database's writer several times, so each restart also recovers the previous crash.
-        for round in 0..<3 {
-            let ack = database.scratch.file("ack-\(round)")
-            let target = 40 + Int.random(in: 0...60)
-            let result = try await ProcessRunner.converse(
-                try TestHelper.path(), ["churn", database.path, ack], environment: TestHelper.environment(keyHex: database.keyHex)
-            ) { session in
-                let deadline = ContinuousClock.now + .seconds(60)
-                while try Self.acknowledgedLines(ack).count < target {
-                    // The helper never closes its standard output: closed, it has ended.
-                    try #require(await !session.isOutputClosed, "the churn helper ended before it was killed")
-                    try #require(ContinuousClock.now < deadline, "churn helper too slow")
-                    try await Task.sleep(for: .milliseconds(5))
-                }
-                try await Task.sleep(for: .milliseconds(Int.random(in: 0...20)))
-                try session.send(signal: SIGKILL)
-            }
-            #expect(result.termination == .signaled(SIGKILL), "\(result)")
-            acknowledged += try Self.acknowledgedLines(ack)
-        }
+        let acknowledged = try await Self.killMidStream("churn", database)
 
         let store = try await database.open()
         #expect(try await store.integrityProblems() == [])
@@ -94,25 +74,7 @@ struct MultiProcessTests {
     @Test("kill -9 mid-stream of phone enrollments: the file is intact and every acknowledged factor is there with its number")
     func phoneCrashSafety() async throws {
         let database = try TestDatabase()
-        var acknowledged: [String] = []
-        for round in 0..<3 {
-            let ack = database.scratch.file("phone-ack-\(round)")
-            let target = 40 + Int.random(in: 0...60)
-            let result = try await ProcessRunner.converse(
-                try TestHelper.path(), ["phone-churn", database.path, ack], environment: TestHelper.environment(keyHex: database.keyHex)
-            ) { session in
-                let deadline = ContinuousClock.now + .seconds(60)
-                while try Self.acknowledgedLines(ack).count < target {
-                    try #require(await !session.isOutputClosed, "the phone-churn helper ended before it was killed")
-                    try #require(ContinuousClock.now < deadline, "phone-churn helper too slow")
-                    try await Task.sleep(for: .milliseconds(5))
-                }
-                try await Task.sleep(for: .milliseconds(Int.random(in: 0...20)))
-                try session.send(signal: SIGKILL)
-            }
-            #expect(result.termination == .signaled(SIGKILL), "\(result)")
-            acknowledged += try Self.acknowledgedLines(ack)
-        }
+        let acknowledged = try await Self.killMidStream("phone-churn", database)
 
         let store = try await database.open()
         #expect(try await store.integrityProblems() == [])
@@ -123,6 +85,33 @@ struct MultiProcessTests {
             #expect(factor?.phoneNumber == parts[1], "acknowledged \(line) is missing or changed")
         }
         try await store.close()
+    }
+
+    /// Runs the helper's `command` stream on `database` three times, each killed with SIGKILL after
+    /// 40 to 100 acknowledged writes (the same file, so each start also recovers the previous
+    /// crash), and returns every line it acknowledged.
+    static func killMidStream(_ command: String, _ database: TestDatabase) async throws -> [String] {
+        var acknowledged: [String] = []
+        for round in 0..<3 {
+            let ack = database.scratch.file("\(command)-ack-\(round)")
+            let target = 40 + Int.random(in: 0...60)
+            let result = try await ProcessRunner.converse(
+                try TestHelper.path(), [command, database.path, ack], environment: TestHelper.environment(keyHex: database.keyHex)
+            ) { session in
+                let deadline = ContinuousClock.now + .seconds(60)
+                while try Self.acknowledgedLines(ack).count < target {
+                    // The helper never closes its standard output: closed, it has ended.
+                    try #require(await !session.isOutputClosed, "the \(command) helper ended before it was killed")
+                    try #require(ContinuousClock.now < deadline, "\(command) helper too slow")
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                try await Task.sleep(for: .milliseconds(Int.random(in: 0...20)))
+                try session.send(signal: SIGKILL)
+            }
+            #expect(result.termination == .signaled(SIGKILL), "\(result)")
+            acknowledged += try Self.acknowledgedLines(ack)
+        }
+        return acknowledged
     }
 
     /// The lines the churn helper has acknowledged so far; none before it creates the file.
