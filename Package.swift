@@ -116,7 +116,7 @@ let package = Package(
         // What every test target that runs a process or reads a fixture shares (no product).
         .target(
             name: "OTPTestUtilities",
-            dependencies: [.product(name: "Subprocess", package: "swift-subprocess")],
+            dependencies: [.product(name: "Subprocess", package: "swift-subprocess"), .product(name: "Logging", package: "swift-log")],
             path: "Tests/OTPTestUtilities"
         ),
         // Separate processes for the cross-process replay and kill -9 tests.

@@ -1,36 +1,14 @@
 import Logging
 import OTPEnrollment
-import Synchronization
+import OTPTestUtilities
 import Testing
 
 @Suite("Logging")
 struct LoggingTests {
-    final class Recorder: Sendable {
-        let lines = Mutex<[String]>([])
-    }
-
-    struct RecordingHandler: LogHandler {
-        let recorder: Recorder
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-            // Sorted: a dictionary prints in an order that changes from run to run.
-            let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            recorder.lines.withLock { $0.append("\(event.level) \(event.message) [\(fields)]") }
-        }
-    }
-
     @Test("a whole flow at trace level logs events but never a secret, a code or a credential")
     func noSecretsInLogs() async throws {
-        let recorder = Recorder()
-        let logger = Logger(label: "test") { _ in RecordingHandler(recorder: recorder) }
+        let log = CapturedLog()
+        let logger = log.logger
         let clock = ManualEnrollmentClock(Fixture.start)
         let store = InMemoryEnrollmentStore()
         let service = try MultiFactorService(
@@ -67,7 +45,7 @@ struct LoggingTests {
         sensitive.append(result.user.sessionID)
         #expect(await authErrorCode { try await result.user.multiFactor.unenroll(with: info) } == .invalidUserToken)
 
-        let lines = recorder.lines.withLock { $0 }
+        let lines = log.lines
         #expect(
             lines == [
                 "info TOTP enrollment started [deadline=\(Fixture.start + 600) user=alice]",

@@ -1,6 +1,7 @@
 import Logging
 import OTPCore
 import OTPEnrollment
+import OTPTestUtilities
 import Synchronization
 import Testing
 
@@ -178,8 +179,8 @@ struct StoreFailureTests {
     func internalError() async throws {
         let store = FailingStore()
         let clock = ManualEnrollmentClock(Fixture.start)
-        let recorder = LoggingTests.Recorder()
-        let logger = Logger(label: "test") { _ in LoggingTests.RecordingHandler(recorder: recorder) }
+        let log = CapturedLog()
+        let logger = log.logger
         let service = try MultiFactorService(store: store, clock: clock, logger: logger)
 
         store.fail("insertSession")
@@ -191,7 +192,7 @@ struct StoreFailureTests {
         #expect(error?.description.contains("INSERT") == false)
         #expect((error?.underlyingError as? FailingStore.Failure)?.operation == "insertSession", "the host still gets the store's error")
         #expect(
-            recorder.lines.withLock { $0 } == [
+            log.lines == [
                 "error enrollment store failed [error=\(FailingStore.Failure(operation: "insertSession")) operation=storing the session]"
             ], "the log has the detail")
         store.fail(nil)

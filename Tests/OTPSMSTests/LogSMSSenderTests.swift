@@ -1,3 +1,4 @@
+import OTPTestUtilities
 import OTPSMS
 import Testing
 

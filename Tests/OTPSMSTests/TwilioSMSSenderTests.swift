@@ -1,3 +1,4 @@
+import OTPTestUtilities
 import AsyncHTTPClient
 import Foundation
 import NIOHTTP1

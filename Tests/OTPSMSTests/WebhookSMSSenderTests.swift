@@ -1,3 +1,4 @@
+import OTPTestUtilities
 import Foundation
 import NIOHTTP1
 import OTPEnrollment
