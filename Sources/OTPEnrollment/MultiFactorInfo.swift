@@ -14,7 +14,10 @@ public struct MultiFactorInfo: Sendable, Hashable {
     public let factorID: String
     /// For a phone factor, its number (Firebase's `PhoneMultiFactorInfo.phoneNumber`): masked in a
     /// resolver's hints (`+1******0123`: the country calling code and the last four digits), whole
-    /// in the signed-in owner's ``MultiFactor/enrolledFactors``; `nil` for other factors.
+    /// in the owner's ``MultiFactor/enrolledFactors`` after enrolling, after
+    /// ``MultiFactor/reload()`` and for a user from ``MultiFactorService/user(forSessionID:identity:)``.
+    /// A user just signed in through a resolver carries its hints, masked, until a reload, as
+    /// Firebase's SDKs do. `nil` for other factors.
     public let phoneNumber: String?
 
     /// Creates the info of a factor.

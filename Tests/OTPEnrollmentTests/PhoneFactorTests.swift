@@ -71,6 +71,9 @@ struct PhoneFactorTests {
         #expect(sender.sent.withLock { $0.last?.number } == "+12015550123", "the code goes to the enrolled number, not the masked hint")
         #expect(result.user.signInSecondFactor == PhoneMultiFactorID)
         #expect(result.user.secondFactorIdentifier == info.uid)
+        #expect(result.user.multiFactor.enrolledFactors.map(\.phoneNumber) == ["+1******0123"], "the hints, until a reload")
+        try await result.user.multiFactor.reload()
+        #expect(result.user.multiFactor.enrolledFactors.map(\.phoneNumber) == ["+12015550123"])
         let restored = try await fixture.service.user(forSessionID: result.user.sessionID, identity: Fixture.identity())
         #expect(restored.multiFactor.enrolledFactors.map(\.phoneNumber) == ["+12015550123"])
     }
