@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "OTPEnrollmentTestSupport", targets: ["OTPEnrollmentTestSupport"]),
         .library(name: "OTPPhoneNumber", targets: ["OTPPhoneNumber"]),
         .library(name: "OTPSMS", targets: ["OTPSMS"]),
+        .library(name: "OTPImport", targets: ["OTPImport"]),
         .executable(name: "totp-enrollment", targets: ["TOTPEnrollmentCommand"]),
         .executable(name: "totp", targets: ["TOTPCommand"]),
     ],
@@ -52,6 +53,8 @@ let package = Package(
         .target(name: "OTPCore", dependencies: ["CCryptoOpenSSL"]),
         .target(name: "OTPURI", dependencies: ["OTPCore"]),
         .target(name: "OTPQR", dependencies: ["CQRencode", "CPNG"]),
+        // Reads other authenticators' exports (Aegis, 2FAS, andOTP, URI lists) into key URI models.
+        .target(name: "OTPImport", dependencies: ["OTPCore", "OTPURI"]),
         .target(name: "OTPSealing", dependencies: ["OTPCore", "CCryptoOpenSSL"]),
         .target(
             name: "OTPEnrollment",
@@ -128,6 +131,7 @@ let package = Package(
         .testTarget(name: "OTPTestUtilitiesTests", dependencies: ["OTPTestUtilities"]),
         .testTarget(name: "OTPCoreTests", dependencies: ["OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPURITests", dependencies: ["OTPURI", "OTPCore", "OTPTestUtilities"]),
+        .testTarget(name: "OTPImportTests", dependencies: ["OTPImport", "OTPURI", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPQRTests", dependencies: ["OTPQR", "OTPURI", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPSealingTests", dependencies: ["OTPSealing", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPPhoneNumberTests", dependencies: ["OTPPhoneNumber", "OTPTestUtilities"]),

@@ -1,0 +1,46 @@
+/// Why an export could not be read at all.
+///
+/// Entries that cannot be imported do not throw: they are reported in ``ImportResult/skipped``.
+/// No case carries secret material, and no message quotes a value of the file.
+public enum ImportError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// ``ImportFormat/detect(_:)`` recognized none of the formats.
+    case unrecognizedFormat
+    /// The export is encrypted; decrypting exports is not supported yet.
+    case encryptedNotSupported(ImportFormat)
+    /// The export declares a version newer than this importer knows (an Aegis vault or database
+    /// version, a 2FAS schema version), whose meaning may have changed.
+    case unsupportedVersion(ImportFormat, version: Int)
+    /// The export is not valid JSON or not this format's structure; `reason` names the place.
+    case malformed(ImportFormat, reason: String)
+
+    /// A one-line message saying what was wrong, fit to show a user.
+    public var description: String {
+        switch self {
+        case .unrecognizedFormat:
+            "the file is not an Aegis vault, a 2FAS or andOTP backup or an otpauth:// URI list: choose the format explicitly if it is one"
+        case .encryptedNotSupported(let format):
+            "the \(format) is encrypted: encrypted exports are not supported yet, export it without encryption"
+        case .unsupportedVersion(let format, let version):
+            "the \(format) has version \(version), newer than this importer reads"
+        case .malformed(let format, let reason):
+            "not a valid \(format): \(reason)"
+        }
+    }
+
+    /// Keeps messages one short line even when an export holds a huge or multi-line name.
+    static func abbreviated(_ text: String) -> String {
+        var result = ""
+        for (index, scalar) in text.unicodeScalars.enumerated() {
+            if index == 60 {
+                result += "…"
+                break
+            }
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
