@@ -10,9 +10,11 @@ enum AegisImporter {
     static let databaseVersions = 1...3
 
     static func read(_ data: Data) throws(ImportError) -> ImportResult {
+        // The version first: a newer vault may have moved or encrypted things differently, and
+        // saying so beats a decoding error about a field that moved.
+        let version = try JSONReading.decode(VersionProbe.self, from: data, format: .aegis).version
+        guard version <= vaultVersion else { throw .unsupportedVersion(.aegis, version: version) }
         let vault = try JSONReading.decode(Vault.self, from: data, format: .aegis)
-        // A newer vault version may have moved or encrypted things differently: refuse rather than guess.
-        guard vault.version <= vaultVersion else { throw .unsupportedVersion(.aegis, version: vault.version) }
         let database: Database
         switch vault.db {
         case .encrypted:
@@ -43,8 +45,11 @@ enum AegisImporter {
         return result
     }
 
-    private struct Vault: Decodable {
+    private struct VersionProbe: Decodable {
         let version: Int
+    }
+
+    private struct Vault: Decodable {
         let db: DatabaseField
     }
 
