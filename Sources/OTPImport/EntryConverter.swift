@@ -7,8 +7,8 @@ import OTPURI
 /// are skipped, how the algorithm and secret are read, and that a bad entry never stops the
 /// rest of the import.
 struct EntryConverter {
-    /// The entry's OTP type as the export writes it, lowercased by the caller's choice of words:
-    /// `totp`, `hotp`, `steam`, `motp`, anything else.
+    /// The entry's OTP type as the export writes it, in any letter case (`TOTP` in andOTP and 2FAS,
+    /// `totp` in Aegis): `totp`, `hotp`, `steam`, `motp` or another, which is skipped.
     var type: String
     var issuer: String?
     var accountName: String
