@@ -1,3 +1,5 @@
+internal import OTPCore
+
 /// Why an export could not be read at all.
 ///
 /// Entries that cannot be imported do not throw: they are reported in ``ImportResult/skipped``.
@@ -29,18 +31,6 @@ public enum ImportError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// Keeps messages one short line even when an export holds a huge or multi-line name.
     static func abbreviated(_ text: String) -> String {
-        var result = ""
-        for (index, scalar) in text.unicodeScalars.enumerated() {
-            if index == 60 {
-                result += "…"
-                break
-            }
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        quotedInMessage(text, maximumScalars: 60)
     }
 }

@@ -112,18 +112,6 @@ extension OTPURIError: CustomStringConvertible {
 
     /// Keeps error messages one short line even when a URI carries a huge or multi-line value.
     static func abbreviated(_ text: String) -> String {
-        var result = ""
-        for (index, scalar) in text.unicodeScalars.enumerated() {
-            if index == 40 {
-                result += "…"
-                break
-            }
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        quotedInMessage(text, maximumScalars: 40)
     }
 }
