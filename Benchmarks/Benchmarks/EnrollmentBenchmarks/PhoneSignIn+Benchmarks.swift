@@ -111,6 +111,14 @@ nonisolated(unsafe) var sqliteSecondFixture: SignInFixture!
 /// Users on the SQLite store of the phone benchmarks and of the TOTP second step beside them.
 let sqliteUsers = 1_000
 
+/// A thousand users with a phone factor in a fresh SQLite store, for both SQLite phone benchmarks.
+func makePhoneSQLiteFixture() async throws -> PhoneSignInFixture {
+    let key = try makeSQLiteDirectory()
+    let fixture = try await PhoneSignInFixture(store: openSQLiteStore(key: key), users: sqliteUsers)
+    try await fixture.enroll()
+    return fixture
+}
+
 func registerPhoneSignInBenchmarks() {
     // Batches of a thousand and ten thousand users, as the TOTP in-memory benchmarks.
     let batched = Benchmark.Configuration(scalingFactor: .kilo)
@@ -143,9 +151,7 @@ func registerPhoneSignInBenchmarks() {
     Benchmark("otpkit.enrollment.phone.signin.sqlite") { _ in
         try await phoneSQLiteFixture.signIn()
     } setup: {
-        let key = try makeSQLiteDirectory()
-        phoneSQLiteFixture = try await PhoneSignInFixture(store: openSQLiteStore(key: key), users: sqliteUsers)
-        try await phoneSQLiteFixture.enroll()
+        phoneSQLiteFixture = try await makePhoneSQLiteFixture()
     } teardown: {
         try? FileManager.default.removeItem(at: sqliteDirectory)
     }
@@ -159,9 +165,7 @@ func registerPhoneSignInBenchmarks() {
         }
         benchmark.stopMeasurement()
     } setup: {
-        let key = try makeSQLiteDirectory()
-        phoneSQLiteFixture = try await PhoneSignInFixture(store: openSQLiteStore(key: key), users: sqliteUsers)
-        try await phoneSQLiteFixture.enroll()
+        phoneSQLiteFixture = try await makePhoneSQLiteFixture()
     } teardown: {
         try? FileManager.default.removeItem(at: sqliteDirectory)
     }
