@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "OTPPhoneNumber", targets: ["OTPPhoneNumber"]),
         .library(name: "OTPSMS", targets: ["OTPSMS"]),
         .library(name: "OTPImport", targets: ["OTPImport"]),
+        .library(name: "OTPVault", targets: ["OTPVault"]),
         .executable(name: "totp-enrollment", targets: ["TOTPEnrollmentCommand"]),
         .executable(name: "totp", targets: ["TOTPCommand"]),
     ],
@@ -43,6 +44,8 @@ let package = Package(
         .systemLibrary(name: "CCryptoOpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // The kernel key retention service (keyctl), where `totp unlock` leaves the vault's key.
+        .systemLibrary(name: "CKeyutils", pkgConfig: "libkeyutils", providers: [.apt(["libkeyutils-dev"])]),
         // libphonenumber (libphonenumber-dev) is C++, and Debian ships no pkg-config file for it. A
         // small C++ target wraps it behind a C header rather than OTPPhoneNumber importing its headers
         // through Swift's C++ interoperability: they pull in protobuf and Abseil templates, and the
@@ -56,6 +59,9 @@ let package = Package(
         // Reads other authenticators' exports (Aegis, 2FAS, andOTP, URI lists) into key URI models.
         .target(name: "OTPImport", dependencies: ["OTPCore", "OTPURI"]),
         .target(name: "OTPSealing", dependencies: ["OTPCore", "CCryptoOpenSSL"]),
+        // The encrypted vault of `totp`: Aegis's envelope (scrypt and raw key slots, AES-256-GCM),
+        // safe writes under a lock, and unlocked sessions in the kernel keyring.
+        .target(name: "OTPVault", dependencies: ["OTPCore", "OTPURI", "CCryptoOpenSSL", "CKeyutils"]),
         .target(
             name: "OTPEnrollment",
             dependencies: [
@@ -133,6 +139,7 @@ let package = Package(
         .testTarget(name: "OTPURITests", dependencies: ["OTPURI", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPImportTests", dependencies: ["OTPImport", "OTPURI", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPQRTests", dependencies: ["OTPQR", "OTPURI", "OTPCore", "OTPTestUtilities"]),
+        .testTarget(name: "OTPVaultTests", dependencies: ["OTPVault", "OTPURI", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPSealingTests", dependencies: ["OTPSealing", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPPhoneNumberTests", dependencies: ["OTPPhoneNumber", "OTPTestUtilities"]),
         .testTarget(
