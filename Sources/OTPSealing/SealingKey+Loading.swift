@@ -1,39 +1,20 @@
-internal import CCryptoOpenSSL
 internal import OTPCore
 
 internal import Glibc
 
-// The key is read with POSIX calls into wiped buffers rather than through Foundation, whose Data
-// and String copies of the key could not be wiped.
-
 extension SealingKey {
-    /// The longest key file read; a key file is 32 raw bytes or 64 hexadecimal characters and a newline.
-    private static let maximumFileByteCount = 4096
-
     /// Reads a key file holding either 32 raw bytes or 64 hexadecimal characters (surrounding
     /// whitespace ignored), as `openssl rand -hex 32 > FILE` or `openssl rand 32 > FILE` writes it.
     public init(contentsOfFile path: String) throws(SealingError) {
-        let file: POSIXFile
+        let storage: SecureBytes
         do {
-            file = try POSIXFile.openForReading(path)
+            // The file's mode is not checked: keys written by hand before `keygen` existed are
+            // often mode 0644, and refusing them now would stop running servers.
+            storage = try KeyFile.read(path: path, requirePrivate: false)
         } catch {
-            throw .unreadableKeyFile(path: path, reason: error.description)
+            throw Self.error(error, source: path)
         }
-        defer { try? file.close() }
-        var readFailure: POSIXFile.Failure?
-        let contents = SecureBytes(count: Self.maximumFileByteCount) { buffer in
-            do throws(POSIXFile.Failure) {
-                return try file.readFully(into: buffer)
-            } catch {
-                readFailure = error
-                return 0
-            }
-        }
-        if let readFailure { throw .unreadableKeyFile(path: path, reason: readFailure.description) }
-        if contents.count == Self.maximumFileByteCount {
-            throw .unreadableKeyFile(path: path, reason: "larger than a key file can be")
-        }
-        try self.init(encoded: contents, source: path, acceptRaw: true)
+        try self.init(storage: storage)
     }
 
     /// Reads a key from an environment variable holding 64 hexadecimal characters.
@@ -45,7 +26,13 @@ extension SealingKey {
             buffer.copyMemory(from: UnsafeRawBufferPointer(start: value, count: length))
             return length
         }
-        try self.init(encoded: contents, source: "$\(name)", acceptRaw: false)
+        let storage: SecureBytes
+        do {
+            storage = try KeyFile.decode(contents, acceptRaw: false)
+        } catch {
+            throw Self.error(error, source: "$\(name)")
+        }
+        try self.init(storage: storage)
     }
 
     /// Loads the key from `file` when given, else from `environmentVariable`; the order the
@@ -58,31 +45,13 @@ extension SealingKey {
         return try SealingKey(environmentVariable: environmentVariable)
     }
 
-    private init(encoded contents: SecureBytes, source: String, acceptRaw: Bool) throws(SealingError) {
-        let decoded: SecureBytes? = contents.withUnsafeBytes { bytes in
-            let text = Self.trimmingWhitespace(bytes)
-            guard !text.isEmpty else { return nil }
-            var valid = false
-            let decoded = SecureBytes(count: text.count / 2) { output in
-                valid = Hex.decode(text, into: output)
-                return output.count
-            }
-            return valid ? decoded : nil
+    private static func error(_ failure: KeyFile.Failure, source: String) -> SealingError {
+        switch failure {
+        case .unreadable(let failure): .unreadableKeyFile(path: source, reason: failure.description)
+        case .tooLarge: .unreadableKeyFile(path: source, reason: "larger than a key file can be")
+        case .notPrivate(let mode): .unreadableKeyFile(path: source, reason: "mode \(String(mode, radix: 8)) lets others read it")
+        case .invalidEncoding: .invalidKeyEncoding(source: source)
+        case .wrongLength(let count): .invalidKeyLength(count)
         }
-        if let decoded {
-            try self.init(storage: decoded)
-        } else if acceptRaw, contents.count == Self.byteCount {
-            try self.init(storage: contents)
-        } else {
-            throw .invalidKeyEncoding(source: source)
-        }
-    }
-
-    private static func trimmingWhitespace(_ bytes: UnsafeRawBufferPointer) -> Slice<UnsafeRawBufferPointer> {
-        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        var slice = bytes[...]
-        while let first = slice.first, isSpace(first) { slice = slice.dropFirst() }
-        while let last = slice.last, isSpace(last) { slice = slice.dropLast() }
-        return slice
     }
 }

@@ -1,0 +1,116 @@
+internal import CCryptoOpenSSL
+
+/// Keys derived from passwords through OpenSSL: scrypt for vaults (Aegis's password slots), and
+/// PBKDF2-HMAC and one SHA-256 only for reading other apps' encrypted exports (2FAS, andOTP).
+///
+/// Callers check the cost parameters against their own bounds first: these functions spend what
+/// they are asked to spend.
+package enum PasswordKDF {
+    /// The hash under PBKDF2's HMAC.
+    package enum PBKDF2Hash: Sendable {
+        case sha1, sha256
+    }
+
+    /// Why a derivation failed.
+    package enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        /// A parameter OpenSSL cannot take at all (not a bound of the caller's).
+        case invalidParameter(String)
+        /// OpenSSL reported a failure, such as too little memory.
+        case cryptoFailure(String)
+
+        package var description: String {
+            switch self {
+            case .invalidParameter(let what): "invalid key derivation parameter: \(what)"
+            case .cryptoFailure(let what): what
+            }
+        }
+    }
+
+    /// The memory scrypt needs for `n`, `r`, `p`: 128·r·(N + p + 2) bytes (its B, V, X and T
+    /// arrays, the sum OpenSSL checks against its limit), or `nil` when that overflows.
+    package static func scryptMemory(n: UInt64, r: UInt32, p: UInt32) -> UInt64? {
+        let (sum, overflowSum) = n.addingReportingOverflow(UInt64(p) + 2)
+        let (perBlock, overflowBlock) = UInt64(128).multipliedReportingOverflow(by: UInt64(r))
+        let (total, overflowTotal) = perBlock.multipliedReportingOverflow(by: sum)
+        return overflowSum || overflowBlock || overflowTotal ? nil : total
+    }
+
+    /// scrypt (RFC 7914) through `EVP_KDF` "SCRYPT", with the memory limit set to what these
+    /// parameters need so that OpenSSL's smaller defaults never refuse them.
+    package static func scrypt(
+        password: UnsafeRawBufferPointer,
+        salt: UnsafeRawBufferPointer,
+        n: UInt64,
+        r: UInt32,
+        p: UInt32,
+        keyByteCount: Int = 32
+    ) throws(Failure) -> SecureBytes {
+        guard n > 1, n & (n - 1) == 0 else { throw .invalidParameter("scrypt N must be a power of two above 1") }
+        guard r > 0, p > 0, keyByteCount > 0 else { throw .invalidParameter("scrypt r, p and the key length must be positive") }
+        guard let memory = scryptMemory(n: n, r: r, p: p) else { throw .invalidParameter("scrypt parameters overflow") }
+        var succeeded = false
+        let key = SecureBytes(count: keyByteCount) { output in
+            succeeded =
+                CCryptoOpenSSL_scrypt(
+                    password.baseAddress?.assumingMemoryBound(to: UInt8.self), password.count,
+                    salt.baseAddress?.assumingMemoryBound(to: UInt8.self), salt.count,
+                    n, r, p, memory,
+                    output.baseAddress?.assumingMemoryBound(to: UInt8.self), output.count
+                ) == 1
+            return output.count
+        }
+        guard succeeded else { throw .cryptoFailure("scrypt failed (N=\(n), r=\(r), p=\(p)): OpenSSL could not derive the key") }
+        return key
+    }
+
+    /// PBKDF2-HMAC (RFC 8018) through OpenSSL's `PKCS5_PBKDF2_HMAC`.
+    package static func pbkdf2(
+        password: UnsafeRawBufferPointer,
+        salt: UnsafeRawBufferPointer,
+        iterations: Int,
+        hash: PBKDF2Hash,
+        keyByteCount: Int = 32
+    ) throws(Failure) -> SecureBytes {
+        guard iterations >= 1, iterations <= Int(Int32.max) else { throw .invalidParameter("PBKDF2 iteration count \(iterations)") }
+        guard password.count <= Int(Int32.max), salt.count <= Int(Int32.max), keyByteCount > 0 else {
+            throw .invalidParameter("PBKDF2 input lengths")
+        }
+        // OpenSSL reads nothing through a pointer with a zero length, but wants one all the same.
+        var empty: UInt8 = 0
+        var succeeded = false
+        let key = withUnsafeMutablePointer(to: &empty) { empty in
+            SecureBytes(count: keyByteCount) { output in
+                let passwordBase =
+                    password.baseAddress?.assumingMemoryBound(to: CChar.self) ?? UnsafeRawPointer(empty).assumingMemoryBound(to: CChar.self)
+                let saltBase = salt.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(empty)
+                succeeded =
+                    PKCS5_PBKDF2_HMAC(
+                        passwordBase, Int32(password.count), saltBase, Int32(salt.count), Int32(iterations),
+                        hash == .sha1 ? EVP_sha1() : EVP_sha256(), Int32(output.count), output.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                    ) == 1
+                return output.count
+            }
+        }
+        guard succeeded else { throw .cryptoFailure("PBKDF2 failed: OpenSSL could not derive the key") }
+        return key
+    }
+
+    /// SHA-256 of the password as the key, andOTP's old backup format; wiped like any other key.
+    package static func sha256(password: UnsafeRawBufferPointer) throws(Failure) -> SecureBytes {
+        var empty: UInt8 = 0
+        var succeeded = false
+        let key = withUnsafeMutablePointer(to: &empty) { empty in
+            SecureBytes(count: Int(SHA256_DIGEST_LENGTH)) { output in
+                var length: UInt32 = 0
+                succeeded =
+                    EVP_Digest(
+                        password.baseAddress ?? UnsafeRawPointer(empty), password.count,
+                        output.baseAddress?.assumingMemoryBound(to: UInt8.self), &length, EVP_sha256(), nil
+                    ) == 1 && length == UInt32(SHA256_DIGEST_LENGTH)
+                return output.count
+            }
+        }
+        guard succeeded else { throw .cryptoFailure("SHA-256 failed") }
+        return key
+    }
+}
