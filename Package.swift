@@ -101,12 +101,12 @@ let package = Package(
         // which both tools link anyway, so that the QR styles parse from one conformance.
         .target(
             name: "OTPCommandSupport",
-            dependencies: ["OTPCore", "OTPQR", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["OTPCore", "OTPQR", "OTPVault", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "TOTPCommand",
             dependencies: [
-                "OTPCore", "OTPURI", "OTPQR", "OTPCommandSupport",
+                "OTPCore", "OTPURI", "OTPQR", "OTPVault", "OTPCommandSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

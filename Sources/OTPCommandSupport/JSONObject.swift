@@ -33,6 +33,11 @@ package struct JSONObject: Sendable {
         append(key, "[" + values.map(Self.quoted).joined(separator: ",") + "]")
     }
 
+    /// Adds a member whose value is already JSON text, such as an array of objects.
+    package mutating func add(_ key: String, json: String) {
+        append(key, json)
+    }
+
     private mutating func append(_ key: String, _ json: String) {
         members.append("\(Self.quoted(key)):\(json)")
     }

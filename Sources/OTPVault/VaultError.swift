@@ -42,6 +42,18 @@ public enum VaultError: Error, Hashable, Sendable {
     case keyFileWrongLength(path: String, byteCount: Int)
     /// OpenSSL reported a failure (random bytes, a cipher, scrypt's memory).
     case cryptoFailure(String)
+    /// There is no vault at the path yet.
+    case notFound(path: String)
+    /// Another process holds the vault's lock for longer than the wait allows.
+    case busy(path: String)
+    /// Reading, writing or replacing the vault file failed; the message names the file and the cause.
+    case fileFailure(String)
+    /// The kernel keyring refused to keep or give back an unlocked vault's key.
+    case sessionFailure(String)
+    /// The decrypted content is not a vault database this version can keep.
+    case malformedContent(String)
+    /// No passphrase could be read (no terminal, an empty or unreadable source).
+    case passphraseUnavailable(String)
 }
 
 extension VaultError: CustomStringConvertible {
@@ -86,6 +98,16 @@ extension VaultError: CustomStringConvertible {
             "key file \(path) holds neither 32 raw bytes nor 64 hexadecimal characters (create one with `totp keygen`)"
         case .keyFileWrongLength(let path, let count):
             "key file \(path) holds a \(count)-byte key: it must be 32 bytes (create one with `totp keygen`)"
+        case .notFound(let path):
+            "there is no vault at \(path): add an account with totp add to create it, or choose the vault with --vault or TOTP_VAULT"
+        case .busy(let path):
+            "the vault \(path) is busy: another totp is changing it; try again"
+        case .fileFailure(let reason), .sessionFailure(let reason):
+            reason
+        case .malformedContent(let reason):
+            "the vault's content is malformed: \(reason)"
+        case .passphraseUnavailable(let reason):
+            "no vault passphrase: \(reason)"
         case .cryptoFailure(let what):
             "OpenSSL failure: \(what)"
         }

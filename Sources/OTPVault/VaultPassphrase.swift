@@ -15,6 +15,11 @@ public struct VaultPassphrase: Sendable {
     }
 
     /// Whether the passphrase is empty; callers refuse an empty passphrase for a new vault.
+    /// A passphrase already in wiped storage, such as one read byte by byte from a terminal.
+    package init(storage: SecureBytes) {
+        self.storage = storage
+    }
+
     public var isEmpty: Bool { storage.count == 0 }
 }
 

@@ -1,5 +1,6 @@
 internal import OTPCommandSupport
 internal import OTPCore
+internal import OTPVault
 
 /// Runs the invocations scripts make once per code without ArgumentParser:
 /// `totp code [SECRET | - | --secret-file FILE | --uri URI]` and
@@ -17,6 +18,9 @@ internal import OTPCore
 enum FastPath {
     /// The exit status when the fast path handled the invocation, or `nil` to parse normally.
     static func run(_ arguments: [String]) -> ExitStatus? {
+        if arguments.count == 1, !arguments[0].hasPrefix("-"), !TOTPTool.isCommandName(arguments[0]) {
+            return vaultCode(named: arguments[0])
+        }
         guard let command = arguments.first, command == "code" || command == "verify" else { return nil }
         var rest = arguments.dropFirst()
         var code = ""
@@ -50,6 +54,22 @@ enum FastPath {
             return nil
         }
         do { try TOTPTool.Verify.report(match, json: false) } catch { return .refused }
+        return .success
+    }
+
+    /// `totp NAME` for a TOTP account while the vault is unlocked and unchanged since: answered
+    /// from the session's snapshot, without AES or JSON (``VaultSnapshot`` says why). Anything
+    /// else — no session, a changed vault, an HOTP account (printing its code is a change), a name
+    /// that selects none or several — takes the long way with the same output.
+    static func vaultCode(named name: String) -> ExitStatus? {
+        guard let entries = Vault(path: VaultOptions.defaultPath()).sessionEntries(),
+            case .one(let entry) = VaultQuery(name).select(from: entries), entry.account.kind == .totp,
+            let totp = try? TOTP(
+                secret: entry.account.secret, algorithm: entry.account.algorithm, digits: entry.account.digits, period: entry.account.period),
+            let text = try? TOTPTool.Code.output(
+                .totp(totp, time: TOTP.currentUnixTime()), next: 0, json: false, terminal: StandardStreams.outputIsTerminal)
+        else { return nil }
+        StandardStreams.writeOutput(text)
         return .success
     }
 }

@@ -11,10 +11,21 @@ extension TOTPTool {
             discussion: """
                 When standard output is not a terminal, prints exactly the code and a newline. On a \
                 terminal it also shows the seconds left in the time step.
+
+                With --name, or a SECRET that is not a valid Base32 secret, the account comes from \
+                the vault (as with totp NAME); printing an HOTP account's code stores its next \
+                counter first, and --counter N resynchronizes it.
                 """
         )
 
         @OptionGroup var options: OTPOptions
+
+        @Option(
+            name: .customLong("name"),
+            help: ArgumentHelp("An account in the vault: issuer, account name or issuer:account.", valueName: "name"))
+        var accountName: String?
+
+        @OptionGroup var vaultOptions: VaultOptions
 
         @Option(help: ArgumentHelp("Also print the n codes that follow.", valueName: "n"))
         var next: Int = 0
@@ -33,8 +44,24 @@ extension TOTPTool {
             }
         }
 
+        /// The vault account the invocation names, if it names one rather than a secret.
+        var vaultAccountName: String? {
+            if let accountName { return accountName }
+            guard let secret = options.secret, secret != "-", options.secretFile == nil, options.uri == nil,
+                !OTPSettings.isURI(secret), (try? OTPSecret(base32: secret)) == nil
+            else { return nil }
+            return secret
+        }
+
         func run() throws {
-            let generator = try options.generator()
+            let generator: Generator
+            if let name = vaultAccountName {
+                guard options.secret == nil || accountName == nil else { throw CommandFailure.usage("give --name or a secret, not both") }
+                generator = try VaultAccess.generator(
+                    named: name, options: vaultOptions, counter: options.counter, time: try options.settings.unixTime())
+            } else {
+                generator = try options.generator()
+            }
             let terminal = StandardStreams.outputIsTerminal
             guard watch else {
                 StandardStreams.writeOutput(try Self.output(generator, next: next, json: json, terminal: terminal))

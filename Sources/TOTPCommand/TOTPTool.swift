@@ -16,19 +16,30 @@ struct TOTPTool: ParsableCommand {
             variable TOTP_SECRET, or standard input (pass - as the secret), so it need not appear \
             in the process list.
 
-            Exit status: 0 success, 1 invalid code (verify), 64 bad input or usage, 66 unreadable \
-            input file, 69 totp-enrollment missing, 70 internal failure, 73 output file not written.
+            totp NAME prints the code of an account in the vault (totp add, list, rm, rename, \
+            unlock, lock manage it); NAME is an issuer, an account name or issuer:account, in any \
+            letter case.
+
+            Exit status: 0 success, 1 invalid code (verify), 64 bad input or usage, 65 damaged or \
+            foreign vault, 66 unreadable input file or no vault, 69 companion program missing, 70 \
+            internal failure, 73 output file not written, 74 I/O failure, 75 vault busy, 77 wrong \
+            passphrase or key file.
             """,
         version: "0.1.0",
         subcommands: [Code.self, Verify.self, New.self, QR.self, URI.self]
+            + [Add.self, List.self, Remove.self, Rename.self, Unlock.self, Lock.self]
             + Enrollment.commands
     )
 
     /// Parses and runs like ArgumentParser's own `main()`, but reports every failure as one line
     /// on standard error (the library adds the usage text, which buries the message in scripts).
     static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        var arguments = Array(CommandLine.arguments.dropFirst())
         if let status = FastPath.run(arguments) { StandardStreams.exit(status) }
+        // `totp NAME [OPTIONS]` is `totp code --name NAME [OPTIONS]`.
+        if let first = arguments.first, !first.hasPrefix("-"), !isCommandName(first) {
+            arguments = ["code", "--name"] + arguments
+        }
         if Enrollment.handles(arguments) {
             StandardStreams.exit(reporting: Enrollment.execute(arguments), command: "totp \(arguments[0])")
         }
@@ -38,6 +49,11 @@ struct TOTPTool: ParsableCommand {
         } catch {
             exitReporting(error, command: commandPath(for: arguments)) { redactingSecrets(in: $0, arguments: arguments) }
         }
+    }
+
+    /// Whether `word` names a subcommand (or `help`) rather than a vault account.
+    static func isCommandName(_ word: String) -> Bool {
+        word == "help" || configuration.subcommands.contains { $0.configuration.commandName == word }
     }
 
     /// ArgumentParser quotes the arguments it rejects (`Unexpected argument '…'`), and a secret

@@ -56,10 +56,14 @@ struct HelpSnapshotTests {
     @Test("help text lists the commands, the secret sources and the exit statuses")
     func content() {
         let root = Self.help([])
-        for command in ["code", "verify", "new", "qr", "uri", "enroll", "signin", "recovery-codes", "reseal", "factors", "keygen"] {
+        for command in [
+            "code", "verify", "new", "qr", "uri", "add", "list", "rm", "rename", "unlock", "lock", "enroll", "signin", "recovery-codes",
+            "reseal", "factors", "keygen",
+        ] {
             #expect(root.contains("\n  \(command) "), "totp --help does not list \(command)")
         }
-        #expect(root.contains("69 totp-enrollment missing"))
+        #expect(root.contains("69 companion program missing"))
+        #expect(root.contains("77 wrong") && root.contains("75 vault busy"))
         let code = Self.help(["code"])
         #expect(code.contains("--secret-file") && code.contains("TOTP_SECRET"))
         #expect(Self.help(["qr"]).contains("utf8-inverted"))

@@ -1,0 +1,161 @@
+internal import ArgumentParser
+internal import OTPCommandSupport
+internal import OTPCore
+internal import OTPURI
+internal import OTPVault
+
+extension TOTPTool {
+    /// `totp add`: puts accounts in the vault, creating it with the credential given the first time.
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add",
+            abstract: "Add an account to the vault (created on first use).",
+            discussion: """
+                Give an otpauth:// URI, - to read URIs from standard input (one a line), or the \
+                account by parts with --secret, --issuer and --account. An account already in the \
+                vault (same secret, issuer and name) is reported and not added twice. --secret \
+                puts the secret in the process list: prefer --secret - (standard input).
+                """
+        )
+
+        @Argument(help: ArgumentHelp("An otpauth:// URI, or - to read URIs from standard input.", valueName: "uri"))
+        var uri: String?
+
+        @Option(help: ArgumentHelp("The Base32 secret, or - to read it from standard input.", valueName: "base32"))
+        var secret: String?
+
+        @Option(help: ArgumentHelp("The issuer (service), such as GitHub.", valueName: "issuer"))
+        var issuer: String?
+
+        @Option(help: ArgumentHelp("The account name, such as alice@example.com.", valueName: "name"))
+        var account: String?
+
+        @Flag(help: "A counter-based (HOTP) account; the counter is the next code's (default 0).")
+        var hotp = false
+
+        @Option(help: ArgumentHelp("The HOTP counter of the next code (implies --hotp).", valueName: "n"))
+        var counter: UInt64?
+
+        @Option(help: ArgumentHelp("The number of digits (default: 6).", valueName: "n"))
+        var digits: Int = OTPAuthURI.defaultDigits
+
+        @Option(help: ArgumentHelp("The time step in seconds (default: 30).", valueName: "seconds"))
+        var period: Int64 = OTPAuthURI.defaultPeriod
+
+        @Option(
+            help: ArgumentHelp("The HMAC hash function: \(OTPAlgorithm.names(lowercased: true)) (default: sha1).", valueName: "algorithm"),
+            completion: OTPAlgorithm.completion, transform: OTPAlgorithm.argument)
+        var algorithm: OTPAlgorithm = .sha1
+
+        @Flag(help: "Print a JSON object: the accounts added and those already there.")
+        var json = false
+
+        @OptionGroup var vaultOptions: VaultOptions
+
+        func validate() throws {
+            if secret != nil {
+                guard uri == nil else { throw ValidationError("give a URI or --secret, not both") }
+                guard account != nil else { throw ValidationError("--secret needs --account NAME (and usually --issuer)") }
+            } else {
+                guard uri != nil else { throw ValidationError("give an otpauth:// URI, - for URIs on standard input, or --secret with --account") }
+                guard issuer == nil, account == nil, !hotp, counter == nil else {
+                    throw ValidationError("--issuer, --account, --hotp and --counter describe an account given by --secret")
+                }
+            }
+        }
+
+        func run() throws {
+            let accounts = try accountsToAdd()
+            let (added, duplicates) = try VaultAccess.update(vaultOptions, createIfMissing: true) {
+                (content: inout VaultContent) throws(VaultError) -> ([VaultEntry], [String]) in
+                var added: [VaultEntry] = []
+                var duplicates: [String] = []
+                for account in accounts {
+                    if content.entries.contains(where: { $0.account.isSameAccount(as: account) }) {
+                        duplicates.append(VaultEntry.label(of: account))
+                        continue
+                    }
+                    let entry: VaultEntry
+                    do { entry = try VaultEntry(account: account) } catch { throw .cryptoFailure("\(error)") }
+                    content.entries.append(entry)
+                    added.append(entry)
+                }
+                return (added, duplicates)
+            }
+            if json {
+                var object = JSONObject()
+                object.add("added", json: JSONObject.array(added.map(VaultAccess.json)))
+                object.add("duplicates", duplicates)
+                StandardStreams.writeOutput(object.text + "\n")
+                return
+            }
+            var text = ""
+            for entry in added { text += "added \(entry.label)\n" }
+            for label in duplicates { text += "already in the vault: \(label)\n" }
+            StandardStreams.writeOutput(text)
+        }
+
+        /// The accounts the arguments describe, read and checked before the vault is touched.
+        func accountsToAdd() throws(CommandFailure) -> [OTPAuthURI] {
+            if let secret {
+                let text = secret == "-" ? String(decoding: try Console.read(path: nil), as: UTF8.self) : secret
+                return try CommandFailure.reporting {
+                    let decoded: OTPSecret
+                    do throws(OTPError) {
+                        decoded = try OTPSecret(base32: String(Substring(text).trimmingSpaces))
+                    } catch {
+                        throw CommandFailure(error, context: "invalid secret (\(secret == "-" ? "standard input" : "--secret"))")
+                    }
+                    let isHOTP = hotp || counter != nil
+                    do {
+                        return [
+                            try OTPAuthURI(
+                                kind: isHOTP ? .hotp : .totp, issuer: issuer, accountName: account ?? "", secret: decoded,
+                                algorithm: algorithm, digits: digits, period: period, counter: isHOTP ? (counter ?? 0) : nil)
+                        ]
+                    } catch {
+                        throw CommandFailure.usage("\(error)")
+                    }
+                }
+            }
+            let lines: [String]
+            let origin: String
+            if uri == "-" {
+                lines = String(decoding: try Console.read(path: nil), as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
+                origin = "standard input"
+            } else {
+                lines = [uri ?? ""]
+                origin = "argument"
+            }
+            var accounts: [OTPAuthURI] = []
+            for (number, line) in lines.enumerated() {
+                let text = Substring(line).trimmingSpaces
+                if text.isEmpty || text.hasPrefix("#") { continue }
+                do {
+                    accounts.append(try OTPAuthURI(parsing: String(text)))
+                } catch {
+                    let place = origin == "argument" ? "the URI" : "line \(number + 1) of \(origin)"
+                    throw .usage("\(place) is not a valid otpauth:// URI: \(error)")
+                }
+            }
+            guard !accounts.isEmpty else { throw .usage("no otpauth:// URI on \(origin)") }
+            return accounts
+        }
+    }
+}
+
+extension OTPAuthURI {
+    /// The same secret under the same issuer and name: what `add` and `import` count as a duplicate.
+    func isSameAccount(as other: OTPAuthURI) -> Bool {
+        issuer == other.issuer && accountName == other.accountName && kind == other.kind
+            && secret.withUnsafeBytes { mine in other.secret.withUnsafeBytes { theirs in mine.elementsEqual(theirs) } }
+    }
+}
+
+extension VaultEntry {
+    /// `issuer:account` of an account not yet in the vault.
+    static func label(of account: OTPAuthURI) -> String {
+        guard let issuer = account.issuer else { return account.accountName }
+        return issuer + ":" + account.accountName
+    }
+}

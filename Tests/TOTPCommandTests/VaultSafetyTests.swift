@@ -1,0 +1,84 @@
+import Foundation
+import OTPTestUtilities
+import Testing
+
+/// What must hold whatever happens to a vault: concurrent writers, a writer killed mid-save,
+/// a damaged file.
+@Suite("Vault safety")
+struct VaultSafetyTests {
+    /// Accounts told apart by name (a duplicate is the same secret under the same name).
+    static func uri(_ index: Int) -> String {
+        "otpauth://totp/Load:account\(index)?secret=JBSWY3DPEHPK3PXP&issuer=Load"
+    }
+
+    @Test("two processes adding 50 accounts each at once: none lost, the vault always opens")
+    func concurrentAdds() async throws {
+        let vault = try VaultFixture()
+        defer { vault.remove() }
+        let totp = try ProcessRunner.shellQuoted(TOTPProcess.executable())
+        func script(_ range: Range<Int>) -> String {
+            range.map { "\(totp) add \(ProcessRunner.shellQuoted(Self.uri($0))) >/dev/null || exit 1" }.joined(separator: "\n")
+        }
+        async let first = ProcessRunner.shell(script(0..<50), environment: vault.keyFileEnvironment)
+        async let second = ProcessRunner.shell(script(50..<100), environment: vault.keyFileEnvironment)
+        let results = try await [first, second]
+        for result in results { #expect(result.status == 0, "\(result)") }
+        let list = try await vault.run(["list", "--json"])
+        let objects = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+        #expect(Set(objects.compactMap { $0["account"] as? String }) == Set((0..<100).map { "account\($0)" }))
+    }
+
+    @Test("kill -9 during saves: the vault is always the old or the new version")
+    func killedWriters() async throws {
+        let vault = try VaultFixture()
+        defer { vault.remove() }
+        #expect(try await vault.run(["add", Self.uri(1000)]).status == 0)
+        let totp = try TOTPProcess.executable()
+        var count = 1
+        for round in 0..<30 {
+            // Kill after a random delay, from before the process starts its save to after it ends.
+            let delay = Double.random(in: 0...0.03)
+            let script =
+                "\(ProcessRunner.shellQuoted(totp)) add \(ProcessRunner.shellQuoted(Self.uri(round))) >/dev/null 2>&1 & pid=$!; sleep \(delay); kill -9 $pid 2>/dev/null; wait $pid; exit 0"
+            _ = try await ProcessRunner.shell(script, environment: vault.keyFileEnvironment)
+            let list = try await vault.run(["list", "--json"])
+            #expect(list.status == 0, "round \(round): the vault does not open after kill -9: \(list)")
+            let objects = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+            #expect(
+                objects.count == count || objects.count == count + 1, "round \(round): \(objects.count) accounts, expected \(count) or \(count + 1)")
+            count = objects.count
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: vault.directory.path).filter { $0.contains(".tmp.") }
+            for leftover in leftovers { try? FileManager.default.removeItem(atPath: vault.directory.file(leftover)) }
+        }
+    }
+
+    @Test("a flipped byte anywhere in the vault: refused, and nothing written")
+    func flippedBytes() async throws {
+        let vault = try VaultFixture()
+        defer { vault.remove() }
+        #expect(try await vault.run(["add", VaultCommandTests.github]).status == 0)
+        let original = try #require(vault.vaultBytes)
+        let totp = try ProcessRunner.shellQuoted(TOTPProcess.executable())
+        // One shell runs every position, so the check costs one process start per byte.
+        var script = "set -u\nfailures=0\n"
+        for position in 0..<original.count {
+            var damaged = original
+            damaged[position] ^= 0xFF
+            let path = vault.directory.file("damaged-\(position).json")
+            FileManager.default.createFile(atPath: path, contents: damaged, attributes: [.posixPermissions: 0o600])
+            script +=
+                "\(totp) add --vault \(path) \(ProcessRunner.shellQuoted(VaultCommandTests.gitlab)) >/dev/null 2>&1 && { echo accepted \(position); failures=1; }\n"
+        }
+        script += "exit $failures\n"
+        let scriptPath = vault.directory.file("flips.sh")
+        try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
+        let run = try await ProcessRunner.run("/bin/sh", [scriptPath], environment: vault.keyFileEnvironment)
+        #expect(run.status == 0, "accepted a damaged vault: \(run.stdout)")
+        for position in 0..<original.count {
+            var damaged = original
+            damaged[position] ^= 0xFF
+            let path = vault.directory.file("damaged-\(position).json")
+            #expect(FileManager.default.contents(atPath: path) == damaged, "byte \(position): the damaged vault was rewritten")
+        }
+    }
+}
