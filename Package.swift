@@ -43,6 +43,10 @@ let package = Package(
         .systemLibrary(name: "CCryptoOpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // zbar scans QR codes in grey pixels; the images are decoded by libpng and TurboJPEG (its
+        // error-code API, not libjpeg's longjmp) before zbar sees them.
+        .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         // libphonenumber (libphonenumber-dev) is C++, and Debian ships no pkg-config file for it. A
         // small C++ target wraps it behind a C header rather than OTPPhoneNumber importing its headers
         // through Swift's C++ interoperability: they pull in protobuf and Abseil templates, and the
