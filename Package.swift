@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "OTPPhoneNumber", targets: ["OTPPhoneNumber"]),
         .library(name: "OTPSMS", targets: ["OTPSMS"]),
         .library(name: "OTPImport", targets: ["OTPImport"]),
+        .library(name: "OTPQRScan", targets: ["OTPQRScan"]),
         .executable(name: "totp-enrollment", targets: ["TOTPEnrollmentCommand"]),
         .executable(name: "totp", targets: ["TOTPCommand"]),
     ],
@@ -59,6 +60,9 @@ let package = Package(
         .target(name: "OTPQR", dependencies: ["CQRencode", "CPNG"]),
         // Reads other authenticators' exports (Aegis, 2FAS, andOTP, URI lists) into key URI models.
         .target(name: "OTPImport", dependencies: ["OTPCore", "OTPURI"]),
+        // Reads the QR codes in PNG and JPEG images (exports shown as QR codes, screenshots).
+        // OTPCore for its file reading loop; nothing about OTP.
+        .target(name: "OTPQRScan", dependencies: ["OTPCore", "CZBar", "CTurboJPEG", "CPNG"]),
         .target(name: "OTPSealing", dependencies: ["OTPCore", "CCryptoOpenSSL"]),
         .target(
             name: "OTPEnrollment",
