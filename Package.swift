@@ -141,6 +141,8 @@ let package = Package(
         .testTarget(name: "OTPURITests", dependencies: ["OTPURI", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPImportTests", dependencies: ["OTPImport", "OTPURI", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPQRTests", dependencies: ["OTPQR", "OTPURI", "OTPCore", "OTPTestUtilities"]),
+        // CPNG and CTurboJPEG to write the test images OTPQR cannot: inverted, several codes, JPEG.
+        .testTarget(name: "OTPQRScanTests", dependencies: ["OTPQRScan", "OTPQR", "OTPTestUtilities", "CPNG", "CTurboJPEG"]),
         .testTarget(name: "OTPSealingTests", dependencies: ["OTPSealing", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPPhoneNumberTests", dependencies: ["OTPPhoneNumber", "OTPTestUtilities"]),
         .testTarget(
