@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "OTPSMS", targets: ["OTPSMS"]),
         .library(name: "OTPImport", targets: ["OTPImport"]),
         .library(name: "OTPVault", targets: ["OTPVault"]),
+        .library(name: "OTPQRScan", targets: ["OTPQRScan"]),
         .executable(name: "totp-enrollment", targets: ["TOTPEnrollmentCommand"]),
         .executable(name: "totp", targets: ["TOTPCommand"]),
     ],
@@ -46,6 +47,10 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // The kernel key retention service (keyctl), where `totp unlock` leaves the vault's key.
         .systemLibrary(name: "CKeyutils", pkgConfig: "libkeyutils", providers: [.apt(["libkeyutils-dev"])]),
+        // zbar scans QR codes in grey pixels; the images are decoded by libpng and TurboJPEG (its
+        // error-code API, not libjpeg's longjmp) before zbar sees them.
+        .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         // libphonenumber (libphonenumber-dev) is C++, and Debian ships no pkg-config file for it. A
         // small C++ target wraps it behind a C header rather than OTPPhoneNumber importing its headers
         // through Swift's C++ interoperability: they pull in protobuf and Abseil templates, and the
@@ -58,6 +63,9 @@ let package = Package(
         .target(name: "OTPQR", dependencies: ["CQRencode", "CPNG"]),
         // Reads other authenticators' exports (Aegis, 2FAS, andOTP, URI lists) into key URI models.
         .target(name: "OTPImport", dependencies: ["OTPCore", "OTPURI"]),
+        // Reads the QR codes in PNG and JPEG images (exports shown as QR codes, screenshots).
+        // OTPCore for its file reading loop; nothing about OTP.
+        .target(name: "OTPQRScan", dependencies: ["OTPCore", "CZBar", "CTurboJPEG", "CPNG"]),
         .target(name: "OTPSealing", dependencies: ["OTPCore", "CCryptoOpenSSL"]),
         // The encrypted vault of `totp`: Aegis's envelope (scrypt and raw key slots, AES-256-GCM),
         // safe writes under a lock, and unlocked sessions in the kernel keyring.
@@ -140,6 +148,8 @@ let package = Package(
         .testTarget(name: "OTPImportTests", dependencies: ["OTPImport", "OTPURI", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPQRTests", dependencies: ["OTPQR", "OTPURI", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPVaultTests", dependencies: ["OTPVault", "OTPURI", "OTPCore", "OTPTestUtilities"]),
+        // CPNG and CTurboJPEG to write the test images OTPQR cannot: inverted, several codes, JPEG.
+        .testTarget(name: "OTPQRScanTests", dependencies: ["OTPQRScan", "OTPQR", "OTPTestUtilities", "CPNG", "CTurboJPEG"]),
         .testTarget(name: "OTPSealingTests", dependencies: ["OTPSealing", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPPhoneNumberTests", dependencies: ["OTPPhoneNumber", "OTPTestUtilities"]),
         .testTarget(

@@ -1,8 +1,9 @@
 #ifndef CPNG_SHIM_H
 #define CPNG_SHIM_H
 
-/* libpng's simplified write API (png_image_write_to_memory) is used: it reports failure through
-   its return value instead of longjmp, which Swift cannot catch. */
+/* libpng's simplified API is used, to write (png_image_write_to_memory, OTPQR) and to read
+   (png_image_begin_read_from_memory and png_image_finish_read, OTPQRScan): it reports failure
+   through its return value instead of longjmp, which Swift cannot catch. */
 #include <png.h>
 
 static inline png_uint_32 CPNG_image_version(void) { return PNG_IMAGE_VERSION; }
