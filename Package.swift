@@ -37,6 +37,9 @@ let package = Package(
         // Already in the graph through sqlite-nio and async-http-client; named for OTPSMS's error
         // classification and the loopback HTTP server of its tests.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // Google Authenticator's migration payloads (OTPImport): a real protobuf runtime rather than a
+        // hand-written varint reader. Its code generator is not a build dependency (the generated code is committed).
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // C libraries.
@@ -53,8 +56,14 @@ let package = Package(
         .target(name: "OTPCore", dependencies: ["CCryptoOpenSSL"]),
         .target(name: "OTPURI", dependencies: ["OTPCore"]),
         .target(name: "OTPQR", dependencies: ["CQRencode", "CPNG"]),
-        // Reads other authenticators' exports (Aegis, 2FAS, andOTP, URI lists) into key URI models.
-        .target(name: "OTPImport", dependencies: ["OTPCore", "OTPURI"]),
+        // Reads other authenticators' exports (Aegis, 2FAS, andOTP, URI lists, Google Authenticator
+        // migration URIs) into key URI models, and writes migration URIs.
+        .target(
+            name: "OTPImport",
+            dependencies: ["OTPCore", "OTPURI", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            // The schema the committed GoogleAuthMigration.pb.swift is generated from (Scripts/generate-protobuf.sh).
+            exclude: ["GoogleMigration/google_auth_migration.proto"]
+        ),
         .target(name: "OTPSealing", dependencies: ["OTPCore", "CCryptoOpenSSL"]),
         .target(
             name: "OTPEnrollment",
