@@ -39,6 +39,9 @@ let package = Package(
         // Already in the graph through sqlite-nio and async-http-client; named for OTPSMS's error
         // classification and the loopback HTTP server of its tests.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // Google Authenticator's migration payloads (OTPImport): a real protobuf runtime rather than a
+        // hand-written varint reader. Its code generator is not a build dependency (the generated code is committed).
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // C libraries.
@@ -61,8 +64,14 @@ let package = Package(
         .target(name: "OTPCore", dependencies: ["CCryptoOpenSSL"]),
         .target(name: "OTPURI", dependencies: ["OTPCore"]),
         .target(name: "OTPQR", dependencies: ["CQRencode", "CPNG"]),
-        // Reads other authenticators' exports (Aegis, 2FAS, andOTP, URI lists) into key URI models.
-        .target(name: "OTPImport", dependencies: ["OTPCore", "OTPURI"]),
+        // Reads other authenticators' exports (Aegis, 2FAS, andOTP, URI lists, Google Authenticator
+        // migration URIs) into key URI models, and writes migration URIs.
+        .target(
+            name: "OTPImport",
+            dependencies: ["OTPCore", "OTPURI", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            // The schema the committed GoogleAuthMigration.pb.swift is generated from (Scripts/generate-protobuf.sh).
+            exclude: ["GoogleMigration/google_auth_migration.proto"]
+        ),
         // Reads the QR codes in PNG and JPEG images (exports shown as QR codes, screenshots).
         // OTPCore for its file reading loop; nothing about OTP.
         .target(name: "OTPQRScan", dependencies: ["OTPCore", "CZBar", "CTurboJPEG", "CPNG"]),

@@ -19,7 +19,7 @@ public enum ImportError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unrecognizedFormat:
-            "the file is not an Aegis vault, a 2FAS or andOTP backup or an otpauth:// URI list: choose the format explicitly if it is one"
+            "the file is not an Aegis vault, a 2FAS or andOTP backup, an otpauth:// URI list or a Google Authenticator export: choose the format explicitly if it is one"
         case .encryptedNotSupported(let format):
             "the \(format) is encrypted: encrypted exports are not supported yet, export it without encryption"
         case .unsupportedVersion(let format, let version):

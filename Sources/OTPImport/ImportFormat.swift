@@ -10,6 +10,9 @@ public enum ImportFormat: String, CaseIterable, Hashable, Sendable, CustomString
     case andOTP = "andotp"
     /// A text file of `otpauth://` URIs, one a line.
     case uriList = "uri-list"
+    /// A Google Authenticator export: text of `otpauth-migration://offline?data=…` URIs (the texts
+    /// of its "Transfer accounts" QR codes), one a line.
+    case googleAuthenticator = "google"
 
     /// The app or format name as a person knows it, for messages.
     public var description: String {
@@ -18,6 +21,7 @@ public enum ImportFormat: String, CaseIterable, Hashable, Sendable, CustomString
         case .twoFAS: "2FAS backup"
         case .andOTP: "andOTP backup"
         case .uriList: "otpauth:// URI list"
+        case .googleAuthenticator: "Google Authenticator export"
         }
     }
 
@@ -26,7 +30,7 @@ public enum ImportFormat: String, CaseIterable, Hashable, Sendable, CustomString
     ///
     /// A JSON array is andOTP; a JSON object with `db` or `header` is Aegis, with `services` or
     /// `servicesEncrypted` 2FAS; text whose first line that is neither blank nor a `#` comment
-    /// starts with `otpauth://` is a URI list.
+    /// starts with `otpauth://` is a URI list, with `otpauth-migration://` a Google Authenticator export.
     /// - Throws: ``ImportError/unrecognizedFormat`` for anything else, including binary data such as
     ///   an encrypted andOTP backup, which has no magic bytes to recognize it by (choose
     ///   ``andOTP`` explicitly for it).
@@ -43,7 +47,9 @@ public enum ImportFormat: String, CaseIterable, Hashable, Sendable, CustomString
             throw .unrecognizedFormat
         default:
             let firstLine = URIListImporter.contentLines(of: text).first?.text
-            guard let firstLine, firstLine.lowercased().hasPrefix("otpauth://") else { throw .unrecognizedFormat }
+            guard let firstLine else { throw .unrecognizedFormat }
+            if MigrationURICoding.hasPrefix(firstLine) { return .googleAuthenticator }
+            guard firstLine.lowercased().hasPrefix("otpauth://") else { throw .unrecognizedFormat }
             return .uriList
         }
     }

@@ -10,7 +10,8 @@ public enum Importer {
     /// - Parameter data: The export file's bytes.
     /// - Parameter format: The format, or `nil` to detect it with ``ImportFormat/detect(_:)``.
     /// - Returns: the accounts in the export's order, and the entries left out with why (Steam,
-    ///   mOTP, unsupported algorithms, bad lines of a URI list).
+    ///   mOTP, unsupported algorithms, bad lines of a URI list or of a Google Authenticator export;
+    ///   for the latter also its codes and the missing ones of each batch).
     /// - Throws: an ``ImportError`` when the file as a whole cannot be read.
     public static func importAccounts(from data: Data, format: ImportFormat? = nil) throws(ImportError) -> ImportResult {
         let chosen: ImportFormat
@@ -31,6 +32,11 @@ public enum Importer {
                 throw .malformed(.uriList, reason: "the file is not UTF-8 text")
             }
             return URIListImporter.read(text)
+        case .googleAuthenticator:
+            guard let text = TextDecoding.string(from: data) else {
+                throw .malformed(.googleAuthenticator, reason: "the file is not UTF-8 text")
+            }
+            return try GoogleMigrationImporter.read(text)
         }
     }
 }

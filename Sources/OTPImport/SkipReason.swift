@@ -16,6 +16,12 @@ public enum SkipReason: Hashable, Sendable, CustomStringConvertible {
     case invalidURI(OTPURIError)
     /// An entry whose fields do not make an account (a bad secret, digits out of range, …).
     case invalidEntry(String)
+    /// A line (or a text given to ``Importer/importGoogleMigration(uris:)``) that is not a readable
+    /// Google Authenticator migration URI.
+    case invalidMigrationURI(MigrationURIError)
+    /// An account ``GoogleMigrationExport`` left out because the format cannot carry it (a period
+    /// other than 30 seconds, digits other than 6 or 8); the text says which field.
+    case notExportable(String)
 
     /// A one-line message saying why, fit to show a user; it never contains the secret.
     public var description: String {
@@ -27,6 +33,8 @@ public enum SkipReason: Hashable, Sendable, CustomStringConvertible {
             "the algorithm '\(ImportError.abbreviated(name))' is not supported: OTPKit uses \(OTPAlgorithm.names())"
         case .invalidURI(let error): "\(error)"
         case .invalidEntry(let reason): reason
+        case .invalidMigrationURI(let error): "\(error)"
+        case .notExportable(let reason): "not exportable to Google Authenticator: \(reason)"
         }
     }
 }

@@ -119,7 +119,7 @@ struct ImporterBehaviourTests {
         #expect(try ImportFormat.detect(Data("\u{FEFF}[]".utf8)) == .andOTP)
         #expect(try ImportFormat.detect(Data(#"{"servicesEncrypted": "x"}"#.utf8)) == .twoFAS)
         #expect(try ImportFormat.detect(Data(#"{"header": {}}"#.utf8)) == .aegis)
-        for text in ["hello", "{}", "", #"{"other": 1}"#, "otpauth-migration://offline?data=AA"] {
+        for text in ["hello", "{}", "", #"{"other": 1}"#, "otpauthmigration://offline?data=AA"] {
             #expect(throws: ImportError.unrecognizedFormat, "\(text)") { try ImportFormat.detect(Data(text.utf8)) }
         }
         #expect(throws: ImportError.unrecognizedFormat) { try ImportFormat.detect(Data([0xFF, 0x00, 0x12])) }

@@ -21,6 +21,8 @@ public struct ExternalTool: Sendable {
     public static let script = ExternalTool("script", debianPackage: "bsdutils")
     public static let timeout = ExternalTool("timeout", debianPackage: "coreutils")
     public static let setpriv = ExternalTool("setpriv", debianPackage: "util-linux")
+    /// Google's own protobuf decoder, for the Google Authenticator migration payloads OTPImport writes.
+    public static let protoc = ExternalTool("protoc", debianPackage: "protobuf-compiler")
 
     public struct Missing: Error, CustomStringConvertible {
         public let tool: ExternalTool
