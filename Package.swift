@@ -57,7 +57,8 @@ let package = Package(
         .target(name: "OTPURI", dependencies: ["OTPCore"]),
         .target(name: "OTPQR", dependencies: ["CQRencode", "CPNG"]),
         // Reads other authenticators' exports (Aegis, 2FAS, andOTP, URI lists) into key URI models.
-        .target(name: "OTPImport", dependencies: ["OTPCore", "OTPURI"]),
+        // Encrypted Aegis vaults through OTPVault's envelope; 2FAS and andOTP through OTPCore's crypto helpers.
+        .target(name: "OTPImport", dependencies: ["OTPCore", "OTPURI", "OTPVault"]),
         .target(name: "OTPSealing", dependencies: ["OTPCore", "CCryptoOpenSSL"]),
         // The encrypted vault of `totp`: Aegis's envelope (scrypt and raw key slots, AES-256-GCM),
         // safe writes under a lock, and unlocked sessions in the kernel keyring.
@@ -137,7 +138,7 @@ let package = Package(
         .testTarget(name: "OTPTestUtilitiesTests", dependencies: ["OTPTestUtilities"]),
         .testTarget(name: "OTPCoreTests", dependencies: ["OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPURITests", dependencies: ["OTPURI", "OTPCore", "OTPTestUtilities"]),
-        .testTarget(name: "OTPImportTests", dependencies: ["OTPImport", "OTPURI", "OTPCore", "OTPTestUtilities"]),
+        .testTarget(name: "OTPImportTests", dependencies: ["OTPImport", "OTPVault", "OTPURI", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPQRTests", dependencies: ["OTPQR", "OTPURI", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPVaultTests", dependencies: ["OTPVault", "OTPURI", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPSealingTests", dependencies: ["OTPSealing", "OTPCore", "OTPTestUtilities"]),
