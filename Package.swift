@@ -65,10 +65,11 @@ let package = Package(
         .target(name: "OTPURI", dependencies: ["OTPCore"]),
         .target(name: "OTPQR", dependencies: ["CQRencode", "CPNG"]),
         // Reads other authenticators' exports (Aegis, 2FAS, andOTP, URI lists, Google Authenticator
-        // migration URIs) into key URI models, and writes migration URIs.
+        // migration URIs) into key URI models, and writes migration URIs. Encrypted Aegis vaults through
+        // OTPVault's envelope; 2FAS and andOTP through OTPCore's crypto helpers.
         .target(
             name: "OTPImport",
-            dependencies: ["OTPCore", "OTPURI", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            dependencies: ["OTPCore", "OTPURI", "OTPVault", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             // The schema the committed GoogleAuthMigration.pb.swift is generated from (Scripts/generate-protobuf.sh).
             exclude: ["GoogleMigration/google_auth_migration.proto"]
         ),
@@ -154,7 +155,7 @@ let package = Package(
         .testTarget(name: "OTPTestUtilitiesTests", dependencies: ["OTPTestUtilities"]),
         .testTarget(name: "OTPCoreTests", dependencies: ["OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPURITests", dependencies: ["OTPURI", "OTPCore", "OTPTestUtilities"]),
-        .testTarget(name: "OTPImportTests", dependencies: ["OTPImport", "OTPURI", "OTPCore", "OTPTestUtilities"]),
+        .testTarget(name: "OTPImportTests", dependencies: ["OTPImport", "OTPVault", "OTPURI", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPQRTests", dependencies: ["OTPQR", "OTPURI", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPVaultTests", dependencies: ["OTPVault", "OTPURI", "OTPCore", "OTPTestUtilities"]),
         // CPNG and CTurboJPEG to write the test images OTPQR cannot: inverted, several codes, JPEG.

@@ -1,28 +1,34 @@
 import Foundation
 import OTPURI
+import OTPVault
 
-/// Reads a plain Aegis vault: `{"version": 1, "header": {...}, "db": {"version": 1...3, "entries": [...]}}`.
+/// Reads an Aegis vault, plain or encrypted: `{"version": 1, "header": {...}, "db": ...}` where the
+/// db is `{"version": 1...3, "entries": [...]}` or, encrypted, its ciphertext.
 ///
-/// Only the fields every database version 1 to 3 shares are read: later versions added notes,
-/// favourites, icons and groups, none of which an account needs.
+/// OTPVault's ``AegisEnvelope`` reads the envelope of both kinds, so that the file format is parsed
+/// in one place. Only the fields every database version 1 to 3 shares are read: later versions
+/// added notes, favourites, icons and groups, none of which an account needs.
 enum AegisImporter {
-    static let vaultVersion = 1
     static let databaseVersions = 1...3
 
-    static func read(_ data: Data) throws(ImportError) -> ImportResult {
-        // The version first: a newer vault may have moved or encrypted things differently, and
-        // saying so beats a decoding error about a field that moved.
-        let version = try JSONReading.decode(VersionProbe.self, from: data, format: .aegis).version
-        guard version <= vaultVersion else { throw .unsupportedVersion(.aegis, version: version) }
-        let vault = try JSONReading.decode(Vault.self, from: data, format: .aegis)
-        let database: Database
-        switch vault.db {
-        case .encrypted:
-            throw .encryptedNotSupported(.aegis)
-        case .plain(let plain):
-            // Slots without a plain `db` cannot happen in Aegis's own files; with one, the entries are readable.
-            database = plain
+    static func read(_ data: Data, password: VaultPassphrase?) throws(ImportError) -> ImportResult {
+        let content: [UInt8]
+        do {
+            switch try AegisEnvelope.parse(Array(data)) {
+            case .plain(let plain):
+                content = plain
+            case .encrypted(let envelope):
+                guard let password else { throw ImportError.passwordRequired(.aegis) }
+                content = try envelope.open(with: .passphrase(password)).content
+            }
+        } catch let error as ImportError {
+            throw error
+        } catch let error as VaultError {
+            throw importError(error)
+        } catch {
+            throw .malformed(.aegis, reason: "\(error)")
         }
+        let database = try JSONReading.decode(Database.self, from: Data(content), format: .aegis)
         guard database.version <= databaseVersions.upperBound else { throw .unsupportedVersion(.aegis, version: database.version) }
         var result = ImportResult()
         for (index, entry) in database.entries.enumerated() {
@@ -45,27 +51,15 @@ enum AegisImporter {
         return result
     }
 
-    private struct VersionProbe: Decodable {
-        let version: Int
-    }
-
-    private struct Vault: Decodable {
-        let db: DatabaseField
-    }
-
-    /// `db` is the database object in a plain vault and a Base64 string of its ciphertext in an
-    /// encrypted one.
-    private enum DatabaseField: Decodable {
-        case plain(Database)
-        case encrypted
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if (try? container.decode(String.self)) != nil {
-                self = .encrypted
-            } else {
-                self = .plain(try container.decode(Database.self))
-            }
+    /// The vault's own errors in the importer's terms; messages stay the vault's where they say more.
+    private static func importError(_ error: VaultError) -> ImportError {
+        switch error {
+        case .wrongCredential: .wrongPassword(.aegis)
+        case .damaged: .damaged(.aegis)
+        case .unsupportedVersion(let version, _), .unsupportedContentVersion(let version, _): .unsupportedVersion(.aegis, version: version)
+        case .malformed(let reason): .malformed(.aegis, reason: reason)
+        case .noSlot: .malformed(.aegis, reason: "the vault has no password slot, so no password opens it")
+        default: .malformed(.aegis, reason: error.description)
         }
     }
 

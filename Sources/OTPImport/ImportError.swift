@@ -7,8 +7,14 @@ internal import OTPCore
 public enum ImportError: Error, Hashable, Sendable, CustomStringConvertible {
     /// ``ImportFormat/detect(_:)`` recognized none of the formats.
     case unrecognizedFormat
-    /// The export is encrypted; decrypting exports is not supported yet.
-    case encryptedNotSupported(ImportFormat)
+    /// The export is encrypted and no password was given.
+    case passwordRequired(ImportFormat)
+    /// The password does not decrypt the export. An andOTP backup has nothing to tell a wrong
+    /// password from a damaged file by, so for it this may also mean damage.
+    case wrongPassword(ImportFormat)
+    /// The password is right (it opened a key slot or 2FAS's reference), but the encrypted
+    /// accounts fail authentication: the file was damaged or modified.
+    case damaged(ImportFormat)
     /// The export declares a version newer than this importer knows (an Aegis vault or database
     /// version, a 2FAS schema version), whose meaning may have changed.
     case unsupportedVersion(ImportFormat, version: Int)
@@ -20,8 +26,12 @@ public enum ImportError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .unrecognizedFormat:
             "the file is not an Aegis vault, a 2FAS or andOTP backup, an otpauth:// URI list or a Google Authenticator export: choose the format explicitly if it is one"
-        case .encryptedNotSupported(let format):
-            "the \(format) is encrypted: encrypted exports are not supported yet, export it without encryption"
+        case .passwordRequired(let format):
+            "the \(format) is encrypted: give its password (--password-file)"
+        case .wrongPassword(let format):
+            "the password does not decrypt this \(format): check it"
+        case .damaged(let format):
+            "the \(format) is damaged or was modified: the password is right, but its accounts fail authentication"
         case .unsupportedVersion(let format, let version):
             "the \(format) has version \(version), newer than this importer reads"
         case .malformed(let format, let reason):

@@ -121,7 +121,7 @@ enum AegisJSON {
 
     /// A short account of why decoding failed: the field and the problem, never the values.
     static func describe(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "it is not JSON" }
+        guard let error = error as? DecodingError else { return "the file is not valid JSON" }
         func path(_ context: DecodingError.Context, _ last: (any CodingKey)? = nil) -> String {
             let keys = context.codingPath + (last.map { [$0] } ?? [])
             let names = keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
@@ -131,7 +131,7 @@ enum AegisJSON {
         case .keyNotFound(let key, let context): return "\(path(context, key)) is missing"
         case .valueNotFound(_, let context): return "\(path(context)) is null"
         case .typeMismatch(_, let context): return "\(path(context)) has the wrong type"
-        case .dataCorrupted(let context): return context.codingPath.isEmpty ? "it is not JSON" : "\(path(context)) is invalid"
+        case .dataCorrupted(let context): return context.codingPath.isEmpty ? "the file is not valid JSON" : "\(path(context)) is invalid"
         @unknown default: return "it is not an Aegis vault"
         }
     }

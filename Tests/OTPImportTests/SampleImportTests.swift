@@ -2,6 +2,7 @@ import Foundation
 import OTPImport
 import OTPTestUtilities
 import OTPURI
+import OTPVault
 import Testing
 
 @Suite("Importing the sample exports of other authenticators")
@@ -33,13 +34,15 @@ struct SampleImportTests {
 
     @Test("a plain sample imports to exactly its expected accounts; Steam is skipped", arguments: plainSamples)
     func plainSample(_ sample: String) throws {
-        let expected = try ExpectedAccounts.load(for: sample)
-        let result = try Importer.importAccounts(from: try ImporterSamples.data(sample))
+        try Self.check(try Importer.importAccounts(from: try ImporterSamples.data(sample)), against: sample)
+    }
 
+    static func check(_ result: ImportResult, against sample: String) throws {
+        let expected = try ExpectedAccounts.load(for: sample)
         let expectedSteam = expected.accounts.filter { $0.type == "steam" }
         let expectedAccounts = expected.accounts.filter { $0.type != "steam" }.map(\.key).sorted()
-        #expect(result.accounts.map(AccountKey.init).sorted() == expectedAccounts)
-        #expect(result.skipped.map(\.reason) == Array(repeating: SkipReason.steam, count: expectedSteam.count))
+        #expect(result.accounts.map(AccountKey.init).sorted() == expectedAccounts, "\(sample)")
+        #expect(result.skipped.map(\.reason) == Array(repeating: SkipReason.steam, count: expectedSteam.count), "\(sample)")
         for (skipped, steam) in zip(result.skipped, expectedSteam) {
             #expect(skipped.label == "\(steam.issuer):\(steam.name)")
         }
@@ -54,17 +57,56 @@ struct SampleImportTests {
         }
     }
 
-    @Test("an encrypted sample is refused as encrypted, not supported yet", arguments: encryptedSamples.map(\.sample))
+    static func password(_ text: String) -> VaultPassphrase { VaultPassphrase(utf8: Array(text.utf8)) }
+
+    @Test("an encrypted sample imports with its password to exactly its expected accounts", arguments: encryptedSamples.map(\.sample))
     func encryptedSample(_ sample: String) throws {
         let (_, format, detectable) = try #require(Self.encryptedSamples.first { $0.sample == sample })
         let data = try ImporterSamples.data(sample)
-        #expect(throws: ImportError.encryptedNotSupported(format)) { try Importer.importAccounts(from: data, format: format) }
+        try Self.check(try Importer.importAccounts(from: data, format: format, password: Self.password("test")), against: sample)
         if detectable {
-            #expect(throws: ImportError.encryptedNotSupported(format)) { try Importer.importAccounts(from: data) }
+            try Self.check(try Importer.importAccounts(from: data, password: Self.password("test")), against: sample)
         } else {
             #expect(throws: ImportError.unrecognizedFormat) { try ImportFormat.detect(data) }
         }
-        #expect(ImportError.encryptedNotSupported(format).description.contains("not supported yet"))
+    }
+
+    @Test("an encrypted sample without a password asks for one; a wrong password is refused as such", arguments: encryptedSamples.map(\.sample))
+    func encryptedSampleRefused(_ sample: String) throws {
+        let (_, format, _) = try #require(Self.encryptedSamples.first { $0.sample == sample })
+        let data = try ImporterSamples.data(sample)
+        let missing = #expect(throws: ImportError.passwordRequired(format)) { try Importer.importAccounts(from: data, format: format) }
+        #expect(missing?.description == "the \(format) is encrypted: give its password (--password-file)")
+        let wrong = #expect(throws: ImportError.wrongPassword(format)) {
+            try Importer.importAccounts(from: data, format: format, password: Self.password("Test"))
+        }
+        #expect(wrong?.description == "the password does not decrypt this \(format): check it")
+    }
+
+    @Test("a damaged encrypted Aegis vault or 2FAS backup is told apart from a wrong password")
+    func damaged() throws {
+        func flipped(_ base64: String, at index: Int) -> String {
+            var bytes = Data(base64Encoded: base64)!
+            bytes[index] ^= 1
+            return bytes.base64EncodedString()
+        }
+        var aegis = try JSONSerialization.jsonObject(with: try ImporterSamples.data("aegis/aegis_encrypted.json")) as! [String: Any]
+        aegis["db"] = flipped(aegis["db"] as! String, at: 10)
+        #expect(throws: ImportError.damaged(.aegis)) {
+            try Importer.importAccounts(from: try JSONSerialization.data(withJSONObject: aegis), password: Self.password("test"))
+        }
+        var twoFAS = try JSONSerialization.jsonObject(with: try ImporterSamples.data("2fas/2fas_authenticator_encrypted_v4.2fas")) as! [String: Any]
+        var parts = (twoFAS["servicesEncrypted"] as! String).split(separator: ":").map(String.init)
+        parts[0] = flipped(parts[0], at: 5)
+        twoFAS["servicesEncrypted"] = parts.joined(separator: ":")
+        let error = #expect(throws: ImportError.damaged(.twoFAS)) {
+            try Importer.importAccounts(from: try JSONSerialization.data(withJSONObject: twoFAS), password: Self.password("test"))
+        }
+        #expect(error?.description.contains("damaged") == true)
+        let truncated = Data(try ImporterSamples.data("andotp/andotp_encrypted.bin").prefix(20))
+        #expect(throws: ImportError.malformed(.andOTP, reason: "the file is too short to be an encrypted backup")) {
+            try Importer.importAccounts(from: truncated, format: .andOTP, password: Self.password("test"))
+        }
     }
 
     /// New samples must be given a place in this suite, so none goes untested by being forgotten.

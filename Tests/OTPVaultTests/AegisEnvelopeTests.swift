@@ -139,7 +139,7 @@ struct AegisEnvelopeTests {
         }
         let noHeader = try Support.edited(sample) { $0["header"] = nil }
         #expect(throws: VaultError.malformed("header is missing")) { try AegisEnvelope.parse(noHeader) }
-        #expect(throws: VaultError.malformed("it is not JSON")) { try AegisEnvelope.parse(Array(sample.prefix(200))) }
+        #expect(throws: VaultError.malformed("the file is not valid JSON")) { try AegisEnvelope.parse(Array(sample.prefix(200))) }
         let notBase64 = try Support.edited(sample) { $0["db"] = "not base64!" }
         #expect(throws: VaultError.malformed("db is not Base64")) { try AegisEnvelope.parse(notBase64) }
     }
