@@ -14,7 +14,7 @@ public struct VaultEntry: Equatable, Sendable, Identifiable {
     public var note: String
 
     /// Creates an entry; `id` defaults to a new random UUID.
-    /// - Throws: ``OTPError/cryptoFailure(_:)`` when the CSPRNG fails to make the UUID.
+    /// - Throws: `OTPError.cryptoFailure` when the CSPRNG fails to make the UUID.
     public init(id: String? = nil, account: OTPAuthURI, note: String = "") throws(OTPError) {
         if let id {
             self.id = id
