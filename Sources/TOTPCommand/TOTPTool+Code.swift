@@ -48,7 +48,9 @@ extension TOTPTool {
         var vaultAccountName: String? {
             if let accountName { return accountName }
             guard let secret = options.secret, secret != "-", options.secretFile == nil, options.uri == nil,
-                !OTPSettings.isURI(secret), (try? OTPSecret(base32: secret)) == nil
+                !OTPSettings.isURI(secret), (try? OTPSecret(base32: secret)) == nil,
+                // Without a vault, a bad secret is reported as one.
+                vaultOptions.vault.file.exists
             else { return nil }
             return secret
         }

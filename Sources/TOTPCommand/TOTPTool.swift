@@ -1,6 +1,7 @@
 internal import ArgumentParser
 internal import OTPCommandSupport
 internal import OTPCore
+internal import OTPVault
 
 /// The `totp` command: one-time passwords at the command line.
 ///
@@ -36,8 +37,11 @@ struct TOTPTool: ParsableCommand {
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
         if let status = FastPath.run(arguments) { StandardStreams.exit(status) }
-        // `totp NAME [OPTIONS]` is `totp code --name NAME [OPTIONS]`.
-        if let first = arguments.first, !first.hasPrefix("-"), !isCommandName(first) {
+        // `totp NAME [OPTIONS]` is `totp code --name NAME [OPTIONS]` once there is a vault; before,
+        // a stray word is the usage error it always was.
+        if let first = arguments.first, !first.hasPrefix("-"), !isCommandName(first),
+            arguments.contains("--vault") || VaultFile(path: VaultOptions.defaultPath()).exists
+        {
             arguments = ["code", "--name"] + arguments
         }
         if Enrollment.handles(arguments) {
