@@ -4,7 +4,8 @@ public struct SkippedEntry: Hashable, Sendable, CustomStringConvertible {
     public enum Position: Hashable, Sendable, CustomStringConvertible {
         /// A line of a text export, counted from 1.
         case line(Int)
-        /// An entry of a JSON export, counted from 1 in the export's own order.
+        /// An entry of a JSON export, counted from 1 in the export's own order; also a text given
+        /// to ``Importer/importGoogleMigration(uris:)`` or an account given to ``GoogleMigrationExport``.
         case entry(Int)
 
         /// `line 3` or `entry 3`.

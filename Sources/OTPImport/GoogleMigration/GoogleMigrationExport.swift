@@ -27,7 +27,7 @@ public struct GoogleMigrationExport: Sendable {
 
     /// Writes accounts as migration URIs under a new random batch id.
     /// - Parameter accounts: the accounts, in the order the URIs should carry them.
-    /// - Throws: ``OTPError/cryptoFailure(_:)`` when OpenSSL's random generator cannot draw the
+    /// - Throws: `OTPError.cryptoFailure` when OpenSSL's random generator cannot draw the
     ///   batch id.
     public init(accounts: [OTPAuthURI]) throws(OTPError) {
         var batchID: Int32 = 0

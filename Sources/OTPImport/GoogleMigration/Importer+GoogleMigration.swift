@@ -1,7 +1,7 @@
 extension Importer {
     /// Reads Google Authenticator migration URIs given one by one, such as the texts of QR codes
     /// scanned from several images (a text file of them goes to
-    /// ``importAccounts(from:format:)`` instead).
+    /// ``importAccounts(from:format:password:)`` instead).
     ///
     /// The same code given twice counts once. A text that is not a readable migration URI is
     /// reported in ``ImportResult/skipped`` at ``SkippedEntry/Position/entry(_:)`` (its place in
