@@ -1,5 +1,5 @@
 internal import Glibc
-package import OTPCore
+internal import OTPCore
 package import OTPVault
 
 /// Reads a vault passphrase from a file descriptor or the terminal, never echoing it.

@@ -1,4 +1,4 @@
-package import OTPCore
+internal import OTPCore
 
 /// `totp`'s encrypted vault: a file in Aegis's format, changed safely, and optionally kept
 /// unlocked for the login session.
@@ -40,8 +40,11 @@ public struct Vault: Sendable {
     /// Changes the vault: under its lock, reads it again, opens it, lets `body` change its content,
     /// and saves it (``VaultFile``). When `body` throws, nothing is written.
     ///
+    /// - Parameter credential: Supplies the credential when the session cannot open the vault.
     /// - Parameter createIfMissing: Whether a missing vault is created, with one slot for the
-    ///   credential (and `parameters` for a passphrase).
+    ///   credential.
+    /// - Parameter parameters: The scrypt cost of a passphrase slot for a vault created here.
+    /// - Parameter body: Changes the content; what it returns, this returns.
     /// - Throws: ``VaultError/notFound(path:)`` when there is no vault and `createIfMissing` is
     ///   false, ``VaultError/busy(path:)`` when another process holds the lock too long, why the
     ///   vault did not open, or what `body` throws.
@@ -69,7 +72,7 @@ public struct Vault: Sendable {
             }
             let result = try body(&content)
             var plaintext = try content.encoded()
-            defer { plaintext.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+            defer { _ = plaintext.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
             let sealed = try envelope.sealed(content: plaintext, masterKey: masterKey)
             try file.replace(with: sealed, previous: existing?.bytes)
             if snapshot != nil, let stamp = VaultFileStamp(path: file.path) {

@@ -1,6 +1,6 @@
-public import OTPCore
+internal import OTPCore
 internal import FoundationEssentials
-public import OTPURI
+internal import OTPURI
 
 /// What a vault holds once opened: its entries, in the order they were added.
 ///
@@ -26,7 +26,7 @@ public struct VaultContent: Equatable, Sendable {
 extension VaultContent {
     /// Reads decrypted content.
     ///
-    /// - Throws: ``VaultError/unsupportedContentVersion(_:)`` for a version after 3, and
+    /// - Throws: ``VaultError/unsupportedContentVersion(_:newest:)`` for a version after 3, and
     ///   ``VaultError/malformedContent(_:)`` for JSON that is not vault content or an entry this
     ///   vault cannot keep (Steam, mOTP, Yandex), which a save would otherwise drop.
     public init(decoding bytes: some Collection<UInt8>) throws(VaultError) {

@@ -1,10 +1,10 @@
 internal import CKeyutils
 internal import Glibc
-package import OTPCore
+internal import OTPCore
 
 /// An unlocked vault's key, kept by the Linux kernel for the rest of a login session.
 ///
-/// `totp unlock` stores the vault's master key, with a ``VaultSnapshot`` of its entries, as a
+/// `totp unlock` stores the vault's master key, with a snapshot of its entries, as a
 /// `user` key in the session keyring, readable only by processes that possess that keyring (the
 /// login session's processes), with a timeout after which the kernel destroys it; `totp lock`
 /// destroys it at once. Chosen over an agent process: the kernel enforces the timeout and the
