@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "OTPQRScan", targets: ["OTPQRScan"]),
         .executable(name: "totp-enrollment", targets: ["TOTPEnrollmentCommand"]),
         .executable(name: "totp", targets: ["TOTPCommand"]),
+        .executable(name: "totp-transfer", targets: ["TOTPTransferCommand"]),
     ],
     dependencies: [
         // The lowest versions tested; a library never pins exactly, so downstream packages resolve.
@@ -136,6 +137,16 @@ let package = Package(
                 "OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPSealing", "OTPQR", "OTPCommandSupport", "OTPSMS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // `totp import`, `totp export` and `totp add --qr` run this executable: the importers, Foundation,
+        // swift-protobuf, libzbar and TurboJPEG stay out of every `totp code` start.
+        .executableTarget(
+            name: "TOTPTransferCommand",
+            dependencies: [
+                "OTPCore", "OTPURI", "OTPQR", "OTPQRScan", "OTPImport", "OTPVault", "OTPCommandSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 

@@ -24,6 +24,8 @@ package struct CommandFailure: Error, CustomStringConvertible, Sendable {
     package static func refused(_ message: String) -> CommandFailure { .init(message: message, status: .refused) }
     /// Bad input or a bad combination of options, as ArgumentParser's own usage errors.
     package static func usage(_ message: String) -> CommandFailure { .init(message: message, status: .usage) }
+    /// A file that is not what it claims: damaged, unrecognized, holding no account.
+    package static func dataError(_ message: String) -> CommandFailure { .init(message: message, status: .dataError) }
     /// An input file that could not be read.
     package static func noInput(_ message: String) -> CommandFailure { .init(message: message, status: .noInput) }
     /// A companion program that could not be run.

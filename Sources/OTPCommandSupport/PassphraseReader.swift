@@ -15,21 +15,42 @@ package enum PassphraseReader {
         return passphrase
     }
 
-    /// Asks on the terminal (`/dev/tty`, so standard input and output stay free for data) with echo
-    /// off; when `confirming`, asks twice and insists the answers match.
+    /// The first line of the file at `path` (an export's `--password-file`).
+    package static func read(path: String) throws(VaultError) -> VaultPassphrase {
+        let file: POSIXFile
+        do {
+            file = try POSIXFile.openForReading(path)
+        } catch {
+            throw .passphraseUnavailable("cannot read the password file \(path): \(error)")
+        }
+        defer { try? file.close() }
+        let passphrase = try readLine(from: file, source: path)
+        guard !passphrase.isEmpty else { throw .passphraseUnavailable("the password file \(path) is empty") }
+        return passphrase
+    }
+
+    /// Asks for the vault's passphrase on the terminal; twice when `confirming` (a new vault).
     package static func prompt(confirming: Bool) throws(VaultError) -> VaultPassphrase {
+        try prompt(confirming ? "New vault passphrase: " : "Vault passphrase: ", repeat: confirming ? "Repeat the passphrase: " : nil)
+    }
+
+    /// Asks `question` on the terminal (`/dev/tty`, so standard input and output stay free for
+    /// data) with echo off; with `repeat`, asks again and insists the answers match.
+    package static func prompt(_ question: String, repeat confirmation: String?) throws(VaultError) -> VaultPassphrase {
         let descriptor = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else {
             throw .passphraseUnavailable(
-                "no terminal to ask for the vault passphrase: use --key-file, --passphrase-fd or \(VaultOptions.passphraseVariable), or run totp unlock first"
+                question.hasPrefix("Password")
+                    ? "no terminal to ask for the password: use --password-file"
+                    : "no terminal to ask for the vault passphrase: use --key-file, --passphrase-fd or \(VaultOptions.passphraseVariable), or run totp unlock first"
             )
         }
         defer { close(descriptor) }
         let terminal = POSIXFile(descriptor: descriptor)
-        let first = try ask(confirming ? "New vault passphrase: " : "Vault passphrase: ", terminal: terminal)
+        let first = try ask(question, terminal: terminal)
         guard !first.isEmpty else { throw .passphraseUnavailable("the passphrase is empty") }
-        if confirming {
-            let second = try ask("Repeat the passphrase: ", terminal: terminal)
+        if let confirmation {
+            let second = try ask(confirmation, terminal: terminal)
             let same = first.storage.withUnsafeBytes { a in second.storage.withUnsafeBytes { b in a.elementsEqual(b) } }
             guard same else { throw .passphraseUnavailable("the two passphrases differ") }
         }

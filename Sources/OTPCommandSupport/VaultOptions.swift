@@ -73,3 +73,29 @@ package struct VaultOptions: ParsableArguments {
         getenv(name).map { String(cString: $0) }
     }
 }
+
+extension VaultOptions {
+    /// The vault's entries, from an unlocked session when there is one.
+    package func entries() throws(CommandFailure) -> [VaultEntry] {
+        do {
+            return try vault.entries { () throws(VaultError) in try credential() }
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+
+    /// Changes the vault (creating it first when asked), reporting a failure as the command's.
+    package func update<Result>(
+        createIfMissing: Bool = false,
+        _ body: (inout VaultContent) throws(VaultError) -> Result
+    ) throws(CommandFailure) -> Result {
+        let vault = vault
+        let creating = createIfMissing && !vault.file.exists
+        let credential = { () throws(VaultError) -> VaultCredential in try self.credential(creating: creating) }
+        do {
+            return try vault.update(credential: credential, createIfMissing: createIfMissing, body)
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+}

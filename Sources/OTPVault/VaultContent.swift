@@ -1,6 +1,6 @@
 internal import OTPCore
 internal import FoundationEssentials
-internal import OTPURI
+public import OTPURI
 
 /// What a vault holds once opened: its entries, in the order they were added.
 ///
@@ -156,5 +156,45 @@ extension VaultContent {
         let digits: Int
         let period: Int64?
         let counter: UInt64?
+    }
+}
+
+extension VaultContent {
+    /// What ``adding(_:)`` did.
+    public struct Addition: Sendable {
+        /// The new entries, in the order given.
+        public var added: [VaultEntry] = []
+        /// The accounts left out because the vault already holds them (or an earlier one of the same call).
+        public var duplicates: [OTPAuthURI] = []
+    }
+
+    /// Appends the accounts the vault does not hold yet: a duplicate is the same secret of the same
+    /// kind under the same issuer and account name, wherever it came from (`totp add`, an import,
+    /// a QR code scanned twice).
+    public mutating func add(_ accounts: [OTPAuthURI]) throws(VaultError) -> Addition {
+        var addition = Addition()
+        for account in accounts {
+            if entries.contains(where: { $0.account.isSameAccount(as: account) }) {
+                addition.duplicates.append(account)
+                continue
+            }
+            let entry: VaultEntry
+            do {
+                entry = try VaultEntry(account: account)
+            } catch {
+                throw .cryptoFailure("\(error)")
+            }
+            entries.append(entry)
+            addition.added.append(entry)
+        }
+        return addition
+    }
+}
+
+extension OTPAuthURI {
+    /// The same secret of the same kind under the same issuer and account name.
+    func isSameAccount(as other: OTPAuthURI) -> Bool {
+        issuer == other.issuer && accountName == other.accountName && kind == other.kind
+            && secret.withUnsafeBytes { mine in other.secret.withUnsafeBytes { theirs in mine.elementsEqual(theirs) } }
     }
 }

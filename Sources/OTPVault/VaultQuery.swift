@@ -1,3 +1,5 @@
+public import OTPURI
+
 /// Finds the entries a name given on the command line means, case-insensitively, on the issuer
 /// and the account name.
 ///
@@ -52,7 +54,10 @@ public struct VaultQuery: Sendable {
 
 extension VaultEntry {
     /// `issuer:account`, or the account name alone without an issuer: how lists and messages name it.
-    public var label: String {
+    public var label: String { Self.label(of: account) }
+
+    /// `issuer:account` of an account not (yet) in a vault.
+    public static func label(of account: OTPAuthURI) -> String {
         guard let issuer = account.issuer else { return account.accountName }
         return issuer + ":" + account.accountName
     }

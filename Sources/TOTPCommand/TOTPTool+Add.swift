@@ -11,8 +11,9 @@ extension TOTPTool {
             commandName: "add",
             abstract: "Add an account to the vault (created on first use).",
             discussion: """
-                Give an otpauth:// URI, - to read URIs from standard input (one a line), or the \
-                account by parts with --secret, --issuer and --account. An account already in the \
+                Give an otpauth:// URI, - to read URIs from standard input (one a line), the \
+                account by parts with --secret, --issuer and --account, or QR code images with \
+                --qr IMAGE… (runs totp-transfer). An account already in the \
                 vault (same secret, issuer and name) is reported and not added twice. --secret \
                 puts the secret in the process list: prefer --secret - (standard input).
                 """
@@ -50,6 +51,12 @@ extension TOTPTool {
         @Flag(help: "Print a JSON object: the accounts added and those already there.")
         var json = false
 
+        @Option(
+            name: .customLong("qr"), parsing: .upToNextOption,
+            help: ArgumentHelp("Add the accounts in these QR code images (PNG or JPEG; runs totp-transfer).", valueName: "image"),
+            completion: .file())
+        var images: [String] = []
+
         @OptionGroup var vaultOptions: VaultOptions
 
         func validate() throws {
@@ -66,22 +73,11 @@ extension TOTPTool {
 
         func run() throws {
             let accounts = try accountsToAdd()
-            let (added, duplicates) = try VaultAccess.update(vaultOptions, createIfMissing: true) {
-                (content: inout VaultContent) throws(VaultError) -> ([VaultEntry], [String]) in
-                var added: [VaultEntry] = []
-                var duplicates: [String] = []
-                for account in accounts {
-                    if content.entries.contains(where: { $0.account.isSameAccount(as: account) }) {
-                        duplicates.append(VaultEntry.label(of: account))
-                        continue
-                    }
-                    let entry: VaultEntry
-                    do { entry = try VaultEntry(account: account) } catch { throw .cryptoFailure("\(error)") }
-                    content.entries.append(entry)
-                    added.append(entry)
-                }
-                return (added, duplicates)
+            let addition = try vaultOptions.update(createIfMissing: true) { (content: inout VaultContent) throws(VaultError) in
+                try content.add(accounts)
             }
+            let added = addition.added
+            let duplicates = addition.duplicates.map(VaultEntry.label(of:))
             if json {
                 var object = JSONObject()
                 object.add("added", json: JSONObject.array(added.map(VaultAccess.json)))
@@ -141,21 +137,5 @@ extension TOTPTool {
             guard !accounts.isEmpty else { throw .usage("no otpauth:// URI on \(origin)") }
             return accounts
         }
-    }
-}
-
-extension OTPAuthURI {
-    /// The same secret under the same issuer and name: what `add` and `import` count as a duplicate.
-    func isSameAccount(as other: OTPAuthURI) -> Bool {
-        issuer == other.issuer && accountName == other.accountName && kind == other.kind
-            && secret.withUnsafeBytes { mine in other.secret.withUnsafeBytes { theirs in mine.elementsEqual(theirs) } }
-    }
-}
-
-extension VaultEntry {
-    /// `issuer:account` of an account not yet in the vault.
-    static func label(of account: OTPAuthURI) -> String {
-        guard let issuer = account.issuer else { return account.accountName }
-        return issuer + ":" + account.accountName
     }
 }

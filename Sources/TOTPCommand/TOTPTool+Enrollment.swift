@@ -1,6 +1,5 @@
 internal import ArgumentParser
 internal import OTPCommandSupport
-internal import Glibc
 
 extension TOTPTool {
     /// `totp enroll`, `signin`, `recovery-codes`, `reseal`, `factors` and `keygen` run
@@ -19,21 +18,7 @@ extension TOTPTool {
 
         /// Replaces this process with `totp-enrollment ARGUMENTS…`; returns only on failure.
         static func execute(_ arguments: [String]) -> CommandFailure {
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-            let directory: String
-            if length > 0 {
-                let path = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-            } else {
-                directory = "."
-            }
-            let path = directory + "/" + program
-            let argv = ([program] + arguments).map { strdup($0) } + [nil]
-            execv(path, argv)
-            let reason = String(cString: strerror(errno))
-            return .unavailable(
-                "cannot run \(path): \(reason): build and install it beside totp (swift build -c release --product \(program))")
+            Companion.execute(program, arguments)
         }
     }
 

@@ -20,7 +20,7 @@ extension TOTPTool {
         @OptionGroup var vaultOptions: VaultOptions
 
         func run() throws {
-            let entries = VaultQuery(query ?? "").filter(try VaultAccess.entries(vaultOptions))
+            let entries = VaultQuery(query ?? "").filter(try vaultOptions.entries())
             if json {
                 StandardStreams.writeOutput(JSONObject.array(entries.map(VaultAccess.json)) + "\n")
                 return

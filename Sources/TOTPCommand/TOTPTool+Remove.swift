@@ -20,7 +20,7 @@ extension TOTPTool {
         @OptionGroup var vaultOptions: VaultOptions
 
         func run() throws {
-            let removed = try VaultAccess.update(vaultOptions) {
+            let removed = try vaultOptions.update {
                 (content: inout VaultContent) throws(VaultError) -> Result<VaultEntry, CommandFailure> in
                 do throws(CommandFailure) {
                     let entry = try VaultAccess.select(name, in: content.entries)

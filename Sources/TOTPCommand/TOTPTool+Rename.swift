@@ -28,7 +28,7 @@ extension TOTPTool {
             let issuer = parts.count == 2 ? String(parts[0]) : nil
             let accountName = String(parts.count == 2 ? parts[1] : parts[0])
             guard !accountName.isEmpty else { throw CommandFailure.usage("the new name has no account name after the issuer") }
-            let renamed = try VaultAccess.update(vaultOptions) {
+            let renamed = try vaultOptions.update {
                 (content: inout VaultContent) throws(VaultError) -> Result<VaultEntry, CommandFailure> in
                 do throws(CommandFailure) {
                     let entry = try VaultAccess.select(name, in: content.entries)

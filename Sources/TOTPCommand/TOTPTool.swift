@@ -18,8 +18,8 @@ struct TOTPTool: ParsableCommand {
             in the process list.
 
             totp NAME prints the code of an account in the vault (totp add, list, rm, rename, \
-            unlock, lock manage it); NAME is an issuer, an account name or issuer:account, in any \
-            letter case.
+            unlock, lock manage it; import and export move accounts in and out); NAME is an issuer, \
+            an account name or issuer:account, in any letter case.
 
             Exit status: 0 success, 1 invalid code (verify), 64 bad input or usage, 65 damaged or \
             foreign vault, 66 unreadable input file or no vault, 69 companion program missing, 70 \
@@ -29,7 +29,7 @@ struct TOTPTool: ParsableCommand {
         version: "0.1.0",
         subcommands: [Code.self, Verify.self, New.self, QR.self, URI.self]
             + [Add.self, List.self, Remove.self, Rename.self, Unlock.self, Lock.self]
-            + Enrollment.commands
+            + Transfer.commands + Enrollment.commands
     )
 
     /// Parses and runs like ArgumentParser's own `main()`, but reports every failure as one line
@@ -43,6 +43,9 @@ struct TOTPTool: ParsableCommand {
             arguments.contains("--vault") || VaultFile(path: VaultOptions.defaultPath()).exists
         {
             arguments = ["code", "--name"] + arguments
+        }
+        if Transfer.handles(arguments) {
+            StandardStreams.exit(reporting: Transfer.execute(arguments), command: "totp \(arguments[0])")
         }
         if Enrollment.handles(arguments) {
             StandardStreams.exit(reporting: Enrollment.execute(arguments), command: "totp \(arguments[0])")

@@ -6,34 +6,6 @@ internal import OTPVault
 /// What the vault commands share: reading the entries, picking the one a name means, and the
 /// generator for an entry (which, for HOTP, is a change of the vault).
 enum VaultAccess {
-    /// The vault's entries, from an unlocked session when there is one.
-    static func entries(_ options: VaultOptions) throws(CommandFailure) -> [VaultEntry] {
-        do {
-            return try options.vault.entries { () throws(VaultError) in try options.credential() }
-        } catch {
-            throw CommandFailure(error)
-        }
-    }
-
-    /// Runs a change of the vault, reporting its failure as the command's.
-    static func update<Result>(
-        _ options: VaultOptions,
-        createIfMissing: Bool = false,
-        _ body: (inout VaultContent) throws(VaultError) -> Result
-    ) throws(CommandFailure) -> Result {
-        let vault = options.vault
-        let creating = createIfMissing && !vault.file.exists
-        do {
-            return try vault.update(
-                credential: { () throws(VaultError) in try options.credential(creating: creating) },
-                createIfMissing: createIfMissing,
-                body
-            )
-        } catch {
-            throw CommandFailure(error)
-        }
-    }
-
     /// The one entry `name` selects.
     /// - Throws: a usage failure naming the candidates when the name is ambiguous, or none matches.
     static func select(_ name: String, in entries: [VaultEntry]) throws(CommandFailure) -> VaultEntry {
@@ -53,7 +25,7 @@ enum VaultAccess {
     /// (the stored one, or `counter` to resynchronize) is stored plus one *before* the code is
     /// returned, so a code shown is never shown again, even if this process dies next.
     static func generator(named name: String, options: VaultOptions, counter: UInt64?, time: Int64) throws(CommandFailure) -> Generator {
-        let entries = try entries(options)
+        let entries = try options.entries()
         let entry = try select(name, in: entries)
         switch entry.account.kind {
         case .totp:
@@ -65,7 +37,7 @@ enum VaultAccess {
                     time: time)
             }
         case .hotp:
-            let used = try update(options) { (content: inout VaultContent) throws(VaultError) -> UInt64 in
+            let used = try options.update { (content: inout VaultContent) throws(VaultError) -> UInt64 in
                 guard let index = content.entries.firstIndex(where: { $0.id == entry.id }) else {
                     throw .malformedContent("the account \(entry.label) was removed meanwhile")
                 }
