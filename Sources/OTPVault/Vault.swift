@@ -54,10 +54,44 @@ public struct Vault: Sendable {
         parameters: ScryptParameters = .default,
         _ body: (inout VaultContent) throws(VaultError) -> Result
     ) throws(VaultError) -> Result {
+        try change(credential: credential, createIfMissing: createIfMissing, parameters: parameters) {
+            (_: inout AegisEnvelope, _: VaultMasterKey, content: inout VaultContent) throws(VaultError) -> Result in
+            try body(&content)
+        }
+    }
+
+    /// Makes `newCredential` the vault's only credential of its kind: a slot for it is added,
+    /// and the other slots of that kind are removed; the master key, the accounts and the other
+    /// kind's slots stay. A new passphrase's slot uses `parameters`, which is how the scrypt
+    /// cost is raised.
+    ///
+    /// - Throws: ``VaultError/notFound(path:)`` without a vault, why it did not open, or
+    ///   ``VaultError/busy(path:)``.
+    public func replaceCredential(
+        with newCredential: VaultCredential,
+        parameters: ScryptParameters = .default,
+        credential: CredentialSource
+    ) throws(VaultError) {
+        try change(credential: credential, createIfMissing: false, parameters: parameters) {
+            (envelope: inout AegisEnvelope, masterKey: VaultMasterKey, _: inout VaultContent) throws(VaultError) in
+            let previous = Set(envelope.slots.map(\.uuid))
+            let added = try envelope.addingSlot(for: newCredential, masterKey: masterKey, parameters: parameters)
+            envelope = try added.removingSlots { slot in previous.contains(slot.uuid) && slot.opens(with: newCredential.kind) }
+        }
+    }
+
+    /// The one way the file changes: under its lock, read it again, open it (or create it), let
+    /// `body` change the envelope and the content, seal and replace it, and refresh the session.
+    private func change<Result>(
+        credential: CredentialSource,
+        createIfMissing: Bool,
+        parameters: ScryptParameters,
+        _ body: (inout AegisEnvelope, VaultMasterKey, inout VaultContent) throws(VaultError) -> Result
+    ) throws(VaultError) -> Result {
         try file.withExclusiveLock { () throws(VaultError) -> Result in
             let snapshot = session.load().flatMap(VaultSnapshot.init(decoding:))
             let existing = try file.readWithStamp()
-            let envelope: AegisEnvelope
+            var envelope: AegisEnvelope
             let masterKey: VaultMasterKey
             var content: VaultContent
             if let (bytes, _) = existing {
@@ -70,7 +104,7 @@ public struct Vault: Sendable {
                 (envelope, masterKey) = try AegisEnvelope.create(credential: try credential(), parameters: parameters)
                 content = VaultContent()
             }
-            let result = try body(&content)
+            let result = try body(&envelope, masterKey, &content)
             var plaintext = try content.encoded()
             defer { _ = plaintext.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
             let sealed = try envelope.sealed(content: plaintext, masterKey: masterKey)

@@ -28,7 +28,7 @@ struct TOTPTool: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [Code.self, Verify.self, New.self, QR.self, URI.self]
-            + [Add.self, List.self, Remove.self, Rename.self, Unlock.self, Lock.self]
+            + [Add.self, List.self, Remove.self, Rename.self, Unlock.self, Lock.self, Passphrase.self, KeyFileSlot.self]
             + Transfer.commands + Enrollment.commands
     )
 

@@ -152,4 +152,28 @@ struct VaultCommandTests {
                 == "totp list: there is no vault at \(vault.vaultPath): add an account with totp add to create it, or choose the vault with --vault or TOTP_VAULT\n"
         )
     }
+
+    @Test("passphrase replaces the passphrase slot at a raised scrypt cost; key-file adds a key-file slot; the accounts stay")
+    func changeCredentials() async throws {
+        let vault = try VaultFixture()
+        defer { vault.remove() }
+        #expect(try await vault.run(["add", Self.github], environment: vault.passphraseEnvironment("old one")).status == 0)
+        let totp = try ProcessRunner.shellQuoted(TOTPProcess.executable())
+        let changed = try await ProcessRunner.shell(
+            "\(totp) passphrase --scrypt-cost 17 --new-passphrase-fd 3 3<<'EOF'\nnew one\nEOF", environment: vault.passphraseEnvironment("old one"))
+        #expect(changed.status == 0, "\(changed)")
+        #expect(changed.stdout == "the vault's passphrase is set (scrypt cost 2^17)\n")
+        let bytes = try #require(vault.vaultBytes)
+        let file = try #require(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
+        let slots = try #require((file["header"] as? [String: Any])?["slots"] as? [[String: Any]])
+        #expect(slots.map { $0["type"] as? Int } == [1])
+        #expect(slots.first?["n"] as? Int == 1 << 17)
+        #expect(try await vault.run(["list"], environment: vault.passphraseEnvironment("old one")).status == 77)
+        #expect(try await vault.run(["list"], environment: vault.passphraseEnvironment("new one")).stdout.hasPrefix("GitHub:alice"))
+
+        let added = try await vault.run(["key-file", vault.keyFile], environment: vault.passphraseEnvironment("new one"))
+        #expect(added.status == 0, "\(added)")
+        #expect(try await vault.run(["list"]).stdout.hasPrefix("GitHub:alice"), "the key file opens it now")
+        #expect(try await vault.run(["list"], environment: vault.passphraseEnvironment("new one")).status == 0, "and the passphrase still does")
+    }
 }
