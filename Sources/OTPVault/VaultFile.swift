@@ -63,7 +63,7 @@ public struct VaultFile: Sendable {
         var bytes = [UInt8](repeating: 0, count: capacity)
         let count: Int
         do {
-            count = try bytes.withUnsafeMutableBytes { buffer throws(POSIXFile.Failure) in try file.readFully(into: buffer) }
+            count = try bytes.withMutableBytes { buffer throws(POSIXFile.Failure) in try file.readFully(into: buffer) }
         } catch {
             throw .fileFailure("could not read the vault \(path): \(error)")
         }
@@ -156,13 +156,13 @@ public struct VaultFile: Sendable {
         }
         let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let file = POSIXFile(descriptor: descriptor)
-        // Array.withUnsafeBytes rethrows untyped, so the write's failure comes out as a Result.
-        var failure = bytes.withUnsafeBytes { buffer in
-            Result { () throws(POSIXFile.Failure) in
-                try file.writeAll(buffer)
-                try file.synchronize()
-            }
-        }.failure
+        var failure: POSIXFile.Failure?
+        do throws(POSIXFile.Failure) {
+            try bytes.withBytes { buffer throws(POSIXFile.Failure) in try file.writeAll(buffer) }
+            try file.synchronize()
+        } catch {
+            failure = error
+        }
         do throws(POSIXFile.Failure) {
             try file.close()
         } catch {
@@ -183,12 +183,5 @@ public struct VaultFile: Sendable {
         guard fsync(descriptor) == 0 else {
             throw .fileFailure("could not flush the folder \(directory): \(POSIXFile.Failure(code: errno))")
         }
-    }
-}
-
-extension Result {
-    fileprivate var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
     }
 }
