@@ -25,9 +25,9 @@ head -c 32 /dev/urandom > "$vault_dir/key" && chmod 600 "$vault_dir/key"
 # A copy at another path has no session, so the key-file row opens the file the long way.
 cp "$TOTP_VAULT" "$vault_dir/copy.json"
 "$totp" unlock --key-file "$vault_dir/key" --timeout 10 >/dev/null
-trap '"$totp" lock >/dev/null; rm -rf "$table" "$vault_dir"' EXIT
+trap '"$totp" lock >/dev/null; rm -rf "$table" "$table.json" "$vault_dir"' EXIT
 hyperfine --shell=none --warmup 50 --runs 2000 --ignore-failure --style basic \
-    --export-markdown "$table" \
+    --export-markdown "$table" --export-json "$table.json" \
     "oathtool --totp -b $secret" \
     "$totp code $secret" \
     "$totp verify $code $secret" \
@@ -36,3 +36,14 @@ hyperfine --shell=none --warmup 50 --runs 2000 --ignore-failure --style basic \
     "$totp bench" \
     "$totp code bench --vault $vault_dir/copy.json --key-file $vault_dir/key" >&2
 cat "$table"
+# Medians as a multiple of oathtool's: a shared machine's outliers move the means above.
+python3 - "$table.json" <<'PY'
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+base = results[0]["median"]
+print()
+print("| Command | Median [ms] | × oathtool |")
+print("|:---|---:|---:|")
+for result in results:
+    print(f"| `{result['command']}` | {result['median'] * 1000:.2f} | {result['median'] / base:.2f} |")
+PY

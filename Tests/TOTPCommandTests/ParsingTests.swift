@@ -45,4 +45,11 @@ struct ParsingTests {
         #expect(TOTPTool.Enrollment.handles(["recovery-codes"]))
         #expect(!TOTPTool.Enrollment.handles(["code"]))
     }
+
+    @Test("the fast path's list of command names is the configuration's")
+    func commandNames() {
+        let configured = Set(TOTPTool.configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"])
+        #expect(Set(TOTPTool.commandNames) == configured)
+        #expect(Set(TOTPTool.commandNames).count == TOTPTool.commandNames.count)
+    }
 }
