@@ -58,12 +58,18 @@ enum FastPath {
     }
 
     /// `totp NAME` for a TOTP account while the vault is unlocked and unchanged since: answered
-    /// from the session's snapshot, without AES or JSON (``VaultSnapshot`` says why). Anything
-    /// else — no session, a changed vault, an HOTP account (printing its code is a change), a name
-    /// that selects none or several — takes the long way with the same output.
+    /// from the session's snapshot, without AES or JSON (``VaultSnapshot`` says why); with
+    /// `TOTP_VAULT_KEY_FILE` and no session, the vault is opened here rather than after
+    /// ArgumentParser's start-up. Anything else — no credential, an HOTP account (printing its
+    /// code is a change), a name that selects none or several, any failure — takes the long way,
+    /// with the same output and errors.
     static func vaultCode(named name: String) -> ExitStatus? {
-        guard let entries = Vault(path: VaultOptions.defaultPath()).sessionEntries(),
-            case .one(let entry) = VaultQuery(name).select(from: entries), entry.account.kind == .totp,
+        let vault = Vault(path: VaultOptions.defaultPath())
+        var entries = vault.sessionEntries()
+        if entries == nil, let keyFile = Console.environment(VaultOptions.keyFileVariable), !keyFile.isEmpty {
+            entries = try? vault.entries { () throws(VaultError) in .keyFile(try VaultKeyFile.load(path: keyFile)) }
+        }
+        guard let entries, case .one(let entry) = VaultQuery(name).select(from: entries), entry.account.kind == .totp,
             let totp = try? TOTP(
                 secret: entry.account.secret, algorithm: entry.account.algorithm, digits: entry.account.digits, period: entry.account.period),
             let text = try? TOTPTool.Code.output(
