@@ -26,6 +26,7 @@ public struct Vault: Sendable {
     ///
     /// - Throws: ``VaultError/notFound(path:)`` when there is no vault yet, or why it did not open.
     public func entries(credential: CredentialSource) throws(VaultError) -> [VaultEntry] {
+        CoreDumps.disable()
         let snapshot = session.load().flatMap(VaultSnapshot.init(decoding:))
         if let snapshot, let entries = snapshot.entries, snapshot.stamp == VaultFileStamp(path: file.path) {
             return entries
@@ -88,7 +89,8 @@ public struct Vault: Sendable {
         parameters: ScryptParameters,
         _ body: (inout AegisEnvelope, VaultMasterKey, inout VaultContent) throws(VaultError) -> Result
     ) throws(VaultError) -> Result {
-        try file.withExclusiveLock { () throws(VaultError) -> Result in
+        CoreDumps.disable()
+        return try file.withExclusiveLock { () throws(VaultError) -> Result in
             let snapshot = session.load().flatMap(VaultSnapshot.init(decoding:))
             let existing = try file.readWithStamp()
             var envelope: AegisEnvelope
@@ -119,6 +121,7 @@ public struct Vault: Sendable {
     /// Opens the vault with `credential` and keeps it unlocked in the session keyring for
     /// `timeout` seconds: its entry count.
     public func unlock(credential: VaultCredential, timeout: Int = VaultSession.defaultTimeout) throws(VaultError) -> Int {
+        CoreDumps.disable()
         guard let (bytes, stamp) = try file.readWithStamp() else { throw .notFound(path: file.path) }
         let opened = try Self.envelope(of: bytes).open(with: credential)
         let content = try VaultContent(decoding: opened.content)
@@ -136,6 +139,7 @@ public struct Vault: Sendable {
     /// The entries of the session's snapshot when it describes the file as it is now; `nil`
     /// otherwise. The start-up path of `totp NAME`: two system calls and a `stat`.
     package func sessionEntries() -> [VaultEntry]? {
+        CoreDumps.disable()
         guard let snapshot = session.load().flatMap(VaultSnapshot.init(decoding:)), let entries = snapshot.entries,
             snapshot.stamp == VaultFileStamp(path: file.path)
         else { return nil }

@@ -81,4 +81,27 @@ struct VaultSafetyTests {
             #expect(FileManager.default.contents(atPath: path) == damaged, "byte \(position): the damaged vault was rewritten")
         }
     }
+
+    @Test("a truncated vault and one from a newer version: each its own error (65), and nothing written")
+    func truncatedAndNewer() async throws {
+        let vault = try VaultFixture()
+        defer { vault.remove() }
+        #expect(try await vault.run(["add", VaultCommandTests.github]).status == 0)
+        let original = try #require(vault.vaultBytes)
+
+        let truncated = original.prefix(original.count / 2)
+        FileManager.default.createFile(atPath: vault.vaultPath, contents: truncated, attributes: [.posixPermissions: 0o600])
+        let cut = try await vault.run(["add", VaultCommandTests.gitlab])
+        #expect(cut.status == 65, "\(cut)")
+        #expect(cut.stderr.hasPrefix("totp add: the vault file is malformed"), "\(cut)")
+        #expect(vault.vaultBytes == truncated)
+
+        let newer = Data(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "\"version\":1", with: "\"version\":2").utf8)
+        #expect(newer != original)
+        FileManager.default.createFile(atPath: vault.vaultPath, contents: newer, attributes: [.posixPermissions: 0o600])
+        let future = try await vault.run(["add", VaultCommandTests.gitlab])
+        #expect(future.status == 65, "\(future)")
+        #expect(future.stderr == "totp add: the vault file has version 2; this version of totp reads up to 1: upgrade totp\n")
+        #expect(vault.vaultBytes == newer)
+    }
 }
