@@ -66,6 +66,9 @@ public struct Vault: Sendable {
     /// kind's slots stay. A new passphrase's slot uses `parameters`, which is how the scrypt
     /// cost is raised.
     ///
+    /// - Parameter newCredential: The passphrase or key file that is to open the vault.
+    /// - Parameter parameters: The scrypt cost of a new passphrase's slot.
+    /// - Parameter credential: Supplies the current credential when the session cannot open the vault.
     /// - Throws: ``VaultError/notFound(path:)`` without a vault, why it did not open, or
     ///   ``VaultError/busy(path:)``.
     public func replaceCredential(

@@ -160,7 +160,7 @@ extension VaultContent {
 }
 
 extension VaultContent {
-    /// What ``adding(_:)`` did.
+    /// What ``add(_:)`` did.
     public struct Addition: Sendable {
         /// The new entries, in the order given.
         public var added: [VaultEntry] = []
