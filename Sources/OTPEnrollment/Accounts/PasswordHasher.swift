@@ -1,0 +1,118 @@
+internal import Foundation
+internal import OTPCore
+
+/// Hashes account passwords with scrypt and checks them in constant time.
+///
+/// scrypt rather than Argon2id: OpenSSL 3.0 (Debian 12's) derives scrypt through `EVP_KDF`, which
+/// OTPKit already uses for its vault, while Argon2 would need OpenSSL 3.2 or one more C library
+/// (libargon2); scrypt is memory-hard too, and it is what Firebase's own password hashes are, so
+/// an import from Firebase stays within one algorithm family.
+///
+/// A hash is a PHC string, `$scrypt$ln=16,r=8,p=1$SALT$HASH` (16 random salt bytes and a 32-byte
+/// key, both Base64 without padding), so the parameters travel with it and can be raised later.
+public struct PasswordHasher: Sendable {
+    /// What checking a password against a stored hash found.
+    public enum Verification: Hashable, Sendable {
+        /// The password is right; `needsRehash` when the hash's parameters differ from the
+        /// hasher's, so the caller stores a new hash while it has the password.
+        case matches(needsRehash: Bool)
+        /// The password is wrong.
+        case doesNotMatch
+        /// The stored text is not a hash this hasher reads (or its parameters are out of range):
+        /// the account cannot sign in with a password until it is reset.
+        case unusableHash
+    }
+
+    static let saltByteCount = 16
+    static let keyByteCount = 32
+    static let prefix = "$scrypt$"
+
+    /// The cost of new hashes.
+    public let parameters: PasswordHashParameters
+
+    /// A hasher making new hashes at `parameters`.
+    public init(parameters: PasswordHashParameters = .default) {
+        self.parameters = parameters
+    }
+
+    /// A new hash of `password` with a fresh random salt.
+    public func hash(_ password: String) throws(PasswordHashError) -> String {
+        var salt = [UInt8](repeating: 0, count: Self.saltByteCount)
+        guard salt.withUnsafeMutableBytes({ SecureRandom.fill($0) }) else {
+            throw .cryptoFailure("RAND_bytes could not produce a salt")
+        }
+        let key = try Self.derive(password, salt: salt, parameters: parameters)
+        return Self.prefix + parameters.description + "$" + Self.base64(salt) + "$" + key.withUnsafeBytes { Self.base64(Array($0)) }
+    }
+
+    /// Checks `password` against `encoded`, comparing the derived keys in constant time.
+    public func verify(_ password: String, against encoded: String) -> Verification {
+        guard let stored = StoredHash(encoded) else { return .unusableHash }
+        guard let key = try? Self.derive(password, salt: stored.salt, parameters: stored.parameters) else { return .unusableHash }
+        let matches = key.withUnsafeBytes { ConstantTime.equal(Array($0), stored.key) }
+        guard matches else { return .doesNotMatch }
+        return .matches(needsRehash: stored.parameters != parameters)
+    }
+
+    /// Does the work of a verification at the hasher's cost and finds nothing: what a sign-in with
+    /// an unknown email runs, so that it takes as long as a wrong password for a known one and
+    /// the time of the answer does not tell whether an account exists.
+    public func verifyWithoutAccount(_ password: String) {
+        _ = try? Self.derive(password, salt: Self.placeholderSalt, parameters: parameters)
+    }
+
+    private static let placeholderSalt = [UInt8](repeating: 0x5A, count: saltByteCount)
+
+    private static func derive(_ password: String, salt: [UInt8], parameters: PasswordHashParameters) throws(PasswordHashError) -> SecureBytes {
+        let bytes = Array(password.utf8)
+        do {
+            return try bytes.withBytes { passwordBytes throws(PasswordKDF.Failure) in
+                try salt.withBytes { saltBytes throws(PasswordKDF.Failure) in
+                    try PasswordKDF.scrypt(
+                        password: passwordBytes, salt: saltBytes, n: 1 << UInt64(parameters.logN), r: UInt32(parameters.r),
+                        p: UInt32(parameters.p), keyByteCount: keyByteCount)
+                }
+            }
+        } catch {
+            throw .cryptoFailure(error.description)
+        }
+    }
+
+    private static func base64(_ bytes: [UInt8]) -> String {
+        var text = Data(bytes).base64EncodedString()
+        while text.last == "=" { text.removeLast() }
+        return text
+    }
+
+    /// A stored hash taken apart; `nil` for anything that is not exactly this format.
+    struct StoredHash {
+        let parameters: PasswordHashParameters
+        let salt: [UInt8]
+        let key: [UInt8]
+
+        init?(_ encoded: String) {
+            guard encoded.hasPrefix(PasswordHasher.prefix) else { return nil }
+            let fields = encoded.dropFirst(PasswordHasher.prefix.count).split(separator: "$", omittingEmptySubsequences: false)
+            guard fields.count == 3 else { return nil }
+            var values: [String: Int] = [:]
+            for pair in fields[0].split(separator: ",") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2, let value = Int(parts[1]), values[String(parts[0])] == nil else { return nil }
+                values[String(parts[0])] = value
+            }
+            guard values.count == 3, let logN = values["ln"], let r = values["r"], let p = values["p"],
+                let parameters = try? PasswordHashParameters(logN: logN, r: r, p: p),
+                let salt = Self.decode(fields[1]), salt.count >= 8, let key = Self.decode(fields[2]),
+                key.count == PasswordHasher.keyByteCount
+            else { return nil }
+            self.parameters = parameters
+            self.salt = salt
+            self.key = key
+        }
+
+        private static func decode(_ text: Substring) -> [UInt8]? {
+            let padded = String(text) + String(repeating: "=", count: (4 - text.count % 4) % 4)
+            return Data(base64Encoded: padded).map(Array.init)
+        }
+    }
+}
