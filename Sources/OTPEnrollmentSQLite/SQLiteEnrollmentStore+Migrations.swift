@@ -151,6 +151,25 @@ extension SQLiteEnrollmentStore {
                 "CREATE INDEX phone_verifications_by_expiry ON phone_verifications (expires_at)",
             ]
         ),
+        Migration(
+            version: 6,
+            summary: "accounts: the user records of first factors, email addresses unique",
+            statements: [
+                """
+                CREATE TABLE accounts (
+                    id TEXT PRIMARY KEY,
+                    email TEXT UNIQUE,
+                    email_verified INTEGER NOT NULL,
+                    display_name TEXT,
+                    photo_url TEXT,
+                    disabled INTEGER NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    last_sign_in_at INTEGER,
+                    password_hash TEXT
+                ) STRICT
+                """
+            ]
+        ),
     ]
 
     /// Brings the schema up to date inside one write transaction, so two processes opening a new

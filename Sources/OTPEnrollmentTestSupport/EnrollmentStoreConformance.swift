@@ -49,7 +49,67 @@ public enum EnrollmentStoreConformance {
         .init("quotas count uses per key in fixed windows and refuse beyond the limit", quotas),
         .init("concurrent uses of one quota: exactly as many as fit are allowed", concurrentQuota),
         .init("purging removes only what expired", purgeExpired),
+        .init("accounts round-trip, are found by id and by email, and record sign-ins and re-hashes", accountRoundTrip),
+        .init("an account's id and email are unique; a refused insertion changes nothing", accountUniqueness),
+        .init("concurrent insertions of accounts with one email: exactly one is stored", concurrentAccountEmail),
     ]
+
+    // MARK: Accounts
+
+    static func accountRoundTrip(_ store: any EnrollmentStore) async throws {
+        let record = AccountRecord(
+            id: uniqueID("account"), email: "\(uniqueID("someone"))@example.com", isEmailVerified: true, displayName: "Ada Lovelace",
+            photoURL: "https://example.com/ada.png", isDisabled: true, createdAt: 100, lastSignInAt: 150,
+            passwordHash: "$scrypt$ln=10,r=8,p=1$c2FsdHNhbHRzYWx0$aGFzaA")
+        try checkEqual(try await store.insertAccount(record), .inserted, "inserting a new account")
+        try checkEqual(try await store.account(id: record.id), record, "the account by id")
+        try checkEqual(try await store.account(email: record.email!), record, "the account by email")
+        try checkEqual(try await store.account(email: "nobody-\(uniqueID("x"))@example.com"), nil, "an unknown email")
+        try checkEqual(try await store.account(id: uniqueID("account")), nil, "an unknown id")
+
+        let bare = AccountRecord(id: uniqueID("account"), email: nil, createdAt: 5)
+        try checkEqual(try await store.insertAccount(bare), .inserted, "an account without email")
+        try checkEqual(try await store.account(id: bare.id), bare, "the account without email")
+        let another = AccountRecord(id: uniqueID("account"), email: nil, createdAt: 6)
+        try checkEqual(try await store.insertAccount(another), .inserted, "a second account without email (no email, no conflict)")
+
+        try await store.recordAccountSignIn(id: record.id, at: 200, passwordHash: nil)
+        var expected = record
+        expected.lastSignInAt = 200
+        try checkEqual(try await store.account(id: record.id), expected, "after a sign-in without a re-hash")
+        try await store.recordAccountSignIn(id: record.id, at: 300, passwordHash: "$scrypt$ln=11,r=8,p=1$bmV3c2FsdA$bmV3aGFzaA")
+        expected.lastSignInAt = 300
+        expected.passwordHash = "$scrypt$ln=11,r=8,p=1$bmV3c2FsdA$bmV3aGFzaA"
+        try checkEqual(try await store.account(id: record.id), expected, "after a sign-in with a re-hash")
+        try await store.recordAccountSignIn(id: uniqueID("account"), at: 300, passwordHash: nil)
+    }
+
+    static func accountUniqueness(_ store: any EnrollmentStore) async throws {
+        let email = "\(uniqueID("shared"))@example.com"
+        let first = AccountRecord(id: uniqueID("account"), email: email, createdAt: 1)
+        try checkEqual(try await store.insertAccount(first), .inserted, "the first account")
+        let sameEmail = AccountRecord(id: uniqueID("account"), email: email, createdAt: 2)
+        try checkEqual(try await store.insertAccount(sameEmail), .emailAlreadyInUse, "a second account with the email")
+        try checkEqual(try await store.account(id: sameEmail.id), nil, "the refused account")
+        let sameID = AccountRecord(id: first.id, email: "\(uniqueID("other"))@example.com", createdAt: 3)
+        try checkEqual(try await store.insertAccount(sameID), .idAlreadyInUse, "a second account with the id")
+        try checkEqual(try await store.account(email: sameID.email!), nil, "the refused account's email")
+        try checkEqual(try await store.account(id: first.id), first, "the first account, unchanged")
+    }
+
+    static func concurrentAccountEmail(_ store: any EnrollmentStore) async throws {
+        let email = "\(uniqueID("race"))@example.com"
+        let outcomes = try await withThrowingTaskGroup(of: AccountInsertion.self) { group in
+            for index in 0..<50 {
+                group.addTask {
+                    try await store.insertAccount(AccountRecord(id: uniqueID("account-\(index)"), email: email, createdAt: Int64(index)))
+                }
+            }
+            return try await group.reduce(into: [AccountInsertion]()) { $0.append($1) }
+        }
+        try checkEqual(outcomes.filter { $0 == .inserted }.count, 1, "insertions that stored the account among 50 concurrent ones")
+        try checkEqual(outcomes.filter { $0 == .emailAlreadyInUse }.count, 49, "insertions refused for the email")
+    }
 
     // MARK: Pending enrollments
 

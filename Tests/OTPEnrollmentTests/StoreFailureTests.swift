@@ -24,6 +24,22 @@ final class FailingStore: EnrollmentStore {
         if failing.withLock({ $0 }) == name { throw Failure(operation: name) }
     }
 
+    func insertAccount(_ record: AccountRecord) async throws -> AccountInsertion {
+        try check()
+        return base.insertAccount(record)
+    }
+    func account(id: String) async throws -> AccountRecord? {
+        try check()
+        return base.account(id: id)
+    }
+    func account(email: String) async throws -> AccountRecord? {
+        try check()
+        return base.account(email: email)
+    }
+    func recordAccountSignIn(id: String, at time: Int64, passwordHash: String?) async throws {
+        try check()
+        base.recordAccountSignIn(id: id, at: time, passwordHash: passwordHash)
+    }
     func insertPendingEnrollment(_ record: PendingEnrollmentRecord) async throws {
         try check()
         base.insertPendingEnrollment(record)

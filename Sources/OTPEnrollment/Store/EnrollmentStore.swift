@@ -41,6 +41,23 @@ public protocol EnrollmentStore: Sendable {
         maximumFactorCount: Int
     ) async throws -> EnrollmentFinalization
 
+    // MARK: Accounts
+
+    /// Stores a new account when no account has its id and none has its email address (compared
+    /// as stored: normalized); otherwise changes nothing. Of concurrent insertions with one email
+    /// address, exactly one succeeds.
+    func insertAccount(_ record: AccountRecord) async throws -> AccountInsertion
+
+    /// The account with `id`, or `nil`.
+    func account(id: String) async throws -> AccountRecord?
+
+    /// The account with the normalized email address `email`, or `nil`.
+    func account(email: String) async throws -> AccountRecord?
+
+    /// Records a first-factor sign-in of account `id` at `time`, and replaces its password hash
+    /// when `passwordHash` is given (a re-hash at new parameters). Nothing when there is no such account.
+    func recordAccountSignIn(id: String, at time: Int64, passwordHash: String?) async throws
+
     // MARK: Enrolled factors
 
     /// The factors of `userID`, oldest first (by ``FactorRecord/enrolledAt``, then ``FactorRecord/id``).

@@ -84,6 +84,9 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         /// Each user's unused recovery code digests.
         var recoveryCodes: [String: [[UInt8]]] = [:]
         var quotas: [String: QuotaCounter] = [:]
+        var accounts: [String: AccountRecord] = [:]
+        /// Account ids by normalized email address.
+        var accountEmails: [String: String] = [:]
 
         func factors(userID: String) -> [FactorRecord] {
             users[userID]?.factors ?? []
@@ -471,6 +474,34 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
     }
 
     // MARK: Recovery codes
+
+    public func insertAccount(_ record: AccountRecord) -> AccountInsertion {
+        state.withLock { state in
+            guard state.accounts[record.id] == nil else { return .idAlreadyInUse }
+            if let email = record.email {
+                guard state.accountEmails[email] == nil else { return .emailAlreadyInUse }
+                state.accountEmails[email] = record.id
+            }
+            state.accounts[record.id] = record
+            return .inserted
+        }
+    }
+
+    public func account(id: String) -> AccountRecord? {
+        state.withLock { $0.accounts[id] }
+    }
+
+    public func account(email: String) -> AccountRecord? {
+        state.withLock { state in state.accountEmails[email].flatMap { state.accounts[$0] } }
+    }
+
+    public func recordAccountSignIn(id: String, at time: Int64, passwordHash: String?) {
+        state.withLock { state in
+            guard state.accounts[id] != nil else { return }
+            state.accounts[id]?.lastSignInAt = time
+            if let passwordHash { state.accounts[id]?.passwordHash = passwordHash }
+        }
+    }
 
     public func replaceRecoveryCodes(userID: String, digests: [[UInt8]]) {
         state.withLock { $0.recoveryCodes[userID] = digests.isEmpty ? nil : digests }

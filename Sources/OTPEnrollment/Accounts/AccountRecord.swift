@@ -1,0 +1,55 @@
+/// A user account as a store keeps it: Firebase's user record, without the provider identities
+/// (which come with account linking).
+public struct AccountRecord: Sendable, Hashable {
+    /// The user's id (Firebase's `uid`); the id the second factors are enrolled under.
+    public var id: String
+    /// The email address, normalized (``EmailAddress``); unique among accounts when present.
+    public var email: String?
+    /// Whether the address is verified.
+    public var isEmailVerified: Bool
+    /// The display name, if any.
+    public var displayName: String?
+    /// The photo URL, if any.
+    public var photoURL: String?
+    /// A disabled account cannot sign in.
+    public var isDisabled: Bool
+    /// When the account was created (Unix seconds).
+    public var createdAt: Int64
+    /// When its first factor last signed in (Unix seconds), if ever.
+    public var lastSignInAt: Int64?
+    /// The password's hash (``PasswordHasher``), when the account has a password; never the password.
+    public var passwordHash: String?
+
+    /// An account record.
+    public init(
+        id: String,
+        email: String?,
+        isEmailVerified: Bool = false,
+        displayName: String? = nil,
+        photoURL: String? = nil,
+        isDisabled: Bool = false,
+        createdAt: Int64,
+        lastSignInAt: Int64? = nil,
+        passwordHash: String? = nil
+    ) {
+        self.id = id
+        self.email = email
+        self.isEmailVerified = isEmailVerified
+        self.displayName = displayName
+        self.photoURL = photoURL
+        self.isDisabled = isDisabled
+        self.createdAt = createdAt
+        self.lastSignInAt = lastSignInAt
+        self.passwordHash = passwordHash
+    }
+}
+
+/// What ``EnrollmentStore/insertAccount(_:)`` did.
+public enum AccountInsertion: Hashable, Sendable {
+    /// The account is stored.
+    case inserted
+    /// Another account has the email address: nothing was stored.
+    case emailAlreadyInUse
+    /// An account has the id: nothing was stored.
+    case idAlreadyInUse
+}
