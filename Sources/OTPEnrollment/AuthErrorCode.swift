@@ -1,6 +1,21 @@
 /// The error codes of Firebase Authentication's iOS SDK that multi-factor operations produce, with
 /// Firebase's raw values, so hosts can map them one to one.
 public enum AuthErrorCode: Int, Sendable, Hashable, CaseIterable {
+    /// The email address or password is wrong, or no account has the address, told apart no
+    /// further under email enumeration protection (`INVALID_LOGIN_CREDENTIALS`).
+    case invalidCredential = 17004
+    /// The account is disabled (`USER_DISABLED`).
+    case userDisabled = 17005
+    /// Another account has the email address (`EMAIL_EXISTS`).
+    case emailAlreadyInUse = 17007
+    /// The email address is malformed (`INVALID_EMAIL`).
+    case invalidEmail = 17008
+    /// The password is wrong (`INVALID_PASSWORD`), without enumeration protection.
+    case wrongPassword = 17009
+    /// No account has the email address (`EMAIL_NOT_FOUND`), without enumeration protection.
+    case userNotFound = 17011
+    /// The password is too short (`WEAK_PASSWORD`).
+    case weakPassword = 17026
     /// TOTP is disabled for the project (server code `OPERATION_NOT_ALLOWED`).
     case operationNotAllowed = 17006
     /// Too many failed attempts; try again later (`TOO_MANY_ATTEMPTS_TRY_LATER`).
@@ -49,6 +64,13 @@ public enum AuthErrorCode: Int, Sendable, Hashable, CaseIterable {
     /// The Identity Toolkit server code Firebase's backend answers with for this error.
     public var serverCode: String {
         switch self {
+        case .invalidCredential: "INVALID_LOGIN_CREDENTIALS"
+        case .userDisabled: "USER_DISABLED"
+        case .emailAlreadyInUse: "EMAIL_EXISTS"
+        case .invalidEmail: "INVALID_EMAIL"
+        case .wrongPassword: "INVALID_PASSWORD"
+        case .userNotFound: "EMAIL_NOT_FOUND"
+        case .weakPassword: "WEAK_PASSWORD"
         case .operationNotAllowed: "OPERATION_NOT_ALLOWED"
         case .tooManyRequests: "TOO_MANY_ATTEMPTS_TRY_LATER"
         case .requiresRecentLogin: "CREDENTIAL_TOO_OLD_LOGIN_AGAIN"

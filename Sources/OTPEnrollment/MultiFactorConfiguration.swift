@@ -32,6 +32,8 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
     /// Phone (SMS) second factors: how codes are sent, how long they live, how often they may be
     /// sent. Off unless ``PhoneSettings/isEnabled``.
     public var phone: PhoneSettings
+    /// Email-and-password accounts: hash cost, minimum length, enumeration protection.
+    public var passwords: PasswordSettings
 
     /// The most second factors a user may have, as Firebase allows.
     public static let maximumFactorCount = 5
@@ -58,7 +60,8 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
         sessionIdleLifetime: Int64 = 7 * 86_400,
         sessionAbsoluteLifetime: Int64 = 30 * 86_400,
         maximumSessionsPerUser: Int = 20,
-        phone: PhoneSettings = PhoneSettings()
+        phone: PhoneSettings = PhoneSettings(),
+        passwords: PasswordSettings = PasswordSettings()
     ) {
         self.isTOTPEnabled = isTOTPEnabled
         self.adjacentIntervals = adjacentIntervals
@@ -72,6 +75,7 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
         self.sessionAbsoluteLifetime = sessionAbsoluteLifetime
         self.maximumSessionsPerUser = maximumSessionsPerUser
         self.phone = phone
+        self.passwords = passwords
     }
 
     /// Checks every setting.
@@ -94,6 +98,7 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
         guard (16...64).contains(secretByteCount) else { throw .invalidSecretByteCount(secretByteCount) }
         guard maximumSessionsPerUser >= 1 else { throw .invalidSessionLimit(maximumSessionsPerUser) }
         try phone.validate()
+        guard (1...4096).contains(passwords.minimumLength) else { throw .invalidPasswordSetting("minimumLength must be 1 to 4096") }
     }
 }
 
@@ -115,6 +120,8 @@ public enum MultiFactorConfigurationError: Error, Sendable, Hashable, CustomStri
     case invalidPhoneSetting(String)
     /// Phone factors are enabled but the service was given no ``SMSSender``.
     case missingSMSSender
+    /// A password setting cannot work; the text says which and why.
+    case invalidPasswordSetting(String)
 
     public var description: String {
         switch self {
@@ -128,6 +135,8 @@ public enum MultiFactorConfigurationError: Error, Sendable, Hashable, CustomStri
             "secretByteCount \(value) is outside 16...64: use 20 for SHA-1 keys as Firebase does"
         case .invalidSessionLimit(let value):
             "maximumSessionsPerUser \(value) is below 1: allow at least one session per user (the default is 20)"
+        case .invalidPasswordSetting(let detail):
+            "invalid password setting: \(detail)"
         case .invalidPhoneSetting(let detail):
             "phone settings: \(detail)"
         case .missingSMSSender:
