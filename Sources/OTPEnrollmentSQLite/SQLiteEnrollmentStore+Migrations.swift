@@ -170,6 +170,24 @@ extension SQLiteEnrollmentStore {
                 """
             ]
         ),
+        Migration(
+            version: 7,
+            summary: "provider identities of accounts, each identity on one account, one per provider",
+            statements: [
+                """
+                CREATE TABLE provider_identities (
+                    provider_id TEXT NOT NULL,
+                    provider_uid TEXT NOT NULL,
+                    account_id TEXT NOT NULL,
+                    email TEXT,
+                    display_name TEXT,
+                    phone_number TEXT,
+                    PRIMARY KEY (provider_id, provider_uid),
+                    UNIQUE (account_id, provider_id)
+                ) STRICT
+                """
+            ]
+        ),
     ]
 
     /// Brings the schema up to date inside one write transaction, so two processes opening a new

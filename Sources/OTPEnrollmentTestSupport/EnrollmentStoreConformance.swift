@@ -52,7 +52,60 @@ public enum EnrollmentStoreConformance {
         .init("accounts round-trip, are found by id and by email, and record sign-ins and re-hashes", accountRoundTrip),
         .init("an account's id and email are unique; a refused insertion changes nothing", accountUniqueness),
         .init("concurrent insertions of accounts with one email: exactly one is stored", concurrentAccountEmail),
+        .init("provider identities link once per provider and once per identity, are found and unlinked", providerIdentities),
+        .init("concurrent links of one identity to different accounts: exactly one wins", concurrentProviderLink),
     ]
+
+    static func providerIdentities(_ store: any EnrollmentStore) async throws {
+        let ada = AccountRecord(id: uniqueID("account"), email: nil, createdAt: 1)
+        let bob = AccountRecord(id: uniqueID("account"), email: nil, createdAt: 2)
+        _ = try await store.insertAccount(ada)
+        _ = try await store.insertAccount(bob)
+        let google = ProviderIdentity(providerID: "google.com", providerUID: uniqueID("sub"), email: "ada@gmail.com", displayName: "Ada")
+        let github = ProviderIdentity(providerID: "github.com", providerUID: uniqueID("sub"))
+        try checkEqual(try await store.linkProviderIdentity(google, accountID: ada.id), .linked, "linking Google to Ada")
+        try checkEqual(try await store.linkProviderIdentity(github, accountID: ada.id), .linked, "linking GitHub to Ada")
+        try checkEqual(try await store.providerIdentities(accountID: ada.id), [github, google], "Ada's identities, by provider id")
+        try checkEqual(
+            try await store.accountID(providerID: "google.com", providerUID: google.providerUID), ada.id, "the owner of the Google identity")
+        try checkEqual(
+            try await store.linkProviderIdentity(google, accountID: bob.id), .identityInUse(accountID: ada.id), "linking Ada's Google identity to Bob"
+        )
+        try checkEqual(
+            try await store.linkProviderIdentity(google, accountID: ada.id), .identityInUse(accountID: ada.id), "linking it to Ada again")
+        let otherGoogle = ProviderIdentity(providerID: "google.com", providerUID: uniqueID("sub"))
+        try checkEqual(
+            try await store.linkProviderIdentity(otherGoogle, accountID: ada.id), .providerAlreadyLinked, "a second Google identity for Ada")
+        try checkEqual(
+            try await store.linkProviderIdentity(otherGoogle, accountID: uniqueID("account")), .accountNotFound, "an identity for no account")
+        try checkEqual(try await store.providerIdentities(accountID: bob.id), [], "Bob's identities after the refusals")
+
+        try checkEqual(try await store.unlinkProvider("google.com", accountID: ada.id), true, "unlinking Google from Ada")
+        try checkEqual(try await store.unlinkProvider("google.com", accountID: ada.id), false, "unlinking it again")
+        try checkEqual(try await store.accountID(providerID: "google.com", providerUID: google.providerUID), nil, "the unlinked identity's owner")
+        try checkEqual(try await store.linkProviderIdentity(google, accountID: bob.id), .linked, "the unlinked identity linked to Bob")
+        try checkEqual(try await store.providerIdentities(accountID: ada.id), [github], "Ada's identities at the end")
+    }
+
+    static func concurrentProviderLink(_ store: any EnrollmentStore) async throws {
+        let identity = ProviderIdentity(providerID: "google.com", providerUID: uniqueID("sub"))
+        var accounts: [String] = []
+        for index in 0..<20 {
+            let account = AccountRecord(id: uniqueID("account-\(index)"), email: nil, createdAt: Int64(index))
+            _ = try await store.insertAccount(account)
+            accounts.append(account.id)
+        }
+        let outcomes = try await withThrowingTaskGroup(of: ProviderLink.self) { group in
+            for account in accounts {
+                group.addTask { try await store.linkProviderIdentity(identity, accountID: account) }
+            }
+            return try await group.reduce(into: [ProviderLink]()) { $0.append($1) }
+        }
+        try checkEqual(outcomes.filter { $0 == .linked }.count, 1, "links that won among 20 concurrent ones")
+        let owner = try await store.accountID(providerID: "google.com", providerUID: identity.providerUID)
+        try check(owner.map(accounts.contains) == true, "the identity has one of the accounts as owner")
+        try checkEqual(outcomes.filter { $0 == .identityInUse(accountID: owner!) }.count, 19, "links refused naming the winner")
+    }
 
     // MARK: Accounts
 

@@ -36,6 +36,22 @@ final class FailingStore: EnrollmentStore {
         try check()
         return base.account(email: email)
     }
+    func linkProviderIdentity(_ identity: ProviderIdentity, accountID: String) async throws -> ProviderLink {
+        try check()
+        return base.linkProviderIdentity(identity, accountID: accountID)
+    }
+    func unlinkProvider(_ providerID: String, accountID: String) async throws -> Bool {
+        try check()
+        return base.unlinkProvider(providerID, accountID: accountID)
+    }
+    func accountID(providerID: String, providerUID: String) async throws -> String? {
+        try check()
+        return base.accountID(providerID: providerID, providerUID: providerUID)
+    }
+    func providerIdentities(accountID: String) async throws -> [ProviderIdentity] {
+        try check()
+        return base.providerIdentities(accountID: accountID)
+    }
     func recordAccountSignIn(id: String, at time: Int64, passwordHash: String?) async throws {
         try check()
         base.recordAccountSignIn(id: id, at: time, passwordHash: passwordHash)

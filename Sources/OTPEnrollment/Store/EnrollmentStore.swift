@@ -54,6 +54,20 @@ public protocol EnrollmentStore: Sendable {
     /// The account with the normalized email address `email`, or `nil`.
     func account(email: String) async throws -> AccountRecord?
 
+    /// Links `identity` to account `accountID` when the account exists, has no identity of that
+    /// provider, and no account has the identity; otherwise changes nothing. Of concurrent links
+    /// of one identity, exactly one succeeds.
+    func linkProviderIdentity(_ identity: ProviderIdentity, accountID: String) async throws -> ProviderLink
+
+    /// Removes the account's identity of `providerID`: whether there was one.
+    func unlinkProvider(_ providerID: String, accountID: String) async throws -> Bool
+
+    /// The id of the account that has the identity (`providerID`, `providerUID`), or `nil`.
+    func accountID(providerID: String, providerUID: String) async throws -> String?
+
+    /// The account's provider identities, ordered by provider id.
+    func providerIdentities(accountID: String) async throws -> [ProviderIdentity]
+
     /// Records a first-factor sign-in of account `id` at `time`, and replaces its password hash
     /// when `passwordHash` is given (a re-hash at new parameters). Nothing when there is no such account.
     func recordAccountSignIn(id: String, at time: Int64, passwordHash: String?) async throws

@@ -72,6 +72,11 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         func makeIterator() -> Iterator { Iterator(evicted: self) }
     }
 
+    private struct ProviderKey: Hashable {
+        let providerID: String
+        let providerUID: String
+    }
+
     private struct State {
         var pendingEnrollments: [String: PendingEnrollmentRecord] = [:]
         var users: [String: UserEntry] = [:]
@@ -87,6 +92,10 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         var accounts: [String: AccountRecord] = [:]
         /// Account ids by normalized email address.
         var accountEmails: [String: String] = [:]
+        /// Each account's provider identities, by provider id.
+        var providerIdentities: [String: [String: ProviderIdentity]] = [:]
+        /// Account ids by provider id and provider uid.
+        var identityOwners: [ProviderKey: String] = [:]
 
         func factors(userID: String) -> [FactorRecord] {
             users[userID]?.factors ?? []
@@ -493,6 +502,37 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
 
     public func account(email: String) -> AccountRecord? {
         state.withLock { state in state.accountEmails[email].flatMap { state.accounts[$0] } }
+    }
+
+    public func linkProviderIdentity(_ identity: ProviderIdentity, accountID: String) -> ProviderLink {
+        state.withLock { state in
+            let key = ProviderKey(providerID: identity.providerID, providerUID: identity.providerUID)
+            if let owner = state.identityOwners[key] { return .identityInUse(accountID: owner) }
+            guard state.accounts[accountID] != nil else { return .accountNotFound }
+            guard state.providerIdentities[accountID]?[identity.providerID] == nil else { return .providerAlreadyLinked }
+            state.providerIdentities[accountID, default: [:]][identity.providerID] = identity
+            state.identityOwners[key] = accountID
+            return .linked
+        }
+    }
+
+    public func unlinkProvider(_ providerID: String, accountID: String) -> Bool {
+        state.withLock { state in
+            guard let identity = state.providerIdentities[accountID]?.removeValue(forKey: providerID) else { return false }
+            state.identityOwners.removeValue(forKey: ProviderKey(providerID: providerID, providerUID: identity.providerUID))
+            if state.providerIdentities[accountID]?.isEmpty == true { state.providerIdentities.removeValue(forKey: accountID) }
+            return true
+        }
+    }
+
+    public func accountID(providerID: String, providerUID: String) -> String? {
+        state.withLock { $0.identityOwners[ProviderKey(providerID: providerID, providerUID: providerUID)] }
+    }
+
+    public func providerIdentities(accountID: String) -> [ProviderIdentity] {
+        state.withLock { state in
+            (state.providerIdentities[accountID] ?? [:]).values.sorted { $0.providerID < $1.providerID }
+        }
     }
 
     public func recordAccountSignIn(id: String, at time: Int64, passwordHash: String?) {
