@@ -84,6 +84,19 @@ extension MultiFactorService {
             FirstFactorIdentity(userID: account.id, email: account.email, isEmailVerified: account.isEmailVerified, provider: .password))
     }
 
+    /// Creates an anonymous account and signs it in (Firebase's `signInAnonymously()`): an account
+    /// with no email address, password or provider identity, which linking a credential later
+    /// upgrades in place. Anonymous users cannot enroll second factors.
+    public func signInAnonymously() async throws(AuthError) -> User {
+        let now = clock.now()
+        let account = AccountRecord(id: try newID(), email: nil, createdAt: now, lastSignInAt: now)
+        switch try await storeCall("creating an anonymous account", { try await store.insertAccount(account) }) {
+        case .inserted: break
+        case .emailAlreadyInUse, .idAlreadyInUse: throw AuthError(.internalError, "the server made an account id already in use: try again")
+        }
+        return try await signIn(FirstFactorIdentity(userID: account.id, email: nil, isEmailVerified: false, provider: .anonymous))
+    }
+
     private func invalidEmail() -> AuthError {
         AuthError(.invalidEmail, "the email address is malformed: give one such as name@example.com")
     }

@@ -130,4 +130,18 @@ struct PasswordAccountTests {
         #expect(outcomes.filter { $0 == nil }.count == 1)
         #expect(outcomes.filter { $0 == AuthErrorCode.emailAlreadyInUse }.count == 19)
     }
+
+    @Test("signInAnonymously creates a new account each time, with no email, and it cannot enroll a second factor")
+    func anonymous() async throws {
+        let fixture = try Fixture(Self.configuration())
+        let first = try await fixture.service.signInAnonymously()
+        let second = try await fixture.service.signInAnonymously()
+        #expect(first.uid != second.uid)
+        #expect(first.providerID == "anonymous" && first.email == nil)
+        let account = try #require(try await fixture.store.account(id: first.uid))
+        #expect(account.email == nil && account.passwordHash == nil && account.createdAt == Fixture.start)
+        let session = try await first.multiFactor.session()
+        let refused = await authErrorCode { _ = try await TOTPMultiFactorGenerator.generateSecret(with: session) }
+        #expect(refused == .unsupportedFirstFactor)
+    }
 }
