@@ -22,7 +22,7 @@ extension MultiFactorService {
         switch try await storeCall("creating an account", { try await store.insertAccount(account) }) {
         case .inserted: break
         case .emailAlreadyInUse: throw AuthError(.emailAlreadyInUse, "another account has this email address: sign in instead")
-        case .idAlreadyInUse: throw AuthError(.internalError, "the server made an account id already in use: try again")
+        case .idAlreadyInUse, .identityInUse: throw AuthError(.internalError, "the server made an account id already in use: try again")
         }
         logger.info("account created", metadata: ["user": "\(account.id)"])
         return try await signIn(FirstFactorIdentity(userID: account.id, email: address, isEmailVerified: false, provider: .password))
@@ -92,7 +92,8 @@ extension MultiFactorService {
         let account = AccountRecord(id: try newID(), email: nil, createdAt: now, lastSignInAt: now)
         switch try await storeCall("creating an anonymous account", { try await store.insertAccount(account) }) {
         case .inserted: break
-        case .emailAlreadyInUse, .idAlreadyInUse: throw AuthError(.internalError, "the server made an account id already in use: try again")
+        case .emailAlreadyInUse, .idAlreadyInUse, .identityInUse:
+            throw AuthError(.internalError, "the server made an account id already in use: try again")
         }
         return try await signIn(FirstFactorIdentity(userID: account.id, email: nil, isEmailVerified: false, provider: .anonymous))
     }

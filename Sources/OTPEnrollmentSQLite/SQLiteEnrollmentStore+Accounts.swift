@@ -4,10 +4,16 @@ internal import SQLiteNIO
 extension SQLiteEnrollmentStore {
     static let accountColumns = "id, email, email_verified, display_name, photo_url, disabled, created_at, last_sign_in_at, password_hash"
 
-    /// One `INSERT … ON CONFLICT DO NOTHING`: the primary key and the unique email column decide a
-    /// race between processes; which one refused is read back in the same transaction.
-    public func insertAccount(_ record: AccountRecord) async throws(SQLiteEnrollmentStoreError) -> AccountInsertion {
+    /// One `BEGIN IMMEDIATE` transaction: the id and the identity's owner are read first, then
+    /// one `INSERT … ON CONFLICT DO NOTHING` lets the unique email column refuse the account, and
+    /// the identity row is inserted after it; the primary keys would refuse a second account or
+    /// identity anyway.
+    public func insertAccount(_ record: AccountRecord, identity: ProviderIdentity?) async throws(SQLiteEnrollmentStoreError)
+        -> AccountInsertion
+    {
         try await transaction { () throws(SQLiteEnrollmentStoreError) -> AccountInsertion in
+            guard try await !self.accountExists(record.id) else { return .idAlreadyInUse }
+            if let identity, let owner = try await self.identityOwner(identity) { return .identityInUse(accountID: owner) }
             let inserted = try await self.execute(
                 "INSERT INTO accounts (\(Self.accountColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
                 [
@@ -16,9 +22,13 @@ extension SQLiteEnrollmentStore {
                     record.lastSignInAt.map { .integer(Int($0)) } ?? .null, Self.optional(record.passwordHash),
                 ]
             )
-            if !inserted.isEmpty { return .inserted }
-            let sameID = try await self.execute("SELECT id FROM accounts WHERE id = ?", [.text(record.id)])
-            return sameID.isEmpty ? .emailAlreadyInUse : .idAlreadyInUse
+            guard !inserted.isEmpty else { return .emailAlreadyInUse }
+            if let identity {
+                // The owner was read above under the write lock, so this insertion conflicts with
+                // nothing; should it, the error rolls the account back with it.
+                try await self.insertIdentity(identity, accountID: record.id)
+            }
+            return .inserted
         }
     }
 
@@ -36,32 +46,57 @@ extension SQLiteEnrollmentStore {
         return try rows.first.map(accountRecord)
     }
 
-    /// The account's existence, the identity's owner and the provider's slot on the account are
-    /// read and the row inserted in one `BEGIN IMMEDIATE` transaction; the primary key and the
-    /// unique (account, provider) pair would refuse a second row anyway.
-    public func linkProviderIdentity(_ identity: ProviderIdentity, accountID: String) async throws(SQLiteEnrollmentStoreError) -> ProviderLink {
+    /// The account's existence, the identity's owner, the provider's slot on the account and the
+    /// address's owner are read and the rows written in one `BEGIN IMMEDIATE` transaction; the
+    /// primary key, the unique (account, provider) pair and the unique email column would refuse
+    /// a second row or address anyway.
+    public func linkProviderIdentity(
+        _ identity: ProviderIdentity, accountID: String, email: AccountEmailUpdate?
+    ) async throws(SQLiteEnrollmentStoreError) -> ProviderLink {
         try await transaction { () throws(SQLiteEnrollmentStoreError) -> ProviderLink in
-            let owner = try await self.execute(
-                "SELECT account_id FROM provider_identities WHERE provider_id = ? AND provider_uid = ?",
-                [.text(identity.providerID), .text(identity.providerUID)])
-            if let owner = owner.first?.column("account_id")?.string { return .identityInUse(accountID: owner) }
-            guard try await !self.execute("SELECT id FROM accounts WHERE id = ?", [.text(accountID)]).isEmpty else { return .accountNotFound }
-            let inserted = try await self.execute(
-                """
-                INSERT INTO provider_identities (provider_id, provider_uid, account_id, email, display_name, phone_number)
-                VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING provider_id
-                """,
-                [
-                    .text(identity.providerID), .text(identity.providerUID), .text(accountID), Self.optional(identity.email),
-                    Self.optional(identity.displayName), Self.optional(identity.phoneNumber),
-                ])
-            return inserted.isEmpty ? .providerAlreadyLinked : .linked
+            guard try await self.accountExists(accountID) else { return .accountNotFound }
+            if let owner = try await self.identityOwner(identity) { return .identityInUse(accountID: owner) }
+            let linked = try await self.execute(
+                "SELECT provider_id FROM provider_identities WHERE account_id = ? AND provider_id = ?",
+                [.text(accountID), .text(identity.providerID)])
+            guard linked.isEmpty else { return .providerAlreadyLinked }
+            if let email {
+                guard try await self.setEmail(email.address, isVerified: email.isVerified, accountID: accountID) else {
+                    return .emailAlreadyInUse
+                }
+            }
+            try await self.insertIdentity(identity, accountID: accountID)
+            return .linked
         }
     }
 
+    /// The account's password hash and the address's owner are read and the account updated in one
+    /// `BEGIN IMMEDIATE` transaction; the unique email column would refuse the address anyway.
+    public func linkPassword(accountID: String, email: String, passwordHash: String) async throws(SQLiteEnrollmentStoreError) -> PasswordLink {
+        try await transaction { () throws(SQLiteEnrollmentStoreError) -> PasswordLink in
+            let rows = try await self.execute("SELECT email, email_verified, password_hash FROM accounts WHERE id = ?", [.text(accountID)])
+            guard let row = rows.first else { return .accountNotFound }
+            guard row.column("password_hash")?.string == nil else { return .passwordAlreadyLinked }
+            let isVerified = row.column("email")?.string == email && (row.column("email_verified")?.integer ?? 0) != 0
+            guard try await self.setEmail(email, isVerified: isVerified, accountID: accountID) else { return .emailAlreadyInUse }
+            try await self.execute("UPDATE accounts SET password_hash = ? WHERE id = ?", [.text(passwordHash), .text(accountID)])
+            return .linked
+        }
+    }
+
+    /// `password` clears the account's columns in one `UPDATE`; other providers delete the row.
     public func unlinkProvider(_ providerID: String, accountID: String) async throws(SQLiteEnrollmentStoreError) -> Bool {
         try await transaction { () throws(SQLiteEnrollmentStoreError) -> Bool in
-            try await !self.execute(
+            if providerID == "password" {
+                return try await !self.execute(
+                    """
+                    UPDATE accounts SET password_hash = NULL, email = NULL, email_verified = 0
+                    WHERE id = ? AND password_hash IS NOT NULL RETURNING id
+                    """,
+                    [.text(accountID)]
+                ).isEmpty
+            }
+            return try await !self.execute(
                 "DELETE FROM provider_identities WHERE account_id = ? AND provider_id = ? RETURNING provider_id",
                 [.text(accountID), .text(providerID)]
             ).isEmpty
@@ -100,6 +135,57 @@ extension SQLiteEnrollmentStore {
                 "UPDATE accounts SET last_sign_in_at = ?, password_hash = coalesce(?, password_hash) WHERE id = ?",
                 [.integer(Int(time)), Self.optional(passwordHash), .text(id)])
         }
+    }
+
+    public func setAccountDisabled(id: String, disabled: Bool) async throws(SQLiteEnrollmentStoreError) -> Bool {
+        try await transaction { () throws(SQLiteEnrollmentStoreError) -> Bool in
+            try await !self.execute("UPDATE accounts SET disabled = ? WHERE id = ? RETURNING id", [.integer(disabled ? 1 : 0), .text(id)]).isEmpty
+        }
+    }
+
+    public func updateAccountProfile(id: String, displayName: String?, photoURL: String?) async throws(SQLiteEnrollmentStoreError) -> Bool {
+        try await transaction { () throws(SQLiteEnrollmentStoreError) -> Bool in
+            try await !self.execute(
+                "UPDATE accounts SET display_name = ?, photo_url = ? WHERE id = ? RETURNING id",
+                [Self.optional(displayName), Self.optional(photoURL), .text(id)]
+            ).isEmpty
+        }
+    }
+
+    // The helpers below run in the caller's transaction.
+
+    private func accountExists(_ id: String) async throws(SQLiteEnrollmentStoreError) -> Bool {
+        try await !execute("SELECT id FROM accounts WHERE id = ?", [.text(id)]).isEmpty
+    }
+
+    private func identityOwner(_ identity: ProviderIdentity) async throws(SQLiteEnrollmentStoreError) -> String? {
+        try await execute(
+            "SELECT account_id FROM provider_identities WHERE provider_id = ? AND provider_uid = ?",
+            [.text(identity.providerID), .text(identity.providerUID)]
+        ).first?.column("account_id")?.string
+    }
+
+    private func insertIdentity(_ identity: ProviderIdentity, accountID: String) async throws(SQLiteEnrollmentStoreError) {
+        try await execute(
+            """
+            INSERT INTO provider_identities (provider_id, provider_uid, account_id, email, display_name, phone_number)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(identity.providerID), .text(identity.providerUID), .text(accountID), Self.optional(identity.email),
+                Self.optional(identity.displayName), Self.optional(identity.phoneNumber),
+            ])
+    }
+
+    /// Sets the existing account's address when no other account has it: `false`, changing
+    /// nothing, otherwise. Read first, under the transaction's write lock, so the unique column
+    /// never refuses the `UPDATE`.
+    private func setEmail(_ address: String, isVerified: Bool, accountID: String) async throws(SQLiteEnrollmentStoreError) -> Bool {
+        let owners = try await execute("SELECT id FROM accounts WHERE email = ? AND id <> ?", [.text(address), .text(accountID)])
+        guard owners.isEmpty else { return false }
+        try await execute(
+            "UPDATE accounts SET email = ?, email_verified = ? WHERE id = ?", [.text(address), .integer(isVerified ? 1 : 0), .text(accountID)])
+        return true
     }
 
     func accountRecord(_ row: SQLiteRow) throws(SQLiteEnrollmentStoreError) -> AccountRecord {

@@ -24,9 +24,9 @@ final class FailingStore: EnrollmentStore {
         if failing.withLock({ $0 }) == name { throw Failure(operation: name) }
     }
 
-    func insertAccount(_ record: AccountRecord) async throws -> AccountInsertion {
+    func insertAccount(_ record: AccountRecord, identity: ProviderIdentity?) async throws -> AccountInsertion {
         try check()
-        return base.insertAccount(record)
+        return base.insertAccount(record, identity: identity)
     }
     func account(id: String) async throws -> AccountRecord? {
         try check()
@@ -36,9 +36,13 @@ final class FailingStore: EnrollmentStore {
         try check()
         return base.account(email: email)
     }
-    func linkProviderIdentity(_ identity: ProviderIdentity, accountID: String) async throws -> ProviderLink {
+    func linkProviderIdentity(_ identity: ProviderIdentity, accountID: String, email: AccountEmailUpdate?) async throws -> ProviderLink {
         try check()
-        return base.linkProviderIdentity(identity, accountID: accountID)
+        return base.linkProviderIdentity(identity, accountID: accountID, email: email)
+    }
+    func linkPassword(accountID: String, email: String, passwordHash: String) async throws -> PasswordLink {
+        try check()
+        return base.linkPassword(accountID: accountID, email: email, passwordHash: passwordHash)
     }
     func unlinkProvider(_ providerID: String, accountID: String) async throws -> Bool {
         try check()
@@ -55,6 +59,14 @@ final class FailingStore: EnrollmentStore {
     func recordAccountSignIn(id: String, at time: Int64, passwordHash: String?) async throws {
         try check()
         base.recordAccountSignIn(id: id, at: time, passwordHash: passwordHash)
+    }
+    func setAccountDisabled(id: String, disabled: Bool) async throws -> Bool {
+        try check()
+        return base.setAccountDisabled(id: id, disabled: disabled)
+    }
+    func updateAccountProfile(id: String, displayName: String?, photoURL: String?) async throws -> Bool {
+        try check()
+        return base.updateAccountProfile(id: id, displayName: displayName, photoURL: photoURL)
     }
     func insertPendingEnrollment(_ record: PendingEnrollmentRecord) async throws {
         try check()

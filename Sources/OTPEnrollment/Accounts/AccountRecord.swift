@@ -44,12 +44,15 @@ public struct AccountRecord: Sendable, Hashable {
     }
 }
 
-/// What ``EnrollmentStore/insertAccount(_:)`` did.
+/// What ``EnrollmentStore/insertAccount(_:identity:)`` did.
 public enum AccountInsertion: Hashable, Sendable {
-    /// The account is stored.
+    /// The account is stored, with its identity when one was given.
     case inserted
     /// Another account has the email address: nothing was stored.
     case emailAlreadyInUse
     /// An account has the id: nothing was stored.
     case idAlreadyInUse
+    /// The identity belongs to the account `accountID` already: nothing was stored, neither the
+    /// account nor the identity.
+    case identityInUse(accountID: String)
 }

@@ -2,11 +2,13 @@
 /// `providerData`.
 ///
 /// A provider identity (provider id and the provider's uid for the user) belongs to at most one
-/// account, and an account has at most one identity per provider; the store enforces both.
+/// account, and an account has at most one identity per provider; the store enforces both. The
+/// `password` provider is no identity of this kind: an account has a password when its
+/// ``AccountRecord/passwordHash`` is set, with its ``AccountRecord/email``.
 public struct ProviderIdentity: Sendable, Hashable {
-    /// The provider (`google.com`, an OpenID Connect provider's `oidc.…` id, `password`, `phone`).
+    /// The provider (`google.com`, an OpenID Connect provider's `oidc.…` id, `phone`).
     public var providerID: String
-    /// The user's id at the provider (an ID token's `sub`; the email address for `password`).
+    /// The user's id at the provider (an ID token's `sub`; the E.164 number for `phone`).
     public var providerUID: String
     /// The email address the provider asserted, if any.
     public var email: String?
@@ -25,7 +27,7 @@ public struct ProviderIdentity: Sendable, Hashable {
     }
 }
 
-/// What ``EnrollmentStore/linkProviderIdentity(_:accountID:)`` did.
+/// What ``EnrollmentStore/linkProviderIdentity(_:accountID:email:)`` did.
 public enum ProviderLink: Hashable, Sendable {
     /// The identity is now the account's.
     case linked
@@ -36,4 +38,7 @@ public enum ProviderLink: Hashable, Sendable {
     case identityInUse(accountID: String)
     /// There is no account with the id.
     case accountNotFound
+    /// Another account has the email address the link was to set (Firebase's
+    /// `emailAlreadyInUse`): nothing changed.
+    case emailAlreadyInUse
 }

@@ -138,6 +138,17 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             dropIfEmpty(userID)
         }
 
+        /// Sets the email address of the existing account `accountID`, keeping the index of
+        /// addresses in step: `false`, changing nothing, when another account has the address.
+        mutating func setEmail(_ address: String, isVerified: Bool, accountID: String) -> Bool {
+            if let owner = accountEmails[address], owner != accountID { return false }
+            if let previous = accounts[accountID]?.email, previous != address { accountEmails.removeValue(forKey: previous) }
+            accountEmails[address] = accountID
+            accounts[accountID]?.email = address
+            accounts[accountID]?.isEmailVerified = isVerified
+            return true
+        }
+
         mutating func dropIfEmpty(_ userID: String) {
             if let entry = users[userID], entry.factorCount == 0, entry.sessionIDs.isEmpty {
                 users.removeValue(forKey: userID)
@@ -484,14 +495,20 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
 
     // MARK: Recovery codes
 
-    public func insertAccount(_ record: AccountRecord) -> AccountInsertion {
+    public func insertAccount(_ record: AccountRecord, identity: ProviderIdentity?) -> AccountInsertion {
         state.withLock { state in
             guard state.accounts[record.id] == nil else { return .idAlreadyInUse }
+            let key = identity.map { ProviderKey(providerID: $0.providerID, providerUID: $0.providerUID) }
+            if let key, let owner = state.identityOwners[key] { return .identityInUse(accountID: owner) }
             if let email = record.email {
                 guard state.accountEmails[email] == nil else { return .emailAlreadyInUse }
                 state.accountEmails[email] = record.id
             }
             state.accounts[record.id] = record
+            if let identity, let key {
+                state.providerIdentities[record.id, default: [:]][identity.providerID] = identity
+                state.identityOwners[key] = record.id
+            }
             return .inserted
         }
     }
@@ -504,20 +521,42 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         state.withLock { state in state.accountEmails[email].flatMap { state.accounts[$0] } }
     }
 
-    public func linkProviderIdentity(_ identity: ProviderIdentity, accountID: String) -> ProviderLink {
+    public func linkProviderIdentity(_ identity: ProviderIdentity, accountID: String, email: AccountEmailUpdate?) -> ProviderLink {
         state.withLock { state in
+            guard state.accounts[accountID] != nil else { return .accountNotFound }
             let key = ProviderKey(providerID: identity.providerID, providerUID: identity.providerUID)
             if let owner = state.identityOwners[key] { return .identityInUse(accountID: owner) }
-            guard state.accounts[accountID] != nil else { return .accountNotFound }
             guard state.providerIdentities[accountID]?[identity.providerID] == nil else { return .providerAlreadyLinked }
+            if let email {
+                guard state.setEmail(email.address, isVerified: email.isVerified, accountID: accountID) else { return .emailAlreadyInUse }
+            }
             state.providerIdentities[accountID, default: [:]][identity.providerID] = identity
             state.identityOwners[key] = accountID
             return .linked
         }
     }
 
+    public func linkPassword(accountID: String, email: String, passwordHash: String) -> PasswordLink {
+        state.withLock { state in
+            guard let account = state.accounts[accountID] else { return .accountNotFound }
+            guard account.passwordHash == nil else { return .passwordAlreadyLinked }
+            let isVerified = account.email == email && account.isEmailVerified
+            guard state.setEmail(email, isVerified: isVerified, accountID: accountID) else { return .emailAlreadyInUse }
+            state.accounts[accountID]?.passwordHash = passwordHash
+            return .linked
+        }
+    }
+
     public func unlinkProvider(_ providerID: String, accountID: String) -> Bool {
         state.withLock { state in
+            if providerID == "password" {
+                guard let account = state.accounts[accountID], account.passwordHash != nil else { return false }
+                if let email = account.email { state.accountEmails.removeValue(forKey: email) }
+                state.accounts[accountID]?.email = nil
+                state.accounts[accountID]?.isEmailVerified = false
+                state.accounts[accountID]?.passwordHash = nil
+                return true
+            }
             guard let identity = state.providerIdentities[accountID]?.removeValue(forKey: providerID) else { return false }
             state.identityOwners.removeValue(forKey: ProviderKey(providerID: providerID, providerUID: identity.providerUID))
             if state.providerIdentities[accountID]?.isEmpty == true { state.providerIdentities.removeValue(forKey: accountID) }
@@ -540,6 +579,23 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             guard state.accounts[id] != nil else { return }
             state.accounts[id]?.lastSignInAt = time
             if let passwordHash { state.accounts[id]?.passwordHash = passwordHash }
+        }
+    }
+
+    public func setAccountDisabled(id: String, disabled: Bool) -> Bool {
+        state.withLock { state in
+            guard state.accounts[id] != nil else { return false }
+            state.accounts[id]?.isDisabled = disabled
+            return true
+        }
+    }
+
+    public func updateAccountProfile(id: String, displayName: String?, photoURL: String?) -> Bool {
+        state.withLock { state in
+            guard state.accounts[id] != nil else { return false }
+            state.accounts[id]?.displayName = displayName
+            state.accounts[id]?.photoURL = photoURL
+            return true
         }
     }
 
