@@ -54,6 +54,14 @@ public enum EnrollmentStoreConformance {
         .init("concurrent insertions of accounts with one email: exactly one is stored", concurrentAccountEmail),
         .init("provider identities link once per provider and once per identity, are found and unlinked", providerIdentities),
         .init("concurrent links of one identity to different accounts: exactly one wins", concurrentProviderLink),
+        .init("an account inserted with an identity owns it; a refused insertion stores neither", insertWithIdentity),
+        .init("linking an identity with an email address sets the account's; a refused link changes nothing", linkWithEmail),
+        .init("linking a password sets the hash and the address once; refusals change nothing", linkPassword),
+        .init("unlinking the password clears the hash, the address and its verification", unlinkPassword),
+        .init("accounts are disabled and enabled, and their profile set and cleared", accountDisabledAndProfile),
+        .init("concurrent insertions of accounts with one identity: exactly one is stored", concurrentInsertWithIdentity),
+        .init("concurrent password links with one address to different accounts: exactly one wins", concurrentPasswordLink),
+        .init("concurrent identity links with one address to different accounts: exactly one wins", concurrentLinkWithEmail),
     ]
 
     static func providerIdentities(_ store: any EnrollmentStore) async throws {
