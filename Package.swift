@@ -157,6 +157,16 @@ let package = Package(
             dependencies: [.product(name: "Subprocess", package: "swift-subprocess"), .product(name: "Logging", package: "swift-log")],
             path: "Tests/OTPTestUtilities"
         ),
+        // A real HTTP server on loopback for the HTTP clients' tests (no product).
+        .target(
+            name: "OTPLoopbackHTTP",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/OTPLoopbackHTTP"
+        ),
         // Separate processes for the cross-process replay and kill -9 tests.
         .executableTarget(
             name: "OTPEnrollmentSQLiteTestHelper",
@@ -190,7 +200,7 @@ let package = Package(
         .testTarget(
             name: "OTPSMSTests",
             dependencies: [
-                "OTPSMS", "OTPEnrollment", "OTPTestUtilities",
+                "OTPSMS", "OTPEnrollment", "OTPTestUtilities", "OTPLoopbackHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
