@@ -28,9 +28,9 @@ import Synchronization
 /// with made-up key ids cannot make the server hammer the provider. After a failed fetch the
 /// failure is repeated for 5 seconds without another.
 ///
-/// Refusals are ``IdentityTokenError/rejected(_:)`` with a message saying what was wrong and how
+/// Refusals are `IdentityTokenError.rejected` with a message saying what was wrong and how
 /// to fix it; a key set that cannot be fetched or read is
-/// ``IdentityTokenError/keysUnavailable(_:)``. No message contains the token, a key or a signature.
+/// `IdentityTokenError.keysUnavailable`. No message contains the token, a key or a signature.
 public final class OpenIDTokenVerifier: IdentityTokenVerifier {
     /// What the verifier accepts.
     public let settings: OpenIDProviderSettings
@@ -124,8 +124,8 @@ public final class OpenIDTokenVerifier: IdentityTokenVerifier {
     ///   - nonce: The raw nonce the app sent to the provider, if it sent one: the token's `nonce`
     ///     claim must then equal it or its SHA-256 in lowercase hexadecimal (Apple's and
     ///     Firebase's convention). Nil or empty: the `nonce` claim is not checked.
-    /// - Throws: ``IdentityTokenError/rejected(_:)`` for an invalid token,
-    ///   ``IdentityTokenError/keysUnavailable(_:)`` when the provider's keys could not be read.
+    /// - Throws: `IdentityTokenError.rejected` for an invalid token,
+    ///   `IdentityTokenError.keysUnavailable` when the provider's keys could not be read.
     public func verify(idToken: String, nonce: String?) async throws(IdentityTokenError) -> VerifiedIdentity {
         let token = Array(idToken.utf8)
         try Self.checkShape(token)
