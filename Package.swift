@@ -47,7 +47,7 @@ let package = Package(
         // OTPFederation's ID tokens: JWKS parsing and RS256/ES256 signature checks by a maintained JOSE
         // library rather than hand-written base64url, JSON Web Keys and RSA.
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
-        // Already in the graph through jwt-kit; named for the test identity provider's RSA key generation.
+        // Already in the graph through jwt-kit; named for the test identity provider's RSA keys and the tests' SHA-256.
         .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"6.0.0"),
     ],
     targets: [
