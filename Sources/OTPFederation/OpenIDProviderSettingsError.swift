@@ -34,6 +34,7 @@ public enum OpenIDProviderSettingsError: Error, Sendable, Hashable, CustomString
     /// The key file path is empty.
     case emptyKeyFilePath
 
+    /// One line saying what is wrong and what to change.
     public var description: String {
         switch self {
         case .emptyProviderID:
