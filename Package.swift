@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "OTPEnrollmentTestSupport", targets: ["OTPEnrollmentTestSupport"]),
         .library(name: "OTPPhoneNumber", targets: ["OTPPhoneNumber"]),
         .library(name: "OTPSMS", targets: ["OTPSMS"]),
+        .library(name: "OTPFederation", targets: ["OTPFederation"]),
         .library(name: "OTPImport", targets: ["OTPImport"]),
         .library(name: "OTPVault", targets: ["OTPVault"]),
         .library(name: "OTPQRScan", targets: ["OTPQRScan"]),
@@ -43,6 +44,11 @@ let package = Package(
         // Google Authenticator's migration payloads (OTPImport): a real protobuf runtime rather than a
         // hand-written varint reader. Its code generator is not a build dependency (the generated code is committed).
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        // OTPFederation's ID tokens: JWKS parsing and RS256/ES256 signature checks by a maintained JOSE
+        // library rather than hand-written base64url, JSON Web Keys and RSA.
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+        // Already in the graph through jwt-kit; named for the test identity provider's RSA keys and the tests' SHA-256.
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"6.0.0"),
     ],
     targets: [
         // C libraries.
@@ -113,6 +119,20 @@ let package = Package(
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]
         ),
+        // ID tokens of federated identity providers (Google, any OpenID Connect provider) checked
+        // against their published keys (JWKS) with jwt-kit; the keys fetched with async-http-client.
+        .target(
+            name: "OTPFederation",
+            dependencies: [
+                "OTPEnrollment", "OTPCore",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
 
         // Executables.
         // What both command-line tools share: one failure type and exit-code table, standard
@@ -157,6 +177,19 @@ let package = Package(
             dependencies: [.product(name: "Subprocess", package: "swift-subprocess"), .product(name: "Logging", package: "swift-log")],
             path: "Tests/OTPTestUtilities"
         ),
+        // A real HTTP server on loopback for the HTTP clients' tests, and a test OpenID Connect
+        // provider on it (keys, JWKS, signed ID tokens) for every test of federated sign-in (no product).
+        .target(
+            name: "OTPLoopbackHTTP",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Tests/OTPLoopbackHTTP"
+        ),
         // Separate processes for the cross-process replay and kill -9 tests.
         .executableTarget(
             name: "OTPEnrollmentSQLiteTestHelper",
@@ -190,12 +223,22 @@ let package = Package(
         .testTarget(
             name: "OTPSMSTests",
             dependencies: [
-                "OTPSMS", "OTPEnrollment", "OTPTestUtilities",
+                "OTPSMS", "OTPEnrollment", "OTPTestUtilities", "OTPLoopbackHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "OTPFederationTests",
+            dependencies: [
+                "OTPFederation", "OTPEnrollment", "OTPLoopbackHTTP", "OTPTestUtilities",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .testTarget(name: "OTPCommandSupportTests", dependencies: ["OTPCommandSupport", "OTPQR", "OTPCore"]),

@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOHTTP1
 import OTPEnrollment
+import OTPLoopbackHTTP
 import OTPSMS
 import Testing
 

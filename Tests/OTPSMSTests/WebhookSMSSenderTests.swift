@@ -2,6 +2,7 @@ import OTPTestUtilities
 import Foundation
 import NIOHTTP1
 import OTPEnrollment
+import OTPLoopbackHTTP
 import OTPSMS
 import Testing
 
