@@ -16,6 +16,21 @@ public enum AuthErrorCode: Int, Sendable, Hashable, CaseIterable {
     case userNotFound = 17011
     /// The password is too short (`WEAK_PASSWORD`).
     case weakPassword = 17026
+    /// An account has the email address a federated provider asserted, and the service did not
+    /// link them (the provider does not vouch for the address, or the account's address is not
+    /// verified): sign in with that account's method, then link (`NEED_CONFIRMATION`).
+    /// ``AuthError/email`` and ``AuthError/updatedCredential`` say which address and credential.
+    case accountExistsWithDifferentCredential = 17012
+    /// The user already has an identity of this provider, or a password (`PROVIDER_ALREADY_LINKED`).
+    case providerAlreadyLinked = 17015
+    /// The user has no identity of this provider to unlink (`NO_SUCH_PROVIDER`).
+    case noSuchProvider = 17016
+    /// The credential's identity belongs to an account already, this or another
+    /// (`FEDERATED_USER_ID_ALREADY_LINKED`); ``AuthError/updatedCredential`` carries it back to
+    /// sign in with instead.
+    case credentialAlreadyInUse = 17025
+    /// The credential names a provider the service has no verifier for (`INVALID_PROVIDER_ID`).
+    case invalidProviderID = 17071
     /// TOTP is disabled for the project (server code `OPERATION_NOT_ALLOWED`).
     case operationNotAllowed = 17006
     /// Too many failed attempts; try again later (`TOO_MANY_ATTEMPTS_TRY_LATER`).
@@ -71,6 +86,11 @@ public enum AuthErrorCode: Int, Sendable, Hashable, CaseIterable {
         case .wrongPassword: "INVALID_PASSWORD"
         case .userNotFound: "EMAIL_NOT_FOUND"
         case .weakPassword: "WEAK_PASSWORD"
+        case .accountExistsWithDifferentCredential: "NEED_CONFIRMATION"
+        case .providerAlreadyLinked: "PROVIDER_ALREADY_LINKED"
+        case .noSuchProvider: "NO_SUCH_PROVIDER"
+        case .credentialAlreadyInUse: "FEDERATED_USER_ID_ALREADY_LINKED"
+        case .invalidProviderID: "INVALID_PROVIDER_ID"
         case .operationNotAllowed: "OPERATION_NOT_ALLOWED"
         case .tooManyRequests: "TOO_MANY_ATTEMPTS_TRY_LATER"
         case .requiresRecentLogin: "CREDENTIAL_TOO_OLD_LOGIN_AGAIN"

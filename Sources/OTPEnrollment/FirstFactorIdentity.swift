@@ -8,12 +8,18 @@ public struct FirstFactorIdentity: Sendable, Hashable {
     public var isEmailVerified: Bool
     /// The provider that authenticated the first factor.
     public var provider: FirstFactorProvider
+    /// The identities linked to the user's account (Firebase's `providerData`): filled by the
+    /// service's own first factors; a host that authenticates users itself may fill it or not.
+    public var providerData: [ProviderIdentity]
 
     /// Creates an identity.
-    public init(userID: String, email: String?, isEmailVerified: Bool, provider: FirstFactorProvider) {
+    public init(
+        userID: String, email: String?, isEmailVerified: Bool, provider: FirstFactorProvider, providerData: [ProviderIdentity] = []
+    ) {
         self.userID = userID
         self.email = email
         self.isEmailVerified = isEmailVerified
         self.provider = provider
+        self.providerData = providerData
     }
 }

@@ -46,7 +46,7 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
     /// Seconds per time step.
     public static let codeIntervalSeconds = 30
 
-    /// Creates a configuration; ``MultiFactorService/init(configuration:store:clock:opener:smsSender:logger:)``
+    /// Creates a configuration; ``MultiFactorService/init(configuration:store:clock:opener:smsSender:identityProviders:logger:)``
     /// checks it.
     public init(
         isTOTPEnabled: Bool = true,
@@ -99,6 +99,8 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
         guard maximumSessionsPerUser >= 1 else { throw .invalidSessionLimit(maximumSessionsPerUser) }
         try phone.validate()
         guard (1...4096).contains(passwords.minimumLength) else { throw .invalidPasswordSetting("minimumLength must be 1 to 4096") }
+        guard passwords.maximumFailuresPerSource >= 1 else { throw .invalidPasswordSetting("maximumFailuresPerSource must be at least 1") }
+        guard passwords.sourceWindow > 0 else { throw .nonPositiveDuration(name: "passwords.sourceWindow", seconds: passwords.sourceWindow) }
     }
 }
 
@@ -122,6 +124,8 @@ public enum MultiFactorConfigurationError: Error, Sendable, Hashable, CustomStri
     case missingSMSSender
     /// A password setting cannot work; the text says which and why.
     case invalidPasswordSetting(String)
+    /// Two identity token verifiers were given for one provider id.
+    case duplicateIdentityProvider(String)
 
     public var description: String {
         switch self {
@@ -139,6 +143,8 @@ public enum MultiFactorConfigurationError: Error, Sendable, Hashable, CustomStri
             "invalid password setting: \(detail)"
         case .invalidPhoneSetting(let detail):
             "phone settings: \(detail)"
+        case .duplicateIdentityProvider(let id):
+            "two identity token verifiers were given for provider \(id): give one per provider id"
         case .missingSMSSender:
             "phone second factors are enabled but no SMS sender was given: pass smsSender to MultiFactorService, or disable phone factors"
         case .randomKeyUnavailable:

@@ -68,4 +68,6 @@ public struct AuthDataResult: Sendable {
     public let user: User
     /// The second factor that completed the sign-in, when one did.
     public let secondFactor: MultiFactorInfo?
+    /// Whether the sign-in created the account (Firebase's `additionalUserInfo.isNewUser`).
+    public internal(set) var isNewUser = false
 }

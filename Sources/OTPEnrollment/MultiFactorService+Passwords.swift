@@ -6,53 +6,52 @@ extension MultiFactorService {
     ///   (shorter than ``PasswordSettings/minimumLength``), or ``AuthErrorCode/emailAlreadyInUse``
     ///   — decided by the store, so of concurrent creations with one address exactly one succeeds.
     public func createUser(withEmail email: String, password: String) async throws(AuthError) -> User {
-        guard let address = EmailAddress.normalized(email) else { throw invalidEmail() }
-        let settings = configuration.passwords
-        guard password.count >= settings.minimumLength else {
-            throw AuthError(.weakPassword, "the password must have at least \(settings.minimumLength) characters")
-        }
-        let hash: String
-        do {
-            hash = try PasswordHasher(parameters: settings.hashParameters).hash(password)
-        } catch {
-            throw AuthError(.internalError, "the server could not hash the password: try again later", underlyingError: error)
-        }
+        let address = try normalizedEmail(email)
+        let hash = try newPasswordHash(password)
         let now = clock.now()
         let account = AccountRecord(id: try newID(), email: address, createdAt: now, lastSignInAt: now, passwordHash: hash)
         switch try await storeCall("creating an account", { try await store.insertAccount(account) }) {
         case .inserted: break
-        case .emailAlreadyInUse: throw AuthError(.emailAlreadyInUse, "another account has this email address: sign in instead")
-        case .idAlreadyInUse, .identityInUse: throw AuthError(.internalError, "the server made an account id already in use: try again")
+        case .emailAlreadyInUse:
+            throw AuthError(.emailAlreadyInUse, "another account has this email address: sign in instead", email: address)
+        case .idAlreadyInUse, .identityInUse:
+            throw AuthError(.internalError, "the server made an account id already in use: try again")
         }
         logger.info("account created", metadata: ["user": "\(account.id)"])
-        return try await signIn(FirstFactorIdentity(userID: account.id, email: address, isEmailVerified: false, provider: .password))
+        return try await signIn(firstFactorIdentity(account, provider: .password, linked: []))
     }
 
     /// Signs in with an email address and password (Firebase's `signIn(withEmail:password:)`).
     ///
     /// An unknown address costs the same hashing work as a wrong password. After
     /// ``MultiFactorConfiguration/maximumConsecutiveFailures`` wrong passwords in a row the
-    /// account refuses passwords for ``MultiFactorConfiguration/lockoutDuration`` seconds. A hash
-    /// made at older parameters is replaced on success.
+    /// account refuses passwords for ``MultiFactorConfiguration/lockoutDuration`` seconds; after
+    /// ``PasswordSettings/maximumFailuresPerSource`` failures from one `source` in a window, that
+    /// source is refused whatever account it tries. A hash made at older parameters is replaced on
+    /// success.
     ///
+    /// - Parameter source: Where the request came from (the client's IP address), for the
+    ///   per-source limit; `nil` when the host has no such notion.
     /// - Returns: The signed-in user, when the account has no second factor.
     /// - Throws: ``AuthError`` with ``AuthErrorCode/secondFactorRequired`` and a resolver when the
     ///   account has second factors (as ``signIn(_:)``); ``AuthErrorCode/invalidCredential`` for a
     ///   wrong password or an unknown address under ``PasswordSettings/emailEnumerationProtection``
     ///   (else ``AuthErrorCode/wrongPassword`` and ``AuthErrorCode/userNotFound``);
-    ///   ``AuthErrorCode/userDisabled``; ``AuthErrorCode/tooManyRequests`` while locked;
-    ///   ``AuthErrorCode/invalidEmail``.
-    public func signIn(withEmail email: String, password: String) async throws(AuthError) -> User {
-        guard let address = EmailAddress.normalized(email) else { throw invalidEmail() }
+    ///   ``AuthErrorCode/userDisabled``; ``AuthErrorCode/tooManyRequests`` while the account or
+    ///   the source is locked; ``AuthErrorCode/invalidEmail``.
+    public func signIn(withEmail email: String, password: String, source: String? = nil) async throws(AuthError) -> User {
+        let address = try normalizedEmail(email)
+        let now = clock.now()
+        try await checkSource(source, now: now)
         let settings = configuration.passwords
         let hasher = PasswordHasher(parameters: settings.hashParameters)
         let found = try await storeCall("reading an account") { try await store.account(email: address) }
         guard let account = found, let hash = account.passwordHash else {
             hasher.verifyWithoutAccount(password)
+            try await recordSourceFailure(source, now: now)
             throw settings.emailEnumerationProtection
                 ? invalidCredential() : AuthError(.userNotFound, "no account has this email address")
         }
-        let now = clock.now()
         let failureKey = "password:" + account.id
         let failures = try await storeCall("reading password failures") { try await store.failureCounter(key: failureKey) }
         if let until = failures.lockEnd(at: now) {
@@ -72,16 +71,17 @@ extension MultiFactorService {
             _ = try await storeCall("recording a wrong password") {
                 try await store.recordFailure(key: failureKey, at: now, limit: limit, lockout: lockout)
             }
+            try await recordSourceFailure(source, now: now)
             throw settings.emailEnumerationProtection ? invalidCredential() : AuthError(.wrongPassword, "the password is wrong")
         }
         // Only after the password: whether an account is disabled is for its owner to learn.
-        guard !account.isDisabled else { throw AuthError(.userDisabled, "this account is disabled") }
+        guard !account.isDisabled else { throw userDisabled() }
         if failures != .zero {
             try await storeCall("clearing password failures") { try await store.resetFailures(key: failureKey) }
         }
         try await storeCall("recording a sign-in") { try await store.recordAccountSignIn(id: account.id, at: now, passwordHash: rehash) }
-        return try await signIn(
-            FirstFactorIdentity(userID: account.id, email: account.email, isEmailVerified: account.isEmailVerified, provider: .password))
+        let linked = try await storeCall("reading linked identities") { try await store.providerIdentities(accountID: account.id) }
+        return try await signIn(firstFactorIdentity(account, provider: .password, linked: linked))
     }
 
     /// Creates an anonymous account and signs it in (Firebase's `signInAnonymously()`): an account
@@ -95,14 +95,73 @@ extension MultiFactorService {
         case .emailAlreadyInUse, .idAlreadyInUse, .identityInUse:
             throw AuthError(.internalError, "the server made an account id already in use: try again")
         }
-        return try await signIn(FirstFactorIdentity(userID: account.id, email: nil, isEmailVerified: false, provider: .anonymous))
+        return try await signIn(firstFactorIdentity(account, provider: .anonymous, linked: []))
     }
 
-    private func invalidEmail() -> AuthError {
-        AuthError(.invalidEmail, "the email address is malformed: give one such as name@example.com")
+    // MARK: Shared steps
+
+    /// Who an account is, as a first factor's sign-in hands it on: its identities with the
+    /// password synthesized from its address and hash, as Firebase lists it.
+    func firstFactorIdentity(_ account: AccountRecord, provider: FirstFactorProvider, linked: [ProviderIdentity]) -> FirstFactorIdentity {
+        var providerData = linked
+        if let email = account.email, account.passwordHash != nil {
+            providerData.append(ProviderIdentity(providerID: FirstFactorProvider.password.rawValue, providerUID: email, email: email))
+            providerData.sort { $0.providerID < $1.providerID }
+        }
+        return FirstFactorIdentity(
+            userID: account.id, email: account.email, isEmailVerified: account.isEmailVerified, provider: provider, providerData: providerData)
+    }
+
+    func normalizedEmail(_ email: String) throws(AuthError) -> String {
+        guard let address = EmailAddress.normalized(email) else {
+            throw AuthError(.invalidEmail, "the email address is malformed: give one such as name@example.com")
+        }
+        return address
+    }
+
+    /// The hash of a new password, after checking that it is long enough.
+    func newPasswordHash(_ password: String) throws(AuthError) -> String {
+        let settings = configuration.passwords
+        guard password.count >= settings.minimumLength else {
+            throw AuthError(.weakPassword, "the password must have at least \(settings.minimumLength) characters")
+        }
+        do {
+            return try PasswordHasher(parameters: settings.hashParameters).hash(password)
+        } catch {
+            throw AuthError(.internalError, "the server could not hash the password: try again later", underlyingError: error)
+        }
+    }
+
+    func userDisabled() -> AuthError {
+        AuthError(.userDisabled, "this account is disabled")
     }
 
     private func invalidCredential() -> AuthError {
         AuthError(.invalidCredential, "the email address or the password is wrong")
+    }
+
+    // The source's failures are counted in a quota (fixed windows every process agrees on); the
+    // failure that finds the quota full leaves a lock until the window ends, which is what the
+    // next attempt reads, so a refused source costs one store read and no hashing.
+    private func checkSource(_ source: String?, now: Int64) async throws(AuthError) {
+        guard let source else { return }
+        let counter = try await storeCall("reading the source's lock") { try await store.failureCounter(key: "password-source-lock:" + source) }
+        if let until = counter.lockEnd(at: now) {
+            throw AuthError(.tooManyRequests, "too many failed sign-ins from this address: try again in \(until - now) seconds")
+        }
+    }
+
+    private func recordSourceFailure(_ source: String?, now: Int64) async throws(AuthError) {
+        guard let source else { return }
+        let settings = configuration.passwords
+        let consumption = try await storeCall("counting the source's failures") {
+            try await store.consumeQuota(
+                key: "password-source:" + source, window: settings.sourceWindow, limit: settings.maximumFailuresPerSource, at: now)
+        }
+        if case .exceeded(let until) = consumption {
+            _ = try await storeCall("locking the source") {
+                try await store.recordFailure(key: "password-source-lock:" + source, at: now, limit: 1, lockout: until - now)
+            }
+        }
     }
 }

@@ -20,6 +20,7 @@ public final class MultiFactorService: Sendable {
     let clock: any EnrollmentClock
     let opener: any OTPAppOpener
     let smsSender: (any SMSSender)?
+    let identityProviders: [String: any IdentityTokenVerifier]
     let logger: Logger
     let window: VerificationWindow
     /// The keys codes are digested under: the store's, or a random one for as long as the process.
@@ -68,6 +69,8 @@ public final class MultiFactorService: Sendable {
     ///   - opener: What ``TOTPSecret/openInOTPApp(withQRCodeURL:)`` hands URLs to.
     ///   - smsSender: What sends the codes of phone factors; needed when
     ///     ``PhoneSettings/isEnabled``.
+    ///   - identityProviders: The federated providers whose credentials ``signIn(with:source:)`` and
+    ///     ``User/link(with:)`` accept, one verifier per provider id.
     ///   - logger: Receives events; never secrets, codes or credentials.
     /// - Throws: ``MultiFactorConfigurationError`` when a setting cannot work.
     public init(
@@ -76,11 +79,17 @@ public final class MultiFactorService: Sendable {
         clock: any EnrollmentClock = SystemEnrollmentClock(),
         opener: any OTPAppOpener = XDGOpenOpener(),
         smsSender: (any SMSSender)? = nil,
+        identityProviders: [any IdentityTokenVerifier] = [],
         logger: Logger = Logger(label: "OTPKit.OTPEnrollment")
     ) throws(MultiFactorConfigurationError) {
         try configuration.validate()
         guard smsSender != nil || !configuration.phone.isEnabled else { throw .missingSMSSender }
         self.smsSender = smsSender
+        var providers: [String: any IdentityTokenVerifier] = [:]
+        for verifier in identityProviders {
+            guard providers.updateValue(verifier, forKey: verifier.providerID) == nil else { throw .duplicateIdentityProvider(verifier.providerID) }
+        }
+        self.identityProviders = providers
         self.configuration = configuration
         self.store = store
         self.clock = clock

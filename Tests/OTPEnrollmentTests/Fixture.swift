@@ -15,8 +15,12 @@ struct Fixture {
     let opener = RecordingOpener(answer: true)
     let service: MultiFactorService
 
-    init(_ configuration: MultiFactorConfiguration = MultiFactorConfiguration(), smsSender: (any SMSSender)? = nil) throws {
-        service = try MultiFactorService(configuration: configuration, store: store, clock: clock, opener: opener, smsSender: smsSender)
+    init(
+        _ configuration: MultiFactorConfiguration = MultiFactorConfiguration(), smsSender: (any SMSSender)? = nil,
+        identityProviders: [any IdentityTokenVerifier] = []
+    ) throws {
+        service = try MultiFactorService(
+            configuration: configuration, store: store, clock: clock, opener: opener, smsSender: smsSender, identityProviders: identityProviders)
     }
 
     static func identity(

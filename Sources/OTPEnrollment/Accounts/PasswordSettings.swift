@@ -12,11 +12,32 @@ public struct PasswordSettings: Sendable, Hashable {
     /// sign-in form cannot be used to find out which addresses have accounts. Off, they are
     /// `userNotFound` and `wrongPassword`.
     public var emailEnumerationProtection: Bool
+    /// Failed password sign-ins (wrong passwords and unknown addresses) allowed from one source
+    /// (the client address a host passes as `source`) in ``sourceWindow``; beyond it the source is
+    /// refused with `tooManyRequests` until the window ends, whatever account it tries. Success
+    /// does not reset it, so one valid account does not let a source guess at the others.
+    public var maximumFailuresPerSource: Int
+    /// The length in seconds of the fixed windows ``maximumFailuresPerSource`` counts in.
+    public var sourceWindow: Int64
+    /// Whether ``User/link(with:)`` needs a sign-in within
+    /// ``MultiFactorConfiguration/recentLoginWindow`` (`requiresRecentLogin` otherwise). Off by
+    /// default, as in Firebase, where linking proves the new credential anyway.
+    public var linkingRequiresRecentLogin: Bool
 
     /// Settings.
-    public init(hashParameters: PasswordHashParameters = .default, minimumLength: Int = 6, emailEnumerationProtection: Bool = true) {
+    public init(
+        hashParameters: PasswordHashParameters = .default,
+        minimumLength: Int = 6,
+        emailEnumerationProtection: Bool = true,
+        maximumFailuresPerSource: Int = 100,
+        sourceWindow: Int64 = 3600,
+        linkingRequiresRecentLogin: Bool = false
+    ) {
         self.hashParameters = hashParameters
         self.minimumLength = minimumLength
         self.emailEnumerationProtection = emailEnumerationProtection
+        self.maximumFailuresPerSource = maximumFailuresPerSource
+        self.sourceWindow = sourceWindow
+        self.linkingRequiresRecentLogin = linkingRequiresRecentLogin
     }
 }

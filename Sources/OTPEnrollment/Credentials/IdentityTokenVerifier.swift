@@ -10,8 +10,10 @@ public protocol IdentityTokenVerifier: Sendable {
 
     /// Checks `idToken` and returns the identity it asserts.
     ///
-    /// - Parameter nonce: The raw nonce the app sent to the provider, when it sent one: the token's
-    ///   `nonce` claim must then be it (or its SHA-256, as Apple and Firebase use).
+    /// - Parameters:
+    ///   - idToken: The ID token the app received from the provider.
+    ///   - nonce: The raw nonce the app sent to the provider, when it sent one: the token's
+    ///     `nonce` claim must then be it (or its SHA-256, as Apple and Firebase use).
     /// - Throws: ``IdentityTokenError/rejected(_:)`` when the token is not valid,
     ///   ``IdentityTokenError/keysUnavailable(_:)`` when the provider's keys could not be read.
     func verify(idToken: String, nonce: String?) async throws(IdentityTokenError) -> VerifiedIdentity

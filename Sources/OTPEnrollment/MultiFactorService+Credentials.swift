@@ -1,0 +1,123 @@
+extension MultiFactorService {
+    /// Signs in with a first-factor credential (Firebase's `Auth.signIn(with:)`).
+    ///
+    /// An email-and-password credential signs in as ``signIn(withEmail:password:source:)`` does. A
+    /// federated provider's ID token is checked by that provider's ``IdentityTokenVerifier``; the
+    /// account linked to its identity signs in, and an identity no account has gets a new account
+    /// (``AuthDataResult/isNewUser``) that takes the token's address when the provider vouches
+    /// for it, and its name and picture.
+    ///
+    /// An identity is never linked to an existing account here: when a verified address the token
+    /// gives belongs to an account, the sign-in is refused with
+    /// ``AuthErrorCode/accountExistsWithDifferentCredential`` (carrying the address and the
+    /// credential), and the app signs in to that account its own way and calls ``User/link(with:)``.
+    ///
+    /// - Parameter source: Where the request came from (the client's IP address), for the
+    ///   per-source limit of password sign-ins.
+    /// - Throws: ``AuthError`` with ``AuthErrorCode/secondFactorRequired`` and a resolver when the
+    ///   account has second factors; ``AuthErrorCode/invalidCredential`` for a token the verifier
+    ///   refuses; ``AuthErrorCode/invalidProviderID`` for a provider the service has no verifier
+    ///   for; ``AuthErrorCode/userDisabled``; and the errors of
+    ///   ``signIn(withEmail:password:source:)`` for a password.
+    public func signIn(with credential: AuthCredential, source: String? = nil) async throws(AuthError) -> AuthDataResult {
+        switch credential.secret {
+        case .password(let email, let password):
+            return AuthDataResult(user: try await signIn(withEmail: email, password: password, source: source), secondFactor: nil)
+        case .idToken(let token, let nonce):
+            let identity = try await verifiedIdentity(credential, token: token, nonce: nonce)
+            return try await signIn(identity, credential: credential)
+        }
+    }
+
+    /// A federated identity's sign-in. A few rounds, because a concurrent first sign-in of the same
+    /// identity may create its account between this one's read and its insert; the store decides,
+    /// and the next round finds the account it made.
+    private func signIn(_ verified: VerifiedProviderIdentity, credential: AuthCredential) async throws(AuthError) -> AuthDataResult {
+        let identity = verified.identity
+        for _ in 0..<3 {
+            let owner = try await storeCall("finding the identity's account") {
+                try await store.accountID(providerID: identity.providerID, providerUID: identity.providerUID)
+            }
+            if let owner {
+                guard let account = try await storeCall("reading an account", { try await store.account(id: owner) }) else { continue }
+                return try await signInLinkedAccount(account, provider: identity.providerID, isNewUser: false)
+            }
+            if let address = verified.verifiedEmail,
+                try await storeCall("reading an account", { try await store.account(email: address) }) != nil
+            {
+                throw AuthError(
+                    .accountExistsWithDifferentCredential,
+                    "an account has the address this \(identity.providerID) identity gives: sign in to that account another way, then link this credential to it",
+                    updatedCredential: credential, email: address)
+            }
+            let now = clock.now()
+            let account = AccountRecord(
+                id: try newID(), email: verified.verifiedEmail, isEmailVerified: verified.verifiedEmail != nil,
+                displayName: verified.token.displayName, photoURL: verified.token.photoURL, createdAt: now, lastSignInAt: now)
+            switch try await storeCall("creating an account", { try await store.insertAccount(account, identity: identity) }) {
+            case .inserted:
+                logger.info("account created", metadata: ["user": "\(account.id)", "provider": "\(identity.providerID)"])
+                return try await signInLinkedAccount(account, provider: identity.providerID, isNewUser: true)
+            case .identityInUse, .emailAlreadyInUse, .idAlreadyInUse:
+                continue
+            }
+        }
+        throw AuthError(.internalError, "the account of this identity changed during the sign-in several times: try again")
+    }
+
+    /// Signs in an account a first factor has just proven, second factor permitting.
+    private func signInLinkedAccount(_ account: AccountRecord, provider: String, isNewUser: Bool) async throws(AuthError) -> AuthDataResult {
+        guard !account.isDisabled else { throw userDisabled() }
+        let now = clock.now()
+        if !isNewUser {
+            try await storeCall("recording a sign-in") { try await store.recordAccountSignIn(id: account.id, at: now, passwordHash: nil) }
+        }
+        let linked = try await storeCall("reading linked identities") { try await store.providerIdentities(accountID: account.id) }
+        var result = AuthDataResult(
+            user: try await signIn(firstFactorIdentity(account, provider: FirstFactorProvider(rawValue: provider), linked: linked)),
+            secondFactor: nil)
+        result.isNewUser = isNewUser
+        return result
+    }
+
+    /// Checks an ID token with its provider's verifier, and what the account keeps of it.
+    func verifiedIdentity(_ credential: AuthCredential, token: String, nonce: String?) async throws(AuthError) -> VerifiedProviderIdentity {
+        guard let verifier = identityProviders[credential.provider] else {
+            throw AuthError(
+                .invalidProviderID,
+                "this server accepts no credentials of provider \(credential.provider): configure an identity token verifier for it")
+        }
+        let claims: VerifiedIdentity
+        do {
+            claims = try await verifier.verify(idToken: token, nonce: nonce)
+        } catch {
+            switch error {
+            case .rejected:
+                logger.notice("ID token refused", metadata: ["provider": "\(credential.provider)", "reason": "\(error)"])
+                throw AuthError(.invalidCredential, "the \(credential.provider) credential is invalid: \(error)")
+            case .keysUnavailable:
+                logger.error("identity provider keys unavailable", metadata: ["provider": "\(credential.provider)", "reason": "\(error)"])
+                throw AuthError(
+                    .internalError, "the server could not check the \(credential.provider) credential: try again later", underlyingError: error)
+            }
+        }
+        return VerifiedProviderIdentity(provider: credential.provider, token: claims)
+    }
+}
+
+/// A verified ID token and the provider identity it stands for.
+struct VerifiedProviderIdentity {
+    let token: VerifiedIdentity
+    let identity: ProviderIdentity
+    /// The token's address, normalized, when the provider vouches for it: the only address an
+    /// account takes from a provider, so an identity cannot claim an address it does not own.
+    let verifiedEmail: String?
+
+    init(provider: String, token: VerifiedIdentity) {
+        self.token = token
+        let address = token.email.flatMap(EmailAddress.normalized)
+        self.identity = ProviderIdentity(
+            providerID: provider, providerUID: token.subject, email: address ?? token.email, displayName: token.displayName)
+        self.verifiedEmail = token.isEmailVerified ? address : nil
+    }
+}
