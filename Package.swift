@@ -234,7 +234,7 @@ let package = Package(
         .testTarget(
             name: "OTPFederationTests",
             dependencies: [
-                "OTPFederation", "OTPEnrollment", "OTPLoopbackHTTP", "OTPTestUtilities",
+                "OTPFederation", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPSealing", "OTPCore", "OTPLoopbackHTTP", "OTPTestUtilities",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
