@@ -154,7 +154,8 @@ let package = Package(
         .executableTarget(
             name: "TOTPEnrollmentCommand",
             dependencies: [
-                "OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPSealing", "OTPQR", "OTPCommandSupport", "OTPSMS",
+                "OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPSealing", "OTPQR", "OTPCommandSupport", "OTPSMS", "OTPFederation",
+                "OTPVault",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -254,7 +255,7 @@ let package = Package(
         .testTarget(
             name: "TOTPEnrollmentCommandTests",
             dependencies: [
-                "TOTPEnrollmentCommand", "OTPTestUtilities", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "TOTPEnrollmentCommand", "OTPTestUtilities", "OTPLoopbackHTTP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Read from the source tree (#filePath), so that regenerating them updates the committed files.
             exclude: ["Snapshots"]

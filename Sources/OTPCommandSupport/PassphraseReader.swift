@@ -8,10 +8,12 @@ package enum PassphraseReader {
     /// descriptor (a big file) can make us read.
     static let maximumByteCount = 4096
 
-    /// The first line read from `descriptor` (without its newline).
-    package static func read(descriptor: Int32) throws(VaultError) -> VaultPassphrase {
-        let passphrase = try readLine(from: POSIXFile(descriptor: descriptor), source: "descriptor \(descriptor)")
-        guard !passphrase.isEmpty else { throw .passphraseUnavailable("descriptor \(descriptor) gave an empty passphrase") }
+    /// The first line read from `descriptor` (without its newline). `noun` names the secret in
+    /// errors (an account's `password`, say).
+    package static func read(descriptor: Int32, noun: String = "passphrase") throws(VaultError) -> VaultPassphrase {
+        let source = descriptor == 0 ? "standard input" : "descriptor \(descriptor)"
+        let passphrase = try readLine(from: POSIXFile(descriptor: descriptor), source: source, noun: noun)
+        guard !passphrase.isEmpty else { throw .passphraseUnavailable("\(source) gave an empty \(noun)") }
         return passphrase
     }
 
@@ -24,7 +26,7 @@ package enum PassphraseReader {
             throw .passphraseUnavailable("cannot read the password file \(path): \(error)")
         }
         defer { try? file.close() }
-        let passphrase = try readLine(from: file, source: path)
+        let passphrase = try readLine(from: file, source: path, noun: "password")
         guard !passphrase.isEmpty else { throw .passphraseUnavailable("the password file \(path) is empty") }
         return passphrase
     }
@@ -35,8 +37,11 @@ package enum PassphraseReader {
     }
 
     /// Asks `question` on the terminal (`/dev/tty`, so standard input and output stay free for
-    /// data) with echo off; with `repeat`, asks again and insists the answers match.
-    package static func prompt(_ question: String, repeat confirmation: String?) throws(VaultError) -> VaultPassphrase {
+    /// data) with echo off; with `repeat`, asks again and insists the answers match. `noun` names
+    /// the secret in errors.
+    package static func prompt(_ question: String, repeat confirmation: String?, noun: String = "passphrase") throws(VaultError)
+        -> VaultPassphrase
+    {
         let descriptor = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else {
             throw .passphraseUnavailable(
@@ -47,17 +52,17 @@ package enum PassphraseReader {
         }
         defer { close(descriptor) }
         let terminal = POSIXFile(descriptor: descriptor)
-        let first = try ask(question, terminal: terminal)
-        guard !first.isEmpty else { throw .passphraseUnavailable("the passphrase is empty") }
+        let first = try ask(question, terminal: terminal, noun: noun)
+        guard !first.isEmpty else { throw .passphraseUnavailable("the \(noun) is empty") }
         if let confirmation {
-            let second = try ask(confirmation, terminal: terminal)
+            let second = try ask(confirmation, terminal: terminal, noun: noun)
             let same = first.storage.withUnsafeBytes { a in second.storage.withUnsafeBytes { b in a.elementsEqual(b) } }
-            guard same else { throw .passphraseUnavailable("the two passphrases differ") }
+            guard same else { throw .passphraseUnavailable("the two \(noun)s differ") }
         }
         return first
     }
 
-    private static func ask(_ question: String, terminal: POSIXFile) throws(VaultError) -> VaultPassphrase {
+    private static func ask(_ question: String, terminal: POSIXFile, noun: String) throws(VaultError) -> VaultPassphrase {
         try? Array(question.utf8).withUnsafeBytes { try terminal.writeAll($0) }
         var saved = termios()
         let isTerminal = tcgetattr(terminal.descriptor, &saved) == 0
@@ -71,12 +76,12 @@ package enum PassphraseReader {
             if isTerminal { tcsetattr(terminal.descriptor, TCSAFLUSH, &saved) }
             try? Array("\n".utf8).withUnsafeBytes { try terminal.writeAll($0) }
         }
-        return try readLine(from: terminal, source: "the terminal")
+        return try readLine(from: terminal, source: "the terminal", noun: noun)
     }
 
     /// Reads byte by byte up to a newline, so nothing after the line is consumed from a shared
     /// descriptor, into wiped storage.
-    private static func readLine(from file: POSIXFile, source: String) throws(VaultError) -> VaultPassphrase {
+    private static func readLine(from file: POSIXFile, source: String, noun: String) throws(VaultError) -> VaultPassphrase {
         var failure: POSIXFile.Failure?
         var tooLong = false
         let storage = SecureBytes(count: maximumByteCount) { buffer in
@@ -99,8 +104,8 @@ package enum PassphraseReader {
             if count > 0, buffer[count - 1] == UInt8(ascii: "\r") { count -= 1 }
             return count
         }
-        if let failure { throw .passphraseUnavailable("could not read the passphrase from \(source): \(failure)") }
-        if tooLong { throw .passphraseUnavailable("the passphrase from \(source) is longer than \(maximumByteCount) bytes") }
+        if let failure { throw .passphraseUnavailable("could not read the \(noun) from \(source): \(failure)") }
+        if tooLong { throw .passphraseUnavailable("the \(noun) from \(source) is longer than \(maximumByteCount) bytes") }
         return VaultPassphrase(storage: storage)
     }
 }

@@ -103,13 +103,9 @@ extension MultiFactorService {
     /// Who an account is, as a first factor's sign-in hands it on: its identities with the
     /// password synthesized from its address and hash, as Firebase lists it.
     func firstFactorIdentity(_ account: AccountRecord, provider: FirstFactorProvider, linked: [ProviderIdentity]) -> FirstFactorIdentity {
-        var providerData = linked
-        if let email = account.email, account.passwordHash != nil {
-            providerData.append(ProviderIdentity(providerID: FirstFactorProvider.password.rawValue, providerUID: email, email: email))
-            providerData.sort { $0.providerID < $1.providerID }
-        }
-        return FirstFactorIdentity(
-            userID: account.id, email: account.email, isEmailVerified: account.isEmailVerified, provider: provider, providerData: providerData)
+        FirstFactorIdentity(
+            userID: account.id, email: account.email, isEmailVerified: account.isEmailVerified, provider: provider,
+            providerData: account.providerData(linked: linked))
     }
 
     func normalizedEmail(_ email: String) throws(AuthError) -> String {

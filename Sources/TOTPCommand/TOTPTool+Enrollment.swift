@@ -2,14 +2,16 @@ internal import ArgumentParser
 internal import OTPCommandSupport
 
 extension TOTPTool {
-    /// `totp enroll`, `signin`, `recovery-codes`, `reseal`, `factors` and `keygen` run
+    /// `totp enroll`, `signin`, `recovery-codes`, `reseal`, `factors`, `keygen` and `account` run
     /// `totp-enrollment`, installed beside `totp`: it links Foundation, SwiftNIO and SQLite, which
     /// would slow every `totp code`.
     ///
     /// `main()` hands these commands over before parsing; the types here put them in `totp --help`.
     enum Enrollment {
         static let program = "totp-enrollment"
-        static let commands: [any ParsableCommand.Type] = [Enroll.self, SignIn.self, RecoveryCodes.self, Reseal.self, Factors.self, Keygen.self]
+        static let commands: [any ParsableCommand.Type] = [
+            Enroll.self, SignIn.self, RecoveryCodes.self, Reseal.self, Factors.self, Keygen.self, Account.self,
+        ]
 
         static func handles(_ arguments: [String]) -> Bool {
             guard let first = arguments.first else { return false }
@@ -55,6 +57,13 @@ extension TOTPTool {
     struct Keygen: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "keygen", abstract: "Write a new sealing key (runs totp-enrollment).")
+        @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
+    }
+
+    struct Account: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "account",
+            abstract: "Create accounts, sign in with a password or an ID token, link and unlink credentials (runs totp-enrollment).")
         @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
     }
 }

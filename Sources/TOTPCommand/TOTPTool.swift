@@ -68,7 +68,7 @@ struct TOTPTool: ParsableCommand {
     /// `ParsingTests` checks that the list matches the configuration.
     static let commandNames = [
         "help", "code", "verify", "new", "qr", "uri", "add", "list", "rm", "rename", "unlock", "lock", "passphrase", "key-file",
-        "import", "export", "enroll", "signin", "recovery-codes", "reseal", "factors", "keygen",
+        "import", "export", "enroll", "signin", "recovery-codes", "reseal", "factors", "keygen", "account",
     ]
 
     /// ArgumentParser quotes the arguments it rejects (`Unexpected argument '…'`), and a secret

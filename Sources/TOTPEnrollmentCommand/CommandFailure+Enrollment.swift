@@ -33,14 +33,15 @@ extension CommandFailure {
     /// reported with the store's own message: here the operator is the client, and the database
     /// path is what they need to see (a server keeps it out of what its clients see).
     ///
-    /// A number that is not a phone number is the caller's input. A message that could not be
+    /// A number that is not a phone number, a malformed address and a weak password are the
+    /// caller's input. A message that could not be
     /// sent is reported with the sender's own words, for the same reason as a store failure.
     init(_ error: AuthError) {
         if let storeError = error.underlyingError as? SQLiteEnrollmentStoreError {
             self.init(storeError)
         } else if let sendError = error.underlyingError as? SMSSendError {
             self.init(sendError)
-        } else if error.code == .invalidPhoneNumber {
+        } else if [.invalidPhoneNumber, .invalidEmail, .weakPassword, .invalidProviderID].contains(error.code) {
             self = .usage(error.description)
         } else {
             self = error.code == .internalError ? .ioError(error.description) : .refused(error.description)

@@ -13,8 +13,9 @@ struct EnrollmentTool: AsyncParsableCommand {
         commandName: "totp-enrollment",
         abstract: "Enroll a TOTP or phone second factor and sign in with it, on an SQLite database with sealed secrets.",
         discussion: """
-            The host application's first factor (a password, say) is taken as passed: these commands \
-            play the second step of Firebase-style multi-factor sign-in.
+            `enroll`, `signin`, `recovery-codes` and `factors` take the host application's first factor \
+            as passed and play the second step of Firebase-style multi-factor sign-in; `account` plays \
+            the first step too (passwords, ID tokens) and links credentials.
 
             Secrets are sealed with AES-256-GCM under a 32-byte key from --key-file FILE or the \
             environment variable \(SealingKey.defaultEnvironmentVariable). Create one with `openssl rand -hex 32 > otpkit.key` \
@@ -24,7 +25,7 @@ struct EnrollmentTool: AsyncParsableCommand {
             key or unreadable key, 69 text message not sent, 70 internal failure, 73 key file not \
             written, 74 database error.
             """,
-        subcommands: [Enroll.self, SignIn.self, RecoveryCodes.self, Reseal.self, Factors.self, Keygen.self]
+        subcommands: [Enroll.self, SignIn.self, RecoveryCodes.self, Reseal.self, Factors.self, Keygen.self, Account.self]
     )
 
     /// Reports failures as one line (`totp enroll: …`) rather than ArgumentParser's usage dump,

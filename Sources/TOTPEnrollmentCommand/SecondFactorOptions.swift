@@ -35,4 +35,11 @@ struct SecondFactorOptions: ParsableArguments {
     ) {
         try await SignInFlow.signIn(service, identity, factor: factor, code: code, recoveryCode: recoveryCode)
     }
+
+    /// Signs in with `firstFactor` through ``SignInFlow``; `name` stands for the user in prompts.
+    func signIn(as name: String, _ firstFactor: () async throws(AuthError) -> User) async throws(CommandFailure) -> (
+        user: User, secondFactor: MultiFactorInfo?
+    ) {
+        try await SignInFlow.signIn(as: name, factor: factor, code: code, recoveryCode: recoveryCode, firstFactor: firstFactor)
+    }
 }

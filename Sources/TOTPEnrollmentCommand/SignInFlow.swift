@@ -19,9 +19,23 @@ enum SignInFlow {
         code: String?,
         recoveryCode: String? = nil
     ) async throws(CommandFailure) -> (user: User, secondFactor: MultiFactorInfo?) {
+        try await signIn(as: identity.userID, factor: factor, code: code, recoveryCode: recoveryCode) { () async throws(AuthError) in
+            try await service.signIn(identity)
+        }
+    }
+
+    /// Signs in with `firstFactor` (a password, an ID token, or the host's word), then the second
+    /// factor when the user has one. `name` stands for the user in the prompts.
+    static func signIn(
+        as name: String,
+        factor: String?,
+        code: String?,
+        recoveryCode: String?,
+        firstFactor: () async throws(AuthError) -> User
+    ) async throws(CommandFailure) -> (user: User, secondFactor: MultiFactorInfo?) {
         let resolver: MultiFactorResolver
         do {
-            return (try await service.signIn(identity), nil)
+            return (try await firstFactor(), nil)
         } catch  where error.code == .secondFactorRequired && error.resolver != nil {
             resolver = error.resolver!
         } catch {
@@ -35,17 +49,17 @@ enum SignInFlow {
                 throw CommandFailure(error)
             }
         }
-        let (hint, picked) = try choose(factor, code: code, from: resolver.hints, user: identity.userID)
+        let (hint, picked) = try choose(factor, code: code, from: resolver.hints, user: name)
         let name = hint.displayName.map { "'\($0)' " } ?? ""
         if hint.factorID == PhoneMultiFactorID {
             if code == nil && !picked {
                 StandardStreams.writeError(
-                    "\(identity.userID) has a phone second factor \(name)(\(hint.phoneNumber ?? "?"), enrollment id \(hint.uid)).\n")
+                    "\(name) has a phone second factor \(name)(\(hint.phoneNumber ?? "?"), enrollment id \(hint.uid)).\n")
             }
             return try await phoneSignIn(resolver, hint, code: code)
         }
         if code == nil && !picked {
-            StandardStreams.writeError("\(identity.userID) has a TOTP second factor \(name)(enrollment id \(hint.uid)).\n")
+            StandardStreams.writeError("\(name) has a TOTP second factor \(name)(enrollment id \(hint.uid)).\n")
         }
         for attempt in 1...(code == nil ? attempts : 1) {
             guard let typed = code ?? Prompt.askForCode("Code from your authenticator app: ") else {

@@ -45,9 +45,11 @@ struct StoreOptions: ParsableArguments {
     /// Runs `body` with the store and the service on it, and closes the store whatever happens.
     ///
     /// With `sms`, phone factors are on and their codes go through its sender, which is shut down
-    /// whatever happens too.
+    /// whatever happens too. `identityProviders` check the ID tokens of federated credentials;
+    /// the caller shuts them down.
     func withService<Result>(
         sms: SMSOptions? = nil,
+        identityProviders: [any IdentityTokenVerifier] = [],
         _ body: (SQLiteEnrollmentStore, MultiFactorService) async throws(CommandFailure) -> Result
     ) async throws(CommandFailure) -> Result {
         var configuration = MultiFactorConfiguration()
@@ -74,7 +76,8 @@ struct StoreOptions: ParsableArguments {
                 // repeat what the command reports as its one line.
                 var logger = Logger(label: "OTPKit.totp-enrollment")
                 logger.logLevel = .critical
-                service = try MultiFactorService(configuration: configuration, store: store, smsSender: delivery?.sender, logger: logger)
+                service = try MultiFactorService(
+                    configuration: configuration, store: store, smsSender: delivery?.sender, identityProviders: identityProviders, logger: logger)
             } catch {
                 throw CommandFailure.software("\(error)")
             }

@@ -16,15 +16,26 @@ struct HelpSnapshotTests {
 
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
 
-    static let commands: [[String]] = [[]] + EnrollmentTool.configuration.subcommands.map { [$0._commandName] }
+    /// Every command by its path, nested ones (`account create`) included.
+    static let commands: [[String]] = [[]] + paths(EnrollmentTool.configuration.subcommands)
+
+    static func paths(_ commands: [any ParsableCommand.Type], under parent: [String] = []) -> [[String]] {
+        commands.flatMap { command in
+            let path = parent + [command._commandName]
+            return [path] + paths(command.configuration.subcommands, under: path)
+        }
+    }
 
     static func snapshotFile(_ path: [String]) -> URL {
         directory.appendingPathComponent((["totp-enrollment"] + path).joined(separator: "-") + ".txt")
     }
 
     static func help(_ path: [String]) -> String {
-        let command = path.first.flatMap { name in EnrollmentTool.configuration.subcommands.first { $0._commandName == name } }
-        return EnrollmentTool.helpMessage(for: command ?? EnrollmentTool.self, columns: columns) + "\n"
+        var command: any ParsableCommand.Type = EnrollmentTool.self
+        for name in path {
+            command = command.configuration.subcommands.first { $0._commandName == name } ?? command
+        }
+        return EnrollmentTool.helpMessage(for: command, columns: columns) + "\n"
     }
 
     @Test("each command's help matches its snapshot", arguments: commands)

@@ -22,9 +22,11 @@ final class Scratch {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// Runs `totp-enrollment` (or `program`) with no input (standard input at its end).
-    func run(_ arguments: [String], environment: [String: String] = [:], program: String = "totp-enrollment") async throws -> ProcessOutput {
-        try await ProcessRunner.run(BuiltProduct.path(program), arguments, environment: environment)
+    /// Runs `totp-enrollment` (or `program`) with `input` on standard input (none: at its end).
+    func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:], program: String = "totp-enrollment")
+        async throws -> ProcessOutput
+    {
+        try await ProcessRunner.run(BuiltProduct.path(program), arguments, input: input.map { Array($0.utf8) }, environment: environment)
     }
 
     /// Runs `enroll` as a person would: waits for the key, answers `firstAnswer` (when given) and then

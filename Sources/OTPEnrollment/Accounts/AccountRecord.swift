@@ -56,3 +56,13 @@ public enum AccountInsertion: Hashable, Sendable {
     /// account nor the identity.
     case identityInUse(accountID: String)
 }
+
+extension AccountRecord {
+    /// Firebase's `providerData` of the account whose identities are `linked`: those, and the
+    /// password as provider `password` whose uid is the address, in provider id order.
+    package func providerData(linked: [ProviderIdentity]) -> [ProviderIdentity] {
+        guard let email, passwordHash != nil else { return linked }
+        let password = ProviderIdentity(providerID: FirstFactorProvider.password.rawValue, providerUID: email, email: email)
+        return (linked + [password]).sorted { $0.providerID < $1.providerID }
+    }
+}

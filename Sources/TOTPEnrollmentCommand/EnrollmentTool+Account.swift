@@ -1,0 +1,59 @@
+internal import ArgumentParser
+internal import OTPCommandSupport
+internal import OTPEnrollment
+internal import OTPEnrollmentSQLite
+
+extension EnrollmentTool {
+    /// `totp account`: Firebase's first factors and account linking, for an operator to try them.
+    struct Account: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create accounts and sign in with a password or an ID token; link, unlink and show credentials.",
+            discussion: """
+                Accounts live in the same database as the second factors: a user with a TOTP or phone \
+                factor is asked for a code after the first factor, as `signin` does. Passwords are asked \
+                for without echo, or read with --password-file FILE (- for standard input); the database \
+                keeps only their scrypt hash. Federated credentials are ID tokens checked against the \
+                provider's published keys: Google's by default for --provider google.com, otherwise \
+                --issuer and --jwks.
+                """,
+            subcommands: [Create.self, SignIn.self, Link.self, Unlink.self, Show.self]
+        )
+
+        /// The account `uid` as a signed-in user on the operator's word, as `signin --user` takes
+        /// the first factor: link and unlink then act for the user, after its second factor.
+        static func operatorIdentity(_ store: SQLiteEnrollmentStore, uid: String, database: String) async throws(CommandFailure)
+            -> FirstFactorIdentity
+        {
+            let account: AccountRecord?
+            let linked: [ProviderIdentity]
+            do throws(SQLiteEnrollmentStoreError) {
+                account = try await store.account(id: uid)
+                linked = try await store.providerIdentities(accountID: uid)
+            } catch {
+                throw CommandFailure(error)
+            }
+            guard let account else {
+                throw .refused("no account \(uid) in \(database): create one with `totp account create`, or find it with `totp account show --email`")
+            }
+            // The provider a link upgrades from: an account with neither a password nor an
+            // identity is an anonymous one, which keeps its uid when it links a credential.
+            let provider = account.passwordHash != nil ? .password : linked.first.map { FirstFactorProvider(rawValue: $0.providerID) } ?? .anonymous
+            return FirstFactorIdentity(userID: uid, email: account.email, isEmailVerified: account.isEmailVerified, provider: provider)
+        }
+
+        /// The providers of `user`, for the one line a command prints.
+        static func providers(_ user: User) -> String {
+            user.providerData.isEmpty ? "none (anonymous)" : user.providerData.map(\.providerID).joined(separator: ", ")
+        }
+
+        /// How the second step went, to end a "Signed in as …" line.
+        static func secondStep(_ factor: MultiFactorInfo?) -> String {
+            switch factor?.factorID {
+            case nil: ""
+            case RecoveryCodeMultiFactorID?: " and a recovery code"
+            case PhoneMultiFactorID?: " and phone second factor \(factor?.uid ?? "")"
+            default: " and TOTP second factor \(factor?.uid ?? "")"
+            }
+        }
+    }
+}
