@@ -12,8 +12,11 @@ extension MultiFactorService {
     /// ``AuthErrorCode/accountExistsWithDifferentCredential`` (carrying the address and the
     /// credential), and the app signs in to that account its own way and calls ``User/link(with:)``.
     ///
-    /// - Parameter source: Where the request came from (the client's IP address), for the
-    ///   per-source limit of password sign-ins.
+    /// - Parameters:
+    ///   - credential: A password or an ID token, from ``EmailAuthProvider``, ``GoogleAuthProvider``
+    ///     or ``OAuthProvider``.
+    ///   - source: Where the request came from (the client's IP address), for the per-source limit
+    ///     of password sign-ins.
     /// - Throws: ``AuthError`` with ``AuthErrorCode/secondFactorRequired`` and a resolver when the
     ///   account has second factors; ``AuthErrorCode/invalidCredential`` for a token the verifier
     ///   refuses; ``AuthErrorCode/invalidProviderID`` for a provider the service has no verifier

@@ -30,8 +30,11 @@ extension MultiFactorService {
     /// source is refused whatever account it tries. A hash made at older parameters is replaced on
     /// success.
     ///
-    /// - Parameter source: Where the request came from (the client's IP address), for the
-    ///   per-source limit; `nil` when the host has no such notion.
+    /// - Parameters:
+    ///   - email: The account's address, in any case and with surrounding spaces.
+    ///   - password: The password, as typed.
+    ///   - source: Where the request came from (the client's IP address), for the per-source
+    ///     limit; `nil` when the host has no such notion.
     /// - Returns: The signed-in user, when the account has no second factor.
     /// - Throws: ``AuthError`` with ``AuthErrorCode/secondFactorRequired`` and a resolver when the
     ///   account has second factors (as ``signIn(_:)``); ``AuthErrorCode/invalidCredential`` for a

@@ -25,9 +25,9 @@ enum SignInFlow {
     }
 
     /// Signs in with `firstFactor` (a password, an ID token, or the host's word), then the second
-    /// factor when the user has one. `name` stands for the user in the prompts.
+    /// factor when the user has one. `user` stands for the user in the prompts.
     static func signIn(
-        as name: String,
+        as user: String,
         factor: String?,
         code: String?,
         recoveryCode: String?,
@@ -49,17 +49,17 @@ enum SignInFlow {
                 throw CommandFailure(error)
             }
         }
-        let (hint, picked) = try choose(factor, code: code, from: resolver.hints, user: name)
+        let (hint, picked) = try choose(factor, code: code, from: resolver.hints, user: user)
         let name = hint.displayName.map { "'\($0)' " } ?? ""
         if hint.factorID == PhoneMultiFactorID {
             if code == nil && !picked {
                 StandardStreams.writeError(
-                    "\(name) has a phone second factor \(name)(\(hint.phoneNumber ?? "?"), enrollment id \(hint.uid)).\n")
+                    "\(user) has a phone second factor \(name)(\(hint.phoneNumber ?? "?"), enrollment id \(hint.uid)).\n")
             }
             return try await phoneSignIn(resolver, hint, code: code)
         }
         if code == nil && !picked {
-            StandardStreams.writeError("\(name) has a TOTP second factor \(name)(enrollment id \(hint.uid)).\n")
+            StandardStreams.writeError("\(user) has a TOTP second factor \(name)(enrollment id \(hint.uid)).\n")
         }
         for attempt in 1...(code == nil ? attempts : 1) {
             guard let typed = code ?? Prompt.askForCode("Code from your authenticator app: ") else {

@@ -135,6 +135,7 @@ struct AccountCommandTests {
         let signIn = ["account", "signin"] + store + ["--email", "guest@example.com", "--password-file", "-"]
         let withoutCode = try await scratch.run(signIn, input: Self.password + "\n")
         #expect(withoutCode.status == 1 && withoutCode.stderr.contains("no code entered"), "\(withoutCode.stderr)")
+        #expect(withoutCode.stderr.hasPrefix("guest@example.com has a TOTP second factor "), "\(withoutCode.stderr)")
         // The next step's code: the enrollment spent this one, and the window takes the next.
         let code = try await oathtool(base32: enrolled.key, at: Int64(Date().timeIntervalSince1970) + 30)
         let withCode = try await scratch.run(signIn + ["--code", code], input: Self.password + "\n")

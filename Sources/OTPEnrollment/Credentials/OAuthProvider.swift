@@ -8,6 +8,8 @@ public enum OAuthProvider {
     /// `apple.com`, `google.com`, …).
     ///
     /// - Parameters:
+    ///   - providerID: The provider id the service has a verifier for.
+    ///   - idToken: The provider's ID token, a signed JWT.
     ///   - rawNonce: The nonce the app sent in its authorization request, when it sent one; the
     ///     token must then carry it (or its SHA-256).
     ///   - accessToken: Accepted for Firebase's signature; the service trusts the ID token only.
@@ -23,7 +25,9 @@ public enum GoogleAuthProvider {
 
     /// A credential of the ID token Google Sign-In returned.
     ///
-    /// - Parameter accessToken: Accepted for Firebase's signature; the service trusts the ID token only.
+    /// - Parameters:
+    ///   - idToken: The ID token, a JWT Google signed.
+    ///   - accessToken: Accepted for Firebase's signature; the service trusts the ID token only.
     public static func credential(withIDToken idToken: String, accessToken: String?) -> AuthCredential {
         OAuthProvider.credential(providerID: id, idToken: idToken, accessToken: accessToken)
     }
