@@ -1,0 +1,116 @@
+internal import Synchronization
+
+/// Group commit: concurrent writes share one transaction and so one `fsync`.
+///
+/// The connection runs one operation at a time, in arrival order (``AsyncSerialLock``). A write
+/// that finds no transaction open begins one (`BEGIN IMMEDIATE`, SQLite's write lock, so no other
+/// process can slip in halfway); each write then runs inside a savepoint of its own, so a write
+/// that fails is undone alone and the others keep theirs. After its operation a write leaves the
+/// transaction open when more writes are waiting and the batch is not full, and commits it
+/// otherwise: a lone write commits at once, never waiting for company. Every write returns only
+/// once the commit that holds it is on disk; when that commit fails, every write of the batch
+/// fails with the error and none of them is in the database.
+///
+/// Reads never see a batch's uncommitted writes: a read that gets the connection while a
+/// transaction is open commits it first.
+extension SQLiteEnrollmentStore {
+    /// Runs `body` alone on the connection, outside a transaction (for reads and single statements).
+    @discardableResult
+    func locked<Value>(_ body: () async throws(SQLiteEnrollmentStoreError) -> Value) async throws(SQLiteEnrollmentStoreError) -> Value {
+        try await lock.withLock { () async throws(SQLiteEnrollmentStoreError) -> Value in
+            await commitOpenBatch()
+            return try await body()
+        }
+    }
+
+    /// Runs `body` as one all-or-nothing write, in the transaction concurrent writes share, and
+    /// returns once its commit is durable.
+    @discardableResult
+    func transaction<Value>(_ body: () async throws(SQLiteEnrollmentStoreError) -> Value) async throws(SQLiteEnrollmentStoreError) -> Value {
+        waitingWrites.add(1, ordering: .relaxed)
+        let (outcome, batch) = try await lock.withLock {
+            () async throws(SQLiteEnrollmentStoreError) -> (Result<Value, SQLiteEnrollmentStoreError>, CommitBatch) in
+            waitingWrites.subtract(1, ordering: .relaxed)
+            let batch = try await openOrJoinBatch()
+            let outcome = await runInSavepoint(body, batch: batch)
+            let members = batch.join()
+            if members >= options.maximumOperationsPerCommit || waitingWrites.load(ordering: .relaxed) == 0 {
+                await commitOpenBatch()
+            }
+            return (outcome, batch)
+        }
+        try await batch.committed()
+        return try outcome.get()
+    }
+
+    /// The open transaction, or a new one. The caller holds ``lock``.
+    private func openOrJoinBatch() async throws(SQLiteEnrollmentStoreError) -> CommitBatch {
+        if let batch = openBatch.withLock({ $0 }) { return batch }
+        try await execute("BEGIN IMMEDIATE")
+        let batch = CommitBatch()
+        openBatch.withLock { $0 = batch }
+        return batch
+    }
+
+    /// Runs `body` in a savepoint of the open transaction: a failure rolls back its writes only.
+    /// When even that fails (SQLite rolled the whole transaction back after an I/O error, say),
+    /// the batch ends with the error. The caller holds ``lock``.
+    private func runInSavepoint<Value>(
+        _ body: () async throws(SQLiteEnrollmentStoreError) -> Value, batch: CommitBatch
+    ) async -> Result<Value, SQLiteEnrollmentStoreError> {
+        do throws(SQLiteEnrollmentStoreError) {
+            try await execute("SAVEPOINT write")
+        } catch {
+            await abortOpenBatch(error)
+            return .failure(error)
+        }
+        do throws(SQLiteEnrollmentStoreError) {
+            let value = try await body()
+            try await execute("RELEASE write")
+            return .success(value)
+        } catch {
+            do throws(SQLiteEnrollmentStoreError) {
+                try await execute("ROLLBACK TO write")
+                try await execute("RELEASE write")
+            } catch {
+                await abortOpenBatch(error)
+            }
+            return .failure(error)
+        }
+    }
+
+    /// Commits the open transaction, if any, and answers its writes. The caller holds ``lock``.
+    func commitOpenBatch() async {
+        guard let batch = openBatch.withLock({ $0 }) else { return }
+        do throws(SQLiteEnrollmentStoreError) {
+            if commitFailureInjected.exchange(false, ordering: .relaxed) {
+                throw .database(path: path, message: "the commit failed (injected by a test)")
+            }
+            try await execute("COMMIT")
+            commits.add(1, ordering: .relaxed)
+            openBatch.withLock { $0 = nil }
+            batch.finish(.success(()))
+        } catch {
+            await abortOpenBatch(error)
+        }
+    }
+
+    /// Rolls the open transaction back and fails every write in it with `error`. The caller holds
+    /// ``lock``.
+    private func abortOpenBatch(_ error: SQLiteEnrollmentStoreError) async {
+        guard let batch = openBatch.withLock({ $0 }) else { return }
+        // Fails harmlessly when SQLite has already rolled back.
+        _ = try? await execute("ROLLBACK")
+        openBatch.withLock { $0 = nil }
+        batch.finish(.failure(error))
+    }
+
+    /// Makes the next commit fail as a full disk would, for tests of what a failed batch leaves.
+    package func injectCommitFailure() {
+        commitFailureInjected.store(true, ordering: .relaxed)
+    }
+
+    /// How many transactions have committed since the store opened: fewer than the writes when
+    /// writes shared commits.
+    package var committedTransactions: Int { commits.load(ordering: .relaxed) }
+}

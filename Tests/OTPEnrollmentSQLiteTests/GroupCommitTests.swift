@@ -1,0 +1,106 @@
+import OTPEnrollment
+import OTPEnrollmentSQLite
+import OTPSealing
+import Testing
+
+/// Group commit: concurrent writes share commits, each answered only once its commit is durable;
+/// a failed commit fails exactly the writes it held; a refusal inside a batch fails nobody else.
+@Suite("SQLite store: group commit")
+struct GroupCommitTests {
+    static let writes = 200
+
+    static func account(_ index: Int, email: String) -> AccountRecord {
+        AccountRecord(id: "account-\(index)", email: email, createdAt: 1_800_000_000)
+    }
+
+    @Test("concurrent writes share commits, and every acknowledged write is in the file after reopening")
+    func sharedCommits() async throws {
+        let database = try TestDatabase()
+        let store = try await database.open()
+        let before = store.committedTransactions
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<Self.writes {
+                group.addTask { _ = try await store.recordFailure(key: "key-\(index)", at: 1_800_000_000, limit: 5, lockout: 300) }
+            }
+            try await group.waitForAll()
+        }
+        let commits = store.committedTransactions - before
+        #expect(commits >= 1 && commits < Self.writes, "\(Self.writes) writes took \(commits) commits")
+        try await store.close()
+
+        // With group commit off, the same burst takes a commit per write.
+        let alone = try await SQLiteEnrollmentStore.open(
+            path: database.path, sealer: SecretSealer(current: database.key), options: .init(maximumOperationsPerCommit: 1))
+        let start = alone.committedTransactions
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<Self.writes {
+                group.addTask { _ = try await alone.recordFailure(key: "key-\(index)", at: 1_800_000_000, limit: 5, lockout: 300) }
+            }
+            try await group.waitForAll()
+        }
+        #expect(alone.committedTransactions - start == Self.writes)
+        try await alone.close()
+
+        let reopened = try await database.open()
+        for index in 0..<Self.writes {
+            #expect(try await reopened.failureCounter(key: "key-\(index)").consecutiveFailures == 2)
+        }
+        try await reopened.close()
+    }
+
+    @Test("a failed commit fails each write it held with the store's error, and none of them is in the file")
+    func failedBatch() async throws {
+        let database = try TestDatabase()
+        let store = try await database.open()
+        store.injectCommitFailure()
+        let outcomes = await withTaskGroup(of: (Int, SQLiteEnrollmentStoreError?).self) { group in
+            for index in 0..<Self.writes {
+                group.addTask {
+                    do throws(SQLiteEnrollmentStoreError) {
+                        _ = try await store.recordFailure(key: "key-\(index)", at: 1_800_000_000, limit: 5, lockout: 300)
+                        return (index, nil)
+                    } catch {
+                        return (index, error)
+                    }
+                }
+            }
+            return await group.reduce(into: [(Int, SQLiteEnrollmentStoreError?)]()) { $0.append($1) }
+        }
+        let failed = Set(outcomes.filter { $0.1 != nil }.map(\.0))
+        #expect(!failed.isEmpty)
+        for (_, error) in outcomes {
+            if let error { #expect("\(error)".contains("the commit failed"), "\(error)") }
+        }
+        try await store.close()
+
+        let reopened = try await database.open()
+        for index in 0..<Self.writes {
+            let failures = try await reopened.failureCounter(key: "key-\(index)").consecutiveFailures
+            #expect(failures == (failed.contains(index) ? 0 : 1), "write \(index)")
+        }
+        // The store goes on after a failed batch.
+        #expect(try await reopened.recordFailure(key: "after", at: 1_800_000_000, limit: 5, lockout: 300).consecutiveFailures == 1)
+        try await reopened.close()
+    }
+
+    @Test("writes refused inside a batch (an address taken) leave the others' writes in it")
+    func refusalInsideBatch() async throws {
+        try await withStore { store in
+            let outcomes = try await withThrowingTaskGroup(of: (Int, AccountInsertion).self) { group in
+                for index in 0..<100 {
+                    // Even indexes all want one address; odd ones each have their own.
+                    let email = index.isMultiple(of: 2) ? "shared@example.com" : "user\(index)@example.com"
+                    group.addTask { (index, try await store.insertAccount(Self.account(index, email: email))) }
+                }
+                return try await group.reduce(into: [Int: AccountInsertion]()) { $0[$1.0] = $1.1 }
+            }
+            let shared = outcomes.filter { $0.key.isMultiple(of: 2) }
+            #expect(shared.values.filter { $0 == .inserted }.count == 1)
+            #expect(shared.values.filter { $0 == .emailAlreadyInUse }.count == 49)
+            for index in stride(from: 1, to: 100, by: 2) {
+                #expect(outcomes[index] == .inserted)
+                #expect(try await store.account(id: "account-\(index)")?.email == "user\(index)@example.com")
+            }
+        }
+    }
+}
