@@ -48,26 +48,19 @@ extension MultiFactorService {
         try await checkSource(source, now: now)
         let settings = configuration.passwords
         let hasher = PasswordHasher(parameters: settings.hashParameters)
+        // Failures count per address, known or not, and an unknown address costs the same reads,
+        // hash and write as a wrong password: neither the time taken nor a lock tells an attacker
+        // which addresses have accounts.
+        let failureKey = "password:" + address
         let found = try await storeCall("reading an account") { try await store.account(email: address) }
-        guard let account = found, let hash = account.passwordHash else {
-            hasher.verifyWithoutAccount(password)
-            try await recordSourceFailure(source, now: now)
-            throw settings.emailEnumerationProtection
-                ? invalidCredential() : AuthError(.userNotFound, "no account has this email address")
-        }
-        let failureKey = "password:" + account.id
         let failures = try await storeCall("reading password failures") { try await store.failureCounter(key: failureKey) }
         if let until = failures.lockEnd(at: now) {
-            throw AuthError(.tooManyRequests, "too many wrong passwords for this account: try again in \(until - now) seconds")
+            throw AuthError(.tooManyRequests, "too many wrong passwords for this address: try again in \(until - now) seconds")
         }
-        let rehash: String?
-        let verification = hasher.verify(password, against: hash)
-        switch verification {
-        case .matches(let needsRehash):
-            rehash = needsRehash ? try? hasher.hash(password) : nil
-        case .doesNotMatch, .unusableHash:
+        let verification = found?.passwordHash.map { hasher.verify(password, against: $0) } ?? hasher.verifyWithoutAccount(password)
+        guard let account = found, case .matches(let needsRehash) = verification else {
             if verification == .unusableHash {
-                logger.error("unusable password hash", metadata: ["user": "\(account.id)"])
+                logger.error("unusable password hash", metadata: ["user": "\(found?.id ?? "")"])
             }
             let limit = configuration.maximumConsecutiveFailures
             let lockout = configuration.lockoutDuration
@@ -75,8 +68,11 @@ extension MultiFactorService {
                 try await store.recordFailure(key: failureKey, at: now, limit: limit, lockout: lockout)
             }
             try await recordSourceFailure(source, now: now)
-            throw settings.emailEnumerationProtection ? invalidCredential() : AuthError(.wrongPassword, "the password is wrong")
+            guard !settings.emailEnumerationProtection else { throw invalidCredential() }
+            throw found?.passwordHash == nil
+                ? AuthError(.userNotFound, "no account has this email address") : AuthError(.wrongPassword, "the password is wrong")
         }
+        let rehash = needsRehash ? try? hasher.hash(password) : nil
         // Only after the password: whether an account is disabled is for its owner to learn.
         guard !account.isDisabled else { throw userDisabled() }
         if failures != .zero {

@@ -94,6 +94,22 @@ struct PasswordAccountTests {
         _ = try await fixture.service.signIn(withEmail: "ada@example.com", password: "correct horse")
     }
 
+    @Test("an unknown address answers and locks exactly as a known one, so neither tells which addresses have accounts")
+    func unknownAddressLocksAlike() async throws {
+        let fixture = try Fixture(Self.configuration())
+        _ = try await fixture.service.createUser(withEmail: "ada@example.com", password: "correct horse")
+        var answers: [String: [AuthErrorCode?]] = [:]
+        for address in ["ada@example.com", "nobody@example.com"] {
+            for _ in 0...fixture.service.configuration.maximumConsecutiveFailures {
+                answers[address, default: []].append(
+                    await authErrorCode { _ = try await fixture.service.signIn(withEmail: address, password: "wrong") })
+            }
+        }
+        #expect(answers["ada@example.com"] == answers["nobody@example.com"])
+        #expect(answers["nobody@example.com"]?.last == .tooManyRequests)
+        #expect(answers["nobody@example.com"]?.first == .invalidCredential)
+    }
+
     @Test("a hash made at older parameters is replaced at the current ones on the next successful sign-in")
     func rehashOnSignIn() async throws {
         let store = InMemoryEnrollmentStore()

@@ -57,8 +57,12 @@ public struct PasswordHasher: Sendable {
     /// Does the work of a verification at the hasher's cost and finds nothing: what a sign-in with
     /// an unknown email runs, so that it takes as long as a wrong password for a known one and
     /// the time of the answer does not tell whether an account exists.
-    public func verifyWithoutAccount(_ password: String) {
+    ///
+    /// - Returns: ``Verification/doesNotMatch``, as a wrong password's verification does.
+    @discardableResult
+    public func verifyWithoutAccount(_ password: String) -> Verification {
         _ = try? Self.derive(password, salt: Self.placeholderSalt, parameters: parameters)
+        return .doesNotMatch
     }
 
     private static let placeholderSalt = [UInt8](repeating: 0x5A, count: saltByteCount)
