@@ -13,7 +13,8 @@ let package = Package(
     dependencies: [
         .package(name: "OTPKit", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.0", traits: ["MallocInterposer"]),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        // The range the root package takes through jwt-kit, so that one version resolves for both.
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"6.0.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
     ],
     targets: [

@@ -13,4 +13,6 @@ let benchmarks: @Sendable () -> Void = {
     )
     registerSignInBenchmarks()
     registerPhoneSignInBenchmarks()
+    registerConcurrentSignInBenchmarks()
+    registerPasswordBenchmarks()
 }

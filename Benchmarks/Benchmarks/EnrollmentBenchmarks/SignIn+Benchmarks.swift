@@ -78,6 +78,10 @@ final class SignInFixture: @unchecked Sendable {
     private func startSignIn() async throws -> (MultiFactorResolver, TOTPMultiFactorAssertion) {
         let account = accounts[next]
         next = next + 1 == accounts.count ? 0 : next + 1
+        return try await startSignIn(account)
+    }
+
+    private func startSignIn(_ account: Account) async throws -> (MultiFactorResolver, TOTPMultiFactorAssertion) {
         let code = try account.authenticator.code(at: clock.now())
         do {
             _ = try await service.signIn(account.identity)
@@ -88,16 +92,42 @@ final class SignInFixture: @unchecked Sendable {
     }
 }
 
+extension SignInFixture {
+    /// Every user signs in once, in a new time step, from `clients` concurrent clients that take
+    /// the users in turn (client `c` the users `c`, `c + clients`, …), as requests of a busy server
+    /// would. Returns each sign-in's latency in nanoseconds.
+    func signInEveryone(clients: Int) async throws -> [Int] {
+        clock.advance(by: 30)
+        return try await withThrowingTaskGroup(of: [Int].self) { group in
+            for client in 0..<clients {
+                group.addTask {
+                    var latencies: [Int] = []
+                    for index in stride(from: client, to: self.accounts.count, by: clients) {
+                        let started = ContinuousClock.now
+                        let (resolver, assertion) = try await self.startSignIn(self.accounts[index])
+                        _ = try await resolver.resolveSignIn(with: assertion)
+                        let elapsed = (ContinuousClock.now - started).components
+                        latencies.append(Int(elapsed.seconds) * 1_000_000_000 + Int(elapsed.attoseconds / 1_000_000_000))
+                    }
+                    return latencies
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+    }
+}
+
 nonisolated(unsafe) var memoryFixture: SignInFixture!
 nonisolated(unsafe) var sqliteFixture: SignInFixture!
 nonisolated(unsafe) var sqliteDirectory: URL!
 nonisolated(unsafe) var sqlitePair: (SignInFixture, SignInFixture)!
 
 /// A store on a fresh database file in a temporary directory (`sqliteDirectory`).
-func openSQLiteStore(key: SealingKey) async throws -> SQLiteEnrollmentStore {
+func openSQLiteStore(key: SealingKey, options: SQLiteEnrollmentStore.Options = .init()) async throws -> SQLiteEnrollmentStore {
     try await SQLiteEnrollmentStore.open(
         path: sqliteDirectory.appendingPathComponent("enrollment.sqlite").path,
-        sealer: SecretSealer(current: key)
+        sealer: SecretSealer(current: key),
+        options: options
     )
 }
 
