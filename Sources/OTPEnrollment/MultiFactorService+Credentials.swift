@@ -10,7 +10,7 @@ extension MultiFactorService {
     /// An identity is never linked to an existing account here: when a verified address the token
     /// gives belongs to an account, the sign-in is refused with
     /// ``AuthErrorCode/accountExistsWithDifferentCredential`` (carrying the address and the
-    /// credential), and the app signs in to that account its own way and calls ``User/link(with:)``.
+    /// credential), and the app signs in to that account its own way and calls ``User/link(with:)-(AuthCredential)``.
     ///
     /// - Parameters:
     ///   - credential: A password or an ID token, from ``EmailAuthProvider``, ``GoogleAuthProvider``
@@ -29,7 +29,21 @@ extension MultiFactorService {
         case .idToken(let token, let nonce):
             let identity = try await verifiedIdentity(credential, token: token, nonce: nonce)
             return try await signIn(identity, credential: credential)
+        case .phone(let verificationID, let code):
+            let number = try await verifiedPhoneNumber(verificationID: verificationID, code: code)
+            return try await signIn(VerifiedProviderIdentity(phoneNumber: number), credential: credential)
         }
+    }
+
+    /// Signs in with the code of a text message sent by ``PhoneAuthProvider/verifyPhoneNumber(_:)``
+    /// (Firebase's `signIn(with:)` with a `PhoneAuthCredential`): the account the number is linked
+    /// to, or a new account with the number.
+    ///
+    /// - Throws: ``AuthError`` as ``signIn(with:source:)`` does, and
+    ///   ``AuthErrorCode/invalidVerificationCode``, ``AuthErrorCode/invalidVerificationID`` or
+    ///   ``AuthErrorCode/sessionExpired`` for a code that does not prove the number.
+    public func signIn(with credential: PhoneAuthCredential) async throws(AuthError) -> AuthDataResult {
+        try await signIn(with: AuthCredential(credential))
     }
 
     /// A federated identity's sign-in. A few rounds, because a concurrent first sign-in of the same
@@ -56,7 +70,7 @@ extension MultiFactorService {
             let now = clock.now()
             let account = AccountRecord(
                 id: try newID(), email: verified.verifiedEmail, isEmailVerified: verified.verifiedEmail != nil,
-                displayName: verified.token.displayName, photoURL: verified.token.photoURL, createdAt: now, lastSignInAt: now)
+                displayName: verified.identity.displayName, photoURL: verified.photoURL, createdAt: now, lastSignInAt: now)
             switch try await storeCall("creating an account", { try await store.insertAccount(account, identity: identity) }) {
             case .inserted:
                 logger.info("account created", metadata: ["user": "\(account.id)", "provider": "\(identity.providerID)"])
@@ -108,19 +122,26 @@ extension MultiFactorService {
     }
 }
 
-/// A verified ID token and the provider identity it stands for.
+/// A provider identity a credential has just proven: a verified ID token's, or a phone number's.
 struct VerifiedProviderIdentity {
-    let token: VerifiedIdentity
     let identity: ProviderIdentity
     /// The token's address, normalized, when the provider vouches for it: the only address an
     /// account takes from a provider, so an identity cannot claim an address it does not own.
     let verifiedEmail: String?
+    let photoURL: String?
 
     init(provider: String, token: VerifiedIdentity) {
-        self.token = token
         let address = token.email.flatMap(EmailAddress.normalized)
         self.identity = ProviderIdentity(
             providerID: provider, providerUID: token.subject, email: address ?? token.email, displayName: token.displayName)
         self.verifiedEmail = token.isEmailVerified ? address : nil
+        self.photoURL = token.photoURL
+    }
+
+    /// Firebase's phone identity: the number in E.164 is both its uid and its phone number.
+    init(phoneNumber: String) {
+        self.identity = ProviderIdentity(providerID: PhoneAuthProvider.id, providerUID: phoneNumber, phoneNumber: phoneNumber)
+        self.verifiedEmail = nil
+        self.photoURL = nil
     }
 }

@@ -25,25 +25,10 @@ extension MultiFactorService {
                 throw accountGone()
             }
         case .idToken(let token, let nonce):
-            let verified = try await verifiedIdentity(credential, token: token, nonce: nonce)
-            let outcome = try await storeCall("linking an identity") {
-                try await store.linkProviderIdentity(verified.identity, accountID: account.id, email: emailUpdate(account, verified))
-            }
-            switch outcome {
-            case .linked: break
-            case .providerAlreadyLinked:
-                throw AuthError(
-                    .providerAlreadyLinked, "the user has a \(credential.provider) identity already: unlink it before linking another")
-            case .identityInUse:
-                throw AuthError(
-                    .credentialAlreadyInUse,
-                    "this \(credential.provider) identity is linked to an account already: sign in with the credential (the error's updatedCredential) instead",
-                    updatedCredential: credential)
-            case .emailAlreadyInUse:
-                throw AuthError(.emailAlreadyInUse, "another account has the address this identity gives", email: verified.verifiedEmail)
-            case .accountNotFound:
-                throw accountGone()
-            }
+            try await link(try await verifiedIdentity(credential, token: token, nonce: nonce), to: account, credential: credential)
+        case .phone(let verificationID, let code):
+            let number = try await verifiedPhoneNumber(verificationID: verificationID, code: code)
+            try await link(VerifiedProviderIdentity(phoneNumber: number), to: account, credential: credential)
         }
         logger.info("credential linked", metadata: ["user": "\(account.id)", "provider": "\(credential.provider)"])
         // An anonymous user becomes a user of the linked provider, which may enroll second factors.
@@ -53,6 +38,29 @@ extension MultiFactorService {
             identity, at: now, secondFactor: user.secondFactor, enrolledFactors: user.multiFactor.enrolledFactors)
         try await endReplacedSession(of: user)
         return AuthDataResult(user: linked, secondFactor: user.secondFactor)
+    }
+
+    /// Links a proven identity to `account` in one store operation, with the address the
+    /// provider vouches for when the account may take it.
+    private func link(_ verified: VerifiedProviderIdentity, to account: AccountRecord, credential: AuthCredential) async throws(AuthError) {
+        let outcome = try await storeCall("linking an identity") {
+            try await store.linkProviderIdentity(verified.identity, accountID: account.id, email: emailUpdate(account, verified))
+        }
+        switch outcome {
+        case .linked: break
+        case .providerAlreadyLinked:
+            throw AuthError(
+                .providerAlreadyLinked, "the user has a \(credential.provider) identity already: unlink it before linking another")
+        case .identityInUse:
+            throw AuthError(
+                .credentialAlreadyInUse,
+                "this \(credential.provider) identity is linked to an account already: sign in with the credential (the error's updatedCredential) instead",
+                updatedCredential: credential)
+        case .emailAlreadyInUse:
+            throw AuthError(.emailAlreadyInUse, "another account has the address this identity gives", email: verified.verifiedEmail)
+        case .accountNotFound:
+            throw accountGone()
+        }
     }
 
     /// `accounts:update` with `deleteProvider`: removes one identity, or the password with its

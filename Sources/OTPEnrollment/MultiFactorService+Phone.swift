@@ -134,11 +134,42 @@ extension MultiFactorService {
         return AuthDataResult(user: user, secondFactor: hint)
     }
 
+    // MARK: First factor
+
+    /// `accounts:sendVerificationCode`: sends a code to a number that is to sign in or be linked.
+    func startFirstFactorPhoneVerification(_ text: String) async throws(AuthError) -> String {
+        try requirePhoneEnabled()
+        let number = try parsePhoneNumber(text)
+        return try await sendCode(.firstFactor, userID: "", enrollmentID: nil, credentialID: nil, to: number, now: clock.now())
+    }
+
+    /// The number a first-factor code proves, after spending the code in one store operation.
+    func verifiedPhoneNumber(verificationID: String, code: String) async throws(AuthError) -> String {
+        try requirePhoneEnabled()
+        let (id, digests) = try phoneCodeDigests(PhoneAuthCredential(verificationID: verificationID, verificationCode: code))
+        let now = clock.now()
+        let attempts = configuration.phone.maximumAttempts
+        let outcome = try await storeCall("checking the code") {
+            try await store.consumeFirstFactorVerification(id, codeDigests: digests, at: now, maximumAttempts: attempts)
+        }
+        switch outcome {
+        case .consumed(let verification):
+            return verification.phoneNumber
+        case .verificationNotFound:
+            throw AuthError(
+                .invalidVerificationID, "no code matches this verification id (it was used, expired, or never sent): send a new code")
+        case .verificationExpired:
+            throw codeExpired()
+        case .wrongCode(let attemptsLeft):
+            throw AuthError(.invalidVerificationCode, "wrong code: enter the code of the text message (\(attemptsLeft) attempts left)")
+        }
+    }
+
     // MARK: Shared steps
 
     private func requirePhoneEnabled() throws(AuthError) {
         guard configuration.phone.isEnabled else {
-            throw AuthError(.operationNotAllowed, "SMS based multi-factor authentication is disabled for this project: enable configuration.phone")
+            throw AuthError(.operationNotAllowed, "SMS codes are disabled for this project: enable configuration.phone")
         }
     }
 
@@ -161,7 +192,11 @@ extension MultiFactorService {
         if testCode == nil {
             try await consumeQuota(
                 "sms-number:\(number)", window: settings.sendWindow, limit: settings.sendsPerNumber, now: now, code: .tooManyRequests)
-            try await consumeQuota("sms-user:\(userID)", window: settings.sendWindow, limit: settings.sendsPerUser, now: now, code: .tooManyRequests)
+            // A first-factor code has no user yet: its number's own limits are the ones that apply.
+            if !userID.isEmpty {
+                try await consumeQuota(
+                    "sms-user:\(userID)", window: settings.sendWindow, limit: settings.sendsPerUser, now: now, code: .tooManyRequests)
+            }
             try await consumeQuota("sms-day:\(number)", window: 86_400, limit: settings.dailySendsPerNumber, now: now, code: .quotaExceeded)
         }
         guard let code = testCode ?? Self.randomCode() else {

@@ -70,7 +70,7 @@ public final class MultiFactorService: Sendable {
     ///   - smsSender: What sends the codes of phone factors; needed when
     ///     ``PhoneSettings/isEnabled``.
     ///   - identityProviders: The federated providers whose credentials ``signIn(with:source:)`` and
-    ///     ``User/link(with:)`` accept, one verifier per provider id.
+    ///     ``User/link(with:)-(AuthCredential)`` accept, one verifier per provider id.
     ///   - logger: Receives events; never secrets, codes or credentials.
     /// - Throws: ``MultiFactorConfigurationError`` when a setting cannot work.
     public init(

@@ -7,7 +7,7 @@ extension User {
     public var isAnonymous: Bool { identity.provider == .anonymous }
 
     /// Links a credential to the user's account (Firebase's `link(with:)`): a password with its
-    /// address, or a federated provider's identity. An anonymous user keeps its uid and becomes a
+    /// address, a federated provider's identity, or a phone number. An anonymous user keeps its uid and becomes a
     /// user of the linked provider.
     ///
     /// The user continues in a new session, returned in the result; this object's session ends.
@@ -22,6 +22,13 @@ extension User {
     ///   ``PasswordSettings/linkingRequiresRecentLogin`` asks for it.
     public func link(with credential: AuthCredential) async throws(AuthError) -> AuthDataResult {
         try await service.link(self, with: credential)
+    }
+
+    /// Links the phone number a text message's code proves (sent by
+    /// ``PhoneAuthProvider/verifyPhoneNumber(_:)``) to the user's account, as
+    /// ``link(with:)-(AuthCredential)`` does.
+    public func link(with credential: PhoneAuthCredential) async throws(AuthError) -> AuthDataResult {
+        try await service.link(self, with: AuthCredential(credential))
     }
 
     /// Removes the identity of `provider` from the user's account (Firebase's

@@ -62,6 +62,23 @@ extension SQLiteEnrollmentStore {
     }
 
     /// One `BEGIN IMMEDIATE` transaction, so a code is spent, or an attempt counted, exactly once.
+    public func consumeFirstFactorVerification(
+        _ verificationID: String, codeDigests: [[UInt8]], at time: Int64, maximumAttempts: Int
+    ) async throws(SQLiteEnrollmentStoreError) -> PhoneVerificationConsumption {
+        try await transaction { () throws(SQLiteEnrollmentStoreError) -> PhoneVerificationConsumption in
+            guard let verification = try await self.readPhoneVerification(id: verificationID), verification.purpose == .firstFactor else {
+                return .verificationNotFound
+            }
+            let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
+            try await self.keepPhoneVerification(kept, id: verificationID)
+            switch outcome {
+            case .matched: return .consumed(verification)
+            case .wrong(let attemptsLeft): return .wrongCode(attemptsLeft: attemptsLeft)
+            case .exhausted, .expired: return .verificationExpired
+            }
+        }
+    }
+
     public func finalizePhoneEnrollment(
         verificationID: String,
         userID: String,

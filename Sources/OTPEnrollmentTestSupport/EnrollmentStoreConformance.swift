@@ -45,6 +45,8 @@ public enum EnrollmentStoreConformance {
         .init("phone enrollment counts wrong codes and ends the verification at the cap or its expiry", phoneEnrollmentAttempts),
         .init("phone sign-in: the code completes its own sign-in once, with the session, and counts wrong codes", phoneSignIn),
         .init("concurrent completions of one phone verification: exactly one wins", concurrentPhoneSignIn),
+        .init("a first-factor verification's code is spent once; wrong codes count, and the cap or expiry ends it", firstFactorVerification),
+        .init("concurrent uses of one first-factor code: exactly one consumes it", concurrentFirstFactorVerification),
         .init("phone and TOTP factors share the factor limit; listing, reading and removing phone factors", phoneFactorsAndLimit),
         .init("quotas count uses per key in fixed windows and refuse beyond the limit", quotas),
         .init("concurrent uses of one quota: exactly as many as fit are allowed", concurrentQuota),
@@ -746,6 +748,60 @@ public enum EnrollmentStoreConformance {
         PhoneVerificationRecord(
             id: uniqueID("verification"), purpose: purpose, userID: user, enrollmentID: enrollmentID, credentialID: credentialID,
             phoneNumber: number, codeDigest: code, createdAt: 200, expiresAt: expiresAt, failedAttempts: 0)
+    }
+
+    static func firstFactorVerification(_ store: any EnrollmentStore) async throws {
+        let record = verification(.firstFactor, user: "")
+        try await store.insertPhoneVerification(record)
+        func consume(_ id: String = record.id, digests: [[UInt8]] = [record.codeDigest], at time: Int64 = 300) async throws
+            -> PhoneVerificationConsumption
+        {
+            try await store.consumeFirstFactorVerification(id, codeDigests: digests, at: time, maximumAttempts: 3)
+        }
+        try checkEqual(try await consume(uniqueID("verification")), .verificationNotFound, "an unknown verification")
+        let enrollment = verification(.enrollment, user: uniqueID("user"))
+        try await store.insertPhoneVerification(enrollment)
+        try checkEqual(try await consume(enrollment.id, digests: [enrollment.codeDigest]), .verificationNotFound, "an enrollment verification")
+        try checkEqual(try await store.phoneVerification(id: enrollment.id), enrollment, "the enrollment verification, untouched")
+
+        try checkEqual(try await consume(digests: [digest(9)]), .wrongCode(attemptsLeft: 2), "a wrong code")
+        var counted = record
+        counted.failedAttempts = 1
+        try checkEqual(try await store.phoneVerification(id: record.id), counted, "the verification after a wrong code")
+        try checkEqual(try await consume(digests: [digest(9), record.codeDigest]), .consumed(counted), "the right code among the digests")
+        try checkEqual(try await store.phoneVerification(id: record.id), nil, "the verification after its code was spent")
+        try checkEqual(try await consume(), .verificationNotFound, "the same code again")
+
+        let capped = verification(.firstFactor, user: "")
+        try await store.insertPhoneVerification(capped)
+        _ = try await consume(capped.id, digests: [digest(9)])
+        _ = try await consume(capped.id, digests: [digest(9)])
+        try checkEqual(try await consume(capped.id, digests: [digest(9)]), .verificationExpired, "the last wrong code allowed")
+        try checkEqual(try await consume(capped.id, digests: [capped.codeDigest]), .verificationNotFound, "the right code after the cap")
+
+        let expired = verification(.firstFactor, user: "", expiresAt: 250)
+        try await store.insertPhoneVerification(expired)
+        try checkEqual(try await consume(expired.id, digests: [expired.codeDigest]), .verificationExpired, "an expired code")
+        try checkEqual(try await store.phoneVerification(id: expired.id), nil, "an expired verification, deleted")
+    }
+
+    static func concurrentFirstFactorVerification(_ store: any EnrollmentStore) async throws {
+        let record = verification(.firstFactor, user: "")
+        try await store.insertPhoneVerification(record)
+        let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<50 {
+                group.addTask {
+                    if case .consumed = try await store.consumeFirstFactorVerification(
+                        record.id, codeDigests: [record.codeDigest], at: 300, maximumAttempts: 5)
+                    {
+                        return true
+                    }
+                    return false
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        try checkEqual(winners, 1, "consumptions of one code among 50 concurrent ones")
     }
 
     static func enrollPhone(

@@ -193,6 +193,12 @@ final class FailingStore: EnrollmentStore {
         try check()
         base.removePhoneVerification(id: id)
     }
+    func consumeFirstFactorVerification(_ verificationID: String, codeDigests: [[UInt8]], at time: Int64, maximumAttempts: Int) async throws
+        -> PhoneVerificationConsumption
+    {
+        try check()
+        return base.consumeFirstFactorVerification(verificationID, codeDigests: codeDigests, at: time, maximumAttempts: maximumAttempts)
+    }
     func finalizePhoneEnrollment(
         verificationID: String, userID: String, codeDigests: [[UInt8]], at time: Int64, maximumAttempts: Int, factorID: String,
         displayName: String?, maximumFactorCount: Int

@@ -21,7 +21,7 @@ func registerPasswordBenchmarks() {
         Benchmark("otpkit.enrollment.password.\(name)", configuration: configuration) { _ in
             do {
                 blackHole(try await passwordService.signIn(withEmail: email, password: password))
-            } catch  where error.code == .invalidCredential {
+            } catch let error as AuthError where error.code == .invalidCredential {
                 blackHole(error)
             }
         } setup: {

@@ -19,7 +19,7 @@ public struct PasswordSettings: Sendable, Hashable {
     public var maximumFailuresPerSource: Int
     /// The length in seconds of the fixed windows ``maximumFailuresPerSource`` counts in.
     public var sourceWindow: Int64
-    /// Whether ``User/link(with:)`` needs a sign-in within
+    /// Whether ``User/link(with:)-(AuthCredential)`` needs a sign-in within
     /// ``MultiFactorConfiguration/recentLoginWindow`` (`requiresRecentLogin` otherwise). Off by
     /// default, as in Firebase, where linking proves the new credential anyway.
     public var linkingRequiresRecentLogin: Bool

@@ -1,5 +1,5 @@
-/// Firebase's entry points for phone (SMS) second factors: sending a code, and the credential
-/// that carries it back.
+/// Firebase's entry points for phone (SMS) codes, for second factors and for the phone number as
+/// a first factor: sending a code, and the credential that carries it back.
 ///
 /// ```swift
 /// // Enrollment, after signing in:
@@ -12,15 +12,46 @@
 /// let id = try await PhoneAuthProvider.provider().verifyPhoneNumber(with: hint, multiFactorSession: resolver.session)
 /// let result = try await resolver.resolveSignIn(
 ///     with: PhoneMultiFactorGenerator.assertion(with: PhoneAuthProvider.provider().credential(withVerificationID: id, verificationCode: typed)))
+///
+/// // The number as a first factor: sign in with it, or link it to a signed-in user.
+/// let provider = PhoneAuthProvider.provider(service: service)
+/// let sent = try await provider.verifyPhoneNumber("+1 201 555 0123")
+/// let result = try await service.signIn(with: provider.credential(withVerificationID: sent, verificationCode: typed))
 /// ```
 public struct PhoneAuthProvider: Sendable {
     /// Firebase's `PhoneAuthProvider.id`.
     public static let id = "phone"
 
+    /// The service first-factor codes are sent by; second-factor calls take it from their session.
+    private let service: MultiFactorService?
+
     /// The provider (Firebase's `PhoneAuthProvider.provider()`). The service comes from the
     /// session each call is given.
     public static func provider() -> PhoneAuthProvider {
-        PhoneAuthProvider()
+        PhoneAuthProvider(service: nil)
+    }
+
+    /// The provider of `service` (Firebase's `PhoneAuthProvider.provider(auth:)`), which can also
+    /// send first-factor codes with ``verifyPhoneNumber(_:)``.
+    public static func provider(service: MultiFactorService) -> PhoneAuthProvider {
+        PhoneAuthProvider(service: service)
+    }
+
+    /// Sends a code to `phoneNumber` for signing in with the number or linking it to a user (the
+    /// phone number as a first factor), and returns the verification id. Pass the credential of
+    /// the code to ``MultiFactorService/signIn(with:)-(PhoneAuthCredential)`` or
+    /// ``User/link(with:)-(PhoneAuthCredential)``.
+    ///
+    /// - Throws: ``AuthError`` with ``AuthErrorCode/invalidPhoneNumber``,
+    ///   ``AuthErrorCode/operationNotAllowed`` (codes disabled, or a provider made without a
+    ///   service), ``AuthErrorCode/tooManyRequests`` or ``AuthErrorCode/quotaExceeded`` (send
+    ///   quotas), or ``AuthErrorCode/internalError`` when the message could not be sent.
+    public func verifyPhoneNumber(_ phoneNumber: String) async throws(AuthError) -> String {
+        guard let service else {
+            throw AuthError(
+                .operationNotAllowed, "this provider has no service to send first-factor codes: use PhoneAuthProvider.provider(service:)")
+        }
+        return try await service.startFirstFactorPhoneVerification(phoneNumber)
     }
 
     /// Sends a code to `phoneNumber` to enroll it as a second factor of the user of

@@ -251,6 +251,18 @@ public protocol EnrollmentStore: Sendable {
     /// Deletes the verification `id`, if any (its code could not be sent).
     func removePhoneVerification(id: String) async throws
 
+    /// Spends the code of a first-factor verification (a phone number signing in or being linked),
+    /// in one atomic operation: the verification `verificationID` exists and is a first-factor one
+    /// (otherwise ``PhoneVerificationConsumption/verificationNotFound``), and the code passes
+    /// ``PhoneVerificationRecord/checking(_:at:maximumAttempts:)``
+    /// (``PhoneVerificationConsumption/wrongCode(attemptsLeft:)`` counts the attempt;
+    /// ``PhoneVerificationConsumption/verificationExpired`` deletes the verification). A match
+    /// deletes the verification and returns it, so of concurrent uses of one code at most one
+    /// succeeds.
+    func consumeFirstFactorVerification(
+        _ verificationID: String, codeDigests: [[UInt8]], at time: Int64, maximumAttempts: Int
+    ) async throws -> PhoneVerificationConsumption
+
     /// Enrolls the number of an enrollment verification, in one atomic operation, checking in
     /// this order:
     /// 1. the verification `verificationID` exists, is for an enrollment and belongs to `userID`
@@ -491,6 +503,18 @@ public enum PhoneEnrollmentFinalization: Sendable, Hashable {
     case numberAlreadyEnrolled
     /// The user already has the maximum number of factors; nothing changed.
     case factorLimitReached
+}
+
+/// The outcome of ``EnrollmentStore/consumeFirstFactorVerification(_:codeDigests:at:maximumAttempts:)``.
+public enum PhoneVerificationConsumption: Sendable, Hashable {
+    /// The code matched; the verification, returned for its number, is spent.
+    case consumed(PhoneVerificationRecord)
+    /// No first-factor verification has that id (used already, expired and purged, or never sent).
+    case verificationNotFound
+    /// The verification expired, or took its last wrong code; it was deleted.
+    case verificationExpired
+    /// The code was wrong; `attemptsLeft` more may be tried.
+    case wrongCode(attemptsLeft: Int)
 }
 
 /// The outcome of ``EnrollmentStore/recordAcceptedStep(_:factorID:)``.

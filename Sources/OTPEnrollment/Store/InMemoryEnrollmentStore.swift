@@ -424,6 +424,23 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         _ = state.withLock { $0.phoneVerifications.removeValue(forKey: id) }
     }
 
+    public func consumeFirstFactorVerification(
+        _ verificationID: String, codeDigests: [[UInt8]], at time: Int64, maximumAttempts: Int
+    ) -> PhoneVerificationConsumption {
+        state.withLock { state in
+            guard let verification = state.phoneVerifications[verificationID], verification.purpose == .firstFactor else {
+                return .verificationNotFound
+            }
+            let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
+            state.phoneVerifications[verificationID] = kept
+            switch outcome {
+            case .matched: return .consumed(verification)
+            case .wrong(let attemptsLeft): return .wrongCode(attemptsLeft: attemptsLeft)
+            case .exhausted, .expired: return .verificationExpired
+            }
+        }
+    }
+
     public func finalizePhoneEnrollment(
         verificationID: String,
         userID: String,

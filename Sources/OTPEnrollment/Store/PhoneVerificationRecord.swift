@@ -10,6 +10,9 @@ public struct PhoneVerificationRecord: Sendable, Hashable {
         /// Completing the sign-in ``PhoneVerificationRecord/credentialID`` with the factor
         /// ``PhoneVerificationRecord/enrollmentID``.
         case signIn = "sign-in"
+        /// Signing in with ``PhoneVerificationRecord/phoneNumber`` as the first factor, or linking
+        /// it to an account; ``PhoneVerificationRecord/userID`` is empty.
+        case firstFactor = "first-factor"
     }
 
     /// The verification id handed to the client; unique.
