@@ -97,7 +97,8 @@ let package = Package(
         .target(name: "OTPPhoneNumber", dependencies: ["CPhoneNumber"]),
         // What every durable store shares: the key-id column, the start-up key check, re-sealing,
         // the migration runner. No product: the stores of this package are its only users.
-        .target(name: "OTPDurableStore", dependencies: ["OTPCore", "OTPSealing", "CCryptoOpenSSL"]),
+        // OTPEnrollment for the records every store builds from its rows the same way (StoredRow).
+        .target(name: "OTPDurableStore", dependencies: ["OTPCore", "OTPSealing", "OTPEnrollment", "CCryptoOpenSSL"]),
         .target(
             name: "OTPEnrollmentSQLite",
             dependencies: [
