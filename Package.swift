@@ -242,6 +242,15 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "OTPEnrollmentPostgresTests",
+            dependencies: [
+                "OTPEnrollmentPostgres", "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPSealing", "OTPCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
             name: "OTPSMSTests",
             dependencies: [
                 "OTPSMS", "OTPEnrollment", "OTPTestUtilities", "OTPLoopbackHTTP",
