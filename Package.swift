@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "OTPSealing", targets: ["OTPSealing"]),
         .library(name: "OTPEnrollment", targets: ["OTPEnrollment"]),
         .library(name: "OTPEnrollmentSQLite", targets: ["OTPEnrollmentSQLite"]),
+        .library(name: "OTPEnrollmentPostgres", targets: ["OTPEnrollmentPostgres"]),
         .library(name: "OTPEnrollmentTestSupport", targets: ["OTPEnrollmentTestSupport"]),
         .library(name: "OTPPhoneNumber", targets: ["OTPPhoneNumber"]),
         .library(name: "OTPSMS", targets: ["OTPSMS"]),
@@ -30,6 +31,11 @@ let package = Package(
         // SQLite through vapor/sqlite-nio rather than GRDB: sqlite-nio is maintained by Vapor with Linux as a
         // first-class CI platform and vendors its own SQLite; GRDB's Linux support is community-maintained.
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+        // PostgreSQL for several servers sharing one store: postgres-nio's own connection pool
+        // (PostgresClient) and bound statements; no ORM between the store and its SQL.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Already in the graph through postgres-nio and async-http-client; named for the Postgres store's TLS configuration.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // Runs child processes with both output pipes drained concurrently and their process group
@@ -97,12 +103,26 @@ let package = Package(
         .target(name: "OTPPhoneNumber", dependencies: ["CPhoneNumber"]),
         // What every durable store shares: the key-id column, the start-up key check, re-sealing,
         // the migration runner. No product: the stores of this package are its only users.
-        .target(name: "OTPDurableStore", dependencies: ["OTPCore", "OTPSealing", "CCryptoOpenSSL"]),
+        // OTPEnrollment for the records every store builds from its rows the same way (StoredRow).
+        .target(name: "OTPDurableStore", dependencies: ["OTPCore", "OTPSealing", "OTPEnrollment", "CCryptoOpenSSL"]),
         .target(
             name: "OTPEnrollmentSQLite",
             dependencies: [
                 "OTPCore", "OTPEnrollment", "OTPSealing", "OTPDurableStore",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ]
+        ),
+        // The durable store several servers share, on PostgreSQL through postgres-nio; TLS through NIOSSL.
+        .target(
+            name: "OTPEnrollmentPostgres",
+            dependencies: [
+                "OTPCore", "OTPEnrollment", "OTPSealing", "OTPDurableStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // SMS delivery for phone second factors: Twilio-compatible and webhook senders on
@@ -219,6 +239,15 @@ let package = Package(
             dependencies: [
                 "OTPEnrollmentSQLite", "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPSealing", "OTPCore",
                 "OTPTestUtilities", .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "OTPEnrollmentPostgresTests",
+            dependencies: [
+                "OTPEnrollmentPostgres", "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPSealing", "OTPCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

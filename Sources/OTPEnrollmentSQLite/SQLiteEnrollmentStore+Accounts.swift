@@ -1,8 +1,9 @@
 public import OTPEnrollment
+internal import OTPDurableStore
 internal import SQLiteNIO
 
 extension SQLiteEnrollmentStore {
-    static let accountColumns = "id, email, email_verified, display_name, photo_url, disabled, created_at, last_sign_in_at, password_hash"
+    static let accountColumns = StoredColumns.account
 
     /// One `BEGIN IMMEDIATE` transaction: the id and the identity's owner are read first, then
     /// one `INSERT … ON CONFLICT DO NOTHING` lets the unique email column refuse the account, and
@@ -114,19 +115,10 @@ extension SQLiteEnrollmentStore {
     public func providerIdentities(accountID: String) async throws(SQLiteEnrollmentStoreError) -> [ProviderIdentity] {
         let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
             try await self.execute(
-                "SELECT provider_id, provider_uid, email, display_name, phone_number FROM provider_identities WHERE account_id = ? ORDER BY provider_id",
+                "SELECT \(StoredColumns.providerIdentity) FROM provider_identities WHERE account_id = ? ORDER BY provider_id",
                 [.text(accountID)])
         }
-        var identities: [ProviderIdentity] = []
-        for row in rows {
-            let reader = RowReader(row: row)
-            identities.append(
-                ProviderIdentity(
-                    providerID: try reader.text("provider_id", of: accountID), providerUID: try reader.text("provider_uid", of: accountID),
-                    email: row.column("email")?.string, displayName: row.column("display_name")?.string,
-                    phoneNumber: row.column("phone_number")?.string))
-        }
-        return identities
+        return try rows.map { row throws(SQLiteEnrollmentStoreError) in try RowReader(row: row).providerIdentity(of: accountID) }
     }
 
     public func recordAccountSignIn(id: String, at time: Int64, passwordHash: String?) async throws(SQLiteEnrollmentStoreError) {
@@ -189,19 +181,7 @@ extension SQLiteEnrollmentStore {
     }
 
     func accountRecord(_ row: SQLiteRow) throws(SQLiteEnrollmentStoreError) -> AccountRecord {
-        let reader = RowReader(row: row)
-        let id = try reader.text("id")
-        return AccountRecord(
-            id: id,
-            email: row.column("email")?.string,
-            isEmailVerified: try reader.integer("email_verified", of: id) != 0,
-            displayName: row.column("display_name")?.string,
-            photoURL: row.column("photo_url")?.string,
-            isDisabled: try reader.integer("disabled", of: id) != 0,
-            createdAt: try reader.integer("created_at", of: id),
-            lastSignInAt: try reader.optionalInteger("last_sign_in_at", of: id),
-            passwordHash: row.column("password_hash")?.string
-        )
+        try RowReader(row: row).accountRecord()
     }
 
     private static func optional(_ text: String?) -> SQLiteData {

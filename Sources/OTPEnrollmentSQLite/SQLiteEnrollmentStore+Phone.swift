@@ -1,10 +1,10 @@
 public import OTPEnrollment
+internal import OTPDurableStore
 internal import SQLiteNIO
 
 extension SQLiteEnrollmentStore {
-    static let phoneFactorColumns = "id, user_id, display_name, enrolled_at, phone_number"
-    static let phoneVerificationColumns =
-        "id, purpose, user_id, enrollment_id, credential_id, phone_number, code_digest, created_at, expires_at, failed_attempts"
+    static let phoneFactorColumns = StoredColumns.phoneFactor
+    static let phoneVerificationColumns = StoredColumns.phoneVerification
 
     // MARK: Phone factors
 
@@ -172,25 +172,10 @@ extension SQLiteEnrollmentStore {
     /// The caller holds ``lock``.
     private func readPhoneVerification(id: String) async throws(SQLiteEnrollmentStoreError) -> PhoneVerificationRecord? {
         let rows = try await execute("SELECT \(Self.phoneVerificationColumns) FROM phone_verifications WHERE id = ?", [.text(id)])
-        guard let row = rows.first else { return nil }
-        let reader = RowReader(row: row)
-        let purposeName = try reader.text("purpose", of: id)
-        guard let purpose = PhoneVerificationRecord.Purpose(rawValue: purposeName) else {
-            throw .invalidRecord(recordID: id, detail: "unknown purpose \(purposeName)")
-        }
-        guard let digest = row.column("code_digest")?.blob else { throw .invalidRecord(recordID: id, detail: "no code digest") }
-        return PhoneVerificationRecord(
-            id: id, purpose: purpose, userID: try reader.text("user_id", of: id), enrollmentID: row.column("enrollment_id")?.string,
-            credentialID: row.column("credential_id")?.string, phoneNumber: try reader.text("phone_number", of: id),
-            codeDigest: Array(digest.readableBytesView), createdAt: try reader.integer("created_at", of: id),
-            expiresAt: try reader.integer("expires_at", of: id), failedAttempts: Int(try reader.integer("failed_attempts", of: id)))
+        return try rows.first.map { row throws(SQLiteEnrollmentStoreError) in try RowReader(row: row).phoneVerificationRecord() }
     }
 
     func phoneFactorRecord(_ row: SQLiteRow) throws(SQLiteEnrollmentStoreError) -> PhoneFactorRecord {
-        let reader = RowReader(row: row)
-        let id = try reader.text("id")
-        return PhoneFactorRecord(
-            id: id, userID: try reader.text("user_id", of: id), displayName: row.column("display_name")?.string,
-            enrolledAt: try reader.integer("enrolled_at", of: id), phoneNumber: try reader.text("phone_number", of: id))
+        try RowReader(row: row).phoneFactorRecord()
     }
 }

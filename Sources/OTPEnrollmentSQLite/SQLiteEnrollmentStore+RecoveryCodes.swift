@@ -1,6 +1,7 @@
 public import OTPEnrollment
 public import OTPSealing
 internal import OTPCore
+internal import OTPDurableStore
 internal import SQLiteNIO
 
 extension SQLiteEnrollmentStore {
@@ -11,7 +12,7 @@ extension SQLiteEnrollmentStore {
     public var codeDigestKeys: SecretSealer? { codeDigestSealer.withLock { $0 } }
 
     /// The record id of the code digest key in `store_secrets`.
-    static let codeDigestKeyRecordID = "code-digest-key"
+    static let codeDigestKeyRecordID = StoreSecrets.codeDigestKeyRecordID
 
     /// Reads the code digest key, creating it on first use (in one transaction, so two processes
     /// opening a new file agree on one key).
@@ -24,7 +25,7 @@ extension SQLiteEnrollmentStore {
             }
             let fresh: OTPSecret
             do {
-                fresh = try OTPSecret.random(byteCount: SealingKey.byteCount)
+                fresh = try StoreSecrets.newCodeDigestKey()
             } catch {
                 throw .database(path: self.path, message: "could not generate the code digest key: \(error)")
             }
@@ -33,8 +34,7 @@ extension SQLiteEnrollmentStore {
             return fresh
         }
         do throws(SealingError) {
-            let key = try secret.withUnsafeBytes { (bytes) throws(SealingError) in try SealingKey(bytes: bytes) }
-            return try SecretSealer(current: key)
+            return try StoreSecrets.codeDigestSealer(secret)
         } catch {
             throw .unusableSecret(recordID: id, error)
         }

@@ -1,4 +1,5 @@
 internal import OTPCore
+internal import OTPDurableStore
 internal import OTPEnrollment
 internal import OTPSealing
 internal import SQLiteNIO
@@ -6,16 +7,15 @@ internal import SQLiteNIO
 // Conversions between records and rows. Secrets enter and leave the database only sealed.
 
 extension SQLiteEnrollmentStore {
-    static let pendingColumns = "id, user_id, sealed_secret, key_id, algorithm, digits, period, created_at, deadline"
-    static let factorColumns =
-        "id, user_id, factor_id, display_name, enrolled_at, sealed_secret, key_id, algorithm, digits, period, last_accepted_step"
-    static let pendingSignInColumns = "id, user_id, first_factor_provider, created_at, expires_at"
-    static let sessionColumns = "id, user_id, first_factor_provider, authenticated_at, second_factor_enrollment_id, last_used_at, expires_at"
+    static let pendingColumns = StoredColumns.pendingEnrollment
+    static let factorColumns = StoredColumns.factor
+    static let pendingSignInColumns = StoredColumns.pendingSignIn
+    static let sessionColumns = StoredColumns.session
 
     func sealed(_ secret: OTPSecret, recordID: String) throws(SQLiteEnrollmentStoreError) -> [SQLiteData] {
-        do {
-            let sealed = try sealer.seal(secret, enrollmentID: recordID)
-            return [.blob(ByteBuffer(bytes: sealed.bytes)), .text(sealed.keyID.description)]
+        do throws(SealingError) {
+            let sealed = try StoreSecrets.seal(secret, recordID: recordID, with: sealer)
+            return [.blob(ByteBuffer(bytes: sealed.bytes)), .text(sealed.keyID)]
         } catch {
             throw .unusableSecret(recordID: recordID, error)
         }
@@ -44,83 +44,29 @@ extension SQLiteEnrollmentStore {
     }
 
     func pendingRecord(_ row: SQLiteRow) throws(SQLiteEnrollmentStoreError) -> PendingEnrollmentRecord {
-        let reader = RowReader(row: row)
-        let id = try reader.text("id")
-        return PendingEnrollmentRecord(
-            id: id,
-            userID: try reader.text("user_id", of: id),
-            secret: try openSecret(reader, recordID: id),
-            algorithm: try reader.algorithm(of: id),
-            digits: Int(try reader.integer("digits", of: id)),
-            period: try reader.integer("period", of: id),
-            createdAt: try reader.integer("created_at", of: id),
-            deadline: try reader.integer("deadline", of: id)
-        )
+        try RowReader(row: row).pendingEnrollmentRecord(sealer)
     }
 
     func factorRecord(_ row: SQLiteRow) throws(SQLiteEnrollmentStoreError) -> FactorRecord {
-        let reader = RowReader(row: row)
-        let id = try reader.text("id")
-        let step = try reader.optionalInteger("last_accepted_step", of: id)
-        return FactorRecord(
-            id: id,
-            userID: try reader.text("user_id", of: id),
-            factorID: try reader.text("factor_id", of: id),
-            displayName: row.column("display_name")?.string,
-            enrolledAt: try reader.integer("enrolled_at", of: id),
-            secret: try openSecret(reader, recordID: id),
-            algorithm: try reader.algorithm(of: id),
-            digits: Int(try reader.integer("digits", of: id)),
-            period: try reader.integer("period", of: id),
-            lastAcceptedStep: try step.map { stored throws(SQLiteEnrollmentStoreError) in
-                guard let step = UInt64(exactly: stored) else {
-                    throw .invalidRecord(recordID: id, detail: "negative last accepted step")
-                }
-                return step
-            }
-        )
+        try RowReader(row: row).factorRecord(sealer)
     }
 
     func pendingSignInRecord(_ row: SQLiteRow) throws(SQLiteEnrollmentStoreError) -> PendingSignInRecord {
-        let reader = RowReader(row: row)
-        let id = try reader.text("id")
-        return PendingSignInRecord(
-            id: id,
-            userID: try reader.text("user_id", of: id),
-            firstFactorProvider: try reader.text("first_factor_provider", of: id),
-            createdAt: try reader.integer("created_at", of: id),
-            expiresAt: try reader.integer("expires_at", of: id)
-        )
+        try RowReader(row: row).pendingSignInRecord()
     }
 
     func sessionRecord(_ row: SQLiteRow) throws(SQLiteEnrollmentStoreError) -> SessionRecord {
-        let reader = RowReader(row: row)
-        let id = try reader.text("id")
-        return SessionRecord(
-            id: id,
-            userID: try reader.text("user_id", of: id),
-            firstFactorProvider: try reader.text("first_factor_provider", of: id),
-            authenticatedAt: try reader.integer("authenticated_at", of: id),
-            secondFactorEnrollmentID: row.column("second_factor_enrollment_id")?.string,
-            lastUsedAt: try reader.integer("last_used_at", of: id),
-            expiresAt: try reader.integer("expires_at", of: id)
-        )
+        try RowReader(row: row).sessionRecord()
     }
 
     func openSecret(_ reader: RowReader, recordID: String) throws(SQLiteEnrollmentStoreError) -> OTPSecret {
-        guard let buffer = reader.row.column("sealed_secret")?.blob else {
-            throw .invalidRecord(recordID: recordID, detail: "no sealed secret")
-        }
-        do {
-            return try sealer.open(SealedSecret(bytes: Array(buffer.readableBytesView)), enrollmentID: recordID)
-        } catch {
-            throw .unusableSecret(recordID: recordID, error)
-        }
+        try reader.openSecret(sealer, recordID: recordID)
     }
 }
 
-/// Typed column access that reports a missing or mistyped column as an invalid record.
-struct RowReader {
+/// Typed column access that reports a missing or mistyped column as an invalid record; the
+/// records are built from it by OTPDurableStore's `StoredRow`, as on every store.
+struct RowReader: StoredRow {
     let row: SQLiteRow
 
     func text(_ column: String, of recordID: String = "?") throws(SQLiteEnrollmentStoreError) -> String {
@@ -128,6 +74,14 @@ struct RowReader {
             throw .invalidRecord(recordID: recordID, detail: "column \(column) is not text")
         }
         return value
+    }
+
+    func optionalText(_ column: String, of recordID: String) throws(SQLiteEnrollmentStoreError) -> String? {
+        switch row.column(column) {
+        case .text(let value): return value
+        case .null, nil: return nil
+        default: throw .invalidRecord(recordID: recordID, detail: "column \(column) is not text")
+        }
     }
 
     func integer(_ column: String, of recordID: String) throws(SQLiteEnrollmentStoreError) -> Int64 {
@@ -145,11 +99,28 @@ struct RowReader {
         }
     }
 
-    func algorithm(of recordID: String) throws(SQLiteEnrollmentStoreError) -> OTPAlgorithm {
-        let name = try text("algorithm", of: recordID)
-        guard let algorithm = OTPAlgorithm(rawValue: name) else {
-            throw .invalidRecord(recordID: recordID, detail: "unknown algorithm \(name)")
-        }
-        return algorithm
+    /// SQLite has no booleans: OTPKit stores 0 and 1.
+    func boolean(_ column: String, of recordID: String) throws(SQLiteEnrollmentStoreError) -> Bool {
+        try integer(column, of: recordID) != 0
     }
+
+    func bytes(_ column: String, of recordID: String) throws(SQLiteEnrollmentStoreError) -> [UInt8] {
+        guard let buffer = row.column(column)?.blob else {
+            throw .invalidRecord(recordID: recordID, detail: "no \(column.replacingUnderscores)")
+        }
+        return Array(buffer.readableBytesView)
+    }
+
+    func invalidRecord(recordID: String, detail: String) -> SQLiteEnrollmentStoreError {
+        .invalidRecord(recordID: recordID, detail: detail)
+    }
+
+    func unusableSecret(recordID: String, _ error: SealingError) -> SQLiteEnrollmentStoreError {
+        .unusableSecret(recordID: recordID, error)
+    }
+}
+
+extension String {
+    /// `sealed_secret` as "sealed secret", for messages.
+    fileprivate var replacingUnderscores: String { String(map { $0 == "_" ? " " : $0 }) }
 }

@@ -1,0 +1,427 @@
+public import OTPEnrollment
+internal import OTPDurableStore
+internal import PostgresNIO
+
+extension PostgresEnrollmentStore {
+    // MARK: Pending enrollments
+
+    public func insertPendingEnrollment(_ record: PendingEnrollmentRecord) async throws(PostgresEnrollmentStoreError) {
+        let sealed = try sealed(record.secret, recordID: record.id)
+        try await withConnection("storing a pending enrollment", retry: .ifNotApplied) { connection in
+            try await connection.execute(
+                """
+                INSERT INTO pending_enrollments (\(unescaped: StoredColumns.pendingEnrollment))
+                VALUES (\(record.id), \(record.userID), \(sealed.bytes), \(sealed.keyID), \(record.algorithm.rawValue),
+                        \(Int64(record.digits)), \(record.period), \(record.createdAt), \(record.deadline))
+                """)
+        }
+    }
+
+    public func pendingEnrollment(id: String) async throws(PostgresEnrollmentStoreError) -> PendingEnrollmentRecord? {
+        let rows = try await withConnection("reading a pending enrollment", retry: .always) { connection in
+            try await connection.query("SELECT \(unescaped: StoredColumns.pendingEnrollment) FROM pending_enrollments WHERE id = \(id)")
+        }
+        return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.pendingEnrollmentRecord(sealer) }.first
+    }
+
+    public func removePendingEnrollment(id: String) async throws(PostgresEnrollmentStoreError) {
+        try await withConnection("removing a pending enrollment", retry: .always) { connection in
+            try await connection.execute("DELETE FROM pending_enrollments WHERE id = \(id)")
+        }
+    }
+
+    /// One transaction under the user's factor lock (a transaction-scoped advisory lock), so that
+    /// two finalizations for one user cannot both count below the limit; the pending enrollment is
+    /// locked as it is read, so only one finalization takes it.
+    public func finalizeEnrollment(
+        pendingID: String,
+        factor: FactorRecord,
+        maximumFactorCount: Int
+    ) async throws(PostgresEnrollmentStoreError) -> EnrollmentFinalization {
+        let sealed = try sealed(factor.secret, recordID: factor.id)
+        let step = try factor.lastAcceptedStep.map { step throws(PostgresEnrollmentStoreError) in try Self.storedStep(step) }
+        return try await transaction("finalizing an enrollment") { connection -> EnrollmentFinalization in
+            try await connection.lockFactors(of: factor.userID)
+            guard try await !connection.query("SELECT id FROM pending_enrollments WHERE id = \(pendingID) FOR UPDATE").isEmpty else {
+                return .pendingEnrollmentNotFound
+            }
+            guard try await connection.factorCount(of: factor.userID) < maximumFactorCount else { return .factorLimitReached }
+            try await connection.execute("DELETE FROM pending_enrollments WHERE id = \(pendingID)")
+            try await connection.execute(
+                """
+                INSERT INTO factors (\(unescaped: StoredColumns.factor))
+                VALUES (\(factor.id), \(factor.userID), \(factor.factorID), \(factor.displayName), \(factor.enrolledAt), \(sealed.bytes),
+                        \(sealed.keyID), \(factor.algorithm.rawValue), \(Int64(factor.digits)), \(factor.period), \(step))
+                """)
+            return .enrolled
+        }
+    }
+
+    // MARK: Enrolled factors
+
+    public func factors(userID: String) async throws(PostgresEnrollmentStoreError) -> [FactorRecord] {
+        let rows = try await withConnection("reading factors", retry: .always) { connection in try await connection.factorRows(of: userID) }
+        return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.factorRecord(sealer) }
+    }
+
+    public func factor(id: String) async throws(PostgresEnrollmentStoreError) -> FactorRecord? {
+        let rows = try await withConnection("reading a factor", retry: .always) { connection in
+            try await connection.query("SELECT \(unescaped: StoredColumns.factor) FROM factors WHERE id = \(id)")
+        }
+        return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.factorRecord(sealer) }.first
+    }
+
+    public func removeFactor(id: String, userID: String) async throws(PostgresEnrollmentStoreError) -> FactorRecord? {
+        let rows = try await transaction("removing a factor") { connection in
+            let rows = try await connection.query(
+                "DELETE FROM factors WHERE id = \(id) AND user_id = \(userID) RETURNING \(unescaped: StoredColumns.factor)")
+            if !rows.isEmpty {
+                try await connection.execute("DELETE FROM failure_counters WHERE key = \(id)")
+            }
+            return rows
+        }
+        return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.factorRecord(sealer) }.first
+    }
+
+    /// One conditional `UPDATE`: PostgreSQL re-checks its `WHERE` on the newest row version after
+    /// waiting for a concurrent update of the row, so of any number of servers offering one step
+    /// exactly one changes the row.
+    public func recordAcceptedStep(_ step: UInt64, factorID: String) async throws(PostgresEnrollmentStoreError) -> StepAcceptance {
+        let stored = try Self.storedStep(step)
+        return try await withConnection("recording an accepted step", retry: .ifNotApplied) { connection in
+            try await connection.compareAndSetStep(stored, factorID: factorID, userID: nil)
+        }
+    }
+
+    static func storedStep(_ step: UInt64) throws(PostgresEnrollmentStoreError) -> Int64 {
+        guard let stored = Int64(exactly: step) else { throw .stepOutOfRange(step) }
+        return stored
+    }
+
+    // MARK: Failure throttling
+
+    public func failureCounter(key: String) async throws(PostgresEnrollmentStoreError) -> FailureCounter {
+        try await withConnection("reading a failure counter", retry: .always) { connection in try await connection.failureCounter(key: key) }
+    }
+
+    /// One upsert that counts in the row, so concurrent failures are all counted. It is
+    /// `FailureCounter.recordingFailure` in SQL: a lock that ended is cleared with its failures,
+    /// reaching `limit` locks until `time + lockout` and starts again from zero (a test checks the
+    /// two against each other).
+    public func recordFailure(key: String, at time: Int64, limit: Int, lockout: Int64) async throws(PostgresEnrollmentStoreError)
+        -> FailureCounter
+    {
+        let limit = Int64(limit)
+        let lockEnd = time &+ lockout
+        let rows = try await withConnection("counting a failure", retry: .ifNotApplied) { connection in
+            try await connection.query(
+                """
+                INSERT INTO failure_counters AS c (key, consecutive_failures, locked_until)
+                VALUES (\(key), CASE WHEN 1 >= \(limit) THEN 0 ELSE 1 END, CASE WHEN 1 >= \(limit) THEN \(lockEnd) END)
+                ON CONFLICT (key) DO UPDATE SET
+                    consecutive_failures = CASE
+                        WHEN (CASE WHEN c.locked_until <= \(time) THEN 0 ELSE c.consecutive_failures END) + 1 >= \(limit) THEN 0
+                        ELSE (CASE WHEN c.locked_until <= \(time) THEN 0 ELSE c.consecutive_failures END) + 1 END,
+                    locked_until = CASE
+                        WHEN (CASE WHEN c.locked_until <= \(time) THEN 0 ELSE c.consecutive_failures END) + 1 >= \(limit) THEN \(lockEnd)
+                        WHEN c.locked_until <= \(time) THEN NULL
+                        ELSE c.locked_until END
+                RETURNING consecutive_failures, locked_until
+                """)
+        }
+        guard let row = rows.first else { throw .invalidRecord(recordID: key, detail: "the failure counter was not written") }
+        return try PostgresStoredRow(row: row).failureCounter(key: key)
+    }
+
+    public func resetFailures(key: String) async throws(PostgresEnrollmentStoreError) {
+        try await withConnection("resetting a failure counter", retry: .always) { connection in
+            try await connection.execute("DELETE FROM failure_counters WHERE key = \(key)")
+        }
+    }
+
+    // MARK: Pending sign-in credentials
+
+    public func insertPendingSignIn(_ record: PendingSignInRecord) async throws(PostgresEnrollmentStoreError) {
+        try await withConnection("storing a pending sign-in", retry: .ifNotApplied) { connection in
+            try await connection.insertPendingSignIn(record)
+        }
+    }
+
+    public func pendingSignIn(id: String) async throws(PostgresEnrollmentStoreError) -> PendingSignInRecord? {
+        let rows = try await withConnection("reading a pending sign-in", retry: .always) { connection in
+            try await connection.query("SELECT \(unescaped: StoredColumns.pendingSignIn) FROM pending_sign_ins WHERE id = \(id)")
+        }
+        return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.pendingSignInRecord() }.first
+    }
+
+    /// One `DELETE … RETURNING`: the server whose statement deletes the row is the one that gets it.
+    public func consumePendingSignIn(id: String) async throws(PostgresEnrollmentStoreError) -> PendingSignInRecord? {
+        let rows = try await withConnection("consuming a pending sign-in", retry: .ifNotApplied) { connection in
+            try await connection.query("DELETE FROM pending_sign_ins WHERE id = \(id) RETURNING \(unescaped: StoredColumns.pendingSignIn)")
+        }
+        return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.pendingSignInRecord() }.first
+    }
+
+    // MARK: Sessions
+
+    @discardableResult
+    public func insertSession(_ record: SessionRecord, maximumPerUser: Int) async throws(PostgresEnrollmentStoreError) -> Int {
+        try await transaction("storing a session") { connection in
+            try await connection.insertSession(record, maximumPerUser: maximumPerUser)
+        }
+    }
+
+    @discardableResult
+    public func extendSession(id: String, lastUsedAt: Int64, expiresAt: Int64) async throws(PostgresEnrollmentStoreError) -> Bool {
+        try await withConnection("extending a session", retry: .always) { connection in
+            try await !connection.query(
+                "UPDATE sessions SET last_used_at = \(lastUsedAt), expires_at = \(expiresAt) WHERE id = \(id) RETURNING id"
+            ).isEmpty
+        }
+    }
+
+    public func session(id: String) async throws(PostgresEnrollmentStoreError) -> SessionRecord? {
+        let rows = try await withConnection("reading a session", retry: .always) { connection in
+            try await connection.query("SELECT \(unescaped: StoredColumns.session) FROM sessions WHERE id = \(id)")
+        }
+        return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.sessionRecord() }.first
+    }
+
+    public func removeSession(id: String) async throws(PostgresEnrollmentStoreError) {
+        try await withConnection("ending a session", retry: .always) { connection in
+            try await connection.execute("DELETE FROM sessions WHERE id = \(id)")
+        }
+    }
+
+    @discardableResult
+    public func removeSessions(userID: String, except keptSessionID: String?) async throws(PostgresEnrollmentStoreError) -> Int {
+        try await withConnection("ending sessions", retry: .ifNotApplied) { connection in
+            try await connection.query(
+                "DELETE FROM sessions WHERE user_id = \(userID) AND id IS DISTINCT FROM \(keptSessionID) RETURNING id"
+            ).count
+        }
+    }
+
+    @discardableResult
+    public func removeSessions(userID: String, signedInWith enrollmentID: String) async throws(PostgresEnrollmentStoreError) -> Int {
+        try await withConnection("ending sessions", retry: .ifNotApplied) { connection in
+            try await connection.query(
+                "DELETE FROM sessions WHERE user_id = \(userID) AND second_factor_enrollment_id = \(enrollmentID) RETURNING id"
+            ).count
+        }
+    }
+
+    // MARK: Sign-in in fewer round trips
+
+    /// One transaction, so the credential is stored only for a user whose factors were listed.
+    public func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws(PostgresEnrollmentStoreError) -> SignInFactors {
+        let (rows, phoneRows) = try await transaction("starting a sign-in") { connection in
+            let rows = try await connection.factorRows(of: credential.userID)
+            let phoneRows = try await connection.phoneFactorRows(of: credential.userID)
+            if !rows.isEmpty || !phoneRows.isEmpty {
+                try await connection.insertPendingSignIn(credential)
+            }
+            return (rows, phoneRows)
+        }
+        return SignInFactors(
+            totp: try rows.records { row throws(PostgresEnrollmentStoreError) in try row.factorRecord(sealer) },
+            phone: try phoneRows.records { row throws(PostgresEnrollmentStoreError) in try row.phoneFactorRecord() })
+    }
+
+    /// One statement: the credential joined with the counter.
+    public func pendingSignIn(id: String, failureKey: String) async throws(PostgresEnrollmentStoreError) -> (
+        credential: PendingSignInRecord, failures: FailureCounter
+    )? {
+        let rows = try await withConnection("reading a pending sign-in", retry: .always) { connection in
+            try await connection.query(
+                """
+                SELECT p.id, p.user_id, p.first_factor_provider, p.created_at, p.expires_at,
+                       coalesce(f.consecutive_failures, 0) AS consecutive_failures, f.locked_until
+                FROM pending_sign_ins AS p LEFT JOIN failure_counters AS f ON f.key = \(failureKey)
+                WHERE p.id = \(id)
+                """)
+        }
+        guard let row = rows.first else { return nil }
+        let reader = PostgresStoredRow(row: row)
+        return (try reader.pendingSignInRecord(), try reader.failureCounter(key: failureKey))
+    }
+
+    /// One transaction: the credential is locked as it is read (`FOR UPDATE`), so of concurrent
+    /// completions of one credential the later ones find it gone; the step is the conditional
+    /// `UPDATE` of ``recordAcceptedStep(_:factorID:)``, so of completions with one step exactly one
+    /// records it. A refusal commits nothing but an expired credential's deletion.
+    public func completeSignIn(
+        credentialID: String,
+        factorID: String,
+        step: UInt64,
+        at time: Int64,
+        session: SessionRecord,
+        maximumSessionsPerUser: Int
+    ) async throws(PostgresEnrollmentStoreError) -> SignInCompletion {
+        let stored = try Self.storedStep(step)
+        return try await transaction("completing a sign-in") { connection -> SignInCompletion in
+            if let refusal = try await connection.refuseCredential(credentialID, userID: session.userID, at: time) { return refusal }
+            let failures = try await connection.failureCounter(key: factorID)
+            if let until = failures.lockEnd(at: time) {
+                return .locked(until: until)
+            }
+            switch try await connection.compareAndSetStep(stored, factorID: factorID, userID: session.userID) {
+            case .accepted: break
+            case .rejected(let last): return .stepRejected(lastAcceptedStep: last)
+            case .factorNotFound: return .factorNotFound
+            }
+            try await connection.execute("DELETE FROM pending_sign_ins WHERE id = \(credentialID)")
+            if failures != .zero {
+                try await connection.execute("DELETE FROM failure_counters WHERE key = \(factorID)")
+            }
+            _ = try await connection.insertSession(session, maximumPerUser: maximumSessionsPerUser)
+            return .completed
+        }
+    }
+
+    // MARK: Quotas
+
+    /// One upsert: the count goes up in the row only while the window holds fewer than `limit`
+    /// uses (a later window starts again at one), so servers sharing the database never both take
+    /// the last use. The window comes from `QuotaCounter.consuming`, the rule every store shares.
+    public func consumeQuota(key: String, window: Int64, limit: Int, at time: Int64) async throws(PostgresEnrollmentStoreError)
+        -> QuotaConsumption
+    {
+        let fresh = QuotaCounter.consuming(nil, window: window, limit: .max, at: time).counter
+        guard limit > 0 else { return .exceeded(until: fresh.windowEnd) }
+        let rows = try await withConnection("counting a quota use", retry: .ifNotApplied) { connection in
+            try await connection.query(
+                """
+                INSERT INTO quotas AS q (key, window_start, window_end, count) VALUES (\(key), \(fresh.windowStart), \(fresh.windowEnd), 1)
+                ON CONFLICT (key) DO UPDATE SET
+                    window_start = excluded.window_start, window_end = excluded.window_end,
+                    count = CASE WHEN q.window_start = excluded.window_start THEN q.count + 1 ELSE 1 END
+                WHERE q.window_start <> excluded.window_start OR q.count < \(Int64(limit))
+                RETURNING count
+                """)
+        }
+        guard let row = rows.first else { return .exceeded(until: fresh.windowEnd) }
+        return .allowed(remaining: limit - Int(try PostgresStoredRow(row: row).integer("count", of: key)))
+    }
+
+    // MARK: Housekeeping
+
+    public func purgeExpired(before time: Int64) async throws(PostgresEnrollmentStoreError) {
+        try await transaction("purging expired records", retry: .always) { connection in
+            try await connection.execute("DELETE FROM pending_enrollments WHERE deadline < \(time)")
+            try await connection.execute("DELETE FROM pending_sign_ins WHERE expires_at < \(time)")
+            try await connection.execute("DELETE FROM sessions WHERE expires_at < \(time)")
+            try await connection.execute("DELETE FROM quotas WHERE window_end <= \(time)")
+            try await connection.execute("DELETE FROM phone_verifications WHERE expires_at < \(time)")
+            try await connection.execute(
+                "DELETE FROM failure_counters WHERE consecutive_failures = 0 AND (locked_until IS NULL OR locked_until < \(time))")
+        }
+    }
+}
+
+// The statements several operations share; each runs in its caller's transaction or connection.
+extension PostgresEnrollmentStore.Connection {
+    /// Advisory-lock namespaces (the first key of `pg_advisory_xact_lock(int, int)`; the second is
+    /// the hashed user id). A hash collision only makes two users take turns.
+    private enum LockNamespace: Int32 {
+        case factorsOfUser = 0x4F54_5046
+        case sessionsOfUser = 0x4F54_5053
+    }
+
+    /// Takes the user's factor lock until the transaction ends: what makes the factor limit hold
+    /// across servers, since it spans two tables no constraint can count.
+    func lockFactors(of userID: String) async throws {
+        try await execute("SELECT pg_advisory_xact_lock(\(LockNamespace.factorsOfUser.rawValue), hashtext(\(userID)))")
+    }
+
+    /// The user's TOTP and phone factors together.
+    func factorCount(of userID: String) async throws -> Int {
+        let rows = try await query(
+            """
+            SELECT (SELECT count(*) FROM factors WHERE user_id = \(userID)) + (SELECT count(*) FROM phone_factors WHERE user_id = \(userID)) AS n
+            """)
+        return Int(try rows.first.map { try PostgresStoredRow(row: $0).integer("n", of: userID) } ?? 0)
+    }
+
+    func factorRows(of userID: String) async throws -> [PostgresRandomAccessRow] {
+        try await query("SELECT \(unescaped: StoredColumns.factor) FROM factors WHERE user_id = \(userID) ORDER BY enrolled_at, id")
+    }
+
+    func phoneFactorRows(of userID: String) async throws -> [PostgresRandomAccessRow] {
+        try await query("SELECT \(unescaped: StoredColumns.phoneFactor) FROM phone_factors WHERE user_id = \(userID) ORDER BY enrolled_at, id")
+    }
+
+    /// The `UPDATE` of `recordAcceptedStep`, for a factor of `userID` when one is given.
+    func compareAndSetStep(_ step: Int64, factorID: String, userID: String?) async throws -> StepAcceptance {
+        let updated = try await query(
+            """
+            UPDATE factors SET last_accepted_step = \(step)
+            WHERE id = \(factorID) AND (\(userID)::text IS NULL OR user_id = \(userID))
+                AND (last_accepted_step IS NULL OR last_accepted_step < \(step))
+            RETURNING id
+            """)
+        guard updated.isEmpty else { return .accepted }
+        let current = try await query(
+            "SELECT id, last_accepted_step FROM factors WHERE id = \(factorID) AND (\(userID)::text IS NULL OR user_id = \(userID))")
+        guard let row = current.first else { return .factorNotFound }
+        let last = try PostgresStoredRow(row: row).optionalInteger("last_accepted_step", of: factorID) ?? 0
+        return .rejected(lastAcceptedStep: UInt64(clamping: last))
+    }
+
+    func failureCounter(key: String) async throws -> FailureCounter {
+        let rows = try await query("SELECT consecutive_failures, locked_until FROM failure_counters WHERE key = \(key)")
+        guard let row = rows.first else { return .zero }
+        return try PostgresStoredRow(row: row).failureCounter(key: key)
+    }
+
+    func insertPendingSignIn(_ record: PendingSignInRecord) async throws {
+        try await execute(
+            """
+            INSERT INTO pending_sign_ins (\(unescaped: StoredColumns.pendingSignIn))
+            VALUES (\(record.id), \(record.userID), \(record.firstFactorProvider), \(record.createdAt), \(record.expiresAt))
+            """)
+    }
+
+    /// The checks every sign-in completion starts with: the credential `id` exists, is
+    /// `userID`'s and has not expired at `time` (an expired one is deleted). `nil` when all hold;
+    /// the credential is then locked until the transaction ends.
+    func refuseCredential(_ id: String, userID: String, at time: Int64) async throws -> SignInCompletion? {
+        let rows = try await query("SELECT \(unescaped: StoredColumns.pendingSignIn) FROM pending_sign_ins WHERE id = \(id) FOR UPDATE")
+        guard let row = rows.first else { return .credentialNotFound }
+        let credential = try PostgresStoredRow(row: row).pendingSignInRecord()
+        guard credential.userID == userID else { return .credentialNotFound }
+        guard time <= credential.expiresAt else {
+            try await execute("DELETE FROM pending_sign_ins WHERE id = \(id)")
+            return .credentialExpired(expiresAt: credential.expiresAt)
+        }
+        return nil
+    }
+
+    /// Inserts the session, then ends the user's oldest sessions beyond `maximumPerUser`, under
+    /// the user's session lock so that concurrent sign-ins of one user cannot both keep theirs
+    /// beyond the cap. The new row has the highest `seq` and is never among the ended.
+    func insertSession(_ record: SessionRecord, maximumPerUser: Int) async throws -> Int {
+        try await execute("SELECT pg_advisory_xact_lock(\(LockNamespace.sessionsOfUser.rawValue), hashtext(\(record.userID)))")
+        try await execute(
+            """
+            INSERT INTO sessions (\(unescaped: StoredColumns.session))
+            VALUES (\(record.id), \(record.userID), \(record.firstFactorProvider), \(record.authenticatedAt),
+                    \(record.secondFactorEnrollmentID), \(record.lastUsedAt), \(record.expiresAt))
+            """)
+        return try await query(
+            """
+            DELETE FROM sessions WHERE id IN (
+                SELECT id FROM sessions WHERE user_id = \(record.userID) ORDER BY seq DESC OFFSET \(Int64(max(1, maximumPerUser)))
+            ) RETURNING id
+            """
+        ).count
+    }
+}
+
+extension PostgresStoredRow {
+    /// A row of `consecutive_failures, locked_until`.
+    func failureCounter(key: String) throws(PostgresEnrollmentStoreError) -> FailureCounter {
+        FailureCounter(
+            consecutiveFailures: Int(try integer("consecutive_failures", of: key)), lockedUntil: try optionalInteger("locked_until", of: key))
+    }
+}

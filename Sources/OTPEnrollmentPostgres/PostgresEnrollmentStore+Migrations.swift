@@ -1,0 +1,243 @@
+internal import OTPDurableStore
+internal import PostgresNIO
+
+internal import Glibc
+
+extension PostgresEnrollmentStore {
+    /// Every migration, in order. Append only.
+    ///
+    /// Integers are `bigint` (Unix seconds and steps are 64-bit), flags `boolean`, sealed values and
+    /// digests `bytea`. Sessions carry `seq`, the order they were stored in, which the per-user cap
+    /// ends oldest first.
+    static let migrations: [Migration] = [
+        Migration(
+            version: 1,
+            summary: "pending enrollments, factors, failure counters, pending sign-ins, sessions, recovery codes, store secrets, quotas",
+            statements: [
+                """
+                CREATE TABLE pending_enrollments (
+                    id text PRIMARY KEY,
+                    user_id text NOT NULL,
+                    sealed_secret bytea NOT NULL,
+                    key_id text NOT NULL,
+                    algorithm text NOT NULL,
+                    digits bigint NOT NULL,
+                    period bigint NOT NULL,
+                    created_at bigint NOT NULL,
+                    deadline bigint NOT NULL
+                )
+                """,
+                "CREATE INDEX pending_enrollments_by_deadline ON pending_enrollments (deadline)",
+                "CREATE INDEX pending_enrollments_by_key ON pending_enrollments (key_id)",
+                """
+                CREATE TABLE factors (
+                    id text PRIMARY KEY,
+                    user_id text NOT NULL,
+                    factor_id text NOT NULL,
+                    display_name text,
+                    enrolled_at bigint NOT NULL,
+                    sealed_secret bytea NOT NULL,
+                    key_id text NOT NULL,
+                    algorithm text NOT NULL,
+                    digits bigint NOT NULL,
+                    period bigint NOT NULL,
+                    last_accepted_step bigint
+                )
+                """,
+                "CREATE INDEX factors_by_user ON factors (user_id, enrolled_at, id)",
+                "CREATE INDEX factors_by_key ON factors (key_id)",
+                """
+                CREATE TABLE failure_counters (
+                    key text PRIMARY KEY,
+                    consecutive_failures bigint NOT NULL,
+                    locked_until bigint
+                )
+                """,
+                """
+                CREATE TABLE pending_sign_ins (
+                    id text PRIMARY KEY,
+                    user_id text NOT NULL,
+                    first_factor_provider text NOT NULL,
+                    created_at bigint NOT NULL,
+                    expires_at bigint NOT NULL
+                )
+                """,
+                "CREATE INDEX pending_sign_ins_by_expiry ON pending_sign_ins (expires_at)",
+                """
+                CREATE TABLE sessions (
+                    seq bigint GENERATED ALWAYS AS IDENTITY,
+                    id text PRIMARY KEY,
+                    user_id text NOT NULL,
+                    first_factor_provider text NOT NULL,
+                    authenticated_at bigint NOT NULL,
+                    second_factor_enrollment_id text,
+                    last_used_at bigint NOT NULL,
+                    expires_at bigint NOT NULL
+                )
+                """,
+                "CREATE INDEX sessions_by_user ON sessions (user_id, seq)",
+                "CREATE INDEX sessions_by_expiry ON sessions (expires_at)",
+                """
+                CREATE TABLE recovery_codes (
+                    user_id text NOT NULL,
+                    digest bytea NOT NULL,
+                    PRIMARY KEY (user_id, digest)
+                )
+                """,
+                """
+                CREATE TABLE store_secrets (
+                    id text PRIMARY KEY,
+                    sealed_secret bytea NOT NULL,
+                    key_id text NOT NULL
+                )
+                """,
+                "CREATE INDEX store_secrets_by_key ON store_secrets (key_id)",
+                """
+                CREATE TABLE quotas (
+                    key text PRIMARY KEY,
+                    window_start bigint NOT NULL,
+                    window_end bigint NOT NULL,
+                    count bigint NOT NULL
+                )
+                """,
+                "CREATE INDEX quotas_by_window_end ON quotas (window_end)",
+            ]
+        ),
+        Migration(
+            version: 2,
+            summary: "phone factors, one per number and user, and the verifications of codes sent to them",
+            statements: [
+                """
+                CREATE TABLE phone_factors (
+                    id text PRIMARY KEY,
+                    user_id text NOT NULL,
+                    display_name text,
+                    enrolled_at bigint NOT NULL,
+                    phone_number text NOT NULL,
+                    UNIQUE (user_id, phone_number)
+                )
+                """,
+                "CREATE INDEX phone_factors_by_user ON phone_factors (user_id, enrolled_at, id)",
+                """
+                CREATE TABLE phone_verifications (
+                    id text PRIMARY KEY,
+                    purpose text NOT NULL,
+                    user_id text NOT NULL,
+                    enrollment_id text,
+                    credential_id text,
+                    phone_number text NOT NULL,
+                    code_digest bytea NOT NULL,
+                    created_at bigint NOT NULL,
+                    expires_at bigint NOT NULL,
+                    failed_attempts bigint NOT NULL
+                )
+                """,
+                "CREATE INDEX phone_verifications_by_expiry ON phone_verifications (expires_at)",
+            ]
+        ),
+        Migration(
+            version: 3,
+            summary: "accounts with unique email addresses; provider identities, each on one account, one per provider",
+            statements: [
+                """
+                CREATE TABLE accounts (
+                    id text PRIMARY KEY,
+                    email text,
+                    email_verified boolean NOT NULL,
+                    display_name text,
+                    photo_url text,
+                    disabled boolean NOT NULL,
+                    created_at bigint NOT NULL,
+                    last_sign_in_at bigint,
+                    password_hash text,
+                    CONSTRAINT accounts_email_key UNIQUE (email)
+                )
+                """,
+                """
+                CREATE TABLE provider_identities (
+                    provider_id text NOT NULL,
+                    provider_uid text NOT NULL,
+                    account_id text NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                    email text,
+                    display_name text,
+                    phone_number text,
+                    CONSTRAINT provider_identities_pkey PRIMARY KEY (provider_id, provider_uid),
+                    CONSTRAINT provider_identities_account_provider_key UNIQUE (account_id, provider_id)
+                )
+                """,
+            ]
+        ),
+    ]
+
+    /// The key of the advisory lock migrations run under: "OTPK" and "MIGR" as one 64-bit number,
+    /// so that no other application's lock is likely to collide with it.
+    static let migrationLockKey: Int64 = 0x4F54_504B_4D49_4752
+
+    /// Brings the schema up to date in one transaction under a transaction-scoped advisory lock:
+    /// servers starting at once take turns, and the later ones find the migrations applied. A
+    /// failed migration rolls back whole.
+    func migrate() async throws(PostgresEnrollmentStoreError) {
+        try await transaction("migrating the schema", retry: .always) { connection in
+            try await connection.execute("SELECT pg_advisory_xact_lock(\(Self.migrationLockKey))")
+            try await MigrationRecord(connection: connection).migrate(to: Self.migrations)
+        }
+    }
+
+    /// The table `otpkit_migrations`, for OTPDurableStore's migration rules. Its methods run in
+    /// the caller's transaction.
+    struct MigrationRecord: MigrationTarget {
+        let connection: Connection
+
+        var store: PostgresEnrollmentStore { connection.store }
+
+        func appliedMigrations() async throws(PostgresEnrollmentStoreError) -> [(version: Int, checksum: String)] {
+            try await run("reading the applied migrations") {
+                try await connection.execute(
+                    """
+                    CREATE TABLE IF NOT EXISTS otpkit_migrations (
+                        version bigint PRIMARY KEY,
+                        summary text NOT NULL,
+                        checksum text NOT NULL,
+                        applied_at bigint NOT NULL
+                    )
+                    """)
+                var applied: [(version: Int, checksum: String)] = []
+                for row in try await connection.query("SELECT version, checksum FROM otpkit_migrations ORDER BY version") {
+                    let reader = PostgresStoredRow(row: row)
+                    applied.append((Int(try reader.integer("version", of: "migration")), try reader.text("checksum", of: "migration")))
+                }
+                return applied
+            }
+        }
+
+        func apply(_ migration: Migration) async throws(PostgresEnrollmentStoreError) {
+            try await run("applying migration \(migration.version)") {
+                for statement in migration.statements {
+                    try await connection.execute(PostgresQuery(unsafeSQL: statement))
+                }
+                try await connection.execute(
+                    """
+                    INSERT INTO otpkit_migrations (version, summary, checksum, applied_at)
+                    VALUES (\(Int64(migration.version)), \(migration.summary), \(migration.checksum), \(Int64(time(nil))))
+                    """)
+            }
+        }
+
+        func schemaTooNew(version: Int, supported: Int) -> PostgresEnrollmentStoreError {
+            .schemaTooNew(server: store.server, version: version, supported: supported)
+        }
+
+        func migrationChanged(version: Int) -> PostgresEnrollmentStoreError {
+            .migrationChanged(server: store.server, version: version)
+        }
+
+        /// Runs `body`, reporting the driver's errors as the store's.
+        private func run<Result>(_ operation: String, _ body: () async throws -> Result) async throws(PostgresEnrollmentStoreError) -> Result {
+            do {
+                return try await body()
+            } catch {
+                throw store.classify(error, operation: operation).error
+            }
+        }
+    }
+}

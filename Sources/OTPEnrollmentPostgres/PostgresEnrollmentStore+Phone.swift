@@ -1,0 +1,153 @@
+public import OTPEnrollment
+internal import NIOCore
+internal import OTPDurableStore
+internal import PostgresNIO
+
+extension PostgresEnrollmentStore {
+    // MARK: Phone factors
+
+    public func phoneFactors(userID: String) async throws(PostgresEnrollmentStoreError) -> [PhoneFactorRecord] {
+        let rows = try await withConnection("reading phone factors", retry: .always) { connection in
+            try await connection.phoneFactorRows(of: userID)
+        }
+        return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.phoneFactorRecord() }
+    }
+
+    public func phoneFactor(id: String) async throws(PostgresEnrollmentStoreError) -> PhoneFactorRecord? {
+        let rows = try await withConnection("reading a phone factor", retry: .always) { connection in
+            try await connection.query("SELECT \(unescaped: StoredColumns.phoneFactor) FROM phone_factors WHERE id = \(id)")
+        }
+        return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.phoneFactorRecord() }.first
+    }
+
+    public func removePhoneFactor(id: String, userID: String) async throws(PostgresEnrollmentStoreError) -> PhoneFactorRecord? {
+        let rows = try await transaction("removing a phone factor") { connection in
+            let rows = try await connection.query(
+                "DELETE FROM phone_factors WHERE id = \(id) AND user_id = \(userID) RETURNING \(unescaped: StoredColumns.phoneFactor)")
+            if !rows.isEmpty {
+                try await connection.execute("DELETE FROM failure_counters WHERE key = \(id)")
+            }
+            return rows
+        }
+        return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.phoneFactorRecord() }.first
+    }
+
+    // MARK: Verifications
+
+    public func insertPhoneVerification(_ record: PhoneVerificationRecord) async throws(PostgresEnrollmentStoreError) {
+        try await withConnection("storing a phone verification", retry: .ifNotApplied) { connection in
+            try await connection.execute(
+                """
+                INSERT INTO phone_verifications (\(unescaped: StoredColumns.phoneVerification))
+                VALUES (\(record.id), \(record.purpose.rawValue), \(record.userID), \(record.enrollmentID), \(record.credentialID),
+                        \(record.phoneNumber), \(ByteBuffer(bytes: record.codeDigest)), \(record.createdAt), \(record.expiresAt),
+                        \(Int64(record.failedAttempts)))
+                """)
+        }
+    }
+
+    public func phoneVerification(id: String) async throws(PostgresEnrollmentStoreError) -> PhoneVerificationRecord? {
+        let rows = try await withConnection("reading a phone verification", retry: .always) { connection in
+            try await connection.query("SELECT \(unescaped: StoredColumns.phoneVerification) FROM phone_verifications WHERE id = \(id)")
+        }
+        return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.phoneVerificationRecord() }.first
+    }
+
+    public func removePhoneVerification(id: String) async throws(PostgresEnrollmentStoreError) {
+        try await withConnection("removing a phone verification", retry: .always) { connection in
+            try await connection.execute("DELETE FROM phone_verifications WHERE id = \(id)")
+        }
+    }
+
+    /// One transaction under the user's factor lock (the factor limit and the number's uniqueness
+    /// per user hold across servers), with the verification locked as it is read, so a code is
+    /// spent, or an attempt counted, exactly once.
+    public func finalizePhoneEnrollment(
+        verificationID: String,
+        userID: String,
+        codeDigests: [[UInt8]],
+        at time: Int64,
+        maximumAttempts: Int,
+        factorID: String,
+        displayName: String?,
+        maximumFactorCount: Int
+    ) async throws(PostgresEnrollmentStoreError) -> PhoneEnrollmentFinalization {
+        try await transaction("finalizing a phone enrollment") { connection -> PhoneEnrollmentFinalization in
+            try await connection.lockFactors(of: userID)
+            guard let verification = try await connection.lockedPhoneVerification(id: verificationID), verification.purpose == .enrollment,
+                verification.userID == userID
+            else { return .verificationNotFound }
+            let duplicate = try await connection.query(
+                "SELECT id FROM phone_factors WHERE user_id = \(userID) AND phone_number = \(verification.phoneNumber)")
+            guard duplicate.isEmpty else { return .numberAlreadyEnrolled }
+            guard try await connection.factorCount(of: userID) < maximumFactorCount else { return .factorLimitReached }
+            let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
+            try await connection.keepPhoneVerification(kept, id: verificationID)
+            switch outcome {
+            case .matched: break
+            case .wrong(let attemptsLeft): return .wrongCode(attemptsLeft: attemptsLeft)
+            case .exhausted, .expired: return .verificationExpired
+            }
+            let factor = PhoneFactorRecord(
+                id: factorID, userID: userID, displayName: displayName, enrolledAt: time, phoneNumber: verification.phoneNumber)
+            try await connection.execute(
+                """
+                INSERT INTO phone_factors (\(unescaped: StoredColumns.phoneFactor))
+                VALUES (\(factor.id), \(factor.userID), \(factor.displayName), \(factor.enrolledAt), \(factor.phoneNumber))
+                """)
+            return .enrolled(factor)
+        }
+    }
+
+    /// One transaction: the credential and the verification are locked as they are read, so of
+    /// concurrent completions with one verification the first spends it and the others find it gone.
+    public func completeSignIn(
+        credentialID: String,
+        phoneVerificationID verificationID: String,
+        codeDigests: [[UInt8]],
+        maximumAttempts: Int,
+        at time: Int64,
+        session: SessionRecord,
+        maximumSessionsPerUser: Int
+    ) async throws(PostgresEnrollmentStoreError) -> SignInCompletion {
+        try await transaction("completing a phone sign-in") { connection -> SignInCompletion in
+            if let refusal = try await connection.refuseCredential(credentialID, userID: session.userID, at: time) { return refusal }
+            guard let verification = try await connection.lockedPhoneVerification(id: verificationID), verification.purpose == .signIn,
+                verification.credentialID == credentialID, verification.userID == session.userID, let factorID = verification.enrollmentID
+            else { return .verificationNotFound }
+            if let until = try await connection.failureCounter(key: factorID).lockEnd(at: time) {
+                return .locked(until: until)
+            }
+            let factor = try await connection.query("SELECT id FROM phone_factors WHERE id = \(factorID) AND user_id = \(session.userID)")
+            guard !factor.isEmpty else { return .factorNotFound }
+            let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
+            try await connection.keepPhoneVerification(kept, id: verificationID)
+            switch outcome {
+            case .matched: break
+            case .wrong: return .codeRejected
+            case .exhausted, .expired: return .verificationExpired
+            }
+            try await connection.execute("DELETE FROM pending_sign_ins WHERE id = \(credentialID)")
+            try await connection.execute("DELETE FROM failure_counters WHERE key = \(factorID)")
+            _ = try await connection.insertSession(session, maximumPerUser: maximumSessionsPerUser)
+            return .completed
+        }
+    }
+}
+
+extension PostgresEnrollmentStore.Connection {
+    /// The verification `id`, locked until the transaction ends.
+    func lockedPhoneVerification(id: String) async throws -> PhoneVerificationRecord? {
+        let rows = try await query("SELECT \(unescaped: StoredColumns.phoneVerification) FROM phone_verifications WHERE id = \(id) FOR UPDATE")
+        return try rows.first.map { try PostgresStoredRow(row: $0).phoneVerificationRecord() }
+    }
+
+    /// Writes back a verification after a check: its counted attempt, or its deletion.
+    func keepPhoneVerification(_ kept: PhoneVerificationRecord?, id: String) async throws {
+        if let kept {
+            try await execute("UPDATE phone_verifications SET failed_attempts = \(Int64(kept.failedAttempts)) WHERE id = \(id)")
+        } else {
+            try await execute("DELETE FROM phone_verifications WHERE id = \(id)")
+        }
+    }
+}

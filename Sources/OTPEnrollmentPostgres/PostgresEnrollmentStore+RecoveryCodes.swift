@@ -1,0 +1,53 @@
+public import OTPEnrollment
+internal import NIOCore
+internal import PostgresNIO
+
+extension PostgresEnrollmentStore {
+    public func replaceRecoveryCodes(userID: String, digests: [[UInt8]]) async throws(PostgresEnrollmentStoreError) {
+        let buffers = digests.map { ByteBuffer(bytes: $0) }
+        try await transaction("replacing recovery codes", retry: .always) { connection in
+            try await connection.execute("DELETE FROM recovery_codes WHERE user_id = \(userID)")
+            for digest in buffers {
+                try await connection.execute("INSERT INTO recovery_codes (user_id, digest) VALUES (\(userID), \(digest)) ON CONFLICT DO NOTHING")
+            }
+        }
+    }
+
+    public func recoveryCodeCount(userID: String) async throws(PostgresEnrollmentStoreError) -> Int {
+        let rows = try await withConnection("counting recovery codes", retry: .always) { connection in
+            try await connection.query("SELECT count(*) AS n FROM recovery_codes WHERE user_id = \(userID)")
+        }
+        return Int(try rows.first.map { row throws(PostgresEnrollmentStoreError) in try PostgresStoredRow(row: row).integer("n", of: userID) } ?? 0)
+    }
+
+    /// One transaction; the code is spent by a `DELETE … RETURNING`, so of two servers offering
+    /// one code only the one whose statement deletes the row completes (the other waits for the
+    /// row, then finds it gone). The row is found by its keyed digest through the primary key.
+    public func completeSignIn(
+        credentialID: String,
+        recoveryCodeDigests digests: [[UInt8]],
+        failureKey: String,
+        at time: Int64,
+        session: SessionRecord,
+        maximumSessionsPerUser: Int
+    ) async throws(PostgresEnrollmentStoreError) -> SignInCompletion {
+        let buffers = digests.map { ByteBuffer(bytes: $0) }
+        return try await transaction("completing a recovery-code sign-in") { connection -> SignInCompletion in
+            if let refusal = try await connection.refuseCredential(credentialID, userID: session.userID, at: time) { return refusal }
+            if let until = try await connection.failureCounter(key: failureKey).lockEnd(at: time) {
+                return .locked(until: until)
+            }
+            var spent = false
+            for digest in buffers where !spent {
+                spent = try await !connection.query(
+                    "DELETE FROM recovery_codes WHERE user_id = \(session.userID) AND digest = \(digest) RETURNING user_id"
+                ).isEmpty
+            }
+            guard spent else { return .codeRejected }
+            try await connection.execute("DELETE FROM pending_sign_ins WHERE id = \(credentialID)")
+            try await connection.execute("DELETE FROM failure_counters WHERE key = \(failureKey)")
+            _ = try await connection.insertSession(session, maximumPerUser: maximumSessionsPerUser)
+            return .completed
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import OTPEnrollment
+import OTPEnrollmentPostgres
+import OTPSealing
+import PostgresNIO
+import Testing
+
+@Suite("Postgres: configuration and connection errors")
+struct ConnectionErrorTests {
+    static let password = "s3cret-Pa55word"
+
+    static func sealer() throws -> SecretSealer {
+        try SecretSealer(current: SealingKey(bytes: (0..<32).map { _ in UInt8.random(in: 0...255) }))
+    }
+
+    static func openError(url: String, options: PostgresEnrollmentStore.Options = .init()) async throws -> PostgresEnrollmentStoreError {
+        let sealer = try sealer()
+        do throws(PostgresEnrollmentStoreError) {
+            let store = try await PostgresEnrollmentStore.open(url: url, sealer: sealer, options: options)
+            await store.close()
+        } catch {
+            return error
+        }
+        throw TestServer.Unavailable(description: "opening \(url.replacingOccurrences(of: password, with: "…")) succeeded")
+    }
+
+    @Test(
+        "a bad URL is refused with what is wrong, never the password",
+        arguments: [
+            ("mysql://user:\(password)@localhost/db", "postgres://"),
+            ("postgres://user:\(password)@localhost:port5432/db", "port"),
+            ("postgres://user:\(password)@localhost:70000/db", "port"),
+            ("postgres://user:\(password)@localhost/db?sslmode=sometimes", "sslmode"),
+            ("postgres://user:\(password)%zz@localhost/db", "password has a malformed percent escape"),
+            ("postgres://user:\(password)@localhost/db?frobnicate=1", "unknown parameter frobnicate"),
+            ("postgres://user:\(password)@a,b/db", "several hosts"),
+            ("postgres://user:\(password)@[::1/db", "IPv6"),
+        ])
+    func badURL(_ url: String, expected: String) async throws {
+        let error = try await Self.openError(url: url)
+        guard case .invalidURL = error else {
+            Issue.record("expected invalidURL, got \(error)")
+            return
+        }
+        #expect(error.description.contains(expected), "\(error)")
+        #expect(!error.description.contains(Self.password))
+    }
+
+    @Test("a server out of reach is reported as unreachable, without the password")
+    func unreachable() async throws {
+        // A port nothing listens on: bound, then closed.
+        let error = try await Self.openError(url: "postgres://someone:\(Self.password)@127.0.0.1:1/db?sslmode=disable")
+        guard case .unreachable(let server, _) = error else {
+            Issue.record("expected unreachable, got \(error)")
+            return
+        }
+        #expect(server == "someone@127.0.0.1:1/db")
+        #expect(!error.description.contains(Self.password))
+    }
+
+    @Test("a wrong password is refused as an authentication failure, without the password")
+    func wrongPassword() async throws {
+        let port = try TestServer.settings().port
+        let error = try await Self.openError(url: "postgres://otpkit_password:\(Self.password)@127.0.0.1:\(port)/otpkit_test?sslmode=disable")
+        guard case .authenticationFailed = error else {
+            Issue.record("expected authenticationFailed, got \(error)")
+            return
+        }
+        #expect(error.description.contains("otpkit_password@127.0.0.1"))
+        #expect(!error.description.contains(Self.password))
+    }
+
+    @Test("a database that does not exist is named")
+    func missingDatabase() async throws {
+        let (directory, port, user) = try TestServer.settings()
+        let socket = directory.replacingOccurrences(of: "/", with: "%2F")
+        let error = try await Self.openError(url: "postgresql://\(user)@\(socket):\(port)/otpkit_no_such_database")
+        #expect(
+            error == .databaseNotFound(server: "\(user)@\(directory)/.s.PGSQL.\(port)/otpkit_no_such_database", database: "otpkit_no_such_database"))
+    }
+
+    @Test("sslmode=require against a server without TLS fails as a TLS error")
+    func tlsRequired() async throws {
+        let port = try TestServer.settings().port
+        let error = try await Self.openError(url: "postgres://postgres@127.0.0.1:\(port)/otpkit_test?sslmode=require")
+        guard case .tlsFailed = error else {
+            Issue.record("expected tlsFailed, got \(error)")
+            return
+        }
+    }
+
+    @Test("a URL over TCP with the right password opens the store")
+    func urlOverTCP() async throws {
+        let database = try await TestDatabase.create()
+        defer { Task { await database.drop() } }
+        let admin = try await TestServer.connect(database: database.database)
+        try await admin.query(PostgresQuery(unsafeSQL: "GRANT ALL ON SCHEMA \(database.name) TO otpkit_password"), logger: TestServer.logger)
+        try await admin.close()
+        let port = try TestServer.settings().port
+        let store = try await PostgresEnrollmentStore.open(
+            url:
+                "postgres://otpkit_password:otpkit-test-password@127.0.0.1:\(port)/\(database.database)?sslmode=prefer&options=-c%20search_path%3D\(database.name)",
+            sealer: Self.sealer())
+        #expect(store.server == "otpkit_password@127.0.0.1:\(port)/\(database.database)")
+        try await enroll(store)
+        await store.close()
+    }
+
+    @Test("every pooled connection busy: a caller waits for the bound, then gets poolExhausted")
+    func poolExhausted() async throws {
+        try await withStore { _, database in
+            let store = try await database.open(poolSize: 1, options: .init(connectionWait: .milliseconds(300)))
+            defer { Task { await store.close() } }
+            let credential = PendingSignInRecord(id: "held", userID: "u", firstFactorProvider: "password", createdAt: 0, expiresAt: .max)
+            try await store.insertPendingSignIn(credential)
+            // A transaction beside the store locks the row; the store's only connection then waits for it.
+            let admin = try await database.connect()
+            try await admin.query("BEGIN", logger: TestServer.logger)
+            try await admin.query("SELECT id FROM pending_sign_ins WHERE id = 'held' FOR UPDATE", logger: TestServer.logger)
+            let blocked = Task { try await store.consumePendingSignIn(id: "held") }
+            try await Task.sleep(for: .milliseconds(200))
+            let clock = ContinuousClock()
+            let start = clock.now
+            let error = await #expect(throws: PostgresEnrollmentStoreError.self) { try await store.factor(id: "any") }
+            let waited = clock.now - start
+            guard case .poolExhausted(_, let milliseconds) = error else {
+                Issue.record("expected poolExhausted, got \(String(describing: error))")
+                return
+            }
+            #expect(milliseconds == 300)
+            #expect(waited >= .milliseconds(250) && waited < .seconds(5))
+            try await admin.query("COMMIT", logger: TestServer.logger)
+            try await admin.close()
+            #expect(try await blocked.value?.id == "held", "the waiting operation completes once the row is free")
+        }
+    }
+
+    @Test("reads are retried when the server ends the store's connections")
+    func retriedAfterTermination() async throws {
+        // A database of its own: the test ends every other connection to it.
+        try await withStore(ownDatabase: true) { store, database in
+            let factor = try await enroll(store)
+            try await database.query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+            #expect(try await store.factor(id: factor.id)?.id == factor.id)
+            #expect(try await store.factors(userID: factor.userID).count == 1)
+        }
+    }
+
+    @Test("a closed store refuses operations")
+    func closed() async throws {
+        try await withStore { store, _ in
+            await store.close()
+            await #expect(throws: PostgresEnrollmentStoreError.closed(server: store.server)) { try await store.factor(id: "x") }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import OTPEnrollmentPostgres
+import PostgresNIO
+import Testing
+
+@Suite("Postgres: migrations")
+struct MigrationTests {
+    @Test("a second open applies nothing again and keeps the recorded checksums")
+    func idempotent() async throws {
+        try await withStore { store, database in
+            let before = try await database.query("SELECT version, checksum, applied_at FROM otpkit_migrations ORDER BY version")
+            #expect(before.count >= 3)
+            let again = try await database.open()
+            await again.close()
+            let after = try await database.query("SELECT version, checksum, applied_at FROM otpkit_migrations ORDER BY version")
+            #expect(after.count == before.count)
+            for (old, new) in zip(before, after) {
+                #expect(try old["checksum"].decode(String.self) == new["checksum"].decode(String.self))
+                #expect(try old["applied_at"].decode(Int64.self) == new["applied_at"].decode(Int64.self))
+            }
+        }
+    }
+
+    @Test("a recorded checksum that differs from the shipped migration refuses to open")
+    func tamperedChecksum() async throws {
+        try await withStore { _, database in
+            try await database.query("UPDATE otpkit_migrations SET checksum = 'edited' WHERE version = 2")
+            let error = await #expect(throws: PostgresEnrollmentStoreError.self) { try await database.open() }
+            guard case .migrationChanged(_, let version) = error else {
+                Issue.record("expected migrationChanged, got \(String(describing: error))")
+                return
+            }
+            #expect(version == 2)
+        }
+    }
+
+    @Test("a schema from a newer OTPKit refuses to open")
+    func newerSchema() async throws {
+        try await withStore { _, database in
+            try await database.query("INSERT INTO otpkit_migrations (version, summary, checksum, applied_at) VALUES (99, 'future', 'x', 0)")
+            let error = await #expect(throws: PostgresEnrollmentStoreError.self) { try await database.open() }
+            guard case .schemaTooNew(_, let version, _) = error else {
+                Issue.record("expected schemaTooNew, got \(String(describing: error))")
+                return
+            }
+            #expect(version == 99)
+        }
+    }
+
+    @Test("stores opening one fresh database at once all succeed and migrate it once")
+    func concurrentOpens() async throws {
+        let database = try await TestDatabase.create(ownDatabase: true)
+        defer { Task { await database.drop() } }
+        let stores = try await withThrowingTaskGroup(of: PostgresEnrollmentStore.self) { group in
+            for _ in 0..<4 { group.addTask { try await database.open(poolSize: 2) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(stores.count == 4)
+        let versions = try await database.query("SELECT version FROM otpkit_migrations").count
+        let keys = try await database.query("SELECT id FROM store_secrets").count
+        #expect(versions == 3)
+        #expect(keys == 1, "one code digest key, shared by every store")
+        let digests = stores.map { $0.codeDigestKeys?.currentKeyID }
+        #expect(Set(digests).count == 1)
+        for store in stores { await store.close() }
+    }
+}

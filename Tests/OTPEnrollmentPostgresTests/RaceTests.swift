@@ -1,0 +1,91 @@
+import OTPCore
+import OTPEnrollment
+import OTPEnrollmentPostgres
+import Testing
+
+/// Races between two stores, each with its own pool, as two servers would run them: the database
+/// alone decides.
+@Suite("Postgres: races across two stores")
+struct RaceTests {
+    @Test("50 concurrent sign-in completions with one code across two stores: exactly one completes")
+    func oneCodeOneSignIn() async throws {
+        try await withStore { first, database in
+            let second = try await database.open(poolSize: 8)
+            defer { Task { await second.close() } }
+            let factor = try await enroll(first, userID: "racer")
+            let now = TOTP.currentUnixTime()
+            var credentials: [String] = []
+            for index in 0..<50 {
+                let credential = PendingSignInRecord(
+                    id: "credential-\(index)", userID: "racer", firstFactorProvider: "password", createdAt: now, expiresAt: now + 300)
+                try await first.insertPendingSignIn(credential)
+                credentials.append(credential.id)
+            }
+            let step = UInt64(now / 30)
+            let outcomes = try await withThrowingTaskGroup(of: SignInCompletion.self) { group in
+                for (index, credential) in credentials.enumerated() {
+                    let store = index.isMultiple(of: 2) ? first : second
+                    group.addTask {
+                        let session = SessionRecord(
+                            id: "session-\(index)", userID: "racer", firstFactorProvider: "password", authenticatedAt: now,
+                            secondFactorEnrollmentID: factor.id, lastUsedAt: now, expiresAt: now + 3600)
+                        return try await store.completeSignIn(
+                            credentialID: credential, factorID: factor.id, step: step, at: now, session: session, maximumSessionsPerUser: 100)
+                    }
+                }
+                return try await group.reduce(into: [SignInCompletion]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == .completed }.count == 1)
+            #expect(outcomes.filter { $0 == .stepRejected(lastAcceptedStep: step) }.count == 49)
+            let sessions = try await database.query("SELECT id FROM sessions WHERE user_id = 'racer'")
+            #expect(sessions.count == 1, "one session, for the one completion")
+            let credentialsLeft = try await database.query("SELECT id FROM pending_sign_ins WHERE user_id = 'racer'")
+            #expect(credentialsLeft.count == 49, "the refused completions changed nothing")
+        }
+    }
+
+    @Test("50 concurrent acceptances of one step across two stores: exactly one is accepted")
+    func oneStepOneAcceptance() async throws {
+        try await withStore { first, database in
+            let second = try await database.open(poolSize: 8)
+            defer { Task { await second.close() } }
+            let factor = try await enroll(first)
+            let outcomes = try await withThrowingTaskGroup(of: StepAcceptance.self) { group in
+                for index in 0..<50 {
+                    let store = index.isMultiple(of: 2) ? first : second
+                    group.addTask { try await store.recordAcceptedStep(1_000, factorID: factor.id) }
+                }
+                return try await group.reduce(into: [StepAcceptance]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == .accepted }.count == 1)
+            #expect(outcomes.filter { $0 == .rejected(lastAcceptedStep: 1_000) }.count == 49)
+        }
+    }
+
+    @Test("concurrent finalizations for one user across two stores never pass the factor limit")
+    func factorLimitAcrossStores() async throws {
+        try await withStore { first, database in
+            let second = try await database.open(poolSize: 8)
+            defer { Task { await second.close() } }
+            let now = TOTP.currentUnixTime()
+            let outcomes = try await withThrowingTaskGroup(of: EnrollmentFinalization.self) { group in
+                for index in 0..<20 {
+                    let store = index.isMultiple(of: 2) ? first : second
+                    let secret = try OTPSecret.random(for: .sha1)
+                    let pending = PendingEnrollmentRecord(
+                        id: "pending-\(index)", userID: "limited", secret: secret, algorithm: .sha1, digits: 6, period: 30, createdAt: now,
+                        deadline: now + 600)
+                    try await store.insertPendingEnrollment(pending)
+                    let factor = FactorRecord(
+                        id: "factor-\(index)", userID: "limited", factorID: "totp", displayName: nil, enrolledAt: now, secret: secret,
+                        algorithm: .sha1, digits: 6, period: 30, lastAcceptedStep: nil)
+                    group.addTask { try await store.finalizeEnrollment(pendingID: pending.id, factor: factor, maximumFactorCount: 5) }
+                }
+                return try await group.reduce(into: [EnrollmentFinalization]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == .enrolled }.count == 5)
+            #expect(outcomes.filter { $0 == .factorLimitReached }.count == 15)
+            #expect(try await first.factors(userID: "limited").count == 5)
+        }
+    }
+}
