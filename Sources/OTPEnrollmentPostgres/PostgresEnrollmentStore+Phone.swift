@@ -62,6 +62,24 @@ extension PostgresEnrollmentStore {
     /// One transaction under the user's factor lock (the factor limit and the number's uniqueness
     /// per user hold across servers), with the verification locked as it is read, so a code is
     /// spent, or an attempt counted, exactly once.
+    /// One transaction: the verification is locked as it is read, so of concurrent uses of one
+    /// code the first spends it and the others find it gone.
+    public func consumeFirstFactorVerification(
+        _ verificationID: String, codeDigests: [[UInt8]], at time: Int64, maximumAttempts: Int
+    ) async throws(PostgresEnrollmentStoreError) -> PhoneVerificationConsumption {
+        try await transaction("checking a phone code") { connection -> PhoneVerificationConsumption in
+            guard let verification = try await connection.lockedPhoneVerification(id: verificationID), verification.purpose == .firstFactor
+            else { return .verificationNotFound }
+            let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
+            try await connection.keepPhoneVerification(kept, id: verificationID)
+            switch outcome {
+            case .matched: return .consumed(verification)
+            case .wrong(let attemptsLeft): return .wrongCode(attemptsLeft: attemptsLeft)
+            case .exhausted, .expired: return .verificationExpired
+            }
+        }
+    }
+
     public func finalizePhoneEnrollment(
         verificationID: String,
         userID: String,

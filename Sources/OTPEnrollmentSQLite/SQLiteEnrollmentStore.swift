@@ -117,7 +117,7 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
     private func configure() async throws(SQLiteEnrollmentStoreError) {
         // busy_timeout replaces sqlite-nio's default busy handler, which retries without sleeping.
         try await execute("PRAGMA busy_timeout = \(max(0, options.busyTimeoutMilliseconds))")
-        let mode = try await execute("PRAGMA journal_mode = WAL").first?.column("journal_mode")?.string
+        let mode = try await switchToWAL()
         guard mode == "wal" else {
             throw .readOnly(path: path, reason: "the journal cannot be switched to WAL (it stays \(mode ?? "unknown"))")
         }
@@ -126,6 +126,20 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
         if options.checksIntegrityOnOpen {
             let problems = try await integrityProblems(quick: true)
             guard problems.isEmpty else { throw .corrupt(path: path, detail: problems.prefix(3).joined(separator: "; ")) }
+        }
+    }
+
+    /// Switches the journal to WAL and returns the mode SQLite reports. Two connections switching a
+    /// new file at once make one of them fail with `SQLITE_BUSY` at once, without the busy handler
+    /// (the switch needs the file to itself), so the switch is tried again until the busy timeout.
+    private func switchToWAL() async throws(SQLiteEnrollmentStoreError) -> String? {
+        let deadline = ContinuousClock.now + .milliseconds(max(0, options.busyTimeoutMilliseconds))
+        while true {
+            do {
+                return try await execute("PRAGMA journal_mode = WAL").first?.column("journal_mode")?.string
+            } catch .busy where ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
         }
     }
 
@@ -149,8 +163,10 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
                 return closed
             }
             guard !wasClosed else { return }
+            // Through the futures, which a cancelled task still waits for: the async forms give up
+            // when the caller's task is cancelled and leave the connection open.
             do {
-                try await connection.close()
+                try await connection.close().get()
                 try await threadPool.shutdownGracefully()
             } catch {
                 throw .database(path: path, message: "closing failed: \(error)")

@@ -70,11 +70,27 @@ struct PersistenceTests {
         try await store.close()
     }
 
+    @Test("a store closes from a cancelled task too (a sibling's failure cancels it), and is closed afterwards")
+    func closeWhenCancelled() async throws {
+        let database = try TestDatabase()
+        let store = try await database.open()
+        let closing = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await store.close()
+        }
+        try await closing.value
+        let error = await #expect(throws: SQLiteEnrollmentStoreError.self) { _ = try await store.factors(userID: "bob") }
+        #expect(error.map { "\($0)".contains("closed") } == true, "\(String(describing: error))")
+    }
+
     @Test("opening twice at once (two stores on one file) works, and both see each other's writes")
     func twoStoresOneFile() async throws {
         let database = try TestDatabase()
-        async let a = database.open()
-        async let b = database.open()
+        // A minute rather than ten seconds for the other's lock: in a full test run the process's
+        // few threads are busy with other tests, and the store holding the lock may wait for one.
+        let options = SQLiteEnrollmentStore.Options(busyTimeoutMilliseconds: 60_000)
+        async let a = SQLiteEnrollmentStore.open(path: database.path, sealer: SecretSealer(current: database.key), options: options)
+        async let b = SQLiteEnrollmentStore.open(path: database.path, sealer: SecretSealer(current: database.key), options: options)
         let (first, second) = try await (a, b)
         let factor = try await enroll(first, userID: "bob")
         #expect(try await second.factor(id: factor.id) == factor)
