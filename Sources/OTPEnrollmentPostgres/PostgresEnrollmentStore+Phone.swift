@@ -72,11 +72,7 @@ extension PostgresEnrollmentStore {
             else { return .verificationNotFound }
             let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
             try await connection.keepPhoneVerification(kept, id: verificationID)
-            switch outcome {
-            case .matched: return .consumed(verification)
-            case .wrong(let attemptsLeft): return .wrongCode(attemptsLeft: attemptsLeft)
-            case .exhausted, .expired: return .verificationExpired
-            }
+            return PhoneVerificationConsumption(outcome, of: verification)
         }
     }
 

@@ -71,11 +71,7 @@ extension SQLiteEnrollmentStore {
             }
             let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
             try await self.keepPhoneVerification(kept, id: verificationID)
-            switch outcome {
-            case .matched: return .consumed(verification)
-            case .wrong(let attemptsLeft): return .wrongCode(attemptsLeft: attemptsLeft)
-            case .exhausted, .expired: return .verificationExpired
-            }
+            return PhoneVerificationConsumption(outcome, of: verification)
         }
     }
 

@@ -515,6 +515,15 @@ public enum PhoneVerificationConsumption: Sendable, Hashable {
     case verificationExpired
     /// The code was wrong; `attemptsLeft` more may be tried.
     case wrongCode(attemptsLeft: Int)
+
+    /// What checking the code of `verification` comes to, for every store's implementation.
+    package init(_ check: PhoneCodeCheck, of verification: PhoneVerificationRecord) {
+        switch check {
+        case .matched: self = .consumed(verification)
+        case .wrong(let attemptsLeft): self = .wrongCode(attemptsLeft: attemptsLeft)
+        case .exhausted, .expired: self = .verificationExpired
+        }
+    }
 }
 
 /// The outcome of ``EnrollmentStore/recordAcceptedStep(_:factorID:)``.

@@ -433,11 +433,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             }
             let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
             state.phoneVerifications[verificationID] = kept
-            switch outcome {
-            case .matched: return .consumed(verification)
-            case .wrong(let attemptsLeft): return .wrongCode(attemptsLeft: attemptsLeft)
-            case .exhausted, .expired: return .verificationExpired
-            }
+            return PhoneVerificationConsumption(outcome, of: verification)
         }
     }
 
