@@ -213,9 +213,9 @@ let package = Package(
         ),
         // Separate processes for the cross-process replay and kill -9 tests.
         .executableTarget(
-            name: "OTPEnrollmentSQLiteTestHelper",
-            dependencies: ["OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPSealing"],
-            path: "Tests/OTPEnrollmentSQLiteTestHelper"
+            name: "OTPEnrollmentStoreTestHelper",
+            dependencies: ["OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPEnrollmentPostgres", "OTPSealing"],
+            path: "Tests/OTPEnrollmentStoreTestHelper"
         ),
         .testTarget(name: "OTPTestUtilitiesTests", dependencies: ["OTPTestUtilities"]),
         .testTarget(name: "OTPCoreTests", dependencies: ["OTPCore", "OTPTestUtilities"]),
@@ -244,7 +244,7 @@ let package = Package(
         .testTarget(
             name: "OTPEnrollmentPostgresTests",
             dependencies: [
-                "OTPEnrollmentPostgres", "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPSealing", "OTPCore",
+                "OTPEnrollmentPostgres", "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPSealing", "OTPCore", "OTPTestUtilities",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import NIOCore
 import OTPCore
@@ -55,11 +56,14 @@ final class TestDatabase: Sendable {
     /// The database: the test database, or `name` when the test has one of its own.
     let database: String
     let key: SealingKey
+    /// The key in hexadecimal, as a helper process reads it from `OTPKIT_SEALING_KEY`.
+    let keyHex: String
 
-    private init(name: String, database: String, key: SealingKey) {
+    private init(name: String, database: String, keyBytes: [UInt8]) throws {
         self.name = name
         self.database = database
-        self.key = key
+        self.key = try SealingKey(bytes: keyBytes)
+        self.keyHex = keyBytes.map { String(format: "%02x", $0) }.joined()
     }
 
     /// A fresh schema, or with `ownDatabase` a fresh database.
@@ -70,8 +74,7 @@ final class TestDatabase: Sendable {
         defer { Task { try? await admin.close() } }
         let statement = ownDatabase ? "CREATE DATABASE \(name)" : "CREATE SCHEMA \(name)"
         try await admin.query(PostgresQuery(unsafeSQL: statement), logger: TestServer.logger)
-        let key = try SealingKey(bytes: (0..<32).map { _ in UInt8.random(in: 0...255) })
-        return TestDatabase(name: name, database: ownDatabase ? name : shared, key: key)
+        return try TestDatabase(name: name, database: ownDatabase ? name : shared, keyBytes: (0..<32).map { _ in UInt8.random(in: 0...255) })
     }
 
     var isOwnDatabase: Bool { database == name }

@@ -77,10 +77,10 @@ func enroll(
     return factor
 }
 
-/// The helper executable (Tests/OTPEnrollmentSQLiteTestHelper) that plays a second process.
+/// The helper executable (Tests/OTPEnrollmentStoreTestHelper) that plays a second process.
 enum TestHelper {
     static func path() throws -> String {
-        try BuiltProduct.path("OTPEnrollmentSQLiteTestHelper")
+        try BuiltProduct.path("OTPEnrollmentStoreTestHelper")
     }
 
     /// The helper's environment: the database key, where the helper reads it.

@@ -1,5 +1,7 @@
 // Test helper: runs one store operation stream in its own process, so tests can race two
-// processes on one database file or kill one with SIGKILL mid-stream. Key from OTPKIT_SEALING_KEY.
+// processes on one database or kill one with SIGKILL mid-stream. Key from OTPKIT_SEALING_KEY. DB is
+// an SQLite file, or `postgres` for the PostgreSQL database libpq's variables name (PGHOST, PGPORT,
+// PGUSER, PGDATABASE, PGOPTIONS).
 //
 //   open DB                          open the store, print "ok" or the error, exit 0 / 1
 //   race DB FACTOR FIRST ROUNDS T    verify the code of steps FIRST..<FIRST+ROUNDS for FACTOR, round i
@@ -12,6 +14,7 @@
 //                                    after each commit append "ID NUMBER" to ACKFILE
 import OTPCore
 import OTPEnrollment
+import OTPEnrollmentPostgres
 import OTPEnrollmentSQLite
 import OTPSealing
 
@@ -40,15 +43,21 @@ func unixMilliseconds() -> Int64 {
     return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
 }
 
-func openStore(_ path: String) async -> SQLiteEnrollmentStore {
+func openStore(_ path: String) async -> any EnrollmentStore {
     do {
         let sealer = try SecretSealer(current: SealingKey(environmentVariable: SealingKey.defaultEnvironmentVariable))
+        if path == "postgres" { return try await PostgresEnrollmentStore.open(sealer: sealer, poolSize: 2) }
         return try await SQLiteEnrollmentStore.open(path: path, sealer: sealer)
     } catch let error as SealingError {
         fail("\(error)")
     } catch {
         fail("\(error)")
     }
+}
+
+func close(_ store: any EnrollmentStore) async throws {
+    if let store = store as? SQLiteEnrollmentStore { try await store.close() }
+    if let store = store as? PostgresEnrollmentStore { await store.close() }
 }
 
 let arguments = CommandLine.arguments
@@ -58,7 +67,7 @@ switch arguments[1] {
 case "open":
     let store = await openStore(arguments[2])
     print("ok")
-    try await store.close()
+    try await close(store)
 
 case "race":
     guard arguments.count == 7, let first = UInt64(arguments[4]), let rounds = UInt64(arguments[5]), let start = Int64(arguments[6]) else {
@@ -84,7 +93,7 @@ case "race":
         }
     }
     print(lines.joined(separator: "\n"))
-    try await store.close()
+    try await close(store)
 
 case "churn":
     guard arguments.count == 4 else { fail("usage: churn DB ACKFILE") }
