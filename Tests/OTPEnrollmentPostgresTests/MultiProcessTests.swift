@@ -1,3 +1,4 @@
+import Foundation
 import OTPCore
 import OTPEnrollment
 import OTPEnrollmentPostgres
@@ -41,6 +42,37 @@ struct MultiProcessTests {
             print("PostgreSQL replay race: \(rounds) codes, \(decidedByCompareAndSet) decided by the conditional UPDATE, the rest by the read")
             #expect(decidedByCompareAndSet > 0, "the processes never raced; the test proved nothing")
             #expect(try await store.factor(id: factor.id)?.lastAcceptedStep == firstStep + UInt64(rounds) - 1)
+        }
+    }
+
+    @Test("kill -9 of a process mid-stream of enrollments and sign-ins: every acknowledged write is in the database")
+    func crashSafety() async throws {
+        try await withStore { store, database in
+            var environment: [String: String?] = try database.environment.mapValues { $0 }
+            environment["OTPKIT_SEALING_KEY"] = database.keyHex
+            let scratch = try TemporaryDirectory(prefix: "otpkit-pg-churn")
+            defer { scratch.remove() }
+            var acknowledged: [String] = []
+            for round in 0..<3 {
+                let ack = scratch.file("ack-\(round)")
+                acknowledged += try await ProcessRunner.killMidStream(
+                    try BuiltProduct.path("OTPEnrollmentStoreTestHelper"), ["churn", "postgres", ack], environment: environment,
+                    acknowledgements: ack, count: 40 + Int.random(in: 0...60))
+            }
+            var enrolled = 0
+            for line in acknowledged {
+                let parts = line.split(separator: " ").map(String.init)
+                let factor = try await store.factor(id: parts[1])
+                #expect(factor != nil, "acknowledged \(line) is missing")
+                if parts[0] == "step", let step = UInt64(parts[2]) {
+                    #expect((factor?.lastAcceptedStep ?? 0) >= step, "acknowledged \(line) is lost")
+                } else {
+                    enrolled += 1
+                }
+            }
+            #expect(enrolled > 0)
+            // The server let go of the killed processes' sessions: a new store works as before.
+            #expect(try await enroll(store, id: "after-the-crash", userID: "someone-new").id == "after-the-crash")
         }
     }
 }

@@ -94,29 +94,10 @@ struct MultiProcessTests {
         var acknowledged: [String] = []
         for round in 0..<3 {
             let ack = database.scratch.file("\(command)-ack-\(round)")
-            let target = 40 + Int.random(in: 0...60)
-            let result = try await ProcessRunner.converse(
-                try TestHelper.path(), [command, database.path, ack], environment: TestHelper.environment(keyHex: database.keyHex)
-            ) { session in
-                let deadline = ContinuousClock.now + .seconds(60)
-                while try Self.acknowledgedLines(ack).count < target {
-                    // The helper never closes its standard output: closed, it has ended.
-                    try #require(await !session.isOutputClosed, "the \(command) helper ended before it was killed")
-                    try #require(ContinuousClock.now < deadline, "\(command) helper too slow")
-                    try await Task.sleep(for: .milliseconds(5))
-                }
-                try await Task.sleep(for: .milliseconds(Int.random(in: 0...20)))
-                try session.send(signal: SIGKILL)
-            }
-            #expect(result.termination == .signaled(SIGKILL), "\(result)")
-            acknowledged += try Self.acknowledgedLines(ack)
+            acknowledged += try await ProcessRunner.killMidStream(
+                try TestHelper.path(), [command, database.path, ack], environment: TestHelper.environment(keyHex: database.keyHex),
+                acknowledgements: ack, count: 40 + Int.random(in: 0...60))
         }
         return acknowledged
-    }
-
-    /// The lines the churn helper has acknowledged so far; none before it creates the file.
-    static func acknowledgedLines(_ path: String) throws -> [String] {
-        guard FileManager.default.fileExists(atPath: path) else { return [] }
-        return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
     }
 }
