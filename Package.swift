@@ -214,7 +214,10 @@ let package = Package(
         // Separate processes for the cross-process replay and kill -9 tests.
         .executableTarget(
             name: "OTPEnrollmentStoreTestHelper",
-            dependencies: ["OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPEnrollmentPostgres", "OTPSealing"],
+            dependencies: [
+                "OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPEnrollmentPostgres", "OTPSealing",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/OTPEnrollmentStoreTestHelper"
         ),
         .testTarget(name: "OTPTestUtilitiesTests", dependencies: ["OTPTestUtilities"]),

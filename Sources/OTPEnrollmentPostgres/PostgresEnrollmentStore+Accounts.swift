@@ -33,14 +33,14 @@ extension PostgresEnrollmentStore {
     }
 
     public func account(id: String) async throws(PostgresEnrollmentStoreError) -> AccountRecord? {
-        let rows = try await withConnection("reading an account", retry: .always) { connection in
+        let rows = try await reading("reading an account") { connection in
             try await connection.query("SELECT \(unescaped: StoredColumns.account) FROM accounts WHERE id = \(id)")
         }
         return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.accountRecord() }.first
     }
 
     public func account(email: String) async throws(PostgresEnrollmentStoreError) -> AccountRecord? {
-        let rows = try await withConnection("reading an account", retry: .always) { connection in
+        let rows = try await reading("reading an account") { connection in
             try await connection.query("SELECT \(unescaped: StoredColumns.account) FROM accounts WHERE email = \(email)")
         }
         return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.accountRecord() }.first
@@ -87,7 +87,7 @@ extension PostgresEnrollmentStore {
 
     /// `password` clears the account's columns in one `UPDATE`; other providers delete the row.
     public func unlinkProvider(_ providerID: String, accountID: String) async throws(PostgresEnrollmentStoreError) -> Bool {
-        try await withConnection("unlinking a provider", retry: .ifNotApplied) { connection in
+        try await transaction("unlinking a provider", retry: .ifNotApplied) { connection in
             if providerID == "password" {
                 return try await !connection.query(
                     """
@@ -103,13 +103,13 @@ extension PostgresEnrollmentStore {
     }
 
     public func accountID(providerID: String, providerUID: String) async throws(PostgresEnrollmentStoreError) -> String? {
-        try await withConnection("reading an identity's owner", retry: .always) { connection in
+        try await reading("reading an identity's owner") { connection in
             try await connection.identityOwner(ProviderIdentity(providerID: providerID, providerUID: providerUID))
         }
     }
 
     public func providerIdentities(accountID: String) async throws(PostgresEnrollmentStoreError) -> [ProviderIdentity] {
-        let rows = try await withConnection("reading provider identities", retry: .always) { connection in
+        let rows = try await reading("reading provider identities") { connection in
             try await connection.query(
                 """
                 SELECT \(unescaped: StoredColumns.providerIdentity) FROM provider_identities
@@ -120,20 +120,20 @@ extension PostgresEnrollmentStore {
     }
 
     public func recordAccountSignIn(id: String, at time: Int64, passwordHash: String?) async throws(PostgresEnrollmentStoreError) {
-        try await withConnection("recording a sign-in", retry: .always) { connection in
+        try await transaction("recording a sign-in", retry: .always) { connection in
             try await connection.execute(
                 "UPDATE accounts SET last_sign_in_at = \(time), password_hash = coalesce(\(passwordHash), password_hash) WHERE id = \(id)")
         }
     }
 
     public func setAccountDisabled(id: String, disabled: Bool) async throws(PostgresEnrollmentStoreError) -> Bool {
-        try await withConnection("disabling an account", retry: .always) { connection in
+        try await transaction("disabling an account", retry: .always) { connection in
             try await !connection.query("UPDATE accounts SET disabled = \(disabled) WHERE id = \(id) RETURNING id").isEmpty
         }
     }
 
     public func updateAccountProfile(id: String, displayName: String?, photoURL: String?) async throws(PostgresEnrollmentStoreError) -> Bool {
-        try await withConnection("updating a profile", retry: .always) { connection in
+        try await transaction("updating a profile", retry: .always) { connection in
             try await !connection.query(
                 "UPDATE accounts SET display_name = \(displayName), photo_url = \(photoURL) WHERE id = \(id) RETURNING id"
             ).isEmpty

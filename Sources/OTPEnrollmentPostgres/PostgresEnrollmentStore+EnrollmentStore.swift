@@ -7,7 +7,7 @@ extension PostgresEnrollmentStore {
 
     public func insertPendingEnrollment(_ record: PendingEnrollmentRecord) async throws(PostgresEnrollmentStoreError) {
         let sealed = try sealed(record.secret, recordID: record.id)
-        try await withConnection("storing a pending enrollment", retry: .ifNotApplied) { connection in
+        try await transaction("storing a pending enrollment", retry: .ifNotApplied) { connection in
             try await connection.execute(
                 """
                 INSERT INTO pending_enrollments (\(unescaped: StoredColumns.pendingEnrollment))
@@ -18,14 +18,14 @@ extension PostgresEnrollmentStore {
     }
 
     public func pendingEnrollment(id: String) async throws(PostgresEnrollmentStoreError) -> PendingEnrollmentRecord? {
-        let rows = try await withConnection("reading a pending enrollment", retry: .always) { connection in
+        let rows = try await reading("reading a pending enrollment") { connection in
             try await connection.query("SELECT \(unescaped: StoredColumns.pendingEnrollment) FROM pending_enrollments WHERE id = \(id)")
         }
         return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.pendingEnrollmentRecord(sealer) }.first
     }
 
     public func removePendingEnrollment(id: String) async throws(PostgresEnrollmentStoreError) {
-        try await withConnection("removing a pending enrollment", retry: .always) { connection in
+        try await transaction("removing a pending enrollment", retry: .always) { connection in
             try await connection.execute("DELETE FROM pending_enrollments WHERE id = \(id)")
         }
     }
@@ -60,12 +60,12 @@ extension PostgresEnrollmentStore {
     // MARK: Enrolled factors
 
     public func factors(userID: String) async throws(PostgresEnrollmentStoreError) -> [FactorRecord] {
-        let rows = try await withConnection("reading factors", retry: .always) { connection in try await connection.factorRows(of: userID) }
+        let rows = try await reading("reading factors") { connection in try await connection.factorRows(of: userID) }
         return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.factorRecord(sealer) }
     }
 
     public func factor(id: String) async throws(PostgresEnrollmentStoreError) -> FactorRecord? {
-        let rows = try await withConnection("reading a factor", retry: .always) { connection in
+        let rows = try await reading("reading a factor") { connection in
             try await connection.query("SELECT \(unescaped: StoredColumns.factor) FROM factors WHERE id = \(id)")
         }
         return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.factorRecord(sealer) }.first
@@ -88,7 +88,7 @@ extension PostgresEnrollmentStore {
     /// exactly one changes the row.
     public func recordAcceptedStep(_ step: UInt64, factorID: String) async throws(PostgresEnrollmentStoreError) -> StepAcceptance {
         let stored = try Self.storedStep(step)
-        return try await withConnection("recording an accepted step", retry: .ifNotApplied) { connection in
+        return try await transaction("recording an accepted step", retry: .ifNotApplied) { connection in
             try await connection.compareAndSetStep(stored, factorID: factorID, userID: nil)
         }
     }
@@ -101,7 +101,7 @@ extension PostgresEnrollmentStore {
     // MARK: Failure throttling
 
     public func failureCounter(key: String) async throws(PostgresEnrollmentStoreError) -> FailureCounter {
-        try await withConnection("reading a failure counter", retry: .always) { connection in try await connection.failureCounter(key: key) }
+        try await reading("reading a failure counter") { connection in try await connection.failureCounter(key: key) }
     }
 
     /// One upsert that counts in the row, so concurrent failures are all counted. It is
@@ -113,7 +113,7 @@ extension PostgresEnrollmentStore {
     {
         let limit = Int64(limit)
         let lockEnd = time &+ lockout
-        let rows = try await withConnection("counting a failure", retry: .ifNotApplied) { connection in
+        let rows = try await transaction("counting a failure", retry: .ifNotApplied) { connection in
             try await connection.query(
                 """
                 INSERT INTO failure_counters AS c (key, consecutive_failures, locked_until)
@@ -134,7 +134,7 @@ extension PostgresEnrollmentStore {
     }
 
     public func resetFailures(key: String) async throws(PostgresEnrollmentStoreError) {
-        try await withConnection("resetting a failure counter", retry: .always) { connection in
+        try await transaction("resetting a failure counter", retry: .always) { connection in
             try await connection.execute("DELETE FROM failure_counters WHERE key = \(key)")
         }
     }
@@ -142,13 +142,13 @@ extension PostgresEnrollmentStore {
     // MARK: Pending sign-in credentials
 
     public func insertPendingSignIn(_ record: PendingSignInRecord) async throws(PostgresEnrollmentStoreError) {
-        try await withConnection("storing a pending sign-in", retry: .ifNotApplied) { connection in
+        try await transaction("storing a pending sign-in", retry: .ifNotApplied) { connection in
             try await connection.insertPendingSignIn(record)
         }
     }
 
     public func pendingSignIn(id: String) async throws(PostgresEnrollmentStoreError) -> PendingSignInRecord? {
-        let rows = try await withConnection("reading a pending sign-in", retry: .always) { connection in
+        let rows = try await reading("reading a pending sign-in") { connection in
             try await connection.query("SELECT \(unescaped: StoredColumns.pendingSignIn) FROM pending_sign_ins WHERE id = \(id)")
         }
         return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.pendingSignInRecord() }.first
@@ -156,7 +156,7 @@ extension PostgresEnrollmentStore {
 
     /// One `DELETE … RETURNING`: the server whose statement deletes the row is the one that gets it.
     public func consumePendingSignIn(id: String) async throws(PostgresEnrollmentStoreError) -> PendingSignInRecord? {
-        let rows = try await withConnection("consuming a pending sign-in", retry: .ifNotApplied) { connection in
+        let rows = try await transaction("consuming a pending sign-in", retry: .ifNotApplied) { connection in
             try await connection.query("DELETE FROM pending_sign_ins WHERE id = \(id) RETURNING \(unescaped: StoredColumns.pendingSignIn)")
         }
         return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.pendingSignInRecord() }.first
@@ -173,7 +173,7 @@ extension PostgresEnrollmentStore {
 
     @discardableResult
     public func extendSession(id: String, lastUsedAt: Int64, expiresAt: Int64) async throws(PostgresEnrollmentStoreError) -> Bool {
-        try await withConnection("extending a session", retry: .always) { connection in
+        try await transaction("extending a session", retry: .always) { connection in
             try await !connection.query(
                 "UPDATE sessions SET last_used_at = \(lastUsedAt), expires_at = \(expiresAt) WHERE id = \(id) RETURNING id"
             ).isEmpty
@@ -181,21 +181,21 @@ extension PostgresEnrollmentStore {
     }
 
     public func session(id: String) async throws(PostgresEnrollmentStoreError) -> SessionRecord? {
-        let rows = try await withConnection("reading a session", retry: .always) { connection in
+        let rows = try await reading("reading a session") { connection in
             try await connection.query("SELECT \(unescaped: StoredColumns.session) FROM sessions WHERE id = \(id)")
         }
         return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.sessionRecord() }.first
     }
 
     public func removeSession(id: String) async throws(PostgresEnrollmentStoreError) {
-        try await withConnection("ending a session", retry: .always) { connection in
+        try await transaction("ending a session", retry: .always) { connection in
             try await connection.execute("DELETE FROM sessions WHERE id = \(id)")
         }
     }
 
     @discardableResult
     public func removeSessions(userID: String, except keptSessionID: String?) async throws(PostgresEnrollmentStoreError) -> Int {
-        try await withConnection("ending sessions", retry: .ifNotApplied) { connection in
+        try await transaction("ending sessions", retry: .ifNotApplied) { connection in
             try await connection.query(
                 "DELETE FROM sessions WHERE user_id = \(userID) AND id IS DISTINCT FROM \(keptSessionID) RETURNING id"
             ).count
@@ -204,7 +204,7 @@ extension PostgresEnrollmentStore {
 
     @discardableResult
     public func removeSessions(userID: String, signedInWith enrollmentID: String) async throws(PostgresEnrollmentStoreError) -> Int {
-        try await withConnection("ending sessions", retry: .ifNotApplied) { connection in
+        try await transaction("ending sessions", retry: .ifNotApplied) { connection in
             try await connection.query(
                 "DELETE FROM sessions WHERE user_id = \(userID) AND second_factor_enrollment_id = \(enrollmentID) RETURNING id"
             ).count
@@ -232,7 +232,7 @@ extension PostgresEnrollmentStore {
     public func pendingSignIn(id: String, failureKey: String) async throws(PostgresEnrollmentStoreError) -> (
         credential: PendingSignInRecord, failures: FailureCounter
     )? {
-        let rows = try await withConnection("reading a pending sign-in", retry: .always) { connection in
+        let rows = try await reading("reading a pending sign-in") { connection in
             try await connection.query(
                 """
                 SELECT p.id, p.user_id, p.first_factor_provider, p.created_at, p.expires_at,
@@ -289,7 +289,7 @@ extension PostgresEnrollmentStore {
     {
         let fresh = QuotaCounter.consuming(nil, window: window, limit: .max, at: time).counter
         guard limit > 0 else { return .exceeded(until: fresh.windowEnd) }
-        let rows = try await withConnection("counting a quota use", retry: .ifNotApplied) { connection in
+        let rows = try await transaction("counting a quota use", retry: .ifNotApplied) { connection in
             try await connection.query(
                 """
                 INSERT INTO quotas AS q (key, window_start, window_end, count) VALUES (\(key), \(fresh.windowStart), \(fresh.windowEnd), 1)

@@ -7,14 +7,14 @@ extension PostgresEnrollmentStore {
     // MARK: Phone factors
 
     public func phoneFactors(userID: String) async throws(PostgresEnrollmentStoreError) -> [PhoneFactorRecord] {
-        let rows = try await withConnection("reading phone factors", retry: .always) { connection in
+        let rows = try await reading("reading phone factors") { connection in
             try await connection.phoneFactorRows(of: userID)
         }
         return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.phoneFactorRecord() }
     }
 
     public func phoneFactor(id: String) async throws(PostgresEnrollmentStoreError) -> PhoneFactorRecord? {
-        let rows = try await withConnection("reading a phone factor", retry: .always) { connection in
+        let rows = try await reading("reading a phone factor") { connection in
             try await connection.query("SELECT \(unescaped: StoredColumns.phoneFactor) FROM phone_factors WHERE id = \(id)")
         }
         return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.phoneFactorRecord() }.first
@@ -35,7 +35,7 @@ extension PostgresEnrollmentStore {
     // MARK: Verifications
 
     public func insertPhoneVerification(_ record: PhoneVerificationRecord) async throws(PostgresEnrollmentStoreError) {
-        try await withConnection("storing a phone verification", retry: .ifNotApplied) { connection in
+        try await transaction("storing a phone verification", retry: .ifNotApplied) { connection in
             try await connection.execute(
                 """
                 INSERT INTO phone_verifications (\(unescaped: StoredColumns.phoneVerification))
@@ -47,14 +47,14 @@ extension PostgresEnrollmentStore {
     }
 
     public func phoneVerification(id: String) async throws(PostgresEnrollmentStoreError) -> PhoneVerificationRecord? {
-        let rows = try await withConnection("reading a phone verification", retry: .always) { connection in
+        let rows = try await reading("reading a phone verification") { connection in
             try await connection.query("SELECT \(unescaped: StoredColumns.phoneVerification) FROM phone_verifications WHERE id = \(id)")
         }
         return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.phoneVerificationRecord() }.first
     }
 
     public func removePhoneVerification(id: String) async throws(PostgresEnrollmentStoreError) {
-        try await withConnection("removing a phone verification", retry: .always) { connection in
+        try await transaction("removing a phone verification", retry: .always) { connection in
             try await connection.execute("DELETE FROM phone_verifications WHERE id = \(id)")
         }
     }

@@ -14,7 +14,7 @@ extension PostgresEnrollmentStore {
     }
 
     public func recoveryCodeCount(userID: String) async throws(PostgresEnrollmentStoreError) -> Int {
-        let rows = try await withConnection("counting recovery codes", retry: .always) { connection in
+        let rows = try await reading("counting recovery codes") { connection in
             try await connection.query("SELECT count(*) AS n FROM recovery_codes WHERE user_id = \(userID)")
         }
         return Int(try rows.first.map { row throws(PostgresEnrollmentStoreError) in try PostgresStoredRow(row: row).integer("n", of: userID) } ?? 0)

@@ -48,7 +48,7 @@ extension PostgresEnrollmentStore {
         }
 
         func keyIDUsage() async throws(PostgresEnrollmentStoreError) -> [SealingKeyID: Int] {
-            let rows = try await store.withConnection("counting sealed rows per key", retry: .always) { connection in
+            let rows = try await store.reading("counting sealed rows per key") { connection in
                 try await connection.query(
                     PostgresQuery(
                         unsafeSQL: "SELECT key_id, count(*) AS n FROM ("
@@ -68,7 +68,7 @@ extension PostgresEnrollmentStore {
         }
 
         func openOneRow(sealedUnder keyID: SealingKeyID) async throws(PostgresEnrollmentStoreError) {
-            let rows = try await store.withConnection("reading a sealed row", retry: .always) { connection in
+            let rows = try await store.reading("reading a sealed row") { connection in
                 var rows: [PostgresRandomAccessRow] = []
                 for table in Self.tables {
                     rows += try await connection.query(
@@ -91,7 +91,7 @@ extension PostgresEnrollmentStore {
             // second that changes a row only while it still holds the value read: a row another
             // server re-sealed or changed in between is left to the next batch.
             let currentID = current.description
-            let read = try await store.withConnection("reading rows to re-seal", retry: .always) { connection in
+            let read = try await store.reading("reading rows to re-seal") { connection in
                 var read: [(table: String, row: PostgresRandomAccessRow)] = []
                 for table in Self.tables where read.count < limit {
                     let rows = try await connection.query(
@@ -197,7 +197,7 @@ extension PostgresEnrollmentStore {
             throw .invalidRecord(recordID: id, detail: "no code digest key could be generated: \(error)")
         }
         let sealedFresh = try sealed(fresh, recordID: id)
-        let rows = try await withConnection("reading the code digest key", retry: .always) { connection in
+        let rows = try await transaction("reading the code digest key", retry: .always) { connection in
             try await connection.execute(
                 """
                 INSERT INTO store_secrets (id, sealed_secret, key_id) VALUES (\(id), \(sealedFresh.bytes), \(sealedFresh.keyID))

@@ -186,24 +186,31 @@ public final class PostgresEnrollmentStore: EnrollmentStore {
         case ifNotApplied
     }
 
-    /// Runs `body` on one pooled connection outside a transaction: each statement commits alone.
-    func withConnection<Result: Sendable>(
-        _ operation: String, retry: Retry, _ body: @escaping @Sendable (Connection) async throws -> Result
+    /// Runs `body`, which only reads, on one pooled connection outside a transaction, again after
+    /// a transient failure.
+    func reading<Result: Sendable>(
+        _ operation: String, _ body: @escaping @Sendable (Connection) async throws -> Result
     ) async throws(PostgresEnrollmentStoreError) -> Result {
-        try await attempting(operation, retry: retry) { connection in try await body(connection) }
+        try await attempting(operation, retry: .always) { connection in try await body(connection) }
     }
 
     /// Runs `body` in a transaction (`READ COMMITTED`, PostgreSQL's default) on one pooled
     /// connection: it commits when `body` returns, and rolls back when it throws, so nothing
     /// half-happens. What `body` reads to decide on a write it locks (`FOR UPDATE`), or it decides
     /// in one conditional statement.
+    ///
+    /// Every write goes through here, one statement or several. Outside a transaction block the
+    /// server commits a statement of the extended protocol only at the `Sync` after it, while
+    /// postgres-nio answers the query at its `CommandComplete`, before that commit: a write
+    /// reported done could still be lost in a crash, or fail to commit unheard. `COMMIT` itself
+    /// is answered only once the commit is durable.
     func transaction<Result: Sendable>(
         _ operation: String, retry: Retry = .ifNotApplied, _ body: @escaping @Sendable (Connection) async throws -> Result
     ) async throws(PostgresEnrollmentStoreError) -> Result {
         try await attempting(operation, retry: retry) { connection in
-            try await connection.execute("BEGIN")
             let result: Result
             do {
+                try await connection.execute("BEGIN")
                 result = try await body(connection)
             } catch let abandoned as Abandoned<Result> {
                 try await connection.execute("ROLLBACK")
@@ -292,12 +299,22 @@ public final class PostgresEnrollmentStore: EnrollmentStore {
         /// Runs one statement (its values bound, never spliced into the SQL) and returns its rows.
         @discardableResult
         func query(_ query: PostgresQuery) async throws -> [PostgresRandomAccessRow] {
-            try await base.query(query, logger: store.logger).collect().map { $0.makeRandomAccess() }
+            try ensureOpen()
+            return try await base.query(query, logger: store.logger).collect().map { $0.makeRandomAccess() }
         }
 
         /// Runs one statement whose rows do not matter.
         func execute(_ query: PostgresQuery) async throws {
-            try await base.query(query, logger: store.logger).collect()
+            try ensureOpen()
+            _ = try await base.query(query, logger: store.logger).collect()
+        }
+
+        /// postgres-nio never answers a statement written to a connection whose channel has
+        /// closed (the write fails where nothing hears it), and the pool can hand out a connection
+        /// the server closed a moment ago, before it hears of the close: the operation would wait
+        /// forever. Such a connection fails the attempt instead, with nothing sent.
+        private func ensureOpen() throws {
+            if base.isClosed { throw ClosedBeforeSending() }
         }
     }
 
@@ -326,6 +343,9 @@ public final class PostgresEnrollmentStore: EnrollmentStore {
     /// No pooled connection became free within ``Options/connectionWait``.
     struct LeaseExpired: Error {}
 
+    /// The leased connection had closed before a statement went out on it.
+    struct ClosedBeforeSending: Error {}
+
     func classify(_ error: any Error, operation: String) -> Failure {
         switch error {
         case let error as NotApplied:
@@ -334,6 +354,10 @@ public final class PostgresEnrollmentStore: EnrollmentStore {
             return failure
         case let error as PostgresEnrollmentStoreError:
             return Failure(error: error)
+        case is ClosedBeforeSending:
+            return Failure(
+                error: .connectionLost(server: server, operation: operation, reason: "the connection had closed"), isTransient: true,
+                leftNothingApplied: true)
         case is LeaseExpired:
             return Failure(error: .poolExhausted(server: server, waitedMilliseconds: Int(options.connectionWait.milliseconds)))
         case let error as PSQLError:
@@ -350,12 +374,18 @@ public final class PostgresEnrollmentStore: EnrollmentStore {
         case .server:
             let sqlState = error.serverInfo?[.sqlState] ?? "?????"
             let message = Self.serverMessage(error)
-            // Class 08 (connection exceptions), 57P01–57P03 (the server shutting down or starting),
-            // 40001 and 40P01 (serialization failure, deadlock): the server aborted the statement.
-            if sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03", "40001", "40P01"].contains(sqlState) {
+            // 40001 and 40P01 (serialization failure, deadlock): the server rolled the transaction back.
+            if ["40001", "40P01"].contains(sqlState) {
                 return Failure(
                     error: .connectionLost(server: server, operation: operation, reason: "SQLSTATE \(sqlState): \(message)"), isTransient: true,
                     leftNothingApplied: true)
+            }
+            // Class 08 (connection exceptions), 57P01–57P03 (the server shutting down or starting):
+            // the session ended, maybe after a COMMIT took effect and before its answer went out,
+            // so only a failure before COMMIT (``NotApplied``) says that nothing was applied.
+            if sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState) {
+                return Failure(
+                    error: .connectionLost(server: server, operation: operation, reason: "SQLSTATE \(sqlState): \(message)"), isTransient: true)
             }
             return Failure(error: .database(server: server, operation: operation, sqlState: sqlState, message: message))
         case .poolClosed:

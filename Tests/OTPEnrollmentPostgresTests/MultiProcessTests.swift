@@ -2,6 +2,7 @@ import Foundation
 import OTPCore
 import OTPEnrollment
 import OTPEnrollmentPostgres
+import OTPSealing
 import OTPTestUtilities
 import Testing
 
@@ -73,6 +74,111 @@ struct MultiProcessTests {
             #expect(enrolled > 0)
             // The server let go of the killed processes' sessions: a new store works as before.
             #expect(try await enroll(store, id: "after-the-crash", userID: "someone-new").id == "after-the-crash")
+        }
+    }
+}
+
+/// A PostgreSQL cluster of one test's own (`.ci/postgres`), for faults that would break every other
+/// test on the shared one.
+struct OwnCluster {
+    let environment: [String: String]
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.ci/postgres").path
+
+    static func start() async throws -> OwnCluster {
+        let run = try await ProcessRunner.run("/bin/bash", [script, "start"])
+        try #require(run.status == 0, "the cluster did not start: \(run.stderr)")
+        var environment: [String: String] = [:]
+        for word in run.stdout.split(whereSeparator: \.isWhitespace) where word.contains("=") {
+            let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
+            environment[parts[0]] = parts[1]
+        }
+        try #require(environment["PGHOST"] != nil && environment["OTPKIT_PGDATA"] != nil, "no settings in \(run.stdout)")
+        return OwnCluster(environment: environment)
+    }
+
+    /// `pg_ctl restart -m immediate`: the server dies as in a crash, then starts and recovers.
+    func restart() async throws {
+        let run = try await ProcessRunner.run("/bin/bash", [Self.script, "restart", environment["OTPKIT_PGDATA"] ?? ""])
+        try #require(run.status == 0, "the cluster did not restart: \(run.stderr)")
+    }
+
+    func stop() async {
+        _ = try? await ProcessRunner.run("/bin/bash", [Self.script, "stop", environment["OTPKIT_PGDATA"] ?? ""])
+    }
+}
+
+extension MultiProcessTests {
+    @Test("PostgreSQL restarted (immediate) under two writing processes: every acknowledged write is there, failures are typed, both recover")
+    func serverRestart() async throws {
+        let cluster = try await OwnCluster.start()
+        do {
+            try await restartUnderLoad(cluster)
+        } catch {
+            await cluster.stop()
+            throw error
+        }
+        await cluster.stop()
+    }
+
+    private func restartUnderLoad(_ cluster: OwnCluster) async throws {
+        let keyBytes = (0..<32).map { _ in UInt8.random(in: 0...255) }
+        let sealer = try SecretSealer(current: SealingKey(bytes: keyBytes))
+        // Migrated before the writers start, so that they race on writes, not on the schema.
+        let store = try await PostgresEnrollmentStore.open(environment: cluster.environment, sealer: sealer, poolSize: 2)
+        var environment: [String: String?] = cluster.environment.mapValues { $0 }
+        environment["OTPKIT_SEALING_KEY"] = keyBytes.map { String(format: "%02x", $0) }.joined()
+        let scratch = try TemporaryDirectory(prefix: "otpkit-pg-restart")
+        defer { scratch.remove() }
+        let helper = try BuiltProduct.path("OTPEnrollmentStoreTestHelper")
+        let acks = [scratch.file("ack-0"), scratch.file("ack-1")]
+        let stop = scratch.file("stop")
+        async let first = ProcessRunner.run(helper, ["resilient-churn", "postgres", acks[0], stop], environment: environment)
+        async let second = ProcessRunner.run(helper, ["resilient-churn", "postgres", acks[1], stop], environment: environment)
+        // Stopped whatever happens, so that a failed expectation does not wait for the writers' own limit.
+        defer { FileManager.default.createFile(atPath: stop, contents: nil) }
+        try await waitUntil("both writers write") { try acks.allSatisfy { try Self.successes(in: $0).count >= 20 } }
+        try await cluster.restart()
+        let restarted = Int64(Date().timeIntervalSince1970 * 1000)
+        try await waitUntil("both writers write again after the restart") {
+            try acks.allSatisfy { try Self.successes(in: $0).contains { (Int64($0[1]) ?? 0) > restarted } }
+        }
+        FileManager.default.createFile(atPath: stop, contents: nil)
+        let runs = try await [first, second]
+
+        var errors = 0
+        for (index, run) in runs.enumerated() {
+            try #require(run.status == 0, "writer \(index) failed: \(run)")
+            let lines = try ProcessRunner.acknowledgedLines(acks[index])
+            #expect(
+                lines.filter { $0.hasPrefix("refused ") }.isEmpty,
+                "a write was applied twice or refused: \(lines.filter { $0.hasPrefix("refused ") })")
+            for line in lines where line.hasPrefix("error ") {
+                errors += 1
+                #expect(line.contains("PostgresEnrollmentStoreError: "), "an untyped failure: \(line)")
+            }
+            for parts in try Self.successes(in: acks[index]) {
+                let factor = try await store.factor(id: parts[3])
+                #expect(factor != nil, "acknowledged \(parts) is missing")
+                if parts[2] == "step", let step = UInt64(parts[4]) {
+                    #expect((factor?.lastAcceptedStep ?? 0) >= step, "acknowledged \(parts) is lost")
+                }
+            }
+        }
+        print("PostgreSQL restart: \(errors) typed failures across both writers while the server was down")
+        await store.close()
+    }
+
+    /// The acknowledged writes in `file`, each split into its words: `ok`, the time, what, the id…
+    private static func successes(in file: String) throws -> [[String]] {
+        try ProcessRunner.acknowledgedLines(file).filter { $0.hasPrefix("ok ") }.map { $0.split(separator: " ").map(String.init) }
+    }
+
+    /// Polls `condition` until it holds, for half a minute at most.
+    private func waitUntil(_ what: String, _ condition: () throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try !condition() {
+            try #require(ContinuousClock.now < deadline, "waited 30 s in vain until \(what)")
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 }

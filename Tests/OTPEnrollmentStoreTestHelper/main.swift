@@ -12,11 +12,16 @@
 //                                    "enrolled ID" or "step ID S" to ACKFILE
 //   phone-churn DB ACKFILE           enroll phone factors forever (verification, then finalization);
 //                                    after each commit append "ID NUMBER" to ACKFILE
+//   resilient-churn DB ACKFILE STOP  as churn until the file STOP exists (two minutes at most), going
+//                                    on after failures: append "ok T enrolled ID", "ok T step ID S",
+//                                    "error T TYPE: MESSAGE" or "refused T WHAT" (T in Unix
+//                                    milliseconds) and exit 0
 import OTPCore
 import OTPEnrollment
 import OTPEnrollmentPostgres
 import OTPEnrollmentSQLite
 import OTPSealing
+import Logging
 
 import Glibc
 
@@ -46,7 +51,11 @@ func unixMilliseconds() -> Int64 {
 func openStore(_ path: String) async -> any EnrollmentStore {
     do {
         let sealer = try SecretSealer(current: SealingKey(environmentVariable: SealingKey.defaultEnvironmentVariable))
-        if path == "postgres" { return try await PostgresEnrollmentStore.open(sealer: sealer, poolSize: 2) }
+        if path == "postgres" {
+            var logger = Logger(label: "helper")
+            logger.logLevel = getenv("OTPKIT_HELPER_TRACE") != nil ? .trace : .critical
+            return try await PostgresEnrollmentStore.open(sealer: sealer, poolSize: 2, logger: logger)
+        }
         return try await SQLiteEnrollmentStore.open(path: path, sealer: sealer)
     } catch let error as SealingError {
         fail("\(error)")
@@ -61,7 +70,9 @@ func close(_ store: any EnrollmentStore) async throws {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3 else { fail("usage: open DB | race DB FACTOR FIRST ROUNDS T | churn DB ACKFILE | phone-churn DB ACKFILE") }
+guard arguments.count >= 3 else {
+    fail("usage: open DB | race DB FACTOR FIRST ROUNDS T | churn DB ACKFILE | phone-churn DB ACKFILE | resilient-churn DB ACKFILE STOP")
+}
 
 switch arguments[1] {
 case "open":
@@ -146,6 +157,47 @@ case "phone-churn":
         acknowledge("\(id) \(number)")
         index += 1
     }
+
+case "resilient-churn":
+    guard arguments.count == 5 else { fail("usage: resilient-churn DB ACKFILE STOP") }
+    let store = await openStore(arguments[2])
+    let acknowledge = acknowledger(arguments[3])
+    let deadline = unixMilliseconds() + 120_000
+    let run = UInt32.random(in: 0...UInt32.max)
+    var index = 0
+    while unixMilliseconds() < deadline, access(arguments[4], F_OK) != 0 {
+        let id = "resilient-\(run)-\(index)"
+        index += 1
+        do {
+            let secret = try OTPSecret.random(for: .sha1)
+            let pending = PendingEnrollmentRecord(
+                id: "pending-\(id)", userID: "user-\(run)-\(index)", secret: secret, algorithm: .sha1, digits: 6, period: 30,
+                createdAt: 1_000, deadline: 2_000_000_000)
+            try await store.insertPendingEnrollment(pending)
+            let factor = FactorRecord(
+                id: id, userID: pending.userID, factorID: "totp", displayName: nil, enrolledAt: 1_000, secret: secret, algorithm: .sha1,
+                digits: 6, period: 30, lastAcceptedStep: nil)
+            let finalization = try await store.finalizeEnrollment(pendingID: pending.id, factor: factor, maximumFactorCount: .max)
+            guard finalization == .enrolled else {
+                acknowledge("refused \(unixMilliseconds()) finalization of \(id): \(finalization)")
+                continue
+            }
+            acknowledge("ok \(unixMilliseconds()) enrolled \(id)")
+            for step in UInt64(1)...3 {
+                let acceptance = try await store.recordAcceptedStep(step, factorID: id)
+                guard acceptance == .accepted else {
+                    acknowledge("refused \(unixMilliseconds()) step \(step) of \(id): \(acceptance)")
+                    break
+                }
+                acknowledge("ok \(unixMilliseconds()) step \(id) \(step)")
+            }
+        } catch {
+            let message = "\(error)".split(separator: "\n").first ?? ""
+            acknowledge("error \(unixMilliseconds()) \(type(of: error)): \(message)")
+            usleep(50_000)
+        }
+    }
+    try await close(store)
 
 default:
     fail("unknown command \(arguments[1])")
