@@ -198,6 +198,16 @@ let package = Package(
             dependencies: [.product(name: "Subprocess", package: "swift-subprocess"), .product(name: "Logging", package: "swift-log")],
             path: "Tests/OTPTestUtilities"
         ),
+        // The throwaway PostgreSQL cluster Tests/test.sh starts, and a schema or database of each
+        // test's own on it, for the store's tests and the CLI's (no product).
+        .target(
+            name: "OTPPostgresTestServer",
+            dependencies: [
+                "OTPEnrollmentPostgres", "OTPSealing", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/OTPPostgresTestServer"
+        ),
         // A real HTTP server on loopback for the HTTP clients' tests, and a test OpenID Connect
         // provider on it (keys, JWKS, signed ID tokens) for every test of federated sign-in (no product).
         .target(
@@ -245,7 +255,7 @@ let package = Package(
             name: "OTPEnrollmentPostgresTests",
             dependencies: [
                 "OTPEnrollmentPostgres", "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPSealing", "OTPCore", "OTPTestUtilities",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                "OTPPostgresTestServer", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

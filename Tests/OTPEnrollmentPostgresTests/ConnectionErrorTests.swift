@@ -1,6 +1,7 @@
 import Foundation
 import OTPEnrollment
 import OTPEnrollmentPostgres
+import OTPPostgresTestServer
 import OTPSealing
 import PostgresNIO
 import Testing
@@ -93,9 +94,7 @@ struct ConnectionErrorTests {
     func urlOverTCP() async throws {
         let database = try await TestDatabase.create()
         defer { Task { await database.drop() } }
-        let admin = try await TestServer.connect(database: database.database)
-        try await admin.query(PostgresQuery(unsafeSQL: "GRANT ALL ON SCHEMA \(database.name) TO otpkit_password"), logger: TestServer.logger)
-        try await admin.close()
+        try await database.grant(to: "otpkit_password")
         let port = try TestServer.settings().port
         let store = try await PostgresEnrollmentStore.open(
             url:
