@@ -169,13 +169,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // `totp enroll/signin/reseal/factors` run this executable: it links Foundation, NIO, SQLite and
-        // (for the SMS senders of phone factors) AsyncHTTPClient, which would slow every `totp code` start.
+        // `totp enroll/signin/reseal/factors` run this executable: it links Foundation, NIO, SQLite,
+        // PostgreSQL and (for the SMS senders of phone factors) AsyncHTTPClient, which would slow every
+        // `totp code` start.
         .executableTarget(
             name: "TOTPEnrollmentCommand",
             dependencies: [
-                "OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPSealing", "OTPQR", "OTPCommandSupport", "OTPSMS", "OTPFederation",
-                "OTPVault",
+                "OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPEnrollmentPostgres", "OTPSealing", "OTPQR", "OTPCommandSupport", "OTPSMS",
+                "OTPFederation", "OTPVault",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -294,7 +295,8 @@ let package = Package(
         .testTarget(
             name: "TOTPEnrollmentCommandTests",
             dependencies: [
-                "TOTPEnrollmentCommand", "OTPTestUtilities", "OTPLoopbackHTTP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "TOTPEnrollmentCommand", "OTPTestUtilities", "OTPLoopbackHTTP", "OTPPostgresTestServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Read from the source tree (#filePath), so that regenerating them updates the committed files.
             exclude: ["Snapshots"]
