@@ -169,13 +169,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // `totp enroll/signin/reseal/factors` run this executable: it links Foundation, NIO, SQLite and
-        // (for the SMS senders of phone factors) AsyncHTTPClient, which would slow every `totp code` start.
+        // `totp enroll/signin/reseal/factors` run this executable: it links Foundation, NIO, SQLite,
+        // PostgreSQL and (for the SMS senders of phone factors) AsyncHTTPClient, which would slow every
+        // `totp code` start.
         .executableTarget(
             name: "TOTPEnrollmentCommand",
             dependencies: [
-                "OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPSealing", "OTPQR", "OTPCommandSupport", "OTPSMS", "OTPFederation",
-                "OTPVault",
+                "OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPEnrollmentPostgres", "OTPSealing", "OTPQR", "OTPCommandSupport", "OTPSMS",
+                "OTPFederation", "OTPVault",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -197,6 +198,16 @@ let package = Package(
             name: "OTPTestUtilities",
             dependencies: [.product(name: "Subprocess", package: "swift-subprocess"), .product(name: "Logging", package: "swift-log")],
             path: "Tests/OTPTestUtilities"
+        ),
+        // The throwaway PostgreSQL cluster Tests/test.sh starts, and a schema or database of each
+        // test's own on it, for the store's tests and the CLI's (no product).
+        .target(
+            name: "OTPPostgresTestServer",
+            dependencies: [
+                "OTPEnrollmentPostgres", "OTPSealing", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/OTPPostgresTestServer"
         ),
         // A real HTTP server on loopback for the HTTP clients' tests, and a test OpenID Connect
         // provider on it (keys, JWKS, signed ID tokens) for every test of federated sign-in (no product).
@@ -248,7 +259,7 @@ let package = Package(
             name: "OTPEnrollmentPostgresTests",
             dependencies: [
                 "OTPEnrollmentPostgres", "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPSealing", "OTPCore", "OTPTestUtilities",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                "OTPPostgresTestServer", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -287,7 +298,8 @@ let package = Package(
         .testTarget(
             name: "TOTPEnrollmentCommandTests",
             dependencies: [
-                "TOTPEnrollmentCommand", "OTPTestUtilities", "OTPLoopbackHTTP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "TOTPEnrollmentCommand", "OTPTestUtilities", "OTPLoopbackHTTP", "OTPPostgresTestServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Read from the source tree (#filePath), so that regenerating them updates the committed files.
             exclude: ["Snapshots"]

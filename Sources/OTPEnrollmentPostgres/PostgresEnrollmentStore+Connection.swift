@@ -63,9 +63,10 @@ struct ConnectionSettings: Sendable, CustomStringConvertible {
 
     // MARK: Reading
 
-    /// Reads a `postgres://` or `postgresql://` URL. Errors name the part that is wrong and never
-    /// quote the password (nor the URL, which holds it).
-    init(url: String) throws(PostgresEnrollmentStoreError) {
+    /// Reads a `postgres://` or `postgresql://` URL; libpq's variables in `environment` give
+    /// what the URL leaves out, as libpq does. Errors name the part that is wrong and never quote
+    /// the password (nor the URL, which holds it).
+    init(url: String, environment: [String: String] = [:]) throws(PostgresEnrollmentStoreError) {
         var rest: Substring
         if url.hasPrefix("postgres://") {
             rest = url.dropFirst("postgres://".count)
@@ -84,6 +85,13 @@ struct ConnectionSettings: Sendable, CustomStringConvertible {
         if let slash = rest.firstIndex(of: "/") {
             path = rest[rest.index(after: slash)...]
             rest = rest[..<slash]
+        }
+        // An @ past the host means a / or ? inside the user name or password cut the URL short:
+        // read on, a piece of the password would become the port, the database or a parameter
+        // name, and so appear in an error or in the server's description.
+        guard !path.contains("@"), !query.contains("@") else {
+            throw .invalidURL(
+                reason: "it has an @ after the host: percent-encode / ? # @ in the user name, password, database and parameters (%2F %3F %23 %40)")
         }
         var user: String?
         var password: String?
@@ -136,49 +144,67 @@ struct ConnectionSettings: Sendable, CustomStringConvertible {
             default: throw .invalidURL(reason: "unknown parameter \(name)")
             }
         }
+        func variable(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        if host == nil, let fallback = variable("PGHOST"), fallback.contains(",") {
+            throw .invalidEnvironment(variable: "PGHOST", reason: "it names several hosts; give one")
+        }
         try self.init(
-            host: host, port: port, user: user, password: password, database: database, sslMode: sslMode, rootCertificate: rootCertificate,
-            serverOptions: serverOptions, invalid: { reason in .invalidURL(reason: reason) })
+            host: host ?? variable("PGHOST"), port: port ?? variable("PGPORT"), user: user ?? variable("PGUSER"),
+            password: password ?? variable("PGPASSWORD"), database: database ?? variable("PGDATABASE"), sslMode: sslMode ?? variable("PGSSLMODE"),
+            rootCertificate: rootCertificate ?? variable("PGSSLROOTCERT"), serverOptions: serverOptions ?? variable("PGOPTIONS"),
+            invalid: { parameter, reason in
+                let fromURL =
+                    switch parameter {
+                    case .port: port != nil
+                    case .user: user != nil
+                    case .sslMode: sslMode != nil
+                    }
+                return fromURL ? .invalidURL(reason: reason) : .invalidEnvironment(variable: parameter.variable, reason: reason)
+            })
     }
 
     /// Reads libpq's variables: `PGHOST`, `PGPORT`, `PGUSER`, `PGPASSWORD`, `PGDATABASE`,
     /// `PGSSLMODE`, `PGSSLROOTCERT`, `PGOPTIONS`.
     init(environment: [String: String]) throws(PostgresEnrollmentStoreError) {
-        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
-        if let host = value("PGHOST"), host.contains(",") {
-            throw .invalidEnvironment(variable: "PGHOST", reason: "it names several hosts; give one")
+        // A URL that names nothing leaves every parameter to the variables.
+        try self.init(url: "postgres://", environment: environment)
+    }
+
+    /// A parameter whose value can be refused, to name where it came from.
+    private enum Parameter {
+        case port, user, sslMode
+
+        /// libpq's variable for it.
+        var variable: String {
+            switch self {
+            case .port: "PGPORT"
+            case .user: "PGUSER"
+            case .sslMode: "PGSSLMODE"
+            }
         }
-        try self.init(
-            host: value("PGHOST"), port: value("PGPORT"), user: value("PGUSER"), password: value("PGPASSWORD"), database: value("PGDATABASE"),
-            sslMode: value("PGSSLMODE"), rootCertificate: value("PGSSLROOTCERT"), serverOptions: value("PGOPTIONS"),
-            invalid: { reason in
-                let variable =
-                    reason.hasPrefix("port") ? "PGPORT" : reason.hasPrefix("sslmode") ? "PGSSLMODE" : reason.hasPrefix("user") ? "PGUSER" : "PGHOST"
-                return .invalidEnvironment(variable: variable, reason: reason)
-            })
     }
 
     /// libpq's defaults: the socket directory when no host is given, port 5432, the login name as
     /// user, the user name as database, `prefer` as TLS mode.
     private init(
         host: String?, port: String?, user: String?, password: String?, database: String?, sslMode: String?, rootCertificate: String?,
-        serverOptions: String?, invalid: (String) -> PostgresEnrollmentStoreError
+        serverOptions: String?, invalid: (Parameter, String) -> PostgresEnrollmentStoreError
     ) throws(PostgresEnrollmentStoreError) {
         var portNumber = 5432
         if let port {
             guard let number = Int(port), (1...65535).contains(number) else {
-                throw invalid("port \(port.prefix(20)) is not a number from 1 to 65535")
+                throw invalid(.port, "port \(port.prefix(20)) is not a number from 1 to 65535")
             }
             portNumber = number
         }
         let host = host ?? Self.defaultSocketDirectory
         endpoint = host.hasPrefix("/") ? .socket(path: "\(host)/.s.PGSQL.\(portNumber)") : .tcp(host: host, port: portNumber)
-        guard let user = user ?? Self.loginName() else { throw invalid("user name: none is given and the login name is unknown") }
+        guard let user = user ?? Self.loginName() else { throw invalid(.user, "user name: none is given and the login name is unknown") }
         self.user = user
         self.password = password
         self.database = database ?? user
         guard let mode = SSLMode(rawValue: sslMode ?? "prefer") else {
-            throw invalid("sslmode \(sslMode?.prefix(20) ?? "") is not one of \(SSLMode.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw invalid(.sslMode, "sslmode \(sslMode?.prefix(20) ?? "") is not one of \(SSLMode.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         self.sslMode = mode
         self.rootCertificate = rootCertificate

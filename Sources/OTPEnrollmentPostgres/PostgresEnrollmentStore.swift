@@ -86,30 +86,39 @@ public final class PostgresEnrollmentStore: EnrollmentStore {
     /// (the default: TLS when the server offers it), `require`, `verify-ca` or `verify-full`;
     /// `sslrootcert` names the CA file that verifies the server; `options` passes server settings
     /// such as `-c search_path=otpkit` (percent-encoded) to keep the tables in a schema of their own.
+    /// A `/`, `?`, `#` or `@` inside a part must be percent-encoded.
+    ///
+    /// With `environment`, libpq's variables (as ``open(environment:sealer:poolSize:options:logger:)``
+    /// reads them) give what the URL leaves out, as libpq does: `postgres://db.internal/otpkit` with
+    /// `PGUSER` and `PGPASSWORD` keeps the password out of the URL and the process list.
     ///
     /// - Parameters:
     ///   - url: Where the database is.
+    ///   - environment: libpq's variables for the parts the URL leaves out; none by default, so
+    ///     that libpq's defaults apply.
     ///   - sealer: The sealer for the secrets.
     ///   - poolSize: The most connections the store keeps open.
     ///   - options: Waits and retries.
     ///   - logger: Where the connection pool logs.
-    /// - Throws: ``PostgresEnrollmentStoreError`` saying what is wrong: the URL, reaching the server,
-    ///   the login, the database, TLS, a schema from a newer OTPKit, or
+    /// - Throws: ``PostgresEnrollmentStoreError`` saying what is wrong: the URL or a variable, reaching
+    ///   the server, the login, the database, TLS, a schema from a newer OTPKit, or
     ///   ``PostgresEnrollmentStoreError/missingSealingKeys(server:keyIDs:currentKeyID:)`` for a wrong key.
     public static func open(
         url: String,
+        environment: [String: String] = [:],
         sealer: SecretSealer,
         poolSize: Int = 10,
         options: Options = Options(),
         logger: Logger = Logger(label: "OTPEnrollmentPostgres")
     ) async throws(PostgresEnrollmentStoreError) -> PostgresEnrollmentStore {
-        try await open(settings: ConnectionSettings(url: url), sealer: sealer, poolSize: poolSize, options: options, logger: logger)
+        try await open(
+            settings: ConnectionSettings(url: url, environment: environment), sealer: sealer, poolSize: poolSize, options: options, logger: logger)
     }
 
     /// Connects to the database libpq's environment variables name (`PGHOST`, a host name or the
     /// directory of a Unix socket; `PGPORT`; `PGUSER`; `PGPASSWORD`; `PGDATABASE`; `PGSSLMODE`;
     /// `PGSSLROOTCERT`; `PGOPTIONS`, such as `-c search_path=otpkit` for a schema of its own), with libpq's defaults for what is unset, then opens it as
-    /// ``open(url:sealer:poolSize:options:logger:)`` does.
+    /// ``open(url:environment:sealer:poolSize:options:logger:)`` does.
     ///
     /// - Parameters:
     ///   - environment: The variables; the process's environment by default.
@@ -117,7 +126,7 @@ public final class PostgresEnrollmentStore: EnrollmentStore {
     ///   - poolSize: The most connections the store keeps open.
     ///   - options: Waits and retries.
     ///   - logger: Where the connection pool logs.
-    /// - Throws: ``PostgresEnrollmentStoreError``, as ``open(url:sealer:poolSize:options:logger:)``
+    /// - Throws: ``PostgresEnrollmentStoreError``, as ``open(url:environment:sealer:poolSize:options:logger:)``
     ///   does, or ``PostgresEnrollmentStoreError/invalidEnvironment(variable:reason:)``.
     public static func open(
         environment: [String: String] = PostgresEnrollmentStore.processEnvironment,

@@ -3,7 +3,7 @@ internal import OTPCommandSupport
 
 extension TOTPTool {
     /// `totp enroll`, `signin`, `recovery-codes`, `reseal`, `factors`, `keygen` and `account` run
-    /// `totp-enrollment`, installed beside `totp`: it links Foundation, SwiftNIO and SQLite, which
+    /// `totp-enrollment`, installed beside `totp`: it links Foundation, SwiftNIO, SQLite and PostgreSQL, which
     /// would slow every `totp code`.
     ///
     /// `main()` hands these commands over before parsing; the types here put them in `totp --help`.
@@ -26,7 +26,7 @@ extension TOTPTool {
 
     struct Enroll: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "enroll", abstract: "Enroll a TOTP or phone second factor on an SQLite database (runs totp-enrollment).")
+            commandName: "enroll", abstract: "Enroll a TOTP or phone second factor on an SQLite or PostgreSQL database (runs totp-enrollment).")
         @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
     }
 

@@ -1,5 +1,6 @@
 internal import OTPCommandSupport
 internal import OTPEnrollment
+internal import OTPEnrollmentPostgres
 internal import OTPEnrollmentSQLite
 internal import OTPSealing
 
@@ -29,16 +30,37 @@ extension CommandFailure {
         }
     }
 
+    /// A URL or libpq variable that cannot be used, and rows sealed under a key that was not
+    /// given, are the caller's input; anything else (the server out of reach, the login refused,
+    /// a lost connection) is the database's failure. The store's messages name the server as
+    /// `user@host:port/database` and never hold the password or the URL.
+    init(_ error: PostgresEnrollmentStoreError) {
+        switch error {
+        case .invalidURL, .invalidEnvironment, .missingSealingKeys: self = .usage(error.description)
+        default: self = .ioError(error.description)
+        }
+    }
+
+    /// Either store's failure as the store's own initialiser classifies it; nil for an error no
+    /// store of this program throws.
+    init?(storeFailure error: (any Error)?) {
+        switch error {
+        case let error as SQLiteEnrollmentStoreError: self.init(error)
+        case let error as PostgresEnrollmentStoreError: self.init(error)
+        default: return nil
+        }
+    }
+
     /// The service's refusals (a wrong code, a lock) are refusals; its store failures are I/O,
     /// reported with the store's own message: here the operator is the client, and the database
-    /// path is what they need to see (a server keeps it out of what its clients see).
+    /// path or server is what they need to see (a server keeps it out of what its clients see).
     ///
     /// A number that is not a phone number, a malformed address and a weak password are the
     /// caller's input. A message that could not be
     /// sent is reported with the sender's own words, for the same reason as a store failure.
     init(_ error: AuthError) {
-        if let storeError = error.underlyingError as? SQLiteEnrollmentStoreError {
-            self.init(storeError)
+        if let storeFailure = CommandFailure(storeFailure: error.underlyingError) {
+            self = storeFailure
         } else if let sendError = error.underlyingError as? SMSSendError {
             self.init(sendError)
         } else if [.invalidPhoneNumber, .invalidEmail, .weakPassword, .invalidProviderID].contains(error.code) {

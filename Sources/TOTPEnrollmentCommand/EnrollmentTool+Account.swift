@@ -1,7 +1,6 @@
 internal import ArgumentParser
 internal import OTPCommandSupport
 internal import OTPEnrollment
-internal import OTPEnrollmentSQLite
 
 extension EnrollmentTool {
     /// `totp account`: Firebase's first factors and account linking, for an operator to try them.
@@ -21,19 +20,13 @@ extension EnrollmentTool {
 
         /// The account `uid` as a signed-in user on the operator's word, as `signin --user` takes
         /// the first factor: link and unlink then act for the user, after its second factor.
-        static func operatorIdentity(_ store: SQLiteEnrollmentStore, uid: String, database: String) async throws(CommandFailure)
-            -> FirstFactorIdentity
-        {
-            let account: AccountRecord?
-            let linked: [ProviderIdentity]
-            do throws(SQLiteEnrollmentStoreError) {
-                account = try await store.account(id: uid)
-                linked = try await store.providerIdentities(accountID: uid)
-            } catch {
-                throw CommandFailure(error)
+        static func operatorIdentity(_ database: EnrollmentDatabase, uid: String) async throws(CommandFailure) -> FirstFactorIdentity {
+            let (account, linked) = try await database.reading { store in
+                (try await store.account(id: uid), try await store.providerIdentities(accountID: uid))
             }
             guard let account else {
-                throw .refused("no account \(uid) in \(database): create one with `totp account create`, or find it with `totp account show --email`")
+                throw .refused(
+                    "no account \(uid) in \(database.name): create one with `totp account create`, or find it with `totp account show --email`")
             }
             // The provider a link upgrades from: an account with neither a password nor an
             // identity is an anonymous one, which keeps its uid when it links a credential.

@@ -28,8 +28,8 @@ extension EnrollmentTool.Account {
         func run() async throws {
             let credential = try credentialOptions.credential(confirmingPassword: true)
             let linked = try await credentialOptions.withIdentityProviders { providers throws(CommandFailure) in
-                try await storeOptions.withService(sms: smsOptions, identityProviders: providers) { store, service throws(CommandFailure) in
-                    let identity = try await EnrollmentTool.Account.operatorIdentity(store, uid: user, database: storeOptions.database)
+                try await storeOptions.withService(sms: smsOptions, identityProviders: providers) { database, service throws(CommandFailure) in
+                    let identity = try await EnrollmentTool.Account.operatorIdentity(database, uid: user)
                     let (signedIn, _) = try await secondFactorOptions.signIn(service, identity)
                     do throws(AuthError) {
                         return try await signedIn.link(with: credential).user
@@ -62,8 +62,8 @@ extension EnrollmentTool.Account {
         @OptionGroup(title: "SMS sender (phone factors)") var smsOptions: SMSOptions
 
         func run() async throws {
-            let remaining = try await storeOptions.withService(sms: smsOptions) { store, service throws(CommandFailure) in
-                let identity = try await EnrollmentTool.Account.operatorIdentity(store, uid: user, database: storeOptions.database)
+            let remaining = try await storeOptions.withService(sms: smsOptions) { database, service throws(CommandFailure) in
+                let identity = try await EnrollmentTool.Account.operatorIdentity(database, uid: user)
                 let (signedIn, _) = try await secondFactorOptions.signIn(service, identity)
                 do throws(AuthError) {
                     return try await signedIn.unlink(fromProvider: provider)

@@ -1,7 +1,6 @@
 internal import ArgumentParser
 internal import OTPCommandSupport
 internal import OTPEnrollment
-internal import OTPEnrollmentSQLite
 
 extension EnrollmentTool.Account {
     /// `totp account show`: an account's record and linked identities, never its password hash.
@@ -37,23 +36,15 @@ extension EnrollmentTool.Account {
                 }
                 address = normalized
             }
-            let store = try await storeOptions.openStore()
-            let account: AccountRecord?
-            var linked: [ProviderIdentity] = []
-            do throws(SQLiteEnrollmentStoreError) {
-                if let address {
-                    account = try await store.account(email: address)
-                } else {
-                    account = try await store.account(id: user ?? "")
+            let (account, linked, databaseName) = try await storeOptions.withDatabase { database throws(CommandFailure) in
+                try await database.reading { store in
+                    let account = if let address { try await store.account(email: address) } else { try await store.account(id: user ?? "") }
+                    let linked = if let account { try await store.providerIdentities(accountID: account.id) } else { [ProviderIdentity]() }
+                    return (account, linked, database.name)
                 }
-                if let account { linked = try await store.providerIdentities(accountID: account.id) }
-                try await store.close()
-            } catch {
-                try? await store.close()
-                throw CommandFailure(error)
             }
             guard let account else {
-                throw CommandFailure.refused("no account \(address ?? user ?? "") in \(storeOptions.database)")
+                throw CommandFailure.refused("no account \(address ?? user ?? "") in \(databaseName)")
             }
             let identities = account.providerData(linked: linked)
             StandardStreams.writeOutput(json ? Self.json(account, identities) + "\n" : Self.listing(account, identities))

@@ -111,7 +111,7 @@ extension EnrollmentTool {
                 StandardStreams.writeOutput(
                     """
                     Enrolled a TOTP second factor for \(self.user) (enrollment id \(factor?.uid ?? "?")).
-                    Once the app shows a new code, sign in with: totp signin --db \(storeOptions.database) --user \(self.user)\(keyOption)
+                    Once the app shows a new code, sign in with: totp signin --db \(storeOptions.location.shownArgument) --user \(self.user)\(keyOption)
 
                     """)
                 return

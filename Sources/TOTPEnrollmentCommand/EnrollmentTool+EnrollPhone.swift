@@ -32,7 +32,7 @@ extension EnrollmentTool.Enroll {
             StandardStreams.writeOutput(
                 """
                 Enrolled a phone second factor for \(self.user): \(factor?.phoneNumber ?? number) (enrollment id \(factor?.uid ?? "?")).
-                Sign in with: totp signin --db \(storeOptions.database) --user \(self.user)\(keyOption) and the SMS options given here
+                Sign in with: totp signin --db \(storeOptions.location.shownArgument) --user \(self.user)\(keyOption) and the SMS options given here
 
                 """)
             return

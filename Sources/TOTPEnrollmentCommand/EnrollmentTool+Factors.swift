@@ -1,7 +1,6 @@
 internal import ArgumentParser
 internal import OTPCommandSupport
 internal import OTPEnrollment
-internal import OTPEnrollmentSQLite
 
 extension EnrollmentTool {
     /// `totp factors`: what a user has enrolled.
@@ -23,16 +22,8 @@ extension EnrollmentTool {
         var json = false
 
         func run() async throws {
-            let store = try await storeOptions.openStore()
-            let factors: [FactorRecord]
-            let phones: [PhoneFactorRecord]
-            do throws(SQLiteEnrollmentStoreError) {
-                factors = try await store.factors(userID: user)
-                phones = try await store.phoneFactors(userID: user)
-                try await store.close()
-            } catch {
-                try? await store.close()
-                throw CommandFailure(error)
+            let (factors, phones) = try await storeOptions.withDatabase { database throws(CommandFailure) in
+                try await database.reading { store in (try await store.factors(userID: user), try await store.phoneFactors(userID: user)) }
             }
             StandardStreams.writeOutput(json ? Self.json(factors, phones) + "\n" : Self.listing(factors, phones, user: user))
         }

@@ -1,7 +1,6 @@
 internal import ArgumentParser
 internal import OTPCommandSupport
 internal import OTPEnrollment
-internal import OTPEnrollmentSQLite
 
 extension EnrollmentTool {
     /// `totp recovery-codes`: how many unused recovery codes a user has, or (`--generate`) a new
@@ -49,14 +48,8 @@ extension EnrollmentTool {
         /// Counts from the store, as `factors` lists from it: an operator's look that needs no
         /// sign-in, so it asks for no code and spends none.
         private func count() async throws(CommandFailure) {
-            let store = try await storeOptions.openStore()
-            let remaining: Int
-            do throws(SQLiteEnrollmentStoreError) {
-                remaining = try await store.recoveryCodeCount(userID: user)
-                try await store.close()
-            } catch {
-                try? await store.close()
-                throw CommandFailure(error)
+            let remaining = try await storeOptions.withDatabase { database throws(CommandFailure) in
+                try await database.reading { store in try await store.recoveryCodeCount(userID: user) }
             }
             if json {
                 var object = JSONObject()
@@ -70,14 +63,14 @@ extension EnrollmentTool {
         /// Generating needs a signed-in user (the service requires a recent sign-in), as a host
         /// application would have one.
         private func generateCodes() async throws(CommandFailure) {
-            let codes = try await storeOptions.withService(sms: smsOptions) { _, service throws(CommandFailure) in
+            let codes = try await storeOptions.withService(sms: smsOptions) { database, service throws(CommandFailure) in
                 let identity = FirstFactorIdentity(userID: user, email: nil, isEmailVerified: false, provider: .password)
                 let (signedIn, secondFactor) = try await secondFactorOptions.signIn(service, identity)
                 guard secondFactor != nil else {
                     // Only a sign-in that asks for a second factor can take a recovery code.
                     try? await signedIn.signOut()
                     throw .refused(
-                        "\(user) has no second factor in \(storeOptions.database), so recovery codes would never be asked for: enroll one with `totp enroll --db \(storeOptions.database) --user \(user) --email ADDRESS`"
+                        "\(user) has no second factor in \(database.name), so recovery codes would never be asked for: enroll one with `totp enroll --db \(storeOptions.location.shownArgument) --user \(user) --email ADDRESS`"
                     )
                 }
                 let codes: [String]

@@ -1,6 +1,5 @@
 internal import ArgumentParser
 internal import OTPCommandSupport
-internal import OTPEnrollmentSQLite
 internal import OTPSealing
 
 extension EnrollmentTool {
@@ -18,20 +17,12 @@ extension EnrollmentTool {
         @OptionGroup var storeOptions: StoreOptions
 
         func run() async throws {
-            let store = try await storeOptions.openStore()
-            let moved: Int
-            let usage: [SealingKeyID: Int]
-            do throws(SQLiteEnrollmentStoreError) {
-                moved = try await store.resealAll()
-                usage = try await store.sealingKeyUsage()
-                try await store.close()
-            } catch {
-                try? await store.close()
-                throw CommandFailure(error)
+            let (moved, usage, sealer) = try await storeOptions.withDatabase { database throws(CommandFailure) in
+                (try await database.resealAll(), try await database.sealingKeyUsage(), database.sealer)
             }
-            let current = store.sealer.currentKeyID
+            let current = sealer.currentKeyID
             var lines = ["Re-sealed \(moved) secret\(moved == 1 ? "" : "s") under key \(current)."]
-            let retired = store.sealer.keyIDs.subtracting([current]).filter { usage[$0] == nil }
+            let retired = sealer.keyIDs.subtracting([current]).filter { usage[$0] == nil }
             for id in retired.sorted(by: { $0.rawValue < $1.rawValue }) {
                 lines.append("Key \(id) seals nothing any more: it can be retired.")
             }

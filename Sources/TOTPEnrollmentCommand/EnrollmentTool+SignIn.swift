@@ -26,12 +26,12 @@ extension EnrollmentTool {
         @OptionGroup(title: "SMS sender (phone factors)") var smsOptions: SMSOptions
 
         func run() async throws {
-            try await storeOptions.withService(sms: smsOptions) { _, service throws(CommandFailure) in
+            try await storeOptions.withService(sms: smsOptions) { database, service throws(CommandFailure) in
                 let identity = FirstFactorIdentity(userID: user, email: nil, isEmailVerified: false, provider: .password)
                 let (signedIn, secondFactor) = try await secondFactorOptions.signIn(service, identity)
                 guard let secondFactor else {
                     throw .refused(
-                        "\(user) has no second factor in \(storeOptions.database): enroll one with `totp enroll --db \(storeOptions.database) --user \(user) --email ADDRESS`"
+                        "\(user) has no second factor in \(database.name): enroll one with `totp enroll --db \(storeOptions.location.shownArgument) --user \(user) --email ADDRESS`"
                     )
                 }
                 if secondFactor.factorID == PhoneMultiFactorID {

@@ -2,12 +2,15 @@ internal import ArgumentParser
 internal import OTPCommandSupport
 internal import Logging
 internal import OTPEnrollment
-internal import OTPEnrollmentSQLite
 internal import OTPSealing
 
 /// The database and its sealing keys, shared by every subcommand.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .customLong("db"), help: ArgumentHelp("The SQLite database file (created when missing).", valueName: "file"))
+    @Option(
+        name: .customLong("db"),
+        help: ArgumentHelp(
+            "The SQLite database file (created when missing), or a PostgreSQL URL: postgres://user@host:port/database or postgresql://… (libpq's PG* variables give what it leaves out).",
+            valueName: "file|url"))
     var database: String
 
     @Option(
@@ -33,16 +36,38 @@ struct StoreOptions: ParsableArguments {
         }
     }
 
-    func openStore() async throws(CommandFailure) -> SQLiteEnrollmentStore {
-        let sealer = try sealer()
-        do {
-            return try await SQLiteEnrollmentStore.open(path: database, sealer: sealer)
+    /// Where `--db` points.
+    var location: DatabaseLocation { DatabaseLocation(database) }
+
+    /// Opens the database with the sealing keys.
+    func open() async throws(CommandFailure) -> EnrollmentDatabase {
+        try await EnrollmentDatabase.open(location, sealer: try sealer(), logger: Self.silentLogger("OTPKit.totp-enrollment.store"))
+    }
+
+    /// Runs `body` with the database, and closes it whatever happens.
+    func withDatabase<Result>(_ body: (EnrollmentDatabase) async throws(CommandFailure) -> Result) async throws(CommandFailure) -> Result {
+        let database = try await open()
+        do throws(CommandFailure) {
+            let result = try await body(database)
+            await database.close()
+            return result
         } catch {
-            throw CommandFailure(error)
+            await database.close()
+            throw error
         }
     }
 
-    /// Runs `body` with the store and the service on it, and closes the store whatever happens.
+    /// A logger that says nothing short of a crash: the service's info events (enrollment started,
+    /// factor enrolled) would interleave with the prompts, and the service's and the PostgreSQL
+    /// pool's error events repeat what the command reports as its one line.
+    static func silentLogger(_ label: String) -> Logger {
+        var logger = Logger(label: label)
+        logger.logLevel = .critical
+        return logger
+    }
+
+    /// Runs `body` with the database and the service on it, and closes the database whatever
+    /// happens.
     ///
     /// With `sms`, phone factors are on and their codes go through its sender, which is shut down
     /// whatever happens too. `identityProviders` check the ID tokens of federated credentials;
@@ -50,7 +75,7 @@ struct StoreOptions: ParsableArguments {
     func withService<Result>(
         sms: SMSOptions? = nil,
         identityProviders: [any IdentityTokenVerifier] = [],
-        _ body: (SQLiteEnrollmentStore, MultiFactorService) async throws(CommandFailure) -> Result
+        _ body: (EnrollmentDatabase, MultiFactorService) async throws(CommandFailure) -> Result
     ) async throws(CommandFailure) -> Result {
         var configuration = MultiFactorConfiguration()
         if let sms {
@@ -61,33 +86,22 @@ struct StoreOptions: ParsableArguments {
             }
         }
         let delivery = try sms?.delivery()
-        let store: SQLiteEnrollmentStore
         do throws(CommandFailure) {
-            store = try await openStore()
-        } catch {
-            await delivery?.shutdown()
-            throw error
-        }
-        do throws(CommandFailure) {
-            let service: MultiFactorService
-            do {
-                // The service's info events (enrollment started, factor enrolled) would interleave
-                // with the prompts, and its error events (a store failure, an unsent message)
-                // repeat what the command reports as its one line.
-                var logger = Logger(label: "OTPKit.totp-enrollment")
-                logger.logLevel = .critical
-                service = try MultiFactorService(
-                    configuration: configuration, store: store, smsSender: delivery?.sender, identityProviders: identityProviders, logger: logger)
-            } catch {
-                throw CommandFailure.software("\(error)")
+            let result = try await withDatabase { database throws(CommandFailure) in
+                let service: MultiFactorService
+                do {
+                    service = try MultiFactorService(
+                        configuration: configuration, store: database.store, smsSender: delivery?.sender, identityProviders: identityProviders,
+                        logger: Self.silentLogger("OTPKit.totp-enrollment"))
+                } catch {
+                    throw CommandFailure.software("\(error)")
+                }
+                return try await body(database, service)
             }
-            let result = try await body(store, service)
             await delivery?.shutdown()
-            try? await store.close()
             return result
         } catch {
             await delivery?.shutdown()
-            try? await store.close()
             throw error
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import OTPEnrollment
 import OTPEnrollmentPostgres
+import OTPPostgresTestServer
 import OTPSealing
 import PostgresNIO
 import Testing
@@ -13,10 +14,12 @@ struct ConnectionErrorTests {
         try SecretSealer(current: SealingKey(bytes: (0..<32).map { _ in UInt8.random(in: 0...255) }))
     }
 
-    static func openError(url: String, options: PostgresEnrollmentStore.Options = .init()) async throws -> PostgresEnrollmentStoreError {
+    static func openError(
+        url: String, environment: [String: String] = [:], options: PostgresEnrollmentStore.Options = .init()
+    ) async throws -> PostgresEnrollmentStoreError {
         let sealer = try sealer()
         do throws(PostgresEnrollmentStoreError) {
-            let store = try await PostgresEnrollmentStore.open(url: url, sealer: sealer, options: options)
+            let store = try await PostgresEnrollmentStore.open(url: url, environment: environment, sealer: sealer, options: options)
             await store.close()
         } catch {
             return error
@@ -35,6 +38,10 @@ struct ConnectionErrorTests {
             ("postgres://user:\(password)@localhost/db?frobnicate=1", "unknown parameter frobnicate"),
             ("postgres://user:\(password)@a,b/db", "several hosts"),
             ("postgres://user:\(password)@[::1/db", "IPv6"),
+            // A / or ? in the password cuts the URL short: read on, its pieces would become the
+            // port, the database (and so the server's description) or a parameter's name.
+            ("postgres://user:12345/\(password)@localhost/db", "percent-encode"),
+            ("postgres://user:pa?\(password)@localhost/db", "percent-encode"),
         ])
     func badURL(_ url: String, expected: String) async throws {
         let error = try await Self.openError(url: url)
@@ -44,6 +51,37 @@ struct ConnectionErrorTests {
         }
         #expect(error.description.contains(expected), "\(error)")
         #expect(!error.description.contains(Self.password))
+    }
+
+    @Test("libpq's variables give what a URL leaves out; what the URL says wins")
+    func environmentFillsTheURL() async throws {
+        try await TestDatabase.withFresh { database in
+            let (directory, port, user) = try TestServer.settings()
+            let store = try await PostgresEnrollmentStore.open(
+                url: "postgres:///\(database.database)?options=-c%20search_path%3D\(database.name)",
+                environment: ["PGHOST": directory, "PGPORT": "\(port)", "PGUSER": user, "PGDATABASE": "otpkit_no_such_database"],
+                sealer: Self.sealer())
+            #expect(store.server == "\(user)@\(directory)/.s.PGSQL.\(port)/\(database.database)")
+            try await enroll(store)
+            await store.close()
+        }
+    }
+
+    @Test("a value that cannot be used is named where it came from: the URL or the variable")
+    func badValueSource() async throws {
+        let port = "port port5432 is not a number from 1 to 65535"
+        #expect(
+            try await Self.openError(url: "postgres://u@localhost/db", environment: ["PGPORT": "port5432"])
+                == .invalidEnvironment(variable: "PGPORT", reason: port))
+        #expect(try await Self.openError(url: "postgres://u@localhost:port5432/db", environment: ["PGPORT": "5432"]) == .invalidURL(reason: port))
+        let mode = try await Self.openError(url: "postgres://u@localhost/db", environment: ["PGSSLMODE": "sometimes"])
+        guard case .invalidEnvironment("PGSSLMODE", _) = mode else {
+            Issue.record("expected invalidEnvironment(PGSSLMODE), got \(mode)")
+            return
+        }
+        #expect(
+            try await Self.openError(url: "postgres:///db", environment: ["PGHOST": "a,b"])
+                == .invalidEnvironment(variable: "PGHOST", reason: "it names several hosts; give one"))
     }
 
     @Test("a server out of reach is reported as unreachable, without the password")
@@ -93,9 +131,7 @@ struct ConnectionErrorTests {
     func urlOverTCP() async throws {
         let database = try await TestDatabase.create()
         defer { Task { await database.drop() } }
-        let admin = try await TestServer.connect(database: database.database)
-        try await admin.query(PostgresQuery(unsafeSQL: "GRANT ALL ON SCHEMA \(database.name) TO otpkit_password"), logger: TestServer.logger)
-        try await admin.close()
+        try await database.grant(to: "otpkit_password")
         let port = try TestServer.settings().port
         let store = try await PostgresEnrollmentStore.open(
             url:

@@ -1,4 +1,5 @@
 import OTPEnrollmentPostgres
+import OTPPostgresTestServer
 import PostgresNIO
 import Testing
 

@@ -2,17 +2,18 @@ import Foundation
 import OTPTestUtilities
 import Testing
 
-/// A directory with a key file and a database path for one test, removed afterwards.
+/// A directory with a key file and a database for one test, removed afterwards.
 final class Scratch {
     let directory: String
+    /// What `--db` takes: an SQLite file in the directory, or the `database` given.
     let database: String
     let keyFile: String
     let keyHex: String
 
-    init() throws {
+    init(database: String? = nil) throws {
         directory = NSTemporaryDirectory() + "totp-enrollment-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
-        database = directory + "/otpkit.sqlite"
+        self.database = database ?? directory + "/otpkit.sqlite"
         keyFile = directory + "/otpkit.key"
         keyHex = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
         try (keyHex + "\n").write(toFile: keyFile, atomically: true, encoding: .utf8)
