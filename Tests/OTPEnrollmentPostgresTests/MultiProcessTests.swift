@@ -46,6 +46,73 @@ struct MultiProcessTests {
         }
     }
 
+    @Test(
+        "two processes spend the same recovery codes, or complete the same phone verifications, at the same moment: exactly one completes each",
+        arguments: ["recovery", "phone"])
+    func spendAcrossProcesses(kind: String) async throws {
+        try await withStore { store, database in
+            let rounds = 100
+            let now = TOTP.currentUnixTime()
+            // The digests the helper offers (its spendDigest).
+            let digests = (0..<rounds).map { Array("spend-digest-\($0)".utf8) }
+            func credential(_ id: String) -> PendingSignInRecord {
+                PendingSignInRecord(id: id, userID: "racer", firstFactorProvider: "password", createdAt: now, expiresAt: now + 3600)
+            }
+            if kind == "recovery" {
+                try await store.replaceRecoveryCodes(userID: "racer", digests: digests)
+                for round in 0..<rounds {
+                    for process in 0..<2 { try await store.insertPendingSignIn(credential("cred-\(round)-\(process)")) }
+                }
+            } else {
+                let enrollmentCode = Array("enrollment".utf8)
+                try await store.insertPhoneVerification(
+                    PhoneVerificationRecord(
+                        id: "enrollment", purpose: .enrollment, userID: "racer", enrollmentID: nil, credentialID: nil, phoneNumber: "+15555550100",
+                        codeDigest: enrollmentCode, createdAt: now, expiresAt: now + 600, failedAttempts: 0))
+                let enrolled = try await store.finalizePhoneEnrollment(
+                    verificationID: "enrollment", userID: "racer", codeDigests: [enrollmentCode], at: now, maximumAttempts: 5,
+                    factorID: "phone-factor",
+                    displayName: nil, maximumFactorCount: 5)
+                guard case .enrolled = enrolled else {
+                    Issue.record("the phone factor was not enrolled: \(enrolled)")
+                    return
+                }
+                for round in 0..<rounds {
+                    try await store.insertPendingSignIn(credential("cred-\(round)"))
+                    try await store.insertPhoneVerification(
+                        PhoneVerificationRecord(
+                            id: "verification-\(round)", purpose: .signIn, userID: "racer", enrollmentID: "phone-factor",
+                            credentialID: "cred-\(round)",
+                            phoneNumber: "+15555550100", codeDigest: digests[round], createdAt: now, expiresAt: now + 600, failedAttempts: 0))
+                }
+            }
+            let start = Int64(TOTP.currentUnixTime()) * 1000 + 2500
+            var environment: [String: String?] = try database.environment.mapValues { $0 }
+            environment["OTPKIT_SEALING_KEY"] = database.keyHex
+            let helper = try BuiltProduct.path("OTPEnrollmentStoreTestHelper")
+            let arguments = ["spend", "postgres", kind, String(rounds), String(start)]
+            async let first = ProcessRunner.run(helper, arguments + ["0"], environment: environment)
+            async let second = ProcessRunner.run(helper, arguments + ["1"], environment: environment)
+            let runs = try await [first, second]
+            var outcomes: [Int: [String]] = [:]
+            for (index, run) in runs.enumerated() {
+                try #require(run.status == 0, "helper \(index) failed: \(run)")
+                for line in run.stdout.split(separator: "\n") {
+                    let parts = line.split(separator: " ", maxSplits: 2)
+                    try #require(parts.count >= 2, "helper \(index) printed \(line.debugDescription)")
+                    outcomes[try #require(Int(parts[1])), default: []].append(String(parts[0]))
+                }
+            }
+            try #require(outcomes.count == rounds)
+            for (round, results) in outcomes.sorted(by: { $0.key < $1.key }) {
+                #expect(results.sorted() == ["completed", "refused"], "round \(round): \(results)")
+            }
+            if kind == "recovery" {
+                #expect(try await store.recoveryCodeCount(userID: "racer") == 0)
+            }
+        }
+    }
+
     @Test("kill -9 of a process mid-stream of enrollments and sign-ins: every acknowledged write is in the database")
     func crashSafety() async throws {
         try await withStore { store, database in

@@ -8,6 +8,11 @@
 //                                    at Unix millisecond T + 5i (so two racers start each round together),
 //                                    and record each accepted step; one line per round:
 //                                    "accepted S", "replay-by-read S" or "replay-by-cas S"
+//   spend DB KIND ROUNDS T PROCESS   KIND recovery or phone: in round i (at Unix millisecond T + 5i)
+//                                    complete a sign-in of user "racer" with the recovery code whose
+//                                    digest is spendDigest(i) and the credential "cred-i-PROCESS", or
+//                                    with the phone verification "verification-i" and its credential
+//                                    "cred-i"; one line per round: "completed I" or "refused I OUTCOME"
 //   churn DB ACKFILE                 enroll factors and accept steps forever; after each commit append
 //                                    "enrolled ID" or "step ID S" to ACKFILE
 //   phone-churn DB ACKFILE           enroll phone factors forever (verification, then finalization);
@@ -42,6 +47,11 @@ func acknowledger(_ path: String) -> (String) -> Void {
     }
 }
 
+/// The digest of round `round`'s code in `spend`: the test stores the same bytes.
+func spendDigest(_ round: Int) -> [UInt8] {
+    Array("spend-digest-\(round)".utf8)
+}
+
 func unixMilliseconds() -> Int64 {
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
@@ -71,7 +81,9 @@ func close(_ store: any EnrollmentStore) async throws {
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    fail("usage: open DB | race DB FACTOR FIRST ROUNDS T | churn DB ACKFILE | phone-churn DB ACKFILE | resilient-churn DB ACKFILE STOP")
+    fail(
+        "usage: open DB | race DB FACTOR FIRST ROUNDS T | spend DB KIND ROUNDS T PROCESS | churn DB ACKFILE | phone-churn DB ACKFILE | resilient-churn DB ACKFILE STOP"
+    )
 }
 
 switch arguments[1] {
@@ -102,6 +114,31 @@ case "race":
         case .rejected: lines.append("replay-by-cas \(step)")
         case .factorNotFound: fail("factor vanished")
         }
+    }
+    print(lines.joined(separator: "\n"))
+    try await close(store)
+
+case "spend":
+    guard arguments.count == 7, ["recovery", "phone"].contains(arguments[3]), let rounds = Int(arguments[4]), let start = Int64(arguments[5]),
+        let process = Int(arguments[6])
+    else { fail("usage: spend DB recovery|phone ROUNDS T PROCESS") }
+    let store = await openStore(arguments[2])
+    var lines: [String] = []
+    for round in 0..<rounds {
+        while unixMilliseconds() < start + 5 * Int64(round) { usleep(100) }
+        let now = unixMilliseconds() / 1000
+        let session = SessionRecord(
+            id: "session-\(round)-\(process)", userID: "racer", firstFactorProvider: "password", authenticatedAt: now,
+            secondFactorEnrollmentID: nil, lastUsedAt: now, expiresAt: now + 3600)
+        let completion =
+            arguments[3] == "recovery"
+            ? try await store.completeSignIn(
+                credentialID: "cred-\(round)-\(process)", recoveryCodeDigests: [spendDigest(round)], failureKey: "recovery-racer", at: now,
+                session: session, maximumSessionsPerUser: 10_000)
+            : try await store.completeSignIn(
+                credentialID: "cred-\(round)", phoneVerificationID: "verification-\(round)", codeDigests: [spendDigest(round)], maximumAttempts: 5,
+                at: now, session: session, maximumSessionsPerUser: 10_000)
+        lines.append(completion == .completed ? "completed \(round)" : "refused \(round) \(completion)")
     }
     print(lines.joined(separator: "\n"))
     try await close(store)
