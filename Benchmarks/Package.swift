@@ -16,6 +16,9 @@ let package = Package(
         // The range the root package takes through jwt-kit, so that one version resolves for both.
         .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"6.0.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        // The raw commit rates beside the stores' (RawCommit+Benchmarks.swift): the drivers the stores use.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
     ],
     targets: [
         .systemLibrary(
@@ -67,7 +70,10 @@ let package = Package(
                 .product(name: "OTPCore", package: "OTPKit"),
                 .product(name: "OTPEnrollment", package: "OTPKit"),
                 .product(name: "OTPEnrollmentSQLite", package: "OTPKit"),
+                .product(name: "OTPEnrollmentPostgres", package: "OTPKit"),
                 .product(name: "OTPSealing", package: "OTPKit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],

@@ -5,7 +5,7 @@ import OTPEnrollmentSQLite
 nonisolated(unsafe) var concurrentFixture: SignInFixture!
 
 /// The percentile `fraction` of `values`, in microseconds.
-private func percentile(_ values: [Int], _ fraction: Double) -> Int {
+func percentile(_ values: [Int], _ fraction: Double) -> Int {
     let sorted = values.sorted()
     return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))] / 1000
 }

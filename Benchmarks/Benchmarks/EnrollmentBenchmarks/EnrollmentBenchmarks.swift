@@ -15,4 +15,6 @@ let benchmarks: @Sendable () -> Void = {
     registerPhoneSignInBenchmarks()
     registerConcurrentSignInBenchmarks()
     registerPasswordBenchmarks()
+    registerPostgresSignInBenchmarks()
+    registerRawCommitBenchmarks()
 }

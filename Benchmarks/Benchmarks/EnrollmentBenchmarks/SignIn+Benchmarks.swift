@@ -47,7 +47,8 @@ final class SignInFixture: @unchecked Sendable {
                 period: Int64(secret.codeIntervalSeconds)
             )
             let code = try authenticator.code(at: clock.now())
-            try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code), displayName: nil)
+            try await user.multiFactor.enroll(
+                with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code), displayName: nil)
             accounts.append(Account(identity: identity, authenticator: authenticator, enrollmentID: user.multiFactor.enrolledFactors.last!.uid))
         }
     }
