@@ -154,6 +154,16 @@ let package = Package(
             ]
         ),
 
+        // What both store-opening executables share: `--db FILE|postgres://…` told apart and opened
+        // into one shape (no product).
+        .target(
+            name: "OTPEnrollmentDatabase",
+            dependencies: [
+                "OTPEnrollment", "OTPEnrollmentSQLite", "OTPEnrollmentPostgres", "OTPSealing",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // Executables.
         // What both command-line tools share: one failure type and exit-code table, standard
         // output and error, the QR drawing styles, ISO 8601 times and JSON output. ArgumentParser,
@@ -175,8 +185,8 @@ let package = Package(
         .executableTarget(
             name: "TOTPEnrollmentCommand",
             dependencies: [
-                "OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPEnrollmentPostgres", "OTPSealing", "OTPQR", "OTPCommandSupport", "OTPSMS",
-                "OTPFederation", "OTPVault",
+                "OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPEnrollmentPostgres", "OTPEnrollmentDatabase", "OTPSealing", "OTPQR",
+                "OTPCommandSupport", "OTPSMS", "OTPFederation", "OTPVault",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -2,6 +2,7 @@ internal import ArgumentParser
 internal import OTPCommandSupport
 internal import Logging
 internal import OTPEnrollment
+internal import OTPEnrollmentDatabase
 internal import OTPSealing
 
 /// The database and its sealing keys, shared by every subcommand.
@@ -41,7 +42,7 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the database with the sealing keys.
     func open() async throws(CommandFailure) -> EnrollmentDatabase {
-        try await EnrollmentDatabase.open(location, sealer: try sealer(), logger: Self.silentLogger("OTPKit.totp-enrollment.store"))
+        try await EnrollmentDatabase.opening(location, sealer: try sealer(), logger: Self.silentLogger("OTPKit.totp-enrollment.store"))
     }
 
     /// Runs `body` with the database, and closes it whatever happens.
