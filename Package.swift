@@ -160,12 +160,13 @@ let package = Package(
             ]
         ),
 
-        // What both store-opening executables share: `--db FILE|postgres://…` told apart and opened
-        // into one shape (no product).
+        // What both store-opening executables share: the `--db`, `--key-file` and `--previous-key-file`
+        // options, `--db FILE|postgres://…` told apart and opened into one shape (no product).
         .target(
             name: "OTPEnrollmentDatabase",
             dependencies: [
                 "OTPEnrollment", "OTPEnrollmentSQLite", "OTPEnrollmentPostgres", "OTPSealing",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -21,7 +21,12 @@ extension MultiFactorService {
     ///
     /// - Parameters:
     ///   - id: The uid to give it (1 to ``maximumAccountIDLength`` characters); a new random one when `nil`.
+    ///   - email: The address, normalized and unique among accounts; none when `nil`.
     ///   - password: Hashed as a user's own; needs an address.
+    ///   - displayName: The display name, if any.
+    ///   - photoURL: The photo URL, if any.
+    ///   - isEmailVerified: Whether the address counts as verified.
+    ///   - isDisabled: Whether the account starts disabled (it cannot sign in).
     /// - Throws: ``AuthError`` with ``AuthErrorCode/invalidEmail``, ``AuthErrorCode/weakPassword``,
     ///   or ``AuthErrorCode/operationNotAllowed`` for a password without an address or an id that is
     ///   empty or too long.

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import OTPCore
 
 /// A request's body, read within the size limit, decoded on demand into an endpoint's request
 /// type. An empty body reads as `{}`.
@@ -18,31 +19,8 @@ struct JSONBody: Sendable {
         }
     }
 
+    /// `'password' is not a string.`: the field, never its value (it may be a password).
     static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-            context.codingPath.isEmpty
-                ? "The body must be a JSON object."
-                : "Invalid value at '\(path(context.codingPath))': expected \(name(of: type))."
-        case .keyNotFound(let key, let context):
-            "Missing field '\(path(context.codingPath + [key]))'."
-        case .dataCorrupted(let context):
-            context.codingPath.isEmpty ? "The body is not well-formed JSON." : "Invalid value at '\(path(context.codingPath))'."
-        @unknown default:
-            "The body could not be read."
-        }
-    }
-
-    private static func path(_ keys: [any CodingKey]) -> String {
-        keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-    }
-
-    private static func name(of type: Any.Type) -> String {
-        switch type {
-        case is String.Type: "a string"
-        case is Bool.Type: "true or false"
-        case is Int.Type, is Int64.Type, is Double.Type: "a number"
-        default: type is any Collection.Type ? "a list" : "an object"
-        }
+        DecodingErrorReason.reason(for: error, malformed: "the body is not well-formed JSON") + "."
     }
 }

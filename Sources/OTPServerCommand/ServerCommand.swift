@@ -22,18 +22,7 @@ struct ServerCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(
-        name: .customLong("db"),
-        help: ArgumentHelp(
-            "The SQLite database file (created when missing), or a PostgreSQL URL: postgres://user@host:port/database (libpq's PG* variables give what it leaves out).",
-            valueName: "file|url"))
-    var database = "otpkit.sqlite"
-
-    @Option(
-        name: .customLong("key-file"),
-        help: ArgumentHelp(
-            "The sealing key: 64 hex characters or 32 raw bytes (default: $\(SealingKey.defaultEnvironmentVariable)).", valueName: "file"))
-    var keyFile: String?
+    @OptionGroup var databaseOptions: DatabaseOptions
 
     @Option(
         name: .customLong("signing-key-file"),
@@ -74,10 +63,10 @@ struct ServerCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "otpkit-server")
         logger.logLevel = .info
-        let location = DatabaseLocation(database)
+        let location = databaseOptions.location
         let sealer: SecretSealer
         do {
-            sealer = try SecretSealer(current: SealingKey.load(file: keyFile, environmentVariable: SealingKey.defaultEnvironmentVariable))
+            sealer = try databaseOptions.sealer()
         } catch {
             throw ServerFailure("\(error)")
         }
