@@ -9,7 +9,7 @@ public import OTPSealing
 /// first start and never replaced.
 ///
 /// The RSA key (its PEM) is encrypted with AES-256-GCM under a random 32-byte wrapping key, and the
-/// wrapping key is sealed by the ``SecretSealer`` like any enrolled secret (the key id in its
+/// wrapping key is sealed by the `SecretSealer` like any enrolled secret (the key id in its
 /// associated data), so the file is useless without the sealing key and rotates with it through
 /// `previous` keys. The file is published with `link(2)`, which never replaces a file: of servers
 /// starting at once on one file, one key wins and every server loads it.

@@ -3,7 +3,7 @@ internal import Foundation
 public import Logging
 public import OTPEnrollment
 
-/// Google's Identity Toolkit REST API on a ``MultiFactorService``, as Hummingbird routes: mount
+/// Google's Identity Toolkit REST API on a `MultiFactorService`, as Hummingbird routes: mount
 /// them on any router with ``addRoutes(to:)``.
 ///
 /// Every endpoint answers at the paths the SDKs build when pointed at an emulator host: the v1
