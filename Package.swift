@@ -333,7 +333,7 @@ let package = Package(
         .testTarget(
             name: "OTPServerTests",
             dependencies: [
-                "OTPServer", "OTPEnrollment", "OTPSealing", "OTPCore", "OTPTestUtilities",
+                "OTPServer", "OTPEnrollment", "OTPSealing", "OTPCore", "OTPTestUtilities", "OTPPostgresTestServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

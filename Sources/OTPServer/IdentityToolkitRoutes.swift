@@ -43,11 +43,11 @@ public struct IdentityToolkitRoutes: Sendable {
         for path in ["/.well-known/jwks.json", Self.googleKeySet] {
             router.get(RouterPath(path)) { _, _ in routes.keySet() }
         }
-        client(router, ["accounts:signUp", "signupNewUser"]) { body, _ throws(IdentityToolkitError) in try await routes.signUp(body) }
-        client(router, ["accounts:signInWithPassword", "verifyPassword"]) { body, source throws(IdentityToolkitError) in
+        client(router, v1: "accounts:signUp", v3: "signupNewUser") { body, _ throws(IdentityToolkitError) in try await routes.signUp(body) }
+        client(router, v1: "accounts:signInWithPassword", v3: "verifyPassword") { body, source throws(IdentityToolkitError) in
             try await routes.signInWithPassword(body, source: source)
         }
-        client(router, ["accounts:lookup", "getAccountInfo"]) { body, _ throws(IdentityToolkitError) in try await routes.lookup(body) }
+        client(router, v1: "accounts:lookup", v3: "getAccountInfo") { body, _ throws(IdentityToolkitError) in try await routes.lookup(body) }
         admin(router, "") { body throws(IdentityToolkitError) in try await routes.adminCreate(body) }
         admin(router, ":lookup") { body throws(IdentityToolkitError) in try await routes.adminLookup(body) }
         admin(router, ":delete") { body throws(IdentityToolkitError) in try await routes.adminDelete(body) }
@@ -58,10 +58,10 @@ public struct IdentityToolkitRoutes: Sendable {
     typealias ClientHandler = @Sendable (JSONBody, _ source: String?) async throws(IdentityToolkitError) -> any Encodable
     typealias AdminHandler = @Sendable (JSONBody) async throws(IdentityToolkitError) -> any Encodable
 
-    /// A client endpoint at its v1 name (`names[0]`) and its v3 name (`names[1]`).
-    private func client<Context: RequestContext>(_ router: Router<Context>, _ names: [String], _ handler: @escaping ClientHandler) {
+    /// A client endpoint at its v1 name and its iOS v3 name.
+    private func client<Context: RequestContext>(_ router: Router<Context>, v1: String, v3: String, _ handler: @escaping ClientHandler) {
         let routes = self
-        let paths = [Self.identityToolkit + "/" + names[0], Self.relyingParty + "/" + names[1]]
+        let paths = [Self.identityToolkit + "/" + v1, Self.relyingParty + "/" + v3]
         for path in paths {
             router.post(RouterPath(path)) { request, context in
                 await routes.respond {

@@ -26,21 +26,29 @@ struct ServerProcess {
         var errorMessage: String? { (json["error"] as? [String: Any])?["message"] as? String }
     }
 
-    /// Runs `body` against a server started with `arguments` beside `--db`, `--key-file`,
-    /// `--project-id` and `--port 0`.
+    /// Runs `body` against a server started with `arguments` beside `--db` (`database`, or
+    /// `otpkit.sqlite` in the directory), `--key-file`, `--project-id` and `--port 0`.
+    ///
+    /// The sealing key and the database live in `directory`, made for the call and removed after
+    /// it when `nil`; a directory given is kept, so a second server finds what the first left.
     static func with(
-        arguments: [String] = ["--emulator"], projectID: String = "demo-otpkit", _ body: (ServerProcess) async throws -> Void
+        arguments: [String] = ["--emulator"], projectID: String = "demo-otpkit", in directory: TemporaryDirectory? = nil,
+        database: String? = nil, _ body: (ServerProcess) async throws -> Void
+    ) async throws {
+        let place = try directory ?? TemporaryDirectory()
+        defer { if directory == nil { place.remove() } }
+        try await run(arguments: arguments, projectID: projectID, directory: place, database: database, body)
+    }
+
+    private static func run(
+        arguments: [String], projectID: String, directory: TemporaryDirectory, database: String?, _ body: (ServerProcess) async throws -> Void
     ) async throws {
         let executable = try BuiltProduct.path("otpkit-server")
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let keyFile = directory.file("sealing.key")
-        let key = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
-        try #require(FileManager.default.createFile(atPath: keyFile, contents: Data(key.utf8), attributes: [.posixPermissions: 0o600]))
+        let keyFile = try sealingKeyFile(in: directory)
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let output = try await ProcessRunner.converse(
             executable,
-            ["--db", directory.file("otpkit.sqlite"), "--key-file", keyFile, "--project-id", projectID, "--port", "0"] + arguments
+            ["--db", database ?? directory.file("otpkit.sqlite"), "--key-file", keyFile, "--project-id", projectID, "--port", "0"] + arguments
         ) { session in
             let text = try await session.waitForOutput(containing: "\n", timeout: .seconds(120))
             let port = try #require(Int(text.split(separator: "\n").first ?? ""), "the server's first line is not a port: \(text)")
@@ -55,6 +63,16 @@ struct ServerProcess {
         }
         try await client.shutdown()
         #expect(output.status == 0, "otpkit-server did not exit 0 after SIGTERM: \(output)")
+    }
+
+    /// The sealing key file in `directory`, written (mode 0600) when missing.
+    static func sealingKeyFile(in directory: TemporaryDirectory) throws -> String {
+        let keyFile = directory.file("sealing.key")
+        if !FileManager.default.fileExists(atPath: keyFile) {
+            let key = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+            try #require(FileManager.default.createFile(atPath: keyFile, contents: Data(key.utf8), attributes: [.posixPermissions: 0o600]))
+        }
+        return keyFile
     }
 
     /// Sends `body` to `path` as the SDKs do: POST, `Content-Type: application/json`, the SDK's headers.
