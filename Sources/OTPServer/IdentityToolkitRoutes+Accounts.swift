@@ -23,7 +23,8 @@ extension IdentityToolkitRoutes {
             user = try await call { () async throws(AuthError) in try await service.createUser(withEmail: email, password: password) }
         }
         let token = try await idToken(for: user)
-        return Wire.SignUpResponse(localId: user.uid, email: user.email, idToken: token, expiresIn: String(tokens.lifetime))
+        return Wire.SignUpResponse(
+            localId: user.uid, email: user.email, idToken: token, refreshToken: try refreshToken(for: user), expiresIn: String(tokens.lifetime))
     }
 
     /// `accounts:signInWithPassword` (iOS `verifyPassword`), with the emulator's order of checks:
@@ -37,7 +38,8 @@ extension IdentityToolkitRoutes {
         guard let password = request.password, !password.isEmpty else { throw IdentityToolkitError("MISSING_PASSWORD", "give the password") }
         let user = try await call { () async throws(AuthError) in try await service.signIn(withEmail: email, password: password, source: source) }
         let token = try await idToken(for: user)
-        return Wire.SignInWithPasswordResponse(localId: user.uid, email: user.email, idToken: token, expiresIn: String(tokens.lifetime))
+        return Wire.SignInWithPasswordResponse(
+            localId: user.uid, email: user.email, idToken: token, refreshToken: try refreshToken(for: user), expiresIn: String(tokens.lifetime))
     }
 
     /// `accounts:lookup` (iOS `getAccountInfo`) with the user's ID token: that user, exactly one.
@@ -66,9 +68,13 @@ extension IdentityToolkitRoutes {
     }
 
     func idToken(for user: User) async throws(IdentityToolkitError) -> String {
+        // A sign-in the server just completed: this is its time.
+        try await signed(tokens.claims(for: user, authTime: tokens.clock()))
+    }
+
+    func signed(_ claims: IDTokenClaims) async throws(IdentityToolkitError) -> String {
         do {
-            // A sign-in the server just completed: this is its time.
-            return try await tokens.sign(tokens.claims(for: user, authTime: tokens.clock()))
+            return try await tokens.sign(claims)
         } catch {
             throw IdentityToolkitError(status: .internalServerError, "INTERNAL_ERROR", error.description)
         }

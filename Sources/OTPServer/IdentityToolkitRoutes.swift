@@ -2,6 +2,7 @@ public import Hummingbird
 internal import Foundation
 public import Logging
 public import OTPEnrollment
+public import OTPSealing
 
 /// Google's Identity Toolkit REST API on a `MultiFactorService`, as Hummingbird routes: mount
 /// them on any router with ``addRoutes(to:)``.
@@ -17,18 +18,28 @@ public struct IdentityToolkitRoutes: Sendable {
     let service: MultiFactorService
     let tokens: IDTokenIssuer
     let configuration: IdentityToolkitConfiguration
+    let refreshTokens: RefreshTokenCodec
     let logger: Logger
 
     static let identityToolkit = "/identitytoolkit.googleapis.com/v1"
     static let relyingParty = "/www.googleapis.com/identitytoolkit/v3/relyingparty"
     static let adminAccounts = identityToolkit + "/projects/{project}/accounts"
+    static let secureToken = "/securetoken.googleapis.com/v1/token"
     /// Where Google publishes the keys of Firebase's ID tokens, under the emulator path scheme.
     static let googleKeySet = "/www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com"
 
     /// Routes serving `service`'s accounts, with ID tokens from `tokens`.
-    public init(service: MultiFactorService, tokens: IDTokenIssuer, configuration: IdentityToolkitConfiguration, logger: Logger) {
+    ///
+    /// - Parameter refreshTokenKeys: The keys refresh tokens are authenticated under: the store's
+    ///   `codeDigestKeys` for a durable store, so tokens outlive the process and every server of
+    ///   the store accepts them.
+    public init(
+        service: MultiFactorService, tokens: IDTokenIssuer, refreshTokenKeys: SecretSealer, configuration: IdentityToolkitConfiguration,
+        logger: Logger
+    ) {
         self.service = service
         self.tokens = tokens
+        self.refreshTokens = RefreshTokenCodec(keys: refreshTokenKeys)
         self.configuration = configuration
         self.logger = logger
     }
@@ -48,6 +59,14 @@ public struct IdentityToolkitRoutes: Sendable {
             try await routes.signInWithPassword(body, source: source)
         }
         client(router, v1: "accounts:lookup", v3: "getAccountInfo") { body, _ throws(IdentityToolkitError) in try await routes.lookup(body) }
+        router.post(RouterPath(Self.secureToken)) { request, _ in
+            await routes.respond {
+                () async throws(IdentityToolkitError) -> any Encodable in
+                try routes.checkAPIKey(request)
+                let isForm = request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false
+                return try await routes.refresh(try await routes.readBody(request), isForm: isForm)
+            }
+        }
         admin(router, "") { body throws(IdentityToolkitError) in try await routes.adminCreate(body) }
         admin(router, ":lookup") { body throws(IdentityToolkitError) in try await routes.adminLookup(body) }
         admin(router, ":delete") { body throws(IdentityToolkitError) in try await routes.adminDelete(body) }

@@ -41,6 +41,26 @@ enum Wire {
         var phoneNumber: String?
     }
 
+    // The names are the wire's: JS sends snake_case in a form, iOS camelCase in JSON.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    struct TokenRequest: Decodable {
+        var grant_type: String?
+        var grantType: String?
+        var refresh_token: String?
+        var refreshToken: String?
+    }
+
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    struct TokenResponse: Encodable {
+        var id_token: String
+        var access_token: String
+        var expires_in: String
+        var refresh_token: String
+        var token_type = "Bearer"
+        var user_id: String
+        var project_id: String
+    }
+
     struct DeleteRequest: Decodable {
         var localId: String?
     }
@@ -55,6 +75,7 @@ enum Wire {
         var email: String?
         var displayName: String?
         var idToken: String?
+        var refreshToken: String?
         var expiresIn: String?
     }
 
@@ -65,6 +86,7 @@ enum Wire {
         var email: String?
         var displayName: String?
         var idToken: String
+        var refreshToken: String
         var expiresIn: String
     }
 

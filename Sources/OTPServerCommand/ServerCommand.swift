@@ -103,7 +103,7 @@ struct ServerCommand: AsyncParsableCommand {
         let service = try MultiFactorService(store: database.store, logger: logger)
         let tokens = await IDTokenIssuer(projectID: projectID, signingKey: signingKey)
         let routes = IdentityToolkitRoutes(
-            service: service, tokens: tokens,
+            service: service, tokens: tokens, refreshTokenKeys: database.store.codeDigestKeys ?? database.sealer,
             configuration: IdentityToolkitConfiguration(projectID: projectID, apiKeys: Set(apiKeys), isEmulator: emulator), logger: logger)
         let router = Router(context: ServerRequestContext.self)
         routes.addRoutes(to: router)

@@ -11,6 +11,7 @@ import Testing
     static let verifyPassword = "/www.googleapis.com/identitytoolkit/v3/relyingparty/verifyPassword?key=demo-key"
     static let lookup = "/identitytoolkit.googleapis.com/v1/accounts:lookup?key=demo-key"
     static let getAccountInfo = "/www.googleapis.com/identitytoolkit/v3/relyingparty/getAccountInfo?key=demo-key"
+    static let token = "/securetoken.googleapis.com/v1/token?key=demo-key"
 
     @Test func signUpSignInLookupAndRefusals() async throws {
         try await ServerProcess.with { server in
@@ -85,6 +86,36 @@ import Testing
             let noToken = try await server.post(Self.lookup, "{}")
             #expect(noToken.errorMessage?.hasPrefix("MISSING_ID_TOKEN : ") == true, "\(noToken.body)")
 
+            // Refresh as JS does (a form, snake_case) and as iOS does (JSON, camelCase).
+            let refreshToken = try #require(signedIn.json["refreshToken"] as? String)
+            #expect(created.json["refreshToken"] is String)
+            let refreshed = try await server.post(
+                Self.token, "grant_type=refresh_token&refresh_token=" + refreshToken, contentType: "application/x-www-form-urlencoded")
+            #expect(refreshed.status == 200, "\(refreshed.body)")
+            #expect(refreshed.json["expires_in"] as? String == "3600")
+            #expect(refreshed.json["token_type"] as? String == "Bearer")
+            #expect(refreshed.json["user_id"] as? String == uid)
+            #expect(refreshed.json["refresh_token"] as? String == refreshToken)
+            let refreshedToken = try #require(refreshed.json["id_token"] as? String)
+            #expect(refreshed.json["access_token"] as? String == refreshedToken)
+            let refreshedLookup = try await server.post(Self.lookup, #"{"idToken":"\#(refreshedToken)"}"#)
+            #expect(refreshedLookup.status == 200, "\(refreshedLookup.body)")
+            let iOSRefresh = try await server.post(Self.token, #"{"grantType":"refresh_token","refreshToken":"\#(refreshToken)"}"#)
+            #expect(iOSRefresh.status == 200, "\(iOSRefresh.body)")
+            let refreshParts = refreshToken.split(separator: ".").map(String.init)
+            let otherUser = [refreshParts[0], refreshParts[1], Self.base64URLEncode("someone-else"), refreshParts[3]].joined(separator: ".")
+            for (body, code) in [
+                (#"{"grantType":"refresh_token","refreshToken":"\#(otherUser)"}"#, "INVALID_REFRESH_TOKEN"),
+                (#"{"grantType":"refresh_token","refreshToken":"\#(refreshToken)x"}"#, "INVALID_REFRESH_TOKEN"),
+                (#"{"grantType":"refresh_token"}"#, "MISSING_REFRESH_TOKEN"),
+                (#"{"refreshToken":"\#(refreshToken)"}"#, "MISSING_GRANT_TYPE"),
+                (#"{"grantType":"password","refreshToken":"\#(refreshToken)"}"#, "INVALID_GRANT_TYPE"),
+            ] {
+                let refused = try await server.post(Self.token, body)
+                #expect(refused.status == 400, "\(refused.body)")
+                #expect(refused.errorMessage?.hasPrefix(code + " : ") == true, "\(refused.body)")
+            }
+
             // Anonymous sign-up: an empty request.
             let anonymous = try await server.post(Self.signUp, #"{"returnSecureToken":true}"#)
             #expect(anonymous.status == 200, "\(anonymous.body)")
@@ -92,6 +123,24 @@ import Testing
             let anonymousToken = try #require(anonymous.json["idToken"] as? String)
             let anonymousClaims = try #require(Self.base64URLDecode(anonymousToken.split(separator: ".")[1]))
             #expect(anonymousClaims.contains(#""sign_in_provider":"anonymous""#))
+        }
+    }
+
+    @Test func aRefreshTokenEndsWithItsSession() async throws {
+        try await ServerProcess.with { server in
+            let created = try await server.post(Self.signUp, #"{"email":"ivy@example.com","password":"long enough"}"#)
+            let first = try #require(created.json["refreshToken"] as? String, "\(created.body)")
+            // Twenty more sign-ins: the user's session cap (20) pushes the first session out.
+            var latest = ""
+            for _ in 0..<20 {
+                let signedIn = try await server.post(Self.signIn, #"{"email":"ivy@example.com","password":"long enough"}"#)
+                latest = try #require(signedIn.json["refreshToken"] as? String, "\(signedIn.body)")
+            }
+            let ended = try await server.post(Self.token, #"{"grantType":"refresh_token","refreshToken":"\#(first)"}"#)
+            #expect(ended.status == 400)
+            #expect(ended.errorMessage?.hasPrefix("TOKEN_EXPIRED : ") == true, "\(ended.body)")
+            let current = try await server.post(Self.token, #"{"grantType":"refresh_token","refreshToken":"\#(latest)"}"#)
+            #expect(current.status == 200, "\(current.body)")
         }
     }
 

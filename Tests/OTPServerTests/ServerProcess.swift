@@ -76,10 +76,12 @@ struct ServerProcess {
     }
 
     /// Sends `body` to `path` as the SDKs do: POST, `Content-Type: application/json`, the SDK's headers.
-    func post(_ path: String, _ body: String, headers: [(String, String)] = [], method: HTTPMethod = .POST) async throws -> Answer {
+    func post(
+        _ path: String, _ body: String, headers: [(String, String)] = [], method: HTTPMethod = .POST, contentType: String = "application/json"
+    ) async throws -> Answer {
         var request = HTTPClientRequest(url: base + path)
         request.method = method
-        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "Content-Type", value: contentType)
         request.headers.add(name: "X-Client-Version", value: "iOS/FirebaseSDK/11.0.0/FirebaseCore-iOS")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if method == .POST { request.body = .bytes(ByteBuffer(string: body)) }

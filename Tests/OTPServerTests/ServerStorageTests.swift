@@ -10,9 +10,11 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         var token = ""
+        var refreshToken = ""
         try await ServerProcess.with(in: directory) { server in
             let created = try await server.post(ClientEndpointTests.signUp, #"{"email":"gina@example.com","password":"long enough"}"#)
             token = try #require(created.json["idToken"] as? String, "\(created.body)")
+            refreshToken = try #require(created.json["refreshToken"] as? String, "\(created.body)")
         }
         let keyFile = directory.file("otpkit.sqlite.signing-key")
         let mode = try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? Int
@@ -22,6 +24,16 @@ import Testing
             let found = try await server.post(ClientEndpointTests.lookup, #"{"idToken":"\#(token)"}"#)
             #expect(found.status == 200, "\(found.body)")
             #expect((found.json["users"] as? [[String: Any]])?.first?["email"] as? String == "gina@example.com")
+            let refreshed = try await server.post(ClientEndpointTests.token, #"{"grantType":"refresh_token","refreshToken":"\#(refreshToken)"}"#)
+            #expect(refreshed.status == 200, "\(refreshed.body)")
+            // Deleting the account ends its sessions, and the refresh token with them.
+            let uid = try #require(refreshed.json["user_id"] as? String)
+            let deleted = try await server.post(
+                "/identitytoolkit.googleapis.com/v1/projects/\(server.projectID)/accounts:delete", #"{"localId":"\#(uid)"}"#,
+                headers: [("Authorization", "Bearer owner")])
+            #expect(deleted.status == 200, "\(deleted.body)")
+            let gone = try await server.post(ClientEndpointTests.token, #"{"grantType":"refresh_token","refreshToken":"\#(refreshToken)"}"#)
+            #expect(gone.errorMessage?.hasPrefix("USER_NOT_FOUND : ") == true, "\(gone.body)")
         }
         // Another sealing key opens neither the database nor the signing key: the server refuses to start.
         try FileManager.default.removeItem(atPath: directory.file("sealing.key"))
