@@ -30,9 +30,14 @@ public struct IdentityToolkitRoutes: Sendable {
 
     /// Routes serving `service`'s accounts, with ID tokens from `tokens`.
     ///
-    /// - Parameter refreshTokenKeys: The keys refresh tokens are authenticated under: the store's
-    ///   `codeDigestKeys` for a durable store, so tokens outlive the process and every server of
-    ///   the store accepts them.
+    /// - Parameters:
+    ///   - service: The accounts and sessions behind every endpoint.
+    ///   - tokens: Signs and checks ID tokens.
+    ///   - refreshTokenKeys: The keys refresh tokens are authenticated under: the store's
+    ///     `codeDigestKeys` for a durable store, so tokens outlive the process and every server of
+    ///     the store accepts them.
+    ///   - configuration: The project, API keys, emulator mode and body size limit.
+    ///   - logger: Receives server failures; never a token, password or request body.
     public init(
         service: MultiFactorService, tokens: IDTokenIssuer, refreshTokenKeys: SecretSealer, configuration: IdentityToolkitConfiguration,
         logger: Logger
