@@ -24,6 +24,8 @@ let package = Package(
         .executable(name: "totp-enrollment", targets: ["TOTPEnrollmentCommand"]),
         .executable(name: "totp", targets: ["TOTPCommand"]),
         .executable(name: "totp-transfer", targets: ["TOTPTransferCommand"]),
+        .library(name: "OTPServer", targets: ["OTPServer"]),
+        .executable(name: "otpkit-server", targets: ["OTPServerCommand"]),
     ],
     dependencies: [
         // The lowest versions tested; a library never pins exactly, so downstream packages resolve.
@@ -55,6 +57,10 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
         // Already in the graph through jwt-kit; named for the test identity provider's RSA keys and the tests' SHA-256.
         .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"6.0.0"),
+        // otpkit-server's HTTP layer: Hummingbird 2's router on SwiftNIO, and swift-service-lifecycle
+        // for start-up and a graceful shutdown on SIGTERM.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C libraries.
@@ -154,6 +160,32 @@ let package = Package(
             ]
         ),
 
+        // What both store-opening executables share: the `--db`, `--key-file` and `--previous-key-file`
+        // options, `--db FILE|postgres://…` told apart and opened into one shape (no product).
+        .target(
+            name: "OTPEnrollmentDatabase",
+            dependencies: [
+                "OTPEnrollment", "OTPEnrollmentSQLite", "OTPEnrollmentPostgres", "OTPSealing",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Google's Identity Toolkit REST API on the multi-factor service, as Hummingbird routes an
+        // application mounts; ID tokens signed by jwt-kit.
+        .target(
+            name: "OTPServer",
+            dependencies: [
+                "OTPEnrollment", "OTPCore", "OTPSealing",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                // RSA key generation for the signing key (jwt-kit signs with swift-crypto's RSA).
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // Executables.
         // What both command-line tools share: one failure type and exit-code table, standard
         // output and error, the QR drawing styles, ISO 8601 times and JSON output. ArgumentParser,
@@ -175,8 +207,8 @@ let package = Package(
         .executableTarget(
             name: "TOTPEnrollmentCommand",
             dependencies: [
-                "OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPEnrollmentPostgres", "OTPSealing", "OTPQR", "OTPCommandSupport", "OTPSMS",
-                "OTPFederation", "OTPVault",
+                "OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPEnrollmentPostgres", "OTPEnrollmentDatabase", "OTPSealing", "OTPQR",
+                "OTPCommandSupport", "OTPSMS", "OTPFederation", "OTPVault",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -189,6 +221,19 @@ let package = Package(
             dependencies: [
                 "OTPCore", "OTPURI", "OTPQR", "OTPQRScan", "OTPImport", "OTPVault", "OTPCommandSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // `otpkit-server`: the routes of OTPServer on a store `--db` names, run by swift-service-lifecycle.
+        .executableTarget(
+            name: "OTPServerCommand",
+            dependencies: [
+                "OTPServer", "OTPEnrollmentDatabase", "OTPEnrollment", "OTPSealing", "OTPCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -283,6 +328,16 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .testTarget(
+            name: "OTPServerTests",
+            dependencies: [
+                "OTPServer", "OTPEnrollment", "OTPSealing", "OTPCore", "OTPTestUtilities", "OTPPostgresTestServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
         .testTarget(name: "OTPCommandSupportTests", dependencies: ["OTPCommandSupport", "OTPQR", "OTPCore"]),

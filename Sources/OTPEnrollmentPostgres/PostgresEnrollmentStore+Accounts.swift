@@ -86,6 +86,28 @@ extension PostgresEnrollmentStore {
     }
 
     /// `password` clears the account's columns in one `UPDATE`; other providers delete the row.
+    /// Under the user's factor lock, as every change of the user's factors, so that no enrollment
+    /// finalized at the same moment outlives the account.
+    public func deleteAccount(id: String) async throws(PostgresEnrollmentStoreError) -> Bool {
+        try await transaction("deleting an account", retry: .ifNotApplied) { connection in
+            try await connection.lockFactors(of: id)
+            guard try await !connection.query("DELETE FROM accounts WHERE id = \(id) RETURNING id").isEmpty else { return false }
+            try await connection.execute(
+                """
+                DELETE FROM failure_counters WHERE key IN (SELECT id FROM factors WHERE user_id = \(id) UNION ALL SELECT id FROM phone_factors WHERE user_id = \(id))
+                """)
+            try await connection.execute("DELETE FROM factors WHERE user_id = \(id)")
+            try await connection.execute("DELETE FROM phone_factors WHERE user_id = \(id)")
+            try await connection.execute("DELETE FROM pending_enrollments WHERE user_id = \(id)")
+            try await connection.execute("DELETE FROM pending_sign_ins WHERE user_id = \(id)")
+            try await connection.execute("DELETE FROM phone_verifications WHERE user_id = \(id)")
+            try await connection.execute("DELETE FROM sessions WHERE user_id = \(id)")
+            try await connection.execute("DELETE FROM recovery_codes WHERE user_id = \(id)")
+            // provider_identities go with the account (ON DELETE CASCADE).
+            return true
+        }
+    }
+
     public func unlinkProvider(_ providerID: String, accountID: String) async throws(PostgresEnrollmentStoreError) -> Bool {
         try await transaction("unlinking a provider", retry: .ifNotApplied) { connection in
             if providerID == "password" {

@@ -86,6 +86,26 @@ extension SQLiteEnrollmentStore {
     }
 
     /// `password` clears the account's columns in one `UPDATE`; other providers delete the row.
+    public func deleteAccount(id: String) async throws(SQLiteEnrollmentStoreError) -> Bool {
+        try await transaction { () throws(SQLiteEnrollmentStoreError) -> Bool in
+            guard try await !self.execute("DELETE FROM accounts WHERE id = ? RETURNING id", [.text(id)]).isEmpty else { return false }
+            try await self.execute(
+                """
+                DELETE FROM failure_counters WHERE key IN (SELECT id FROM factors WHERE user_id = ?1 UNION ALL SELECT id FROM phone_factors WHERE user_id = ?1)
+                """, [.text(id)])
+            for table in Self.tablesOfUser {
+                try await self.execute("DELETE FROM \(table) WHERE user_id = ?", [.text(id)])
+            }
+            try await self.execute("DELETE FROM provider_identities WHERE account_id = ?", [.text(id)])
+            return true
+        }
+    }
+
+    /// The tables whose rows belong to a user by their `user_id` column.
+    static let tablesOfUser = [
+        "factors", "phone_factors", "pending_enrollments", "pending_sign_ins", "phone_verifications", "sessions", "recovery_codes",
+    ]
+
     public func unlinkProvider(_ providerID: String, accountID: String) async throws(SQLiteEnrollmentStoreError) -> Bool {
         try await transaction { () throws(SQLiteEnrollmentStoreError) -> Bool in
             if providerID == "password" {

@@ -299,4 +299,51 @@ extension EnrollmentStoreConformance {
         }
         try checkEqual(linked, 1, "accounts with an identity")
     }
+
+    static func deleteAccount(_ store: any EnrollmentStore) async throws {
+        let address = "\(uniqueID("ada"))@example.com"
+        let google = ProviderIdentity(providerID: "google.com", providerUID: uniqueID("sub"))
+        let ada = AccountRecord(id: uniqueID("account"), email: address, createdAt: 1, passwordHash: "hash")
+        let bob = AccountRecord(id: uniqueID("account"), email: nil, createdAt: 2)
+        _ = try await store.insertAccount(ada, identity: google)
+        _ = try await store.insertAccount(bob)
+        var factors: [FactorRecord] = []
+        for user in [ada.id, bob.id] {
+            let started = try Self.pending(user: user)
+            try await store.insertPendingEnrollment(started)
+            let enrolled = Self.factor(from: started, at: 5, step: nil)
+            try checkEqual(try await store.finalizeEnrollment(pendingID: started.id, factor: enrolled, maximumFactorCount: 5), .enrolled, "a factor")
+            _ = try await store.recordFailure(key: enrolled.id, at: 5, limit: 5, lockout: 60)
+            try await store.insertPendingEnrollment(try Self.pending(user: user))
+            try await store.insertSession(
+                SessionRecord(
+                    id: uniqueID("session"), userID: user, firstFactorProvider: "password", authenticatedAt: 5, secondFactorEnrollmentID: nil,
+                    lastUsedAt: 5, expiresAt: 10_000), maximumPerUser: 10)
+            try await store.replaceRecoveryCodes(userID: user, digests: [[1, 2, 3], [4, 5, 6]])
+            factors.append(enrolled)
+        }
+        let credential = try await pendingSignIn(of: ada.id, in: store)
+
+        try checkEqual(try await store.deleteAccount(id: ada.id), true, "deleting Ada")
+        try checkEqual(try await store.account(id: ada.id), nil, "Ada's account")
+        try checkEqual(try await store.account(email: address), nil, "Ada's address")
+        try checkEqual(try await store.accountID(providerID: "google.com", providerUID: google.providerUID), nil, "Ada's identity")
+        try checkEqual(try await store.providerIdentities(accountID: ada.id), [], "Ada's identities")
+        try checkEqual(try await store.factors(userID: ada.id), [], "Ada's factors")
+        try checkEqual(try await store.factor(id: factors[0].id), nil, "Ada's factor by id")
+        try checkEqual(try await store.failureCounter(key: factors[0].id), .zero, "the failures of Ada's factor")
+        try checkEqual(try await store.removeSessions(userID: ada.id, except: nil), 0, "Ada's sessions")
+        try checkEqual(try await store.recoveryCodeCount(userID: ada.id), 0, "Ada's recovery codes")
+        try checkEqual(try await store.pendingSignIn(id: credential.id), nil, "Ada's pending sign-in")
+        try checkEqual(try await store.deleteAccount(id: ada.id), false, "deleting Ada again")
+
+        // Bob keeps everything; Ada's address and identity are free again.
+        try checkEqual(try await store.account(id: bob.id), bob, "Bob's account")
+        try checkEqual(try await store.factors(userID: bob.id).map(\.id), [factors[1].id], "Bob's factor")
+        try checkEqual(try await store.failureCounter(key: factors[1].id).consecutiveFailures, 1, "the failures of Bob's factor")
+        try checkEqual(try await store.recoveryCodeCount(userID: bob.id), 2, "Bob's recovery codes")
+        let again = AccountRecord(id: uniqueID("account"), email: address, createdAt: 3)
+        try checkEqual(try await store.insertAccount(again, identity: google), .inserted, "a new account with Ada's address and identity")
+        try checkEqual(try await store.deleteAccount(id: uniqueID("account")), false, "deleting an account that never was")
+    }
 }

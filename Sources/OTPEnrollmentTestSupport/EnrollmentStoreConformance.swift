@@ -64,6 +64,7 @@ public enum EnrollmentStoreConformance {
         .init("concurrent insertions of accounts with one identity: exactly one is stored", concurrentInsertWithIdentity),
         .init("concurrent password links with one address to different accounts: exactly one wins", concurrentPasswordLink),
         .init("concurrent identity links with one address to different accounts: exactly one wins", concurrentLinkWithEmail),
+        .init("deleting an account deletes its identities, factors, sessions and codes, and nobody else's", deleteAccount),
     ]
 
     static func providerIdentities(_ store: any EnrollmentStore) async throws {

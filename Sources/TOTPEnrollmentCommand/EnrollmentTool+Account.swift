@@ -1,6 +1,7 @@
 internal import ArgumentParser
 internal import OTPCommandSupport
 internal import OTPEnrollment
+internal import OTPEnrollmentDatabase
 
 extension EnrollmentTool {
     /// `totp account`: Firebase's first factors and account linking, for an operator to try them.

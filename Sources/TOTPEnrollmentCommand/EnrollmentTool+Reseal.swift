@@ -1,5 +1,6 @@
 internal import ArgumentParser
 internal import OTPCommandSupport
+internal import OTPEnrollmentDatabase
 internal import OTPSealing
 
 extension EnrollmentTool {
@@ -18,7 +19,11 @@ extension EnrollmentTool {
 
         func run() async throws {
             let (moved, usage, sealer) = try await storeOptions.withDatabase { database throws(CommandFailure) in
-                (try await database.resealAll(), try await database.sealingKeyUsage(), database.sealer)
+                (
+                    try await database.running { (database) throws(EnrollmentDatabaseError) in try await database.resealAll() },
+                    try await database.running { (database) throws(EnrollmentDatabaseError) in try await database.sealingKeyUsage() },
+                    database.sealer
+                )
             }
             let current = sealer.currentKeyID
             var lines = ["Re-sealed \(moved) secret\(moved == 1 ? "" : "s") under key \(current)."]

@@ -1,5 +1,6 @@
 internal import ArgumentParser
 internal import OTPCommandSupport
+internal import OTPEnrollmentDatabase
 internal import OTPEnrollment
 
 extension EnrollmentTool {

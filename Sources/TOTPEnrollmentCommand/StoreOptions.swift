@@ -2,46 +2,30 @@ internal import ArgumentParser
 internal import OTPCommandSupport
 internal import Logging
 internal import OTPEnrollment
+internal import OTPEnrollmentDatabase
 internal import OTPSealing
 
 /// The database and its sealing keys, shared by every subcommand.
 struct StoreOptions: ParsableArguments {
-    @Option(
-        name: .customLong("db"),
-        help: ArgumentHelp(
-            "The SQLite database file (created when missing), or a PostgreSQL URL: postgres://user@host:port/database or postgresql://… (libpq's PG* variables give what it leaves out).",
-            valueName: "file|url"))
-    var database: String
+    @OptionGroup var databaseOptions: DatabaseOptions
 
-    @Option(
-        name: .customLong("key-file"),
-        help: ArgumentHelp(
-            "The sealing key: 64 hex characters or 32 raw bytes (default: $\(SealingKey.defaultEnvironmentVariable)).", valueName: "file"))
-    var keyFile: String?
-
-    @Option(
-        name: .customLong("previous-key-file"),
-        help: ArgumentHelp(
-            "An earlier sealing key whose rows still open (repeatable); `reseal` moves them to the current key.", valueName: "file"))
-    var previousKeyFiles: [String] = []
+    /// `--key-file`, which hints repeat.
+    var keyFile: String? { databaseOptions.keyFile }
 
     func sealer() throws(CommandFailure) -> SecretSealer {
         do {
-            let current = try SealingKey.load(file: keyFile, environmentVariable: SealingKey.defaultEnvironmentVariable)
-            var previous: [SealingKey] = []
-            for file in previousKeyFiles { previous.append(try SealingKey(contentsOfFile: file)) }
-            return try SecretSealer(current: current, previous: previous)
+            return try databaseOptions.sealer()
         } catch {
             throw CommandFailure(error)
         }
     }
 
     /// Where `--db` points.
-    var location: DatabaseLocation { DatabaseLocation(database) }
+    var location: DatabaseLocation { databaseOptions.location }
 
     /// Opens the database with the sealing keys.
     func open() async throws(CommandFailure) -> EnrollmentDatabase {
-        try await EnrollmentDatabase.open(location, sealer: try sealer(), logger: Self.silentLogger("OTPKit.totp-enrollment.store"))
+        try await EnrollmentDatabase.opening(location, sealer: try sealer(), logger: Self.silentLogger("OTPKit.totp-enrollment.store"))
     }
 
     /// Runs `body` with the database, and closes it whatever happens.

@@ -44,6 +44,10 @@ final class FailingStore: EnrollmentStore {
         try check()
         return base.linkPassword(accountID: accountID, email: email, passwordHash: passwordHash)
     }
+    func deleteAccount(id: String) async throws -> Bool {
+        try check()
+        return base.deleteAccount(id: id)
+    }
     func unlinkProvider(_ providerID: String, accountID: String) async throws -> Bool {
         try check()
         return base.unlinkProvider(providerID, accountID: accountID)

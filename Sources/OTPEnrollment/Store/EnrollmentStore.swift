@@ -113,6 +113,13 @@ public protocol EnrollmentStore: Sendable {
     /// values (`nil` clears one): whether there is such an account.
     func updateAccountProfile(id: String, displayName: String?, photoURL: String?) async throws -> Bool
 
+    /// Deletes account `id` and everything of its user in one atomic operation: its provider
+    /// identities, TOTP and phone factors with their failure counters, pending enrollments,
+    /// pending sign-in credentials, phone verifications, sessions and recovery codes. Returns
+    /// whether there was such an account; without one, changes nothing. Its email address and
+    /// identities are free for other accounts afterwards.
+    func deleteAccount(id: String) async throws -> Bool
+
     // MARK: Enrolled factors
 
     /// The factors of `userID`, oldest first (by ``FactorRecord/enrolledAt``, then ``FactorRecord/id``).

@@ -560,6 +560,32 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         }
     }
 
+    public func deleteAccount(id: String) -> Bool {
+        state.withLock { state in
+            guard let account = state.accounts.removeValue(forKey: id) else { return false }
+            if let email = account.email { state.accountEmails.removeValue(forKey: email) }
+            for identity in (state.providerIdentities.removeValue(forKey: id) ?? [:]).values {
+                state.identityOwners.removeValue(forKey: ProviderKey(providerID: identity.providerID, providerUID: identity.providerUID))
+            }
+            if let entry = state.users.removeValue(forKey: id) {
+                for factor in entry.factors {
+                    state.factorOwners.removeValue(forKey: factor.id)
+                    state.failures.removeValue(forKey: factor.id)
+                }
+                for factor in entry.phoneFactors {
+                    state.factorOwners.removeValue(forKey: factor.id)
+                    state.failures.removeValue(forKey: factor.id)
+                }
+                for session in entry.sessionIDs { state.sessions.removeValue(forKey: session) }
+            }
+            state.pendingEnrollments = state.pendingEnrollments.filter { $0.value.userID != id }
+            state.pendingSignIns = state.pendingSignIns.filter { $0.value.userID != id }
+            state.phoneVerifications = state.phoneVerifications.filter { $0.value.userID != id }
+            state.recoveryCodes.removeValue(forKey: id)
+            return true
+        }
+    }
+
     public func unlinkProvider(_ providerID: String, accountID: String) -> Bool {
         state.withLock { state in
             if providerID == "password" {

@@ -1,0 +1,70 @@
+extension MultiFactorService {
+    /// The longest account id an administrator may choose (Firebase's limit on a `uid`).
+    public static let maximumAccountIDLength = 128
+
+    /// The account `id` with its `providerData`, or `nil` when there is none (an administrator's
+    /// read: Firebase's `accounts:lookup` with `localId`).
+    public func accountDetails(id: String) async throws(AuthError) -> AccountDetails? {
+        guard let account = try await storeCall("reading an account", { try await store.account(id: id) }) else { return nil }
+        return try await details(account)
+    }
+
+    /// The account with the address `email` (in any case) with its `providerData`, or `nil`.
+    public func accountDetails(email: String) async throws(AuthError) -> AccountDetails? {
+        guard let address = EmailAddress.normalized(email) else { return nil }
+        guard let account = try await storeCall("reading an account", { try await store.account(email: address) }) else { return nil }
+        return try await details(account)
+    }
+
+    /// Creates an account as an administrator does (Firebase's admin `accounts` call,
+    /// firebase-admin's `create_user`): no sign-in, no session, every field optional.
+    ///
+    /// - Parameters:
+    ///   - id: The uid to give it (1 to ``maximumAccountIDLength`` characters); a new random one when `nil`.
+    ///   - email: The address, normalized and unique among accounts; none when `nil`.
+    ///   - password: Hashed as a user's own; needs an address.
+    ///   - displayName: The display name, if any.
+    ///   - photoURL: The photo URL, if any.
+    ///   - isEmailVerified: Whether the address counts as verified.
+    ///   - isDisabled: Whether the account starts disabled (it cannot sign in).
+    /// - Throws: ``AuthError`` with ``AuthErrorCode/invalidEmail``, ``AuthErrorCode/weakPassword``,
+    ///   or ``AuthErrorCode/operationNotAllowed`` for a password without an address or an id that is
+    ///   empty or too long.
+    public func createAccount(
+        id: String?, email: String?, password: String?, displayName: String?, photoURL: String?, isEmailVerified: Bool, isDisabled: Bool
+    ) async throws(AuthError) -> AccountCreation {
+        if let id, id.isEmpty || id.count > Self.maximumAccountIDLength {
+            throw AuthError(.operationNotAllowed, "the uid must have 1 to \(Self.maximumAccountIDLength) characters")
+        }
+        let address = try email.map { (email) throws(AuthError) in try normalizedEmail(email) }
+        if password != nil, address == nil {
+            throw AuthError(.operationNotAllowed, "a password needs an email address: give both")
+        }
+        let hash = try password.map { (password) throws(AuthError) in try newPasswordHash(password) }
+        let accountID: String
+        if let id { accountID = id } else { accountID = try newID() }
+        let account = AccountRecord(
+            id: accountID, email: address, isEmailVerified: isEmailVerified, displayName: displayName, photoURL: photoURL,
+            isDisabled: isDisabled, createdAt: clock.now(), passwordHash: hash)
+        switch try await storeCall("creating an account", { try await store.insertAccount(account) }) {
+        case .inserted:
+            logger.info("account created by an administrator", metadata: ["user": "\(account.id)"])
+            return .created(account)
+        case .emailAlreadyInUse: return .emailAlreadyInUse
+        case .idAlreadyInUse, .identityInUse: return .idAlreadyInUse
+        }
+    }
+
+    /// Deletes account `id` with its identities, second factors, sessions and recovery codes
+    /// (firebase-admin's `delete_user`): whether there was such an account.
+    public func deleteAccount(id: String) async throws(AuthError) -> Bool {
+        let deleted = try await storeCall("deleting an account") { try await store.deleteAccount(id: id) }
+        if deleted { logger.info("account deleted", metadata: ["user": "\(id)"]) }
+        return deleted
+    }
+
+    private func details(_ account: AccountRecord) async throws(AuthError) -> AccountDetails {
+        let linked = try await storeCall("reading linked identities") { try await store.providerIdentities(accountID: account.id) }
+        return AccountDetails(account: account, providerData: account.providerData(linked: linked))
+    }
+}

@@ -1,0 +1,94 @@
+public import JWTKit
+
+/// The claims of an ID token as Firebase writes them, and as the SDKs and admin SDKs read them:
+/// `exp`, `iat` and `auth_time` as numbers, `firebase.sign_in_provider` as a string, the second
+/// factor's keys absent (never null) without one.
+public struct IDTokenClaims: JWTPayload, Equatable {
+    /// What `firebase` holds.
+    public struct Firebase: Codable, Sendable, Equatable {
+        /// Provider id → the user's ids at that provider (`email` → addresses, `phone` → numbers).
+        public var identities: [String: [String]]
+        /// The first factor of the sign-in (`password`, `anonymous`, `google.com`, …).
+        public var signInProvider: String
+        /// `totp` or `phone` when a second factor completed the sign-in.
+        public var signInSecondFactor: String?
+        /// The enrollment id of that second factor.
+        public var secondFactorIdentifier: String?
+
+        /// Firebase's claims of a sign-in.
+        public init(
+            identities: [String: [String]], signInProvider: String, signInSecondFactor: String? = nil, secondFactorIdentifier: String? = nil
+        ) {
+            self.identities = identities
+            self.signInProvider = signInProvider
+            self.signInSecondFactor = signInSecondFactor
+            self.secondFactorIdentifier = secondFactorIdentifier
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case identities
+            case signInProvider = "sign_in_provider"
+            case signInSecondFactor = "sign_in_second_factor"
+            case secondFactorIdentifier = "second_factor_identifier"
+        }
+    }
+
+    /// `https://securetoken.google.com/<project>`.
+    public var issuer: String
+    /// The project id.
+    public var audience: String
+    /// The user's id.
+    public var subject: String
+    /// The user's id again, as Firebase repeats it.
+    public var userID: String
+    /// When the first factor signed in (Unix seconds).
+    public var authTime: Int64
+    /// When the token was made (Unix seconds).
+    public var issuedAt: Int64
+    /// When the token stops being valid (Unix seconds).
+    public var expiresAt: Int64
+    /// The user's address, if any.
+    public var email: String?
+    /// Whether that address is verified; present with an address.
+    public var emailVerified: Bool?
+    /// `anonymous` for anonymous users, as Firebase marks them.
+    public var providerID: String?
+    /// Firebase's own claims.
+    public var firebase: Firebase
+
+    /// The claims of a token.
+    public init(
+        issuer: String, audience: String, subject: String, userID: String, authTime: Int64, issuedAt: Int64, expiresAt: Int64,
+        email: String?, emailVerified: Bool?, providerID: String?, firebase: Firebase
+    ) {
+        self.issuer = issuer
+        self.audience = audience
+        self.subject = subject
+        self.userID = userID
+        self.authTime = authTime
+        self.issuedAt = issuedAt
+        self.expiresAt = expiresAt
+        self.email = email
+        self.emailVerified = emailVerified
+        self.providerID = providerID
+        self.firebase = firebase
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case issuer = "iss"
+        case audience = "aud"
+        case subject = "sub"
+        case userID = "user_id"
+        case authTime = "auth_time"
+        case issuedAt = "iat"
+        case expiresAt = "exp"
+        case email
+        case emailVerified = "email_verified"
+        case providerID = "provider_id"
+        case firebase
+    }
+
+    /// The signature is jwt-kit's to check; the times, issuer and audience are checked by
+    /// ``IDTokenIssuer/verify(_:)`` against its own clock and project, with errors of its own.
+    public func verify(using algorithm: some JWTAlgorithm) async throws {}
+}

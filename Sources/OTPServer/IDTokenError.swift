@@ -1,0 +1,20 @@
+/// Why an ID token was refused. Messages say what was wrong, never the token.
+public enum IDTokenError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Not a JWT this server signed: malformed, another key, another algorithm, a changed payload.
+    case invalid
+    /// Issued for another project, or by another issuer.
+    case wrongProject
+    /// Its `exp` passed at the given time.
+    case expired
+    /// The token could not be signed (the key or the encoder failed).
+    case signingFailed
+
+    public var description: String {
+        switch self {
+        case .invalid: "the ID token is not one this server signed: sign in again"
+        case .wrongProject: "the ID token was issued for another project"
+        case .expired: "the ID token has expired: refresh it or sign in again"
+        case .signingFailed: "the server could not sign an ID token"
+        }
+    }
+}

@@ -1,0 +1,21 @@
+/// What the Identity Toolkit routes serve and whom they let in.
+public struct IdentityToolkitConfiguration: Sendable {
+    /// The Firebase project id: the audience of ID tokens and the `{project}` of admin paths.
+    public var projectID: String
+    /// The API keys client calls must carry (`key=` or `X-Goog-Api-Key`); ignored under ``isEmulator``.
+    public var apiKeys: Set<String>
+    /// Firebase's Auth emulator's test conveniences, never otherwise: any API key is accepted and
+    /// admin calls accept `Authorization: Bearer owner`, as firebase-admin sends it when
+    /// `FIREBASE_AUTH_EMULATOR_HOST` is set.
+    public var isEmulator: Bool
+    /// The largest request body read; a larger one is refused with `INVALID_ARGUMENT` unread.
+    public var maximumBodyBytes: Int
+
+    /// A configuration.
+    public init(projectID: String, apiKeys: Set<String> = [], isEmulator: Bool = false, maximumBodyBytes: Int = 64 * 1024) {
+        self.projectID = projectID
+        self.apiKeys = apiKeys
+        self.isEmulator = isEmulator
+        self.maximumBodyBytes = maximumBodyBytes
+    }
+}

@@ -1,0 +1,73 @@
+internal import Foundation
+internal import Hummingbird
+internal import OTPEnrollment
+
+/// An error answer as Identity Toolkit gives it:
+/// `{"error":{"code":400,"message":"CODE : detail","errors":[{"message":…,"reason":"invalid","domain":"global"}]}}`,
+/// with `"status"` for classes other than 400. Clients split the message at the first `:` (iOS,
+/// Python) or at `" : "` (JS), so it is always `CODE : detail`.
+struct IdentityToolkitError: Error {
+    var status: HTTPResponse.Status
+    var code: String
+    var detail: String
+    var reason = "invalid"
+
+    init(status: HTTPResponse.Status = .badRequest, _ code: String, _ detail: String, reason: String = "invalid") {
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.reason = reason
+    }
+
+    /// The service's refusal under its Firebase code; a store failure as `INTERNAL_ERROR` without
+    /// its cause, which names files and servers clients must not see.
+    init(_ error: AuthError) {
+        switch error.code {
+        case .internalError:
+            self.init(status: .internalServerError, error.code.serverCode, "the server failed: try again later")
+        case .secondFactorRequired:
+            self.init(
+                status: .notImplemented, "NOT_IMPLEMENTED",
+                "this account has second factors, and this server does not serve multi-factor sign-in yet")
+        default:
+            self.init(error.code.serverCode, error.message)
+        }
+    }
+
+    static func invalidJSON(_ detail: String) -> IdentityToolkitError {
+        IdentityToolkitError("INVALID_ARGUMENT", "Invalid JSON payload received. " + detail)
+    }
+
+    var message: String { code + " : " + detail }
+
+    /// The name Google's APIs give the status class, sent for every class but 400.
+    var statusName: String? {
+        switch status.code {
+        case 400: nil
+        case 401: "UNAUTHENTICATED"
+        case 403: "PERMISSION_DENIED"
+        case 404: "NOT_FOUND"
+        case 501: "NOT_IMPLEMENTED"
+        default: "INTERNAL"
+        }
+    }
+
+    struct Body: Encodable {
+        struct Detail: Encodable {
+            var message: String
+            var reason: String
+            var domain = "global"
+        }
+        struct Content: Encodable {
+            var code: Int
+            var message: String
+            var errors: [Detail]
+            var status: String?
+        }
+        var error: Content
+    }
+
+    var body: Body {
+        Body(error: .init(code: status.code, message: message, errors: [.init(message: message, reason: reason)], status: statusName))
+    }
+}

@@ -1,0 +1,91 @@
+internal import OTPEnrollment
+
+extension IdentityToolkitRoutes {
+    /// `accounts:signUp` (iOS `signupNewUser`): an email and password account, or an anonymous one
+    /// for an empty body; signed in at once, with an ID token.
+    func signUp(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.SignUpResponse {
+        let request = try body.decode(Wire.SignUpRequest.self)
+        guard request.idToken == nil else {
+            throw IdentityToolkitError(
+                status: .notImplemented, "NOT_IMPLEMENTED", "linking a password to a signed-in user is not served by this version")
+        }
+        let email = request.email.flatMap { $0.isEmpty ? nil : $0 }
+        let password = request.password.flatMap { $0.isEmpty ? nil : $0 }
+        let user: User
+        switch (email, password) {
+        case (nil, nil):
+            user = try await call { () async throws(AuthError) in try await service.signInAnonymously() }
+        case (.some, nil):
+            throw IdentityToolkitError("MISSING_PASSWORD", "give a password with the email address")
+        case (nil, .some):
+            throw IdentityToolkitError("MISSING_EMAIL", "give an email address with the password")
+        case (.some(let email), .some(let password)):
+            user = try await call { () async throws(AuthError) in try await service.createUser(withEmail: email, password: password) }
+        }
+        let token = try await idToken(for: user)
+        return Wire.SignUpResponse(
+            localId: user.uid, email: user.email, idToken: token, refreshToken: try refreshToken(for: user), expiresIn: String(tokens.lifetime))
+    }
+
+    /// `accounts:signInWithPassword` (iOS `verifyPassword`), with the emulator's order of checks:
+    /// `MISSING_EMAIL`, `INVALID_EMAIL`, `MISSING_PASSWORD`, then the password.
+    func signInWithPassword(_ body: JSONBody, source: String?) async throws(IdentityToolkitError) -> Wire.SignInWithPasswordResponse {
+        let request = try body.decode(Wire.SignInWithPasswordRequest.self)
+        guard let email = request.email, !email.isEmpty else { throw IdentityToolkitError("MISSING_EMAIL", "give the account's email address") }
+        guard EmailAddress.normalized(email) != nil else {
+            throw IdentityToolkitError("INVALID_EMAIL", "the email address is malformed: give one such as name@example.com")
+        }
+        guard let password = request.password, !password.isEmpty else { throw IdentityToolkitError("MISSING_PASSWORD", "give the password") }
+        let user = try await call { () async throws(AuthError) in try await service.signIn(withEmail: email, password: password, source: source) }
+        let token = try await idToken(for: user)
+        return Wire.SignInWithPasswordResponse(
+            localId: user.uid, email: user.email, idToken: token, refreshToken: try refreshToken(for: user), expiresIn: String(tokens.lifetime))
+    }
+
+    /// `accounts:lookup` (iOS `getAccountInfo`) with the user's ID token: that user, exactly one.
+    func lookup(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.LookupResponse {
+        let request = try body.decode(Wire.LookupRequest.self)
+        guard let idToken = request.idToken, !idToken.isEmpty else { throw IdentityToolkitError("MISSING_ID_TOKEN", "give the user's ID token") }
+        let claims = try await verified(idToken)
+        guard let details = try await call({ () async throws(AuthError) in try await service.accountDetails(id: claims.subject) }) else {
+            throw IdentityToolkitError("USER_NOT_FOUND", "the ID token's user no longer exists")
+        }
+        return Wire.LookupResponse(users: [WireUser(details)])
+    }
+
+    // MARK: Shared steps
+
+    /// The claims of a token a client sent: `INVALID_ID_TOKEN` for anything this server did not
+    /// sign for this project, `TOKEN_EXPIRED` after its `exp`.
+    func verified(_ idToken: String) async throws(IdentityToolkitError) -> IDTokenClaims {
+        do {
+            return try await tokens.verify(idToken)
+        } catch IDTokenError.expired {
+            throw IdentityToolkitError("TOKEN_EXPIRED", IDTokenError.expired.description)
+        } catch {
+            throw IdentityToolkitError("INVALID_ID_TOKEN", error.description)
+        }
+    }
+
+    func idToken(for user: User) async throws(IdentityToolkitError) -> String {
+        // A sign-in the server just completed: this is its time.
+        try await signed(tokens.claims(for: user, authTime: tokens.clock()))
+    }
+
+    func signed(_ claims: IDTokenClaims) async throws(IdentityToolkitError) -> String {
+        do {
+            return try await tokens.sign(claims)
+        } catch {
+            throw IdentityToolkitError(status: .internalServerError, "INTERNAL_ERROR", error.description)
+        }
+    }
+
+    /// Runs a service call, its refusal as Identity Toolkit's error.
+    func call<Result>(_ body: () async throws(AuthError) -> Result) async throws(IdentityToolkitError) -> Result {
+        do {
+            return try await body()
+        } catch {
+            throw IdentityToolkitError(error)
+        }
+    }
+}

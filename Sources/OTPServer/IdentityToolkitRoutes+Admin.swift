@@ -1,0 +1,66 @@
+internal import OTPEnrollment
+
+extension IdentityToolkitRoutes {
+    /// `POST /v1/projects/{project}/accounts` (firebase-admin's `create_user`): the account, no tokens.
+    func adminCreate(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.SignUpResponse {
+        let request = try body.decode(Wire.AdminCreateRequest.self)
+        guard request.phoneNumber == nil else {
+            throw IdentityToolkitError(status: .notImplemented, "NOT_IMPLEMENTED", "accounts with a phone number are not served by this version")
+        }
+        let creation = try await call { () async throws(AuthError) in
+            try await service.createAccount(
+                id: request.localId, email: request.email.flatMap { $0.isEmpty ? nil : $0 }, password: request.password,
+                displayName: request.displayName, photoURL: request.photoUrl, isEmailVerified: request.emailVerified ?? false,
+                isDisabled: request.disabled ?? false)
+        }
+        switch creation {
+        case .created(let account):
+            return Wire.SignUpResponse(localId: account.id, email: account.email, displayName: account.displayName)
+        case .emailAlreadyInUse:
+            throw IdentityToolkitError("EMAIL_EXISTS", "another account has this email address")
+        case .idAlreadyInUse:
+            throw IdentityToolkitError("DUPLICATE_LOCAL_ID", "another account has this uid")
+        }
+    }
+
+    /// `POST /v1/projects/{project}/accounts:lookup` (firebase-admin's `get_user`,
+    /// `get_user_by_email`): the accounts found by `localId` and `email`, `users` left out when none is.
+    func adminLookup(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.LookupResponse {
+        let request = try body.decode(Wire.LookupRequest.self)
+        if request.phoneNumber?.isEmpty == false || request.federatedUserId?.isEmpty == false {
+            throw IdentityToolkitError(
+                status: .notImplemented, "NOT_IMPLEMENTED", "looking accounts up by phone number or provider identity is not served by this version")
+        }
+        if let idToken = request.idToken, !idToken.isEmpty {
+            return try await lookup(body)
+        }
+        var users: [WireUser] = []
+        var seen: Set<String> = []
+        for id in request.localId ?? [] {
+            if let details = try await call({ () async throws(AuthError) in try await service.accountDetails(id: id) }),
+                seen.insert(details.account.id).inserted
+            {
+                users.append(WireUser(details))
+            }
+        }
+        for email in request.email ?? [] {
+            if let details = try await call({ () async throws(AuthError) in try await service.accountDetails(email: email) }),
+                seen.insert(details.account.id).inserted
+            {
+                users.append(WireUser(details))
+            }
+        }
+        return Wire.LookupResponse(users: users.isEmpty ? nil : users)
+    }
+
+    /// `POST /v1/projects/{project}/accounts:delete` (firebase-admin's `delete_user`), which needs
+    /// a non-empty `kind` in the answer.
+    func adminDelete(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.DeleteResponse {
+        let request = try body.decode(Wire.DeleteRequest.self)
+        guard let id = request.localId, !id.isEmpty else { throw IdentityToolkitError("MISSING_LOCAL_ID", "give the uid of the account to delete") }
+        guard try await call({ () async throws(AuthError) in try await service.deleteAccount(id: id) }) else {
+            throw IdentityToolkitError("USER_NOT_FOUND", "no account has this uid")
+        }
+        return Wire.DeleteResponse()
+    }
+}

@@ -1,0 +1,154 @@
+public import Hummingbird
+internal import Foundation
+public import Logging
+public import OTPEnrollment
+public import OTPSealing
+
+/// Google's Identity Toolkit REST API on a `MultiFactorService`, as Hummingbird routes: mount
+/// them on any router with ``addRoutes(to:)``.
+///
+/// Every endpoint answers at the paths the SDKs build when pointed at an emulator host: the v1
+/// form (`/identitytoolkit.googleapis.com/v1/accounts:signUp`) and iOS's legacy v3 names
+/// (`/www.googleapis.com/identitytoolkit/v3/relyingparty/signupNewUser`). Client calls need an API
+/// key; admin calls (`/identitytoolkit.googleapis.com/v1/projects/{project}/accounts…`) need the
+/// administrator's credential, which this version knows only under
+/// ``IdentityToolkitConfiguration/isEmulator`` (`Bearer owner`). Bad input of any kind is a 400 in
+/// Identity Toolkit's error shape and changes nothing.
+public struct IdentityToolkitRoutes: Sendable {
+    let service: MultiFactorService
+    let tokens: IDTokenIssuer
+    let configuration: IdentityToolkitConfiguration
+    let refreshTokens: RefreshTokenCodec
+    let logger: Logger
+
+    static let identityToolkit = "/identitytoolkit.googleapis.com/v1"
+    static let relyingParty = "/www.googleapis.com/identitytoolkit/v3/relyingparty"
+    static let adminAccounts = identityToolkit + "/projects/{project}/accounts"
+    static let secureToken = "/securetoken.googleapis.com/v1/token"
+    /// Where Google publishes the keys of Firebase's ID tokens, under the emulator path scheme.
+    static let googleKeySet = "/www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com"
+
+    /// Routes serving `service`'s accounts, with ID tokens from `tokens`.
+    ///
+    /// - Parameters:
+    ///   - service: The accounts and sessions behind every endpoint.
+    ///   - tokens: Signs and checks ID tokens.
+    ///   - refreshTokenKeys: The keys refresh tokens are authenticated under: the store's
+    ///     `codeDigestKeys` for a durable store, so tokens outlive the process and every server of
+    ///     the store accepts them.
+    ///   - configuration: The project, API keys, emulator mode and body size limit.
+    ///   - logger: Receives server failures; never a token, password or request body.
+    public init(
+        service: MultiFactorService, tokens: IDTokenIssuer, refreshTokenKeys: SecretSealer, configuration: IdentityToolkitConfiguration,
+        logger: Logger
+    ) {
+        self.service = service
+        self.tokens = tokens
+        self.refreshTokens = RefreshTokenCodec(keys: refreshTokenKeys)
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Adds every route to `router`: `GET /` (ready), the key set at `/.well-known/jwks.json` and at
+    /// Google's path, the client endpoints and the admin endpoints.
+    public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
+        let routes = self
+        router.get("/") { _, _ in
+            routes.json(Wire.Ready(projectId: routes.configuration.projectID, emulator: routes.configuration.isEmulator))
+        }
+        for path in ["/.well-known/jwks.json", Self.googleKeySet] {
+            router.get(RouterPath(path)) { _, _ in routes.keySet() }
+        }
+        client(router, v1: "accounts:signUp", v3: "signupNewUser") { body, _ throws(IdentityToolkitError) in try await routes.signUp(body) }
+        client(router, v1: "accounts:signInWithPassword", v3: "verifyPassword") { body, source throws(IdentityToolkitError) in
+            try await routes.signInWithPassword(body, source: source)
+        }
+        client(router, v1: "accounts:lookup", v3: "getAccountInfo") { body, _ throws(IdentityToolkitError) in try await routes.lookup(body) }
+        router.post(RouterPath(Self.secureToken)) { request, _ in
+            await routes.respond {
+                () async throws(IdentityToolkitError) -> any Encodable in
+                try routes.checkAPIKey(request)
+                let isForm = request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false
+                return try await routes.refresh(try await routes.readBody(request), isForm: isForm)
+            }
+        }
+        admin(router, "") { body throws(IdentityToolkitError) in try await routes.adminCreate(body) }
+        admin(router, ":lookup") { body throws(IdentityToolkitError) in try await routes.adminLookup(body) }
+        admin(router, ":delete") { body throws(IdentityToolkitError) in try await routes.adminDelete(body) }
+    }
+
+    // MARK: Dispatch
+
+    typealias ClientHandler = @Sendable (JSONBody, _ source: String?) async throws(IdentityToolkitError) -> any Encodable
+    typealias AdminHandler = @Sendable (JSONBody) async throws(IdentityToolkitError) -> any Encodable
+
+    /// A client endpoint at its v1 name and its iOS v3 name.
+    private func client<Context: RequestContext>(_ router: Router<Context>, v1: String, v3: String, _ handler: @escaping ClientHandler) {
+        let routes = self
+        let paths = [Self.identityToolkit + "/" + v1, Self.relyingParty + "/" + v3]
+        for path in paths {
+            router.post(RouterPath(path)) { request, context in
+                await routes.respond {
+                    () async throws(IdentityToolkitError) -> any Encodable in
+                    try routes.checkAPIKey(request)
+                    let body = try await routes.readBody(request)
+                    let source = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress
+                    return try await handler(body, source)
+                }
+            }
+        }
+    }
+
+    /// An admin endpoint under `/v1/projects/{project}/accounts`, `suffix` after `accounts`.
+    private func admin<Context: RequestContext>(_ router: Router<Context>, _ suffix: String, _ handler: @escaping AdminHandler) {
+        let routes = self
+        router.post(RouterPath(Self.adminAccounts + suffix)) { request, context in
+            await routes.respond {
+                () async throws(IdentityToolkitError) -> any Encodable in
+                try routes.checkAdmin(request)
+                guard context.parameters.get("project") == routes.configuration.projectID else {
+                    throw IdentityToolkitError(
+                        status: .notFound, "PROJECT_NOT_FOUND", "this server serves project \(routes.configuration.projectID) only")
+                }
+                return try await handler(try await routes.readBody(request))
+            }
+        }
+    }
+
+    private func respond(_ body: () async throws(IdentityToolkitError) -> any Encodable) async -> Response {
+        do {
+            return json(try await body())
+        } catch {
+            return errorResponse(error)
+        }
+    }
+
+    func json(_ value: any Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        do {
+            let data = try JSONEncoder().encode(value)
+            return Response(
+                status: status, headers: [.contentType: "application/json; charset=UTF-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        } catch {
+            logger.error("could not encode an answer", metadata: ["error": "\(error)"])
+            return Response(status: .internalServerError)
+        }
+    }
+
+    private func errorResponse(_ error: IdentityToolkitError) -> Response {
+        if error.status.code >= 500 {
+            logger.error("request failed", metadata: ["code": "\(error.code)"])
+        }
+        return json(error.body, status: error.status)
+    }
+
+    private func keySet() -> Response {
+        do {
+            let body = try tokens.keySetJSON()
+            return Response(
+                status: .ok, headers: [.contentType: "application/json; charset=UTF-8", .cacheControl: "public, max-age=3600"],
+                body: .init(byteBuffer: ByteBuffer(string: body)))
+        } catch {
+            return errorResponse(IdentityToolkitError(status: .internalServerError, "INTERNAL_ERROR", "the key set could not be written"))
+        }
+    }
+}

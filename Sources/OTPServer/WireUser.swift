@@ -1,0 +1,47 @@
+internal import OTPEnrollment
+
+/// A user as `accounts:lookup` answers it (Firebase's `UserInfo`): times as strings of
+/// milliseconds, as iOS parses them; `passwordHash` the redacted sentinel for password users,
+/// which iOS and JS test for; absent keys rather than nulls.
+struct WireUser: Encodable {
+    struct ProviderUserInfo: Encodable {
+        var providerId: String
+        var rawId: String
+        var federatedId: String
+        var email: String?
+        var displayName: String?
+        var phoneNumber: String?
+    }
+
+    /// Base64 of "REDACTED", what Firebase sends in place of a hash.
+    static let redactedPasswordHash = "UkVEQUNURUQ="
+
+    var localId: String
+    var email: String?
+    var emailVerified: Bool
+    var displayName: String?
+    var photoUrl: String?
+    var disabled: Bool
+    var passwordHash: String?
+    var createdAt: String
+    var lastLoginAt: String?
+    var providerUserInfo: [ProviderUserInfo]
+
+    init(_ details: AccountDetails) {
+        let account = details.account
+        localId = account.id
+        email = account.email
+        emailVerified = account.isEmailVerified
+        displayName = account.displayName
+        photoUrl = account.photoURL
+        disabled = account.isDisabled
+        passwordHash = account.passwordHash == nil ? nil : Self.redactedPasswordHash
+        createdAt = String(account.createdAt * 1000)
+        lastLoginAt = account.lastSignInAt.map { String($0 * 1000) }
+        providerUserInfo = details.providerData.map { identity in
+            ProviderUserInfo(
+                providerId: identity.providerID, rawId: identity.providerUID, federatedId: identity.providerUID, email: identity.email,
+                displayName: identity.displayName, phoneNumber: identity.phoneNumber)
+        }
+    }
+}

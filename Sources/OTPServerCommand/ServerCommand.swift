@@ -1,0 +1,127 @@
+internal import ArgumentParser
+internal import Foundation
+internal import Hummingbird
+internal import Logging
+internal import OTPCore
+internal import OTPEnrollment
+internal import OTPEnrollmentDatabase
+internal import OTPSealing
+internal import OTPServer
+internal import ServiceLifecycle
+
+/// `otpkit-server`: Google's Identity Toolkit REST API on OTPKit's store, until SIGTERM or SIGINT,
+/// which finish the requests in flight and exit 0.
+@main
+struct ServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "otpkit-server",
+        abstract: "Serve Firebase's Identity Toolkit REST API (sign-up, sign-in, lookup, admin users) on an OTPKit store.",
+        discussion: """
+            Prints the port it listens on, alone on one line, once it is ready; GET / then answers 200. \
+            SIGTERM or SIGINT finish the requests in flight and exit 0.
+            """
+    )
+
+    @OptionGroup var databaseOptions: DatabaseOptions
+
+    @Option(
+        name: .customLong("signing-key-file"),
+        help: ArgumentHelp(
+            "The ID token signing key, sealed; made on first start (default: the SQLite file's path + .signing-key; required with PostgreSQL).",
+            valueName: "file"))
+    var signingKeyFile: String?
+
+    @Option(name: .customLong("project-id"), help: ArgumentHelp("The Firebase project id tokens are issued for.", valueName: "id"))
+    var projectID: String
+
+    @Option(
+        name: .customLong("api-key"),
+        help: ArgumentHelp("An API key client calls may carry (repeatable); any key is accepted under --emulator.", valueName: "key"))
+    var apiKeys: [String] = []
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free one.")
+    var port = 9099
+
+    @Flag(help: "Behave as Firebase's Auth emulator where tests need it: any API key, admin calls with `Authorization: Bearer owner`.")
+    var emulator = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+        guard !projectID.isEmpty, projectID.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
+            throw ValidationError("--project-id must be letters, digits and dashes, such as demo-project")
+        }
+        guard emulator || !apiKeys.isEmpty else {
+            throw ValidationError("give at least one --api-key for client calls, or --emulator to accept any")
+        }
+    }
+
+    func run() async throws {
+        // Standard output carries only the port line.
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        var logger = Logger(label: "otpkit-server")
+        logger.logLevel = .info
+        let location = databaseOptions.location
+        let sealer: SecretSealer
+        do {
+            sealer = try databaseOptions.sealer()
+        } catch {
+            throw ServerFailure("\(error)")
+        }
+        let signingKeyPath: String
+        switch (signingKeyFile, location) {
+        case (let file?, _): signingKeyPath = file
+        case (nil, .sqlite(let path)): signingKeyPath = path + ".signing-key"
+        case (nil, .postgres):
+            throw ServerFailure(
+                "give --signing-key-file with a PostgreSQL database: every server of one database must sign with the same key")
+        }
+        let signingKey: IDTokenSigningKey
+        do {
+            signingKey = try IDTokenKeyFile.loadOrCreate(path: signingKeyPath, sealer: sealer)
+        } catch {
+            throw ServerFailure(error.description)
+        }
+        let storeDatabase: EnrollmentDatabase
+        do {
+            storeDatabase = try await EnrollmentDatabase.open(location, sealer: sealer, postgresPoolSize: 10, logger: logger)
+        } catch {
+            throw ServerFailure(error.description)
+        }
+        do {
+            try await serve(storeDatabase, signingKey: signingKey, logger: logger)
+        } catch {
+            await storeDatabase.close()
+            throw error
+        }
+        await storeDatabase.close()
+    }
+
+    private func serve(_ database: EnrollmentDatabase, signingKey: IDTokenSigningKey, logger: Logger) async throws {
+        let service = try MultiFactorService(store: database.store, logger: logger)
+        let tokens = await IDTokenIssuer(projectID: projectID, signingKey: signingKey)
+        let routes = IdentityToolkitRoutes(
+            service: service, tokens: tokens, refreshTokenKeys: database.store.codeDigestKeys ?? database.sealer,
+            configuration: IdentityToolkitConfiguration(projectID: projectID, apiKeys: Set(apiKeys), isEmulator: emulator), logger: logger)
+        let router = Router(context: ServerRequestContext.self)
+        routes.addRoutes(to: router)
+        let app = Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "otpkit-server"),
+            onServerRunning: { channel in
+                // Scripts and tests read the port from this line, so it is the only thing on it.
+                let line = Array("\(channel.localAddress?.port ?? 0)\n".utf8)
+                try? line.withUnsafeBytes { try POSIXFile.standardOutput.writeAll($0) }
+            },
+            logger: logger)
+        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+}
+
+/// A start-up failure, printed as one line with what to do.
+struct ServerFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = "otpkit-server: " + description }
+}

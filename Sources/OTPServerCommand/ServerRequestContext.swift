@@ -1,0 +1,14 @@
+internal import Hummingbird
+internal import NIOCore
+
+/// Hummingbird's basic context plus the client's address, which the password sign-in's
+/// per-source limit counts failures under.
+struct ServerRequestContext: RequestContext, RemoteAddressRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let remoteAddress: SocketAddress?
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = CoreRequestContextStorage(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+}

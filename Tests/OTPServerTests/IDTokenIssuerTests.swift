@@ -1,0 +1,75 @@
+import JWTKit
+import Foundation
+import OTPEnrollment
+import OTPSealing
+import OTPServer
+import OTPTestUtilities
+import Synchronization
+import Testing
+
+@Suite struct IDTokenIssuerTests {
+    final class Clock: Sendable {
+        let now = Atomic<Int64>(1_800_000_000)
+        var read: @Sendable () -> Int64 { { self.now.load(ordering: .relaxed) } }
+    }
+
+    static func claims(_ issuer: IDTokenIssuer, uid: String = "user-1", at time: Int64) -> IDTokenClaims {
+        IDTokenClaims(
+            issuer: issuer.issuer, audience: issuer.projectID, subject: uid, userID: uid, authTime: time, issuedAt: time,
+            expiresAt: time + issuer.lifetime, email: nil, emailVerified: nil, providerID: "anonymous",
+            firebase: .init(identities: [:], signInProvider: "anonymous"))
+    }
+
+    @Test func expiredForeignAndUnsignedTokensAreRefused() async throws {
+        let clock = Clock()
+        let key = try IDTokenSigningKey.generate()
+        let issuer = await IDTokenIssuer(projectID: "demo-a", signingKey: key, clock: clock.read)
+        let token = try await issuer.sign(Self.claims(issuer, at: clock.read()))
+        #expect(try await issuer.verify(token).subject == "user-1")
+
+        clock.now.store(clock.read() + 3599, ordering: .relaxed)
+        #expect(try await issuer.verify(token).subject == "user-1")
+        clock.now.store(clock.read() + 1, ordering: .relaxed)
+        await #expect(throws: IDTokenError.expired) { try await issuer.verify(token) }
+
+        // The same key for another project: signature fine, audience not.
+        let other = await IDTokenIssuer(projectID: "demo-b", signingKey: key, clock: clock.read)
+        let foreign = try await other.sign(Self.claims(other, at: clock.read()))
+        await #expect(throws: IDTokenError.wrongProject) { try await issuer.verify(foreign) }
+
+        // Another key under the same kid, and alg none.
+        let impostor = await IDTokenIssuer(
+            projectID: "demo-a", signingKey: IDTokenSigningKey(kid: key.kid, privateKey: try IDTokenSigningKey.generate().privateKey),
+            clock: clock.read)
+        let forged = try await impostor.sign(Self.claims(impostor, at: clock.read()))
+        await #expect(throws: IDTokenError.invalid) { try await issuer.verify(forged) }
+        let payload = forged.split(separator: ".")[1]
+        let unsigned = ClientEndpointTests.base64URLEncode(#"{"alg":"none","typ":"JWT"}"#) + "." + payload + "."
+        await #expect(throws: IDTokenError.invalid) { try await issuer.verify(unsigned) }
+    }
+
+    @Test func keyFileIsMadeOnceSealedAndReloaded() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("otpkit.sqlite.signing-key")
+        let sealer = try SecretSealer(current: SealingKey.random())
+        let first = try IDTokenKeyFile.loadOrCreate(path: path, sealer: sealer)
+        let second = try IDTokenKeyFile.loadOrCreate(path: path, sealer: sealer)
+        #expect(first.kid == second.kid)
+        #expect(first.privateKey.pemRepresentation == second.privateKey.pemRepresentation)
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let contents = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!contents.contains("PRIVATE KEY"))
+
+        // Another sealing key does not open it, and a rotated one does through `previous`.
+        let stranger = try SecretSealer(current: SealingKey.random())
+        #expect(throws: IDTokenKeyFileError.wrongSealingKey(path: path)) { try IDTokenKeyFile.loadOrCreate(path: path, sealer: stranger) }
+        let rotated = try SecretSealer(current: SealingKey.random(), previous: [sealer.currentKey])
+        #expect(try IDTokenKeyFile.loadOrCreate(path: path, sealer: rotated).kid == first.kid)
+
+        // A changed file is refused, not replaced.
+        try contents.replacingOccurrences(of: "\"tag\":\"", with: "\"tag\":\"00").write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: IDTokenKeyFileError.malformed(path: path)) { try IDTokenKeyFile.loadOrCreate(path: path, sealer: sealer) }
+    }
+}

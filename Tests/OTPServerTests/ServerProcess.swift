@@ -1,0 +1,96 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import OTPTestUtilities
+import Testing
+
+/// The built `otpkit-server` running on loopback on a port it picked, in a temporary directory
+/// with a new SQLite database and sealing key; stopped with SIGTERM when the body returns, after
+/// which it must have exited 0.
+struct ServerProcess {
+    let port: Int
+    let projectID: String
+    let directory: TemporaryDirectory
+    let client: HTTPClient
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    struct Answer {
+        let status: Int
+        let body: String
+        var json: [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
+        }
+        /// The `error.message` of an error answer.
+        var errorMessage: String? { (json["error"] as? [String: Any])?["message"] as? String }
+    }
+
+    /// Runs `body` against a server started with `arguments` beside `--db` (`database`, or
+    /// `otpkit.sqlite` in the directory), `--key-file`, `--project-id` and `--port 0`.
+    ///
+    /// The sealing key and the database live in `directory`, made for the call and removed after
+    /// it when `nil`; a directory given is kept, so a second server finds what the first left.
+    static func with(
+        arguments: [String] = ["--emulator"], projectID: String = "demo-otpkit", in directory: TemporaryDirectory? = nil,
+        database: String? = nil, _ body: (ServerProcess) async throws -> Void
+    ) async throws {
+        let place = try directory ?? TemporaryDirectory()
+        defer { if directory == nil { place.remove() } }
+        try await run(arguments: arguments, projectID: projectID, directory: place, database: database, body)
+    }
+
+    private static func run(
+        arguments: [String], projectID: String, directory: TemporaryDirectory, database: String?, _ body: (ServerProcess) async throws -> Void
+    ) async throws {
+        let executable = try BuiltProduct.path("otpkit-server")
+        let keyFile = try sealingKeyFile(in: directory)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let output = try await ProcessRunner.converse(
+            executable,
+            ["--db", database ?? directory.file("otpkit.sqlite"), "--key-file", keyFile, "--project-id", projectID, "--port", "0"] + arguments
+        ) { session in
+            let text = try await session.waitForOutput(containing: "\n", timeout: .seconds(120))
+            let port = try #require(Int(text.split(separator: "\n").first ?? ""), "the server's first line is not a port: \(text)")
+            let server = ServerProcess(port: port, projectID: projectID, directory: directory, client: client)
+            do {
+                try await body(server)
+            } catch {
+                try? session.send(signal: SIGTERM)
+                throw error
+            }
+            try session.send(signal: SIGTERM)
+        }
+        try await client.shutdown()
+        #expect(output.status == 0, "otpkit-server did not exit 0 after SIGTERM: \(output)")
+    }
+
+    /// The sealing key file in `directory`, written (mode 0600) when missing.
+    static func sealingKeyFile(in directory: TemporaryDirectory) throws -> String {
+        let keyFile = directory.file("sealing.key")
+        if !FileManager.default.fileExists(atPath: keyFile) {
+            let key = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+            try #require(FileManager.default.createFile(atPath: keyFile, contents: Data(key.utf8), attributes: [.posixPermissions: 0o600]))
+        }
+        return keyFile
+    }
+
+    /// Sends `body` to `path` as the SDKs do: POST, `Content-Type: application/json`, the SDK's headers.
+    func post(
+        _ path: String, _ body: String, headers: [(String, String)] = [], method: HTTPMethod = .POST, contentType: String = "application/json"
+    ) async throws -> Answer {
+        var request = HTTPClientRequest(url: base + path)
+        request.method = method
+        request.headers.add(name: "Content-Type", value: contentType)
+        request.headers.add(name: "X-Client-Version", value: "iOS/FirebaseSDK/11.0.0/FirebaseCore-iOS")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if method == .POST { request.body = .bytes(ByteBuffer(string: body)) }
+        let response = try await client.execute(request, timeout: .seconds(30))
+        let bytes = try await response.body.collect(upTo: 1 << 20)
+        return Answer(status: Int(response.status.code), body: String(buffer: bytes))
+    }
+
+    func get(_ path: String) async throws -> Answer {
+        try await post(path, "", method: .GET)
+    }
+}
