@@ -127,16 +127,9 @@ struct MultiProcessTests {
                     try BuiltProduct.path("OTPEnrollmentStoreTestHelper"), ["churn", "postgres", ack], environment: environment,
                     acknowledgements: ack, count: 40 + Int.random(in: 0...60))
             }
-            var enrolled = 0
-            for line in acknowledged {
-                let parts = line.split(separator: " ").map(String.init)
-                let factor = try await store.factor(id: parts[1])
-                #expect(factor != nil, "acknowledged \(line) is missing")
-                if parts[0] == "step", let step = UInt64(parts[2]) {
-                    #expect((factor?.lastAcceptedStep ?? 0) >= step, "acknowledged \(line) is lost")
-                } else {
-                    enrolled += 1
-                }
+            let enrolled = try await ProcessRunner.expectAcknowledgedChurn(acknowledged) { id in
+                let factor = try await store.factor(id: id)
+                return (factor != nil, factor?.lastAcceptedStep)
             }
             #expect(enrolled > 0)
             // The server let go of the killed processes' sessions: a new store works as before.

@@ -56,16 +56,9 @@ struct MultiProcessTests {
 
         let store = try await database.open()
         #expect(try await store.integrityProblems() == [])
-        var enrolled = 0
-        for line in acknowledged {
-            let parts = line.split(separator: " ").map(String.init)
-            let factor = try await store.factor(id: parts[1])
-            #expect(factor != nil, "acknowledged \(line) is missing")
-            if parts[0] == "step", let step = UInt64(parts[2]) {
-                #expect((factor?.lastAcceptedStep ?? 0) >= step, "acknowledged \(line) is lost")
-            } else {
-                enrolled += 1
-            }
+        let enrolled = try await ProcessRunner.expectAcknowledgedChurn(acknowledged) { id in
+            let factor = try await store.factor(id: id)
+            return (factor != nil, factor?.lastAcceptedStep)
         }
         #expect(enrolled > 0)
         try await store.close()

@@ -30,3 +30,26 @@ extension ProcessRunner {
         return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
     }
 }
+
+extension ProcessRunner {
+    /// Checks the store test helper's `churn` acknowledgements ("enrolled ID", "step ID S") against
+    /// a store, read through `factor` (whether the factor exists, and its last accepted step): every
+    /// acknowledged factor is there with at least each acknowledged step. Returns how many
+    /// enrollments were acknowledged.
+    public static func expectAcknowledgedChurn(
+        _ lines: [String], factor: (String) async throws -> (exists: Bool, lastAcceptedStep: UInt64?)
+    ) async throws -> Int {
+        var enrolled = 0
+        for line in lines {
+            let parts = line.split(separator: " ").map(String.init)
+            let found = try await factor(parts[1])
+            #expect(found.exists, "acknowledged \(line) is missing")
+            if parts[0] == "step", let step = UInt64(parts[2]) {
+                #expect((found.lastAcceptedStep ?? 0) >= step, "acknowledged \(line) is lost")
+            } else {
+                enrolled += 1
+            }
+        }
+        return enrolled
+    }
+}
