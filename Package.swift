@@ -59,6 +59,9 @@ let package = Package(
     targets: [
         // C libraries.
         .systemLibrary(name: "CCryptoOpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // Interleaved SHA-1/SHA-256 compression on the x86 SHA extensions: the one hash code OTPKit
+        // writes itself, since no library here exposes independent compressions side by side.
+        .target(name: "CSHALanes"),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // The kernel key retention service (keyctl), where `totp unlock` leaves the vault's key.

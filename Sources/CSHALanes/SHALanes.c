@@ -1,0 +1,148 @@
+#include "CSHALanes.h"
+
+#include <stdlib.h>
+
+#if defined(__x86_64__)
+
+#include <cpuid.h>
+#include <immintrin.h>
+
+// The kernels are compiled for the SHA extensions one function at a time, so that the rest of the
+// package keeps the baseline x86-64 target and CSHALanes_available() decides at run time.
+#define KERNEL __attribute__((target("sha,sse4.1,ssse3"), always_inline)) static inline
+#define ENTRY __attribute__((target("sha,sse4.1,ssse3")))
+
+static int detect(void) {
+    if (getenv("OTPKIT_DISABLE_SHA_LANES") != NULL) return 0;
+    unsigned int a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+    const int ssse3 = (c >> 9) & 1, sse41 = (c >> 19) & 1;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
+    const int sha = (b >> 29) & 1;
+    return ssse3 && sse41 && sha;
+}
+
+int CSHALanes_available(void) {
+    // -1 until the first call; the race between two first calls is benign (both store the same).
+    static int cached = -1;
+    int value = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (value < 0) {
+        value = detect();
+        __atomic_store_n(&cached, value, __ATOMIC_RELAXED);
+    }
+    return value;
+}
+
+// MARK: SHA-1
+
+// One group of four rounds for every lane, `f` the round function (0-3, an immediate). Message
+// words live in a ring of four vectors per lane: w[i & 3] is the schedule's vector i, made from
+// vectors i-4 … i-1 as FIPS 180-4's recurrence says, four words at a time (sha1msg1/sha1msg2).
+// `prev` keeps each lane's ABCD before its last group, from which sha1nexte derives E.
+#define SHA1_GROUP(i, f)                                                                                                   \
+    for (int l = 0; l < L; l++) {                                                                                          \
+        if ((i) >= 4) {                                                                                                    \
+            w[l][(i) & 3] = _mm_sha1msg2_epu32(                                                                            \
+                _mm_xor_si128(_mm_sha1msg1_epu32(w[l][(i) & 3], w[l][((i) + 1) & 3]), w[l][((i) + 2) & 3]), w[l][((i) + 3) & 3]); \
+        }                                                                                                                  \
+        const __m128i e = (i) == 0 ? _mm_add_epi32(eSave[l], w[l][0]) : _mm_sha1nexte_epu32(prev[l], w[l][(i) & 3]);      \
+        prev[l] = abcd[l];                                                                                                 \
+        abcd[l] = _mm_sha1rnds4_epu32(abcd[l], e, f);                                                                      \
+    }
+
+KERNEL void sha1Lanes(uint32_t *states, const uint8_t *blocks, const int L) {
+    // Reverses the 16 bytes: big-endian words, and the word order sha1rnds4 expects.
+    const __m128i reverse = _mm_set_epi64x(0x0001020304050607ULL, 0x08090a0b0c0d0e0fULL);
+    __m128i abcd[4], abcdSave[4], eSave[4], prev[4], w[4][4];
+    for (int l = 0; l < L; l++) {
+        abcd[l] = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(states + 5 * l)), 0x1B);
+        abcdSave[l] = abcd[l];
+        eSave[l] = _mm_set_epi32((int)states[5 * l + 4], 0, 0, 0);
+        for (int j = 0; j < 4; j++) {
+            w[l][j] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(blocks + 64 * l + 16 * j)), reverse);
+        }
+    }
+    SHA1_GROUP(0, 0) SHA1_GROUP(1, 0) SHA1_GROUP(2, 0) SHA1_GROUP(3, 0) SHA1_GROUP(4, 0)
+    SHA1_GROUP(5, 1) SHA1_GROUP(6, 1) SHA1_GROUP(7, 1) SHA1_GROUP(8, 1) SHA1_GROUP(9, 1)
+    SHA1_GROUP(10, 2) SHA1_GROUP(11, 2) SHA1_GROUP(12, 2) SHA1_GROUP(13, 2) SHA1_GROUP(14, 2)
+    SHA1_GROUP(15, 3) SHA1_GROUP(16, 3) SHA1_GROUP(17, 3) SHA1_GROUP(18, 3) SHA1_GROUP(19, 3)
+    for (int l = 0; l < L; l++) {
+        const __m128i e = _mm_sha1nexte_epu32(prev[l], eSave[l]);
+        _mm_storeu_si128((__m128i *)(states + 5 * l), _mm_shuffle_epi32(_mm_add_epi32(abcd[l], abcdSave[l]), 0x1B));
+        states[5 * l + 4] = (uint32_t)_mm_extract_epi32(e, 3);
+    }
+}
+
+ENTRY void CSHALanes_sha1_x1(uint32_t *states, const uint8_t *blocks) { sha1Lanes(states, blocks, 1); }
+ENTRY void CSHALanes_sha1_x2(uint32_t *states, const uint8_t *blocks) { sha1Lanes(states, blocks, 2); }
+ENTRY void CSHALanes_sha1_x4(uint32_t *states, const uint8_t *blocks) { sha1Lanes(states, blocks, 4); }
+
+// MARK: SHA-256
+
+static const uint32_t sha256K[64] __attribute__((aligned(16))) = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+KERNEL void sha256Lanes(uint32_t *states, const uint8_t *blocks, const int L) {
+    // Byte-swaps each word: SHA-256 reads the block as big-endian words.
+    const __m128i swap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+    // sha256rnds2 keeps the state as ABEF and CDGH.
+    __m128i abef[4], cdgh[4], abefSave[4], cdghSave[4], w[4][4];
+    for (int l = 0; l < L; l++) {
+        const __m128i dcba = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(states + 8 * l)), 0xB1);
+        const __m128i hgfe = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(states + 8 * l + 4)), 0x1B);
+        abef[l] = _mm_alignr_epi8(dcba, hgfe, 8);
+        cdgh[l] = _mm_blend_epi16(hgfe, dcba, 0xF0);
+        abefSave[l] = abef[l];
+        cdghSave[l] = cdgh[l];
+        for (int j = 0; j < 4; j++) {
+            w[l][j] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(blocks + 64 * l + 16 * j)), swap);
+        }
+    }
+    // Sixteen groups of four rounds; the schedule as for SHA-1, with sha256msg1/sha256msg2 and the
+    // words i-7 … i-4 (alignr) the recurrence adds.
+    for (int i = 0; i < 16; i++) {
+        const __m128i k = _mm_load_si128((const __m128i *)(sha256K + 4 * i));
+        for (int l = 0; l < L; l++) {
+            if (i >= 4) {
+                const __m128i middle = _mm_alignr_epi8(w[l][(i + 3) & 3], w[l][(i + 2) & 3], 4);
+                w[l][i & 3] = _mm_sha256msg2_epu32(
+                    _mm_add_epi32(_mm_sha256msg1_epu32(w[l][i & 3], w[l][(i + 1) & 3]), middle), w[l][(i + 3) & 3]);
+            }
+            const __m128i message = _mm_add_epi32(w[l][i & 3], k);
+            cdgh[l] = _mm_sha256rnds2_epu32(cdgh[l], abef[l], message);
+            abef[l] = _mm_sha256rnds2_epu32(abef[l], cdgh[l], _mm_shuffle_epi32(message, 0x0E));
+        }
+    }
+    for (int l = 0; l < L; l++) {
+        const __m128i feba = _mm_shuffle_epi32(_mm_add_epi32(abef[l], abefSave[l]), 0x1B);
+        const __m128i dchg = _mm_shuffle_epi32(_mm_add_epi32(cdgh[l], cdghSave[l]), 0xB1);
+        _mm_storeu_si128((__m128i *)(states + 8 * l), _mm_blend_epi16(feba, dchg, 0xF0));
+        _mm_storeu_si128((__m128i *)(states + 8 * l + 4), _mm_alignr_epi8(dchg, feba, 8));
+    }
+}
+
+ENTRY void CSHALanes_sha256_x1(uint32_t *states, const uint8_t *blocks) { sha256Lanes(states, blocks, 1); }
+ENTRY void CSHALanes_sha256_x2(uint32_t *states, const uint8_t *blocks) { sha256Lanes(states, blocks, 2); }
+ENTRY void CSHALanes_sha256_x4(uint32_t *states, const uint8_t *blocks) { sha256Lanes(states, blocks, 4); }
+
+#else
+
+// The seam for other CPUs (AArch64's SHA instructions among them): until a kernel is written and
+// tested there, callers see the lanes as unavailable and stay on OpenSSL, and these are never called.
+int CSHALanes_available(void) { return 0; }
+void CSHALanes_sha1_x1(uint32_t *states, const uint8_t *blocks) { (void)states; (void)blocks; abort(); }
+void CSHALanes_sha1_x2(uint32_t *states, const uint8_t *blocks) { (void)states; (void)blocks; abort(); }
+void CSHALanes_sha1_x4(uint32_t *states, const uint8_t *blocks) { (void)states; (void)blocks; abort(); }
+void CSHALanes_sha256_x1(uint32_t *states, const uint8_t *blocks) { (void)states; (void)blocks; abort(); }
+void CSHALanes_sha256_x2(uint32_t *states, const uint8_t *blocks) { (void)states; (void)blocks; abort(); }
+void CSHALanes_sha256_x4(uint32_t *states, const uint8_t *blocks) { (void)states; (void)blocks; abort(); }
+
+#endif
