@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "CPhoneNumber", linkerSettings: [.linkedLibrary("phonenumber")]),
 
         // Libraries, bottom up (ARCHITECTURE.md).
-        .target(name: "OTPCore", dependencies: ["CCryptoOpenSSL"]),
+        .target(name: "OTPCore", dependencies: ["CCryptoOpenSSL", "CSHALanes"]),
         .target(name: "OTPURI", dependencies: ["OTPCore"]),
         .target(name: "OTPQR", dependencies: ["CQRencode", "CPNG"]),
         // Reads other authenticators' exports (Aegis, 2FAS, andOTP, URI lists, Google Authenticator
@@ -235,7 +235,11 @@ let package = Package(
             path: "Tests/OTPEnrollmentStoreTestHelper"
         ),
         .testTarget(name: "OTPTestUtilitiesTests", dependencies: ["OTPTestUtilities"]),
-        .testTarget(name: "OTPCoreTests", dependencies: ["OTPCore", "OTPTestUtilities"]),
+        .testTarget(name: "OTPCoreTests", dependencies: ["OTPCore", "OTPTestUtilities", "CSHALanesReference"]),
+        // The lane kernels' differential check against OpenSSL, in C for speed in debug builds.
+        .target(
+            name: "CSHALanesReference", dependencies: ["CSHALanes", "CCryptoOpenSSL"], path: "Tests/CSHALanesReference",
+            linkerSettings: [.linkedLibrary("crypto")]),
         .testTarget(name: "OTPURITests", dependencies: ["OTPURI", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPImportTests", dependencies: ["OTPImport", "OTPVault", "OTPURI", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPQRTests", dependencies: ["OTPQR", "OTPURI", "OTPCore", "OTPTestUtilities"]),

@@ -95,33 +95,68 @@ public struct HOTP: Sendable {
     /// Computes every candidate in the window and picks, without data-dependent branches, the first
     /// match in the order 0, -1, +1, -2, +2, … among counters later than `lastAccepted`.
     ///
-    /// Candidates are computed two at a time (``PreparedKey/truncatedValues(counters:_:)``), which
-    /// overlaps their hash calls; which candidates exist depends only on public data (the window, the
-    /// current step), so branching on that is safe.
+    /// Candidates are computed four at a time on the lane kernels when the key
+    /// ``PreparedKey/computesInLanes``, otherwise two at a time
+    /// (``PreparedKey/truncatedValues(counters:_:)``); either way their hash calls overlap. Which
+    /// candidates exist depends only on public data (the window, the current step), so branching on
+    /// that is safe.
     func match(_ value: UInt64, around center: UInt64, window: VerificationWindow, after lastAccepted: UInt64?) -> (counter: UInt64, offset: Int)? {
         var selection = Selection(value: value, lastAccepted: lastAccepted)
-        var pending: (counter: UInt64, offset: Int)? = nil
+        var pending = PendingCandidates()
+        let batch = key.computesInLanes ? 4 : 2
         // Offsets in preference order: k = 0, 1, 2, 3, 4, … gives 0, -1, +1, -2, +2, …
         for k in 0...(2 * max(window.behind, window.ahead)) {
             let signed = k & 1 == 1 ? -(k + 1) / 2 : k / 2
             guard signed >= -window.behind, signed <= window.ahead,
                 let candidate = Self.counter(center, offsetBy: signed)
             else { continue }
-            guard let first = pending else {
-                pending = (candidate, signed)
-                continue
+            pending.append(candidate, offset: signed)
+            if pending.count == batch {
+                consider(&pending, into: &selection)
             }
-            let (firstValue, secondValue) = key.truncatedValues(counters: first.counter, candidate)
-            selection.consider(Self.reduce(firstValue, digits: digits), counter: first.counter, offset: first.offset)
-            selection.consider(Self.reduce(secondValue, digits: digits), counter: candidate, offset: signed)
-            pending = nil
         }
-        if let last = pending {
-            selection.consider(self.value(counter: last.counter), counter: last.counter, offset: last.offset)
-        }
+        consider(&pending, into: &selection)
         guard selection.found == 1 else { return nil }
         let offset = Int(Int64(bitPattern: selection.chosenOffset))
         return (Self.counter(center, offsetBy: offset)!, offset)
+    }
+
+    /// Computes the pending candidates, considers them in the order they came and empties the
+    /// batch: three or four in lanes (a third alone repeats in the fourth lane), two as a pair,
+    /// one alone.
+    @inline(__always)
+    private func consider(_ pending: inout PendingCandidates, into selection: inout Selection) {
+        switch pending.count {
+        case 0:
+            return
+        case 1:
+            selection.consider(value(counter: pending.counters[0]), counter: pending.counters[0], offset: Int(pending.offsets[0]))
+        case 2:
+            let (first, second) = key.truncatedValues(counters: pending.counters[0], pending.counters[1])
+            selection.consider(Self.reduce(first, digits: digits), counter: pending.counters[0], offset: Int(pending.offsets[0]))
+            selection.consider(Self.reduce(second, digits: digits), counter: pending.counters[1], offset: Int(pending.offsets[1]))
+        default:
+            if pending.count == 3 { pending.counters[3] = pending.counters[2] }
+            let values = key.truncatedValues(lanes: pending.counters)
+            for lane in 0..<pending.count {
+                selection.consider(Self.reduce(values[lane], digits: digits), counter: pending.counters[lane], offset: Int(pending.offsets[lane]))
+            }
+        }
+        pending.count = 0
+    }
+
+    /// Up to four candidates waiting to be computed together.
+    private struct PendingCandidates {
+        var counters = SIMD4<UInt64>()
+        var offsets = SIMD4<Int64>()
+        var count = 0
+
+        @inline(__always)
+        mutating func append(_ counter: UInt64, offset: Int) {
+            counters[count] = counter
+            offsets[count] = Int64(offset)
+            count += 1
+        }
     }
 
     /// The constant-time choice of the first matching, eligible candidate.
