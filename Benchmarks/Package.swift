@@ -31,6 +31,7 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        .systemLibrary(name: "CSHALanesHeader", path: "Sources/CSHALanesHeader"),
         .target(
             name: "BenchmarkWorkload",
             dependencies: [.product(name: "OTPCore", package: "OTPKit")],
@@ -59,6 +60,7 @@ let package = Package(
                 "BenchmarkWorkload",
                 "CLibOATH",
                 "CReferenceOpenSSL",
+                "CSHALanesHeader",
             ],
             path: "Benchmarks/ReferenceBenchmarks",
             swiftSettings: swiftSettings,
