@@ -95,15 +95,15 @@ public struct HOTP: Sendable {
     /// Computes every candidate in the window and picks, without data-dependent branches, the first
     /// match in the order 0, -1, +1, -2, +2, … among counters later than `lastAccepted`.
     ///
-    /// Candidates are computed four at a time on the lane kernels when the key
-    /// ``PreparedKey/computesInLanes``, otherwise two at a time
+    /// Candidates are computed up to sixteen per call of the lane kernels, four side by side, when
+    /// the key ``PreparedKey/computesInLanes``, otherwise two at a time
     /// (``PreparedKey/truncatedValues(counters:_:)``); either way their hash calls overlap. Which
     /// candidates exist depends only on public data (the window, the current step), so branching on
     /// that is safe.
     func match(_ value: UInt64, around center: UInt64, window: VerificationWindow, after lastAccepted: UInt64?) -> (counter: UInt64, offset: Int)? {
         var selection = Selection(value: value, lastAccepted: lastAccepted)
         var pending = PendingCandidates()
-        let batch = key.computesInLanes ? 4 : 2
+        let batch = key.computesInLanes ? PendingCandidates.capacity : 2
         // Offsets in preference order: k = 0, 1, 2, 3, 4, … gives 0, -1, +1, -2, +2, …
         for k in 0...(2 * max(window.behind, window.ahead)) {
             let signed = k & 1 == 1 ? -(k + 1) / 2 : k / 2
@@ -122,33 +122,40 @@ public struct HOTP: Sendable {
     }
 
     /// Computes the pending candidates, considers them in the order they came and empties the
-    /// batch: three or four in lanes (a third alone repeats in the fourth lane), two as a pair,
-    /// one alone.
+    /// batch: in lanes, as a pair, or one alone.
     @inline(__always)
     private func consider(_ pending: inout PendingCandidates, into selection: inout Selection) {
         switch pending.count {
         case 0:
             return
-        case 1:
+        case 1 where !key.computesInLanes:
             selection.consider(value(counter: pending.counters[0]), counter: pending.counters[0], offset: Int(pending.offsets[0]))
-        case 2:
+        case 2 where !key.computesInLanes:
             let (first, second) = key.truncatedValues(counters: pending.counters[0], pending.counters[1])
             selection.consider(Self.reduce(first, digits: digits), counter: pending.counters[0], offset: Int(pending.offsets[0]))
             selection.consider(Self.reduce(second, digits: digits), counter: pending.counters[1], offset: Int(pending.offsets[1]))
         default:
-            if pending.count == 3 { pending.counters[3] = pending.counters[2] }
-            let values = key.truncatedValues(lanes: pending.counters)
-            for lane in 0..<pending.count {
-                selection.consider(Self.reduce(values[lane], digits: digits), counter: pending.counters[lane], offset: Int(pending.offsets[lane]))
+            var values = SIMD16<UInt32>()
+            withUnsafeBytes(of: pending.counters) { counters in
+                withUnsafeMutableBytes(of: &values) { values in
+                    key.truncatedValues(
+                        lanes: counters.baseAddress!.assumingMemoryBound(to: UInt64.self), count: pending.count,
+                        into: values.baseAddress!.assumingMemoryBound(to: UInt32.self))
+                }
+            }
+            for index in 0..<pending.count {
+                selection.consider(Self.reduce(values[index], digits: digits), counter: pending.counters[index], offset: Int(pending.offsets[index]))
             }
         }
         pending.count = 0
     }
 
-    /// Up to four candidates waiting to be computed together.
+    /// Candidates waiting to be computed together: up to sixteen, so that the lane kernels fill
+    /// their four lanes for all but the last group of a window.
     private struct PendingCandidates {
-        var counters = SIMD4<UInt64>()
-        var offsets = SIMD4<Int64>()
+        static let capacity = 16
+        var counters = SIMD16<UInt64>()
+        var offsets = SIMD16<Int64>()
         var count = 0
 
         @inline(__always)

@@ -252,7 +252,7 @@ private func withScratch<R>(count: Int, _ body: (UnsafeMutableRawPointer) -> R) 
 /// The inner message of a 64-byte-block hash: the big-endian counter, then padding for
 /// `keyedLength` + 8 bytes.
 @inline(__always)
-func storeCounterBlock(_ counter: UInt64, keyedLength: Int, into block: UnsafeMutableRawPointer) {
+private func storeCounterBlock(_ counter: UInt64, keyedLength: Int, into block: UnsafeMutableRawPointer) {
     block.storeBytes(of: SIMD2<UInt64>(counter.bigEndian, 0x80), as: SIMD2<UInt64>.self)
     block.storeBytes(of: Lane(), toByteOffset: 16, as: Lane.self)
     block.storeBytes(of: Lane(), toByteOffset: 32, as: Lane.self)

@@ -31,15 +31,24 @@ struct SHALanesTests {
         #expect(mismatches == 0, "\(mismatches) lane results differ from OpenSSL (seed \(seed))")
     }
 
-    @Test("Four codes in lanes equal four codes one at a time, for every hash and key length", arguments: OTPAlgorithm.allCases)
-    func fourCodesMatchSingleCodes(algorithm: OTPAlgorithm) throws {
+    @Test("The fused HMAC kernels equal OpenSSL's HMAC on a million random keys and counters", arguments: [5, 8])
+    func hotpKernelsMatchOpenSSL(words: Int32) throws {
+        try #require(SHALanes.available, "the kernels cannot run here (no SHA extensions, or OTPKIT_DISABLE_SHA_LANES)")
+        let seed = UInt64.random(in: 0...UInt64.max)
+        let mismatches = CSHALanesReference_hotpMismatches(seed, 1_000_000, words)
+        #expect(mismatches == 0, "\(mismatches) values differ from OpenSSL's HMAC (seed \(seed))")
+    }
+
+    @Test("Codes in lanes equal codes one at a time, for every hash, key length and count around four", arguments: OTPAlgorithm.allCases)
+    func codesInLanesMatchSingleCodes(algorithm: OTPAlgorithm) throws {
         for length in [10, 20, 32, 64, 65, 100] {
             let key = PreparedKey(secret: try OTPSecret(bytes: (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }), algorithm: algorithm)
-            for start in [UInt64(0), 1_234_567, UInt64.max - 3] {
-                let counters = SIMD4(start, start &+ 1, start &+ 2, start &+ 3)
-                let lanes = key.truncatedValues(lanes: counters)
-                for lane in 0..<4 {
-                    #expect(lanes[lane] == key.truncatedValue(counter: counters[lane]), "\(algorithm), \(length)-byte key, counter \(counters[lane])")
+            for start in [UInt64(0), 1_234_567, UInt64.max - 9] {
+                for count in 0...9 {
+                    let counters = (0..<UInt64(count)).map { start &+ $0 }
+                    #expect(
+                        key.truncatedValues(counters: counters) == counters.map { key.truncatedValue(counter: $0) },
+                        "\(algorithm), \(length)-byte key, \(count) counters from \(start)")
                 }
             }
         }

@@ -1,6 +1,7 @@
 #ifndef CSHALANES_H
 #define CSHALANES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 // Several independent SHA-1 or SHA-256 compression-function calls at once, their instructions
@@ -31,6 +32,16 @@ void CSHALanes_sha1_x4(uint32_t *states, const uint8_t *blocks);
 void CSHALanes_sha256_x1(uint32_t *states, const uint8_t *blocks);
 void CSHALanes_sha256_x2(uint32_t *states, const uint8_t *blocks);
 void CSHALanes_sha256_x4(uint32_t *states, const uint8_t *blocks);
+
+/// RFC 4226's truncated value (before the decimal reduction) of `count` HMAC-SHA-1 codes, four at a
+/// time with both blocks of each HMAC built in registers. Code i uses the key at
+/// `keys + keyStride * i` (its inner chaining value, 5 words, then its outer one, 5 words: the
+/// states after the key's ipad and opad blocks) and the counter `counters[counterStride * i]`;
+/// a stride of 0 gives every code the same key or counter. The time depends only on `count`.
+void CSHALanes_hotp_sha1(const uint32_t *keys, size_t keyStride, const uint64_t *counters, size_t counterStride, uint32_t *values, size_t count);
+
+/// As CSHALanes_hotp_sha1 for HMAC-SHA-256: a key is 8 inner words, then 8 outer words.
+void CSHALanes_hotp_sha256(const uint32_t *keys, size_t keyStride, const uint64_t *counters, size_t counterStride, uint32_t *values, size_t count);
 
 #ifdef __cplusplus
 }
