@@ -46,6 +46,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 "BenchmarkWorkload",
                 "CReferenceOpenSSL",
+                "CSHALanesHeader",
             ],
             path: "Benchmarks/OTPKitBenchmarks",
             swiftSettings: swiftSettings,

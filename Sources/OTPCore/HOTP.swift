@@ -102,67 +102,81 @@ public struct HOTP: Sendable {
     /// that is safe.
     func match(_ value: UInt64, around center: UInt64, window: VerificationWindow, after lastAccepted: UInt64?) -> (counter: UInt64, offset: Int)? {
         var selection = Selection(value: value, lastAccepted: lastAccepted)
-        var pending = PendingCandidates()
-        let batch = key.computesInLanes ? PendingCandidates.capacity : 2
-        // Offsets in preference order: k = 0, 1, 2, 3, 4, … gives 0, -1, +1, -2, +2, …
-        for k in 0...(2 * max(window.behind, window.ahead)) {
-            let signed = k & 1 == 1 ? -(k + 1) / 2 : k / 2
-            guard signed >= -window.behind, signed <= window.ahead,
-                let candidate = Self.counter(center, offsetBy: signed)
-            else { continue }
-            pending.append(candidate, offset: signed)
-            if pending.count == batch {
-                consider(&pending, into: &selection)
-            }
+        if key.computesInLanes {
+            considerInLanes(around: center, window: window, into: &selection)
+        } else {
+            considerInPairs(around: center, window: window, into: &selection)
         }
-        consider(&pending, into: &selection)
         guard selection.found == 1 else { return nil }
         let offset = Int(Int64(bitPattern: selection.chosenOffset))
         return (Self.counter(center, offsetBy: offset)!, offset)
     }
 
-    /// Computes the pending candidates, considers them in the order they came and empties the
-    /// batch: in lanes, as a pair, or one alone.
+    /// The window's counters in preference order, with their offsets: k = 0, 1, 2, 3, 4, … gives
+    /// 0, -1, +1, -2, +2, … (as ``considerInLanes(around:window:into:)`` walks them); counters
+    /// before 0 or past the largest do not exist.
     @inline(__always)
-    private func consider(_ pending: inout PendingCandidates, into selection: inout Selection) {
-        switch pending.count {
-        case 0:
-            return
-        case 1 where !key.computesInLanes:
-            selection.consider(value(counter: pending.counters[0]), counter: pending.counters[0], offset: Int(pending.offsets[0]))
-        case 2 where !key.computesInLanes:
-            let (first, second) = key.truncatedValues(counters: pending.counters[0], pending.counters[1])
-            selection.consider(Self.reduce(first, digits: digits), counter: pending.counters[0], offset: Int(pending.offsets[0]))
-            selection.consider(Self.reduce(second, digits: digits), counter: pending.counters[1], offset: Int(pending.offsets[1]))
-        default:
-            var values = SIMD16<UInt32>()
-            withUnsafeBytes(of: pending.counters) { counters in
-                withUnsafeMutableBytes(of: &values) { values in
-                    key.truncatedValues(
-                        lanes: counters.baseAddress!.assumingMemoryBound(to: UInt64.self), count: pending.count,
-                        into: values.baseAddress!.assumingMemoryBound(to: UInt32.self))
-                }
-            }
-            for index in 0..<pending.count {
-                selection.consider(Self.reduce(values[index], digits: digits), counter: pending.counters[index], offset: Int(pending.offsets[index]))
-            }
+    private static func forEachCandidate(around center: UInt64, window: VerificationWindow, _ body: (UInt64, Int) -> Void) {
+        for k in 0...(2 * max(window.behind, window.ahead)) {
+            let signed = k & 1 == 1 ? -(k + 1) / 2 : k / 2
+            guard signed >= -window.behind, signed <= window.ahead,
+                let candidate = counter(center, offsetBy: signed)
+            else { continue }
+            body(candidate, signed)
         }
-        pending.count = 0
     }
 
-    /// Candidates waiting to be computed together: up to sixteen, so that the lane kernels fill
-    /// their four lanes for all but the last group of a window.
-    private struct PendingCandidates {
-        static let capacity = 16
-        var counters = SIMD16<UInt64>()
-        var offsets = SIMD16<Int64>()
-        var count = 0
+    /// Sixteen candidates per call of the lane kernels (four groups of four side by side), from
+    /// buffers on the stack: SIMD values indexed at run time were copied through memory whole, and
+    /// a counter captured by a closure paid for dynamic exclusivity checks.
+    @inline(__always)
+    private func considerInLanes(around center: UInt64, window: VerificationWindow, into selection: inout Selection) {
+        let capacity = 16
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: capacity) { counters in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: capacity) { offsets in
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: capacity) { values in
+                    var k = 0
+                    let lastK = 2 * max(window.behind, window.ahead)
+                    while k <= lastK {
+                        var count = 0
+                        while k <= lastK, count < capacity {
+                            let signed = k & 1 == 1 ? -(k + 1) / 2 : k / 2
+                            k += 1
+                            guard signed >= -window.behind, signed <= window.ahead,
+                                let candidate = Self.counter(center, offsetBy: signed)
+                            else { continue }
+                            counters[count] = candidate
+                            offsets[count] = signed
+                            count += 1
+                        }
+                        guard count > 0 else { continue }
+                        key.truncatedValues(lanes: counters.baseAddress!, count: count, into: values.baseAddress!)
+                        for index in 0..<count {
+                            selection.consider(Self.reduce(values[index], digits: digits), counter: counters[index], offset: offsets[index])
+                        }
+                    }
+                }
+            }
+        }
+    }
 
-        @inline(__always)
-        mutating func append(_ counter: UInt64, offset: Int) {
-            counters[count] = counter
-            offsets[count] = Int64(offset)
-            count += 1
+    /// Two candidates at a time on OpenSSL's transforms (``PreparedKey/truncatedValues(counters:_:)``),
+    /// their calls interleaved.
+    @inline(__always)
+    private func considerInPairs(around center: UInt64, window: VerificationWindow, into selection: inout Selection) {
+        var held: (counter: UInt64, offset: Int)?
+        Self.forEachCandidate(around: center, window: window) { candidate, offset in
+            guard let first = held else {
+                held = (candidate, offset)
+                return
+            }
+            let (firstValue, secondValue) = key.truncatedValues(counters: first.counter, candidate)
+            selection.consider(Self.reduce(firstValue, digits: digits), counter: first.counter, offset: first.offset)
+            selection.consider(Self.reduce(secondValue, digits: digits), counter: candidate, offset: offset)
+            held = nil
+        }
+        if let last = held {
+            selection.consider(value(counter: last.counter), counter: last.counter, offset: last.offset)
         }
     }
 
