@@ -65,6 +65,9 @@ let package = Package(
     targets: [
         // C libraries.
         .systemLibrary(name: "CCryptoOpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // Interleaved SHA-1/SHA-256 compression on the x86 SHA extensions: the one hash code OTPKit
+        // writes itself, since no library here exposes independent compressions side by side.
+        .target(name: "CSHALanes"),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // The kernel key retention service (keyctl), where `totp unlock` leaves the vault's key.
@@ -80,7 +83,7 @@ let package = Package(
         .target(name: "CPhoneNumber", linkerSettings: [.linkedLibrary("phonenumber")]),
 
         // Libraries, bottom up (ARCHITECTURE.md).
-        .target(name: "OTPCore", dependencies: ["CCryptoOpenSSL"]),
+        .target(name: "OTPCore", dependencies: ["CCryptoOpenSSL", "CSHALanes"]),
         .target(name: "OTPURI", dependencies: ["OTPCore"]),
         .target(name: "OTPQR", dependencies: ["CQRencode", "CPNG"]),
         // Reads other authenticators' exports (Aegis, 2FAS, andOTP, URI lists, Google Authenticator
@@ -277,7 +280,11 @@ let package = Package(
             path: "Tests/OTPEnrollmentStoreTestHelper"
         ),
         .testTarget(name: "OTPTestUtilitiesTests", dependencies: ["OTPTestUtilities"]),
-        .testTarget(name: "OTPCoreTests", dependencies: ["OTPCore", "OTPTestUtilities"]),
+        .testTarget(name: "OTPCoreTests", dependencies: ["OTPCore", "OTPTestUtilities", "CSHALanesReference"]),
+        // The lane kernels' differential check against OpenSSL, in C for speed in debug builds.
+        .target(
+            name: "CSHALanesReference", dependencies: ["CSHALanes", "CCryptoOpenSSL"], path: "Tests/CSHALanesReference",
+            linkerSettings: [.linkedLibrary("crypto")]),
         .testTarget(name: "OTPURITests", dependencies: ["OTPURI", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPImportTests", dependencies: ["OTPImport", "OTPVault", "OTPURI", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPQRTests", dependencies: ["OTPQR", "OTPURI", "OTPCore", "OTPTestUtilities"]),

@@ -31,6 +31,7 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        .systemLibrary(name: "CSHALanesHeader", path: "Sources/CSHALanesHeader"),
         .target(
             name: "BenchmarkWorkload",
             dependencies: [.product(name: "OTPCore", package: "OTPKit")],
@@ -45,6 +46,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 "BenchmarkWorkload",
                 "CReferenceOpenSSL",
+                "CSHALanesHeader",
             ],
             path: "Benchmarks/OTPKitBenchmarks",
             swiftSettings: swiftSettings,
@@ -59,6 +61,7 @@ let package = Package(
                 "BenchmarkWorkload",
                 "CLibOATH",
                 "CReferenceOpenSSL",
+                "CSHALanesHeader",
             ],
             path: "Benchmarks/ReferenceBenchmarks",
             swiftSettings: swiftSettings,

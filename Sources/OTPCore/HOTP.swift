@@ -95,33 +95,89 @@ public struct HOTP: Sendable {
     /// Computes every candidate in the window and picks, without data-dependent branches, the first
     /// match in the order 0, -1, +1, -2, +2, … among counters later than `lastAccepted`.
     ///
-    /// Candidates are computed two at a time (``PreparedKey/truncatedValues(counters:_:)``), which
-    /// overlaps their hash calls; which candidates exist depends only on public data (the window, the
-    /// current step), so branching on that is safe.
+    /// Candidates are computed up to sixteen per call of the lane kernels, four side by side, when
+    /// the key ``PreparedKey/computesInLanes``, otherwise two at a time
+    /// (``PreparedKey/truncatedValues(counters:_:)``); either way their hash calls overlap. Which
+    /// candidates exist depends only on public data (the window, the current step), so branching on
+    /// that is safe.
     func match(_ value: UInt64, around center: UInt64, window: VerificationWindow, after lastAccepted: UInt64?) -> (counter: UInt64, offset: Int)? {
         var selection = Selection(value: value, lastAccepted: lastAccepted)
-        var pending: (counter: UInt64, offset: Int)? = nil
-        // Offsets in preference order: k = 0, 1, 2, 3, 4, … gives 0, -1, +1, -2, +2, …
-        for k in 0...(2 * max(window.behind, window.ahead)) {
-            let signed = k & 1 == 1 ? -(k + 1) / 2 : k / 2
-            guard signed >= -window.behind, signed <= window.ahead,
-                let candidate = Self.counter(center, offsetBy: signed)
-            else { continue }
-            guard let first = pending else {
-                pending = (candidate, signed)
-                continue
-            }
-            let (firstValue, secondValue) = key.truncatedValues(counters: first.counter, candidate)
-            selection.consider(Self.reduce(firstValue, digits: digits), counter: first.counter, offset: first.offset)
-            selection.consider(Self.reduce(secondValue, digits: digits), counter: candidate, offset: signed)
-            pending = nil
-        }
-        if let last = pending {
-            selection.consider(self.value(counter: last.counter), counter: last.counter, offset: last.offset)
+        if key.computesInLanes {
+            considerInLanes(around: center, window: window, into: &selection)
+        } else {
+            considerInPairs(around: center, window: window, into: &selection)
         }
         guard selection.found == 1 else { return nil }
         let offset = Int(Int64(bitPattern: selection.chosenOffset))
         return (Self.counter(center, offsetBy: offset)!, offset)
+    }
+
+    /// The window's counters in preference order, with their offsets: k = 0, 1, 2, 3, 4, … gives
+    /// 0, -1, +1, -2, +2, … (as ``considerInLanes(around:window:into:)`` walks them); counters
+    /// before 0 or past the largest do not exist.
+    @inline(__always)
+    private static func forEachCandidate(around center: UInt64, window: VerificationWindow, _ body: (UInt64, Int) -> Void) {
+        for k in 0...(2 * max(window.behind, window.ahead)) {
+            let signed = k & 1 == 1 ? -(k + 1) / 2 : k / 2
+            guard signed >= -window.behind, signed <= window.ahead,
+                let candidate = counter(center, offsetBy: signed)
+            else { continue }
+            body(candidate, signed)
+        }
+    }
+
+    /// Sixteen candidates per call of the lane kernels (four groups of four side by side), from
+    /// buffers on the stack: SIMD values indexed at run time were copied through memory whole, and
+    /// a counter captured by a closure paid for dynamic exclusivity checks.
+    @inline(__always)
+    private func considerInLanes(around center: UInt64, window: VerificationWindow, into selection: inout Selection) {
+        let capacity = 16
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: capacity) { counters in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: capacity) { offsets in
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: capacity) { values in
+                    var k = 0
+                    let lastK = 2 * max(window.behind, window.ahead)
+                    while k <= lastK {
+                        var count = 0
+                        while k <= lastK, count < capacity {
+                            let signed = k & 1 == 1 ? -(k + 1) / 2 : k / 2
+                            k += 1
+                            guard signed >= -window.behind, signed <= window.ahead,
+                                let candidate = Self.counter(center, offsetBy: signed)
+                            else { continue }
+                            counters[count] = candidate
+                            offsets[count] = signed
+                            count += 1
+                        }
+                        guard count > 0 else { continue }
+                        key.truncatedValues(lanes: counters.baseAddress!, count: count, into: values.baseAddress!)
+                        for index in 0..<count {
+                            selection.consider(Self.reduce(values[index], digits: digits), counter: counters[index], offset: offsets[index])
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Two candidates at a time on OpenSSL's transforms (``PreparedKey/truncatedValues(counters:_:)``),
+    /// their calls interleaved.
+    @inline(__always)
+    private func considerInPairs(around center: UInt64, window: VerificationWindow, into selection: inout Selection) {
+        var held: (counter: UInt64, offset: Int)?
+        Self.forEachCandidate(around: center, window: window) { candidate, offset in
+            guard let first = held else {
+                held = (candidate, offset)
+                return
+            }
+            let (firstValue, secondValue) = key.truncatedValues(counters: first.counter, candidate)
+            selection.consider(Self.reduce(firstValue, digits: digits), counter: first.counter, offset: first.offset)
+            selection.consider(Self.reduce(secondValue, digits: digits), counter: candidate, offset: offset)
+            held = nil
+        }
+        if let last = held {
+            selection.consider(value(counter: last.counter), counter: last.counter, offset: last.offset)
+        }
     }
 
     /// The constant-time choice of the first matching, eligible candidate.
