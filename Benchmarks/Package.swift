@@ -34,7 +34,7 @@ let package = Package(
         .systemLibrary(name: "CSHALanesHeader", path: "Sources/CSHALanesHeader"),
         .target(
             name: "BenchmarkWorkload",
-            dependencies: [.product(name: "OTPCore", package: "OTPKit")],
+            dependencies: [.product(name: "OTPCore", package: "OTPKit"), "CSHALanesHeader"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -46,7 +46,6 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 "BenchmarkWorkload",
                 "CReferenceOpenSSL",
-                "CSHALanesHeader",
             ],
             path: "Benchmarks/OTPKitBenchmarks",
             swiftSettings: swiftSettings,
@@ -61,7 +60,6 @@ let package = Package(
                 "BenchmarkWorkload",
                 "CLibOATH",
                 "CReferenceOpenSSL",
-                "CSHALanesHeader",
             ],
             path: "Benchmarks/ReferenceBenchmarks",
             swiftSettings: swiftSettings,

@@ -1,7 +1,7 @@
 import Benchmark
 import BenchmarkWorkload
 import CReferenceOpenSSL
-import CSHALanesHeader
+import OTPCore
 
 // The hardware limit: OpenSSL streaming a large buffer through the compression function, one
 // benchmark unit per block (64 bytes, 128 for SHA-512). A code needs two blocks, a verification
@@ -36,24 +36,11 @@ func registerHashLimitBenchmarks() {
     // The limit for independent messages, such as a window's candidates: four chains interleaved
     // on the SHA extensions (OTPKit's lane kernels), still one unit per block. Codes and
     // verifications are judged against the higher of the two limits.
-    Benchmark("limit.lanes4.sha1") { benchmark in
-        var states = [UInt32](repeating: 0x6745_2301, count: 4 * 5)
-        buffer.withUnsafeBytes { bytes in
-            let blocks = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            for _ in 0..<(benchmark.scaledIterations.count / 4) {
-                CSHALanes_sha1_x4(&states, blocks)
+    for algorithm in [OTPAlgorithm.sha1, .sha256] {
+        Benchmark("limit.lanes4.\(algorithm.rawValue.lowercased())") { benchmark in
+            buffer.withUnsafeBytes { bytes in
+                blackHole(FourLanes.compress(algorithm, blocks: benchmark.scaledIterations.count, from: bytes.baseAddress!))
             }
         }
-        blackHole(states[0])
-    }
-    Benchmark("limit.lanes4.sha256") { benchmark in
-        var states = [UInt32](repeating: 0x6A09_E667, count: 4 * 8)
-        buffer.withUnsafeBytes { bytes in
-            let blocks = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            for _ in 0..<(benchmark.scaledIterations.count / 4) {
-                CSHALanes_sha256_x4(&states, blocks)
-            }
-        }
-        blackHole(states[0])
     }
 }
