@@ -102,12 +102,18 @@ KERNEL uint32_t truncated(const uint8_t *digest, int length) {
     return __builtin_bswap32(word) & 0x7FFFFFFF;
 }
 
-// Four HMAC-SHA-1 values of 8-byte counters, both blocks built in registers: the inner block is
-// the counter and its padding (64 + 8 bytes hashed), the outer block the inner digest and its
-// padding (64 + 20 bytes).
-KERNEL void hotpSHA1x4(const uint32_t *keys, size_t keyStride, const uint64_t *counters, size_t counterStride, uint32_t *values) {
+// HMAC-SHA-1 of 8-byte counters, both blocks built in registers, in two passes over a run of
+// codes: every inner block first (the counter and its padding, 64 + 8 bytes hashed), then every
+// outer block (the inner digest and its padding, 64 + 20 bytes). Groups of one pass do not depend
+// on each other, so the processor overlaps the end of one group's rounds with the start of the
+// next; inner then outer per group would wait on each group's own inner result.
+
+// The inner digests of `L` codes, as the outer block's first two vectors (A…D, then E and the
+// padding's first word).
+KERNEL void sha1InnerGroup(const uint32_t *keys, size_t keyStride, const uint64_t *counters, size_t counterStride, __m128i *first,
+                           __m128i *second, const int L) {
     __m128i abcd[4], e[4], w[4][4];
-    for (int l = 0; l < 4; l++) {
+    for (int l = 0; l < L; l++) {
         const uint32_t *inner = keys + keyStride * (size_t)l;
         const uint64_t counter = counters[counterStride * (size_t)l];
         abcd[l] = sha1LoadABCD(inner);
@@ -117,18 +123,28 @@ KERNEL void hotpSHA1x4(const uint32_t *keys, size_t keyStride, const uint64_t *c
         w[l][2] = _mm_setzero_si128();
         w[l][3] = _mm_set_epi32(0, 0, 0, (64 + 8) * 8);
     }
-    sha1Compress(abcd, e, w, 4);
-    for (int l = 0; l < 4; l++) {
+    sha1Compress(abcd, e, w, L);
+    for (int l = 0; l < L; l++) {
+        first[l] = abcd[l];
+        second[l] = _mm_blend_epi16(_mm_set_epi32(0, (int)0x80000000u, 0, 0), e[l], 0xC0);
+    }
+}
+
+// The outer blocks of `L` codes and their truncated values.
+KERNEL void sha1OuterGroup(const uint32_t *keys, size_t keyStride, const __m128i *first, const __m128i *second, uint32_t *values,
+                           const int L) {
+    __m128i abcd[4], e[4], w[4][4];
+    for (int l = 0; l < L; l++) {
         const uint32_t *outer = keys + keyStride * (size_t)l + 5;
-        w[l][0] = abcd[l];
-        w[l][1] = _mm_blend_epi16(_mm_set_epi32(0, (int)0x80000000u, 0, 0), e[l], 0xC0);
-        w[l][2] = _mm_setzero_si128();
-        w[l][3] = _mm_set_epi32(0, 0, 0, (64 + 20) * 8);
         abcd[l] = sha1LoadABCD(outer);
         e[l] = sha1LoadE(outer);
+        w[l][0] = first[l];
+        w[l][1] = second[l];
+        w[l][2] = _mm_setzero_si128();
+        w[l][3] = _mm_set_epi32(0, 0, 0, (64 + 20) * 8);
     }
-    sha1Compress(abcd, e, w, 4);
-    for (int l = 0; l < 4; l++) {
+    sha1Compress(abcd, e, w, L);
+    for (int l = 0; l < L; l++) {
         uint8_t digest[32] __attribute__((aligned(32)));
         _mm_store_si128((__m128i *)digest, _mm_shuffle_epi8(abcd[l], SHA1_REVERSE));
         _mm_store_si128((__m128i *)(digest + 16), _mm_shuffle_epi8(e[l], SHA1_REVERSE));
@@ -217,10 +233,12 @@ ENTRY void CSHALanes_sha256_x1(uint32_t *states, const uint8_t *blocks) { sha256
 ENTRY void CSHALanes_sha256_x2(uint32_t *states, const uint8_t *blocks) { sha256Lanes(states, blocks, 2); }
 ENTRY void CSHALanes_sha256_x4(uint32_t *states, const uint8_t *blocks) { sha256Lanes(states, blocks, 4); }
 
-// As hotpSHA1x4: the inner block hashes 64 + 8 bytes, the outer 64 + 32.
-KERNEL void hotpSHA256x4(const uint32_t *keys, size_t keyStride, const uint64_t *counters, size_t counterStride, uint32_t *values) {
+// As for SHA-1: the inner block hashes 64 + 8 bytes, the outer 64 + 32. The inner digests are
+// the outer block's first two vectors as they are (H0…H3, H4…H7).
+KERNEL void sha256InnerGroup(const uint32_t *keys, size_t keyStride, const uint64_t *counters, size_t counterStride, __m128i *first,
+                             __m128i *second, const int L) {
     __m128i abef[4], cdgh[4], w[4][4];
-    for (int l = 0; l < 4; l++) {
+    for (int l = 0; l < L; l++) {
         const uint64_t counter = counters[counterStride * (size_t)l];
         sha256Load(keys + keyStride * (size_t)l, &abef[l], &cdgh[l]);
         w[l][0] = _mm_set_epi32(0, (int)0x80000000u, (int)(uint32_t)counter, (int)(uint32_t)(counter >> 32));
@@ -228,15 +246,22 @@ KERNEL void hotpSHA256x4(const uint32_t *keys, size_t keyStride, const uint64_t 
         w[l][2] = _mm_setzero_si128();
         w[l][3] = _mm_set_epi32((64 + 8) * 8, 0, 0, 0);
     }
-    sha256Compress(abef, cdgh, w, 4);
-    for (int l = 0; l < 4; l++) {
-        sha256Words(abef[l], cdgh[l], &w[l][0], &w[l][1]);
+    sha256Compress(abef, cdgh, w, L);
+    for (int l = 0; l < L; l++) sha256Words(abef[l], cdgh[l], &first[l], &second[l]);
+}
+
+KERNEL void sha256OuterGroup(const uint32_t *keys, size_t keyStride, const __m128i *first, const __m128i *second, uint32_t *values,
+                             const int L) {
+    __m128i abef[4], cdgh[4], w[4][4];
+    for (int l = 0; l < L; l++) {
+        sha256Load(keys + keyStride * (size_t)l + 8, &abef[l], &cdgh[l]);
+        w[l][0] = first[l];
+        w[l][1] = second[l];
         w[l][2] = _mm_set_epi32(0, 0, 0, (int)0x80000000u);
         w[l][3] = _mm_set_epi32((64 + 32) * 8, 0, 0, 0);
-        sha256Load(keys + keyStride * (size_t)l + 8, &abef[l], &cdgh[l]);
     }
-    sha256Compress(abef, cdgh, w, 4);
-    for (int l = 0; l < 4; l++) {
+    sha256Compress(abef, cdgh, w, L);
+    for (int l = 0; l < L; l++) {
         __m128i low, high;
         sha256Words(abef[l], cdgh[l], &low, &high);
         uint8_t digest[32] __attribute__((aligned(32)));
@@ -248,33 +273,41 @@ KERNEL void hotpSHA256x4(const uint32_t *keys, size_t keyStride, const uint64_t 
 
 // MARK: HOTP values in bulk
 
-// Four at a time; a last group of one to three repeats its last entry in the spare lanes (the same
-// work, so the time depends only on `count`) and keeps only what was asked for.
-#define HOTP_BULK(kernel)                                                                                                  \
-    size_t i = 0;                                                                                                          \
-    for (; i + 4 <= count; i += 4) {                                                                                       \
-        kernel(keys + keyStride * i, keyStride, counters + counterStride * i, counterStride, values + i);                  \
-    }                                                                                                                      \
-    if (i < count) {                                                                                                       \
-        uint32_t lanesKeys[4 * 16], spare[4];                                                                              \
-        uint64_t lanesCounters[4];                                                                                         \
-        for (size_t l = 0; l < 4; l++) {                                                                                   \
-            const size_t index = i + l < count ? i + l : count - 1;                                                        \
-            memcpy(lanesKeys + keyWords * l, keys + keyStride * index, 4 * keyWords);                                      \
-            lanesCounters[l] = counters[counterStride * index];                                                            \
+// Runs of up to 16 codes: the inner pass over groups of four, then the outer pass. A last group
+// of one to three uses as many lanes (the lane count depends only on `count`). `L` is a constant
+// in every call, so each lane count compiles to straight code.
+#define HOTP_BULK(inner, outer)                                                                                            \
+    __m128i first[16], second[16];                                                                                         \
+    for (size_t base = 0; base < count; base += 16) {                                                                      \
+        const size_t run = count - base < 16 ? count - base : 16;                                                          \
+        for (size_t g = 0; g < run; g += 4) {                                                                              \
+            const uint32_t *k = keys + keyStride * (base + g);                                                             \
+            const uint64_t *c = counters + counterStride * (base + g);                                                     \
+            switch (run - g) {                                                                                             \
+            case 1: inner(k, keyStride, c, counterStride, first + g, second + g, 1); break;                                \
+            case 2: inner(k, keyStride, c, counterStride, first + g, second + g, 2); break;                                \
+            case 3: inner(k, keyStride, c, counterStride, first + g, second + g, 3); break;                                \
+            default: inner(k, keyStride, c, counterStride, first + g, second + g, 4); break;                               \
+            }                                                                                                              \
         }                                                                                                                  \
-        kernel(lanesKeys, keyWords, lanesCounters, 1, spare);                                                              \
-        memcpy(values + i, spare, 4 * (count - i));                                                                        \
+        for (size_t g = 0; g < run; g += 4) {                                                                              \
+            const uint32_t *k = keys + keyStride * (base + g);                                                             \
+            uint32_t *v = values + base + g;                                                                               \
+            switch (run - g) {                                                                                             \
+            case 1: outer(k, keyStride, first + g, second + g, v, 1); break;                                               \
+            case 2: outer(k, keyStride, first + g, second + g, v, 2); break;                                               \
+            case 3: outer(k, keyStride, first + g, second + g, v, 3); break;                                               \
+            default: outer(k, keyStride, first + g, second + g, v, 4); break;                                              \
+            }                                                                                                              \
+        }                                                                                                                  \
     }
 
 ENTRY void CSHALanes_hotp_sha1(const uint32_t *keys, size_t keyStride, const uint64_t *counters, size_t counterStride, uint32_t *values, size_t count) {
-    const size_t keyWords = 10;
-    HOTP_BULK(hotpSHA1x4)
+    HOTP_BULK(sha1InnerGroup, sha1OuterGroup)
 }
 
 ENTRY void CSHALanes_hotp_sha256(const uint32_t *keys, size_t keyStride, const uint64_t *counters, size_t counterStride, uint32_t *values, size_t count) {
-    const size_t keyWords = 16;
-    HOTP_BULK(hotpSHA256x4)
+    HOTP_BULK(sha256InnerGroup, sha256OuterGroup)
 }
 
 #else

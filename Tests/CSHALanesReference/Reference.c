@@ -32,7 +32,8 @@ static void reference(uint32_t *state, const uint8_t *block, int words) {
 
 long CSHALanesReference_mismatches(uint64_t seed, long count, int words) {
     long mismatches = 0;
-    uint64_t input[(4 * 8 + 4 * 64) / 8];
+    // Four chaining values of up to 8 words (128 bytes), then four 64-byte blocks.
+    uint64_t input[(4 * 8 * 4 + 4 * 64) / 8];
     for (long group = 0; group < count / 4; group++) {
         for (size_t i = 0; i < sizeof input / 8; i++) input[i] = next(&seed);
         const uint32_t *states = (const uint32_t *)input;
