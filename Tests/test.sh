@@ -12,7 +12,7 @@
 #    and has delayed a 500 ms timer there by more than 30 seconds;
 # 3. OTPCore once more on OpenSSL's transforms alone (OTPKIT_DISABLE_SHA_LANES), the path of CPUs
 #    without the SHA extensions (all but the lane kernels' own checks).
-# Arguments go to one swift test run as given.
+# `--skip-build` alone keeps the passes; other arguments go to one swift test run as given.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/install
@@ -20,10 +20,15 @@ eval "$(bash .ci/postgres start)"
 trap 'bash .ci/postgres stop "$OTPKIT_PGDATA"' EXIT
 timed='^(OTPSMSTests\.|(OTPFederationTests\.KeySetTests|OTPEnrollmentSQLiteTests\.LockingTests|TOTPCommandTests\.TerminalTests|OTPTestUtilitiesTests\.ProcessRunnerTests|OTPEnrollmentPostgresTests\.ConnectionErrorTests)/)'
 status=0
+build=()
+if [ "$#" -eq 1 ] && [ "$1" = "--skip-build" ]; then
+    build=(--skip-build)
+    shift
+fi
 if [ "$#" -gt 0 ]; then
     swift test "$@" || status=$?
 else
-    swift test --skip "$timed" || status=$?
+    swift test "${build[@]}" --skip "$timed" || status=$?
     swift test --skip-build --filter "$timed" || status=$?
     if [ -z "${OTPKIT_DISABLE_SHA_LANES:-}" ]; then
         OTPKIT_DISABLE_SHA_LANES=1 swift test --skip-build --filter OTPCoreTests --skip 'kernelsMatchOpenSSL|hotpKernelsMatchOpenSSL' || status=$?

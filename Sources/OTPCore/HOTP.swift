@@ -112,44 +112,24 @@ public struct HOTP: Sendable {
         return (Self.counter(center, offsetBy: offset)!, offset)
     }
 
-    /// The window's counters in preference order, with their offsets: k = 0, 1, 2, 3, 4, … gives
-    /// 0, -1, +1, -2, +2, … (as ``considerInLanes(around:window:into:)`` walks them); counters
-    /// before 0 or past the largest do not exist.
-    @inline(__always)
-    private static func forEachCandidate(around center: UInt64, window: VerificationWindow, _ body: (UInt64, Int) -> Void) {
-        for k in 0...(2 * max(window.behind, window.ahead)) {
-            let signed = k & 1 == 1 ? -(k + 1) / 2 : k / 2
-            guard signed >= -window.behind, signed <= window.ahead,
-                let candidate = counter(center, offsetBy: signed)
-            else { continue }
-            body(candidate, signed)
-        }
-    }
-
     /// Sixteen candidates per call of the lane kernels (four groups of four side by side), from
     /// buffers on the stack: SIMD values indexed at run time were copied through memory whole, and
-    /// a counter captured by a closure paid for dynamic exclusivity checks.
+    /// state captured by a closure paid for dynamic exclusivity checks.
     @inline(__always)
     private func considerInLanes(around center: UInt64, window: VerificationWindow, into selection: inout Selection) {
         let capacity = 16
         withUnsafeTemporaryAllocation(of: UInt64.self, capacity: capacity) { counters in
             withUnsafeTemporaryAllocation(of: Int.self, capacity: capacity) { offsets in
                 withUnsafeTemporaryAllocation(of: UInt32.self, capacity: capacity) { values in
-                    var k = 0
-                    let lastK = 2 * max(window.behind, window.ahead)
-                    while k <= lastK {
+                    var candidates = CandidateOrder(center: center, window: window)
+                    while true {
                         var count = 0
-                        while k <= lastK, count < capacity {
-                            let signed = k & 1 == 1 ? -(k + 1) / 2 : k / 2
-                            k += 1
-                            guard signed >= -window.behind, signed <= window.ahead,
-                                let candidate = Self.counter(center, offsetBy: signed)
-                            else { continue }
-                            counters[count] = candidate
-                            offsets[count] = signed
+                        while count < capacity, let candidate = candidates.next() {
+                            counters[count] = candidate.counter
+                            offsets[count] = candidate.offset
                             count += 1
                         }
-                        guard count > 0 else { continue }
+                        guard count > 0 else { return }
                         key.truncatedValues(lanes: counters.baseAddress!, count: count, into: values.baseAddress!)
                         for index in 0..<count {
                             selection.consider(Self.reduce(values[index], digits: digits), counter: counters[index], offset: offsets[index])
@@ -164,19 +144,42 @@ public struct HOTP: Sendable {
     /// their calls interleaved.
     @inline(__always)
     private func considerInPairs(around center: UInt64, window: VerificationWindow, into selection: inout Selection) {
-        var held: (counter: UInt64, offset: Int)?
-        Self.forEachCandidate(around: center, window: window) { candidate, offset in
-            guard let first = held else {
-                held = (candidate, offset)
+        var candidates = CandidateOrder(center: center, window: window)
+        while let first = candidates.next() {
+            guard let second = candidates.next() else {
+                selection.consider(value(counter: first.counter), counter: first.counter, offset: first.offset)
                 return
             }
-            let (firstValue, secondValue) = key.truncatedValues(counters: first.counter, candidate)
+            let (firstValue, secondValue) = key.truncatedValues(counters: first.counter, second.counter)
             selection.consider(Self.reduce(firstValue, digits: digits), counter: first.counter, offset: first.offset)
-            selection.consider(Self.reduce(secondValue, digits: digits), counter: candidate, offset: offset)
-            held = nil
+            selection.consider(Self.reduce(secondValue, digits: digits), counter: second.counter, offset: second.offset)
         }
-        if let last = held {
-            selection.consider(value(counter: last.counter), counter: last.counter, offset: last.offset)
+    }
+
+    /// The window's counters in preference order, with their offsets: k = 0, 1, 2, 3, 4, … gives
+    /// 0, -1, +1, -2, +2, …; counters before 0 or past the largest do not exist.
+    private struct CandidateOrder {
+        let center: UInt64
+        let window: VerificationWindow
+        private var k = 0
+
+        init(center: UInt64, window: VerificationWindow) {
+            self.center = center
+            self.window = window
+        }
+
+        @inline(__always)
+        mutating func next() -> (counter: UInt64, offset: Int)? {
+            let lastK = 2 * max(window.behind, window.ahead)
+            while k <= lastK {
+                let signed = k & 1 == 1 ? -(k + 1) / 2 : k / 2
+                k += 1
+                guard signed >= -window.behind, signed <= window.ahead,
+                    let candidate = HOTP.counter(center, offsetBy: signed)
+                else { continue }
+                return (candidate, signed)
+            }
+            return nil
         }
     }
 

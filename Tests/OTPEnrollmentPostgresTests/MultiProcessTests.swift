@@ -233,11 +233,12 @@ extension MultiProcessTests {
         try ProcessRunner.acknowledgedLines(file).filter { $0.hasPrefix("ok ") }.map { $0.split(separator: " ").map(String.init) }
     }
 
-    /// Polls `condition` until it holds, for half a minute at most.
+    /// Polls `condition` until it holds, for two minutes at most (a full test run on two cores
+    /// has taken longer than 30 s to bring both writers back after the restart).
     private func waitUntil(_ what: String, _ condition: () throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(120)
         while try !condition() {
-            try #require(ContinuousClock.now < deadline, "waited 30 s in vain until \(what)")
+            try #require(ContinuousClock.now < deadline, "waited 120 s in vain until \(what)")
             try await Task.sleep(for: .milliseconds(20))
         }
     }

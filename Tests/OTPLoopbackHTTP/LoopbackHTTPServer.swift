@@ -182,3 +182,8 @@ public final class LoopbackHTTPServer: Sendable {
         }
     }
 }
+
+extension LoopbackHTTPServer: CustomReflectable {
+    /// Only the port: a failed expectation's description never walks into the server's event loop, which its thread changes meanwhile.
+    public var customMirror: Mirror { Mirror(self, children: ["port": port]) }
+}

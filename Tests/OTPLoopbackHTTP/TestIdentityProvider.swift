@@ -268,3 +268,8 @@ public final class TestIdentityProvider: Sendable {
         func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
 }
+
+extension TestIdentityProvider: CustomReflectable {
+    /// Only the server's port, for the same reason as ``LoopbackHTTPServer``.
+    public var customMirror: Mirror { Mirror(self, children: ["port": server.port]) }
+}

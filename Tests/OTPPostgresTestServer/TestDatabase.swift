@@ -118,3 +118,8 @@ public final class TestDatabase: Sendable {
         }
     }
 }
+
+extension TestDatabase: CustomReflectable {
+    /// Only the schema's name: a failed expectation's description never walks into connections.
+    public var customMirror: Mirror { Mirror(self, children: ["name": name]) }
+}

@@ -94,3 +94,9 @@ struct ServerProcess {
         try await post(path, "", method: .GET)
     }
 }
+
+extension ServerProcess: CustomReflectable {
+    /// Only the port: a failed expectation's description never walks into the HTTP client's event
+    /// loops, which their threads change meanwhile.
+    var customMirror: Mirror { Mirror(self, children: ["port": port]) }
+}
