@@ -55,6 +55,7 @@ public struct HOTP: Sendable {
     /// - Throws: ``OTPError/invalidCodeLength(expected:actual:)`` or
     ///   ``OTPError/invalidCodeCharacter(offset:)`` when `code` is not ``digits`` ASCII digits, and
     ///   ``OTPError/invalidWindow(behind:ahead:)`` when `lookAhead` is negative or too large.
+    @inlinable
     public func verify(_ code: some StringProtocol, counter: UInt64, lookAhead: Int = 0) throws(OTPError) -> UInt64? {
         let window = try VerificationWindow(behind: 0, ahead: lookAhead)
         let value = try parse(code)
@@ -62,25 +63,35 @@ public struct HOTP: Sendable {
     }
 
     /// The numeric value of a code after checking that it has exactly ``digits`` ASCII digits.
+    ///
+    /// Inlinable so that callers specialise it for their string type: a native string's bytes are
+    /// then one direct call away, where generic code pays witness calls and metadata lookups that
+    /// cost more than the rest of a verification's overhead together.
+    @inlinable
     func parse(_ code: some StringProtocol) throws(OTPError) -> UInt64 {
-        // One witness call reaches the bytes of a native string; walking a generic UTF8View costs a
-        // witness call per byte, more than the rest of a verification's overhead together.
         let parsed =
             code.utf8.withContiguousStorageIfAvailable { Self.parseDigits($0) }
             ?? Array(code.utf8).withUnsafeBufferPointer { Self.parseDigits($0) }
-        if parsed.count == digits && parsed.invalidAt < 0 { return parsed.value }
-        if parsed.invalidAt >= 0 {
-            let text = String(code)
-            let utf8Index = text.utf8.index(text.utf8.startIndex, offsetBy: parsed.invalidAt)
-            let scalars = text.unicodeScalars
-            throw .invalidCodeCharacter(offset: scalars.distance(from: scalars.startIndex, to: utf8Index))
+        guard parsed.count == digits, parsed.invalidAt < 0 else {
+            throw invalidCode(String(code), count: parsed.count, invalidAt: parsed.invalidAt)
         }
-        throw .invalidCodeLength(expected: digits, actual: parsed.count)
+        return parsed.value
+    }
+
+    /// Why `code` is not a code: a character that is not an ASCII digit (at its offset in Unicode
+    /// scalars), or the wrong length.
+    @usableFromInline
+    func invalidCode(_ code: String, count: Int, invalidAt: Int) -> OTPError {
+        guard invalidAt >= 0 else { return .invalidCodeLength(expected: digits, actual: count) }
+        let utf8Index = code.utf8.index(code.utf8.startIndex, offsetBy: invalidAt)
+        let scalars = code.unicodeScalars
+        return .invalidCodeCharacter(offset: scalars.distance(from: scalars.startIndex, to: utf8Index))
     }
 
     /// The value of up to ten leading digits, the number of bytes, and the UTF-8 offset of the first
     /// byte that is not an ASCII digit (or -1).
-    private static func parseDigits(_ bytes: UnsafeBufferPointer<UInt8>) -> (value: UInt64, count: Int, invalidAt: Int) {
+    @usableFromInline
+    static func parseDigits(_ bytes: UnsafeBufferPointer<UInt8>) -> (value: UInt64, count: Int, invalidAt: Int) {
         var value: UInt64 = 0
         for (index, byte) in bytes.enumerated() {
             let digit = byte &- UInt8(ascii: "0")
@@ -95,125 +106,90 @@ public struct HOTP: Sendable {
     /// Computes every candidate in the window and picks, without data-dependent branches, the first
     /// match in the order 0, -1, +1, -2, +2, … among counters later than `lastAccepted`.
     ///
-    /// Candidates are computed up to sixteen per call of the lane kernels, four side by side, when
-    /// the key ``PreparedKey/computesInLanes``, otherwise two at a time
-    /// (``PreparedKey/truncatedValues(counters:_:)``); either way their hash calls overlap. Which
-    /// candidates exist depends only on public data (the window, the current step), so branching on
-    /// that is safe.
+    /// The window's counters follow each other, so they are computed in counter order, up to
+    /// sixteen per call (``PreparedKey/truncatedValues(counters:count:into:)``: four side by side on
+    /// the lane kernels, else two at a time), from buffers on the stack, and the preference order
+    /// becomes a rank compared without branches. Which counters exist depends only on public data
+    /// (the window, the current step), so branching on that is safe.
+    @usableFromInline
     func match(_ value: UInt64, around center: UInt64, window: VerificationWindow, after lastAccepted: UInt64?) -> (counter: UInt64, offset: Int)? {
-        var selection = Selection(value: value, lastAccepted: lastAccepted)
-        if key.computesInLanes {
-            considerInLanes(around: center, window: window, into: &selection)
-        } else {
-            considerInPairs(around: center, window: window, into: &selection)
-        }
-        guard selection.found == 1 else { return nil }
-        let offset = Int(Int64(bitPattern: selection.chosenOffset))
-        return (Self.counter(center, offsetBy: offset)!, offset)
-    }
-
-    /// Sixteen candidates per call of the lane kernels (four groups of four side by side), from
-    /// buffers on the stack: SIMD values indexed at run time were copied through memory whole, and
-    /// state captured by a closure paid for dynamic exclusivity checks.
-    @inline(__always)
-    private func considerInLanes(around center: UInt64, window: VerificationWindow, into selection: inout Selection) {
+        // Counters before 0 or past the largest do not exist.
+        let first = center - min(center, UInt64(window.behind))
+        let last = center + min(.max - center, UInt64(window.ahead))
+        var selection = Selection(value: value, center: center, lastAccepted: lastAccepted)
         let capacity = 16
         withUnsafeTemporaryAllocation(of: UInt64.self, capacity: capacity) { counters in
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: capacity) { offsets in
-                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: capacity) { values in
-                    var candidates = CandidateOrder(center: center, window: window)
-                    while true {
-                        var count = 0
-                        while count < capacity, let candidate = candidates.next() {
-                            counters[count] = candidate.counter
-                            offsets[count] = candidate.offset
-                            count += 1
-                        }
-                        guard count > 0 else { return }
-                        key.truncatedValues(lanes: counters.baseAddress!, count: count, into: values.baseAddress!)
-                        for index in 0..<count {
-                            selection.consider(Self.reduce(values[index], digits: digits), counter: counters[index], offset: offsets[index])
-                        }
-                    }
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: capacity) { values in
+                var start = first
+                while true {
+                    let count = Int(min(last - start, UInt64(capacity - 1))) + 1
+                    for index in 0..<count { counters[index] = start + UInt64(index) }
+                    key.truncatedValues(counters: counters.baseAddress!, count: count, into: values.baseAddress!)
+                    selection.consider(UnsafeBufferPointer(rebasing: values[..<count]), from: start, digits: digits)
+                    guard last - start >= UInt64(capacity) else { break }
+                    start += UInt64(capacity)
                 }
             }
         }
+        return selection.chosen
     }
 
-    /// Two candidates at a time on OpenSSL's transforms (``PreparedKey/truncatedValues(counters:_:)``),
-    /// their calls interleaved.
-    @inline(__always)
-    private func considerInPairs(around center: UInt64, window: VerificationWindow, into selection: inout Selection) {
-        var candidates = CandidateOrder(center: center, window: window)
-        while let first = candidates.next() {
-            guard let second = candidates.next() else {
-                selection.consider(value(counter: first.counter), counter: first.counter, offset: first.offset)
-                return
-            }
-            let (firstValue, secondValue) = key.truncatedValues(counters: first.counter, second.counter)
-            selection.consider(Self.reduce(firstValue, digits: digits), counter: first.counter, offset: first.offset)
-            selection.consider(Self.reduce(secondValue, digits: digits), counter: second.counter, offset: second.offset)
-        }
-    }
-
-    /// The window's counters in preference order, with their offsets: k = 0, 1, 2, 3, 4, … gives
-    /// 0, -1, +1, -2, +2, …; counters before 0 or past the largest do not exist.
-    private struct CandidateOrder {
-        let center: UInt64
-        let window: VerificationWindow
-        private var k = 0
-
-        init(center: UInt64, window: VerificationWindow) {
-            self.center = center
-            self.window = window
-        }
-
-        @inline(__always)
-        mutating func next() -> (counter: UInt64, offset: Int)? {
-            let lastK = 2 * max(window.behind, window.ahead)
-            while k <= lastK {
-                let signed = k & 1 == 1 ? -(k + 1) / 2 : k / 2
-                k += 1
-                guard signed >= -window.behind, signed <= window.ahead,
-                    let candidate = HOTP.counter(center, offsetBy: signed)
-                else { continue }
-                return (candidate, signed)
-            }
-            return nil
-        }
-    }
-
-    /// The constant-time choice of the first matching, eligible candidate.
+    /// The constant-time choice of the earliest matching, eligible candidate in preference order.
     private struct Selection {
         let value: UInt64
-        let lastAccepted: UInt64?
+        let center: UInt64
+        /// Counters from here on may be accepted (public: the stored last accepted counter + 1).
+        let eligibleFrom: UInt64
+        let anyEligible: Bool
+        /// The best rank so far; starts above every rank a window has.
+        var rank: UInt64 = 1 << 62
         var found: UInt64 = 0
-        var chosenOffset: UInt64 = 0
 
-        init(value: UInt64, lastAccepted: UInt64?) {
+        init(value: UInt64, center: UInt64, lastAccepted: UInt64?) {
             self.value = value
-            self.lastAccepted = lastAccepted
+            self.center = center
+            eligibleFrom = lastAccepted.map { $0 &+ 1 } ?? 0
+            anyEligible = lastAccepted != .max
+        }
+
+        /// Considers the truncated values of the counters `first`, `first + 1`, ….
+        @inline(__always)
+        mutating func consider(_ values: UnsafeBufferPointer<UInt32>, from first: UInt64, digits: Int) {
+            // One switch per call, not per candidate, so each reduction divides by a constant.
+            switch digits {
+            case 6: consider(values, from: first) { $0 % 1_000_000 }
+            case 7: consider(values, from: first) { $0 % 10_000_000 }
+            case 8: consider(values, from: first) { $0 % 100_000_000 }
+            case 9: consider(values, from: first) { $0 % 1_000_000_000 }
+            default: consider(values, from: first) { $0 }  // 10 digits: every 31-bit value is below 10^10.
+            }
         }
 
         @inline(__always)
-        mutating func consider(_ candidateValue: UInt64, counter: UInt64, offset: Int) {
-            // The candidate counter is public; only the comparison with the code must not branch.
-            let eligible: UInt64 = lastAccepted.map { counter > $0 ? 1 : 0 } ?? 1
-            let difference = candidateValue ^ value
-            let equal = ((difference | (0 &- difference)) >> 63) ^ 1
-            let take = equal & eligible & (found ^ 1)
-            chosenOffset |= UInt64(bitPattern: Int64(offset)) & (0 &- take)
-            found |= take
+        private mutating func consider(_ values: UnsafeBufferPointer<UInt32>, from first: UInt64, reduce: (UInt64) -> UInt64) {
+            for (index, truncated) in values.enumerated() {
+                // The counter, its offset and its rank are public; only comparisons involving the
+                // code or the choice so far must not branch.
+                let counter = first + UInt64(index)
+                let offset = Int64(bitPattern: counter &- center)
+                // Zigzag: offsets 0, -1, +1, -2, +2, … rank 0, 1, 2, 3, 4, ….
+                let candidateRank = UInt64(bitPattern: (offset << 1) ^ (offset >> 63))
+                let eligible: UInt64 = anyEligible && counter >= eligibleFrom ? 1 : 0
+                let difference = reduce(UInt64(truncated)) ^ value
+                let equal = ((difference | (0 &- difference)) >> 63) ^ 1
+                let better = (candidateRank &- rank) >> 63
+                let take = 0 &- (equal & eligible & better)
+                rank = (candidateRank & take) | (rank & ~take)
+                found |= take & 1
+            }
         }
-    }
 
-    private static func counter(_ center: UInt64, offsetBy offset: Int) -> UInt64? {
-        if offset >= 0 {
-            let (sum, overflow) = center.addingReportingOverflow(UInt64(offset))
-            return overflow ? nil : sum
+        /// The chosen counter and its offset, or `nil` when no candidate matched.
+        var chosen: (counter: UInt64, offset: Int)? {
+            guard found == 1 else { return nil }
+            let offset = Int64(bitPattern: rank >> 1) ^ (0 &- Int64(bitPattern: rank & 1))
+            return (center &+ UInt64(bitPattern: offset), Int(offset))
         }
-        let magnitude = UInt64(-offset)
-        return center >= magnitude ? center - magnitude : nil
     }
 
     static func format(_ value: UInt64, digits: Int) -> String {

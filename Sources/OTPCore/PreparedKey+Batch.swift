@@ -22,19 +22,27 @@ extension PreparedKey {
         [UInt32](unsafeUninitializedCapacity: counters.count) { values, initialized in
             counters.withUnsafeBufferPointer { counters in
                 guard let first = counters.baseAddress, let output = values.baseAddress else { return }
-                if computesInLanes {
-                    truncatedValues(lanes: first, count: counters.count, into: output)
-                    return
-                }
-                var index = 0
-                while index + 2 <= counters.count {
-                    (output[index], output[index + 1]) = truncatedValues(counters: counters[index], counters[index + 1])
-                    index += 2
-                }
-                if index < counters.count { output[index] = truncatedValue(counter: counters[index]) }
+                truncatedValues(counters: first, count: counters.count, into: output)
             }
             initialized = counters.count
         }
+    }
+
+    /// ``truncatedValue(counter:)`` of `count` counters, written to `values`: on the lane kernels
+    /// when the key ``computesInLanes``, otherwise two at a time on OpenSSL's transforms with their
+    /// calls interleaved.
+    @inline(__always)
+    func truncatedValues(counters: UnsafePointer<UInt64>, count: Int, into values: UnsafeMutablePointer<UInt32>) {
+        if computesInLanes {
+            truncatedValues(lanes: counters, count: count, into: values)
+            return
+        }
+        var index = 0
+        while index + 2 <= count {
+            (values[index], values[index + 1]) = truncatedValues(counters: counters[index], counters[index + 1])
+            index += 2
+        }
+        if index < count { values[index] = truncatedValue(counter: counters[index]) }
     }
 
     @usableFromInline

@@ -75,6 +75,7 @@ public struct TOTP: Sendable {
     /// - Returns: The matched step and its offset from the current step, or `nil` when nothing matched.
     /// - Throws: ``OTPError/invalidCodeLength(expected:actual:)``, ``OTPError/invalidCodeCharacter(offset:)``
     ///   or ``OTPError/timeBeforeEpoch(time:epoch:)``.
+    @inlinable
     public func verify(
         _ code: some StringProtocol,
         at time: Int64,

@@ -8,7 +8,7 @@ struct VerificationTests {
 
     @Test(
         "Each step inside the window matches with its offset; the next one outside does not",
-        arguments: [(0, 0), (1, 1), (2, 3), (5, 5), (10, 10), (0, 4)])
+        arguments: [(0, 0), (1, 1), (2, 3), (5, 5), (10, 10), (0, 4), (20, 3), (100, 100)])
     func window(behind: Int, ahead: Int) throws {
         let window = try VerificationWindow(behind: behind, ahead: ahead)
         let current = try totp.step(at: now)
@@ -79,6 +79,45 @@ struct VerificationTests {
         #expect(try hotp.verify(hotp.code(counter: 12), counter: 10, lookAhead: 3) == 12)
         try #require(!(10...13).contains { hotp.code(counter: $0) == hotp.code(counter: 9) }, "counter 9's code recurs in 10...13")
         #expect(try hotp.verify(hotp.code(counter: 9), counter: 10, lookAhead: 3) == nil)
+    }
+
+    @Test("Of candidates with the same code the nearest wins, the earlier of two as near, and replay protection skips the refused one")
+    func sameCodeTwice() throws {
+        // Six-digit codes repeat: among 200,000 steps about twenty pairs of equal codes lie an even
+        // distance of at most 200 apart. Verifying one of them at the step halfway between puts
+        // both in the window at -d and +d.
+        let hotp = totp.hotp
+        let values = hotp.key.truncatedValues(counters: 0..<200_000).map { $0 % 1_000_000 }
+        var lastSeen: [UInt32: Int] = [:]
+        var pairs: [(earlier: UInt64, later: UInt64)] = []
+        for (step, value) in values.enumerated() {
+            if let previous = lastSeen[value], (step - previous) % 2 == 0, step - previous <= 200 {
+                pairs.append((UInt64(previous), UInt64(step)))
+            }
+            lastSeen[value] = step
+        }
+        try #require(pairs.count >= 3, "too few pairs of equal codes to test with")
+        for (earlier, later) in pairs {
+            let distance = Int(later - earlier) / 2
+            let center = earlier + UInt64(distance)
+            let window = try VerificationWindow(behind: distance, ahead: distance)
+            let at = Int64(center) * 30
+            let code = hotp.code(counter: earlier)
+            #expect(try totp.verify(code, at: at, window: window) == TOTPMatch(step: earlier, offset: -distance))
+            #expect(try totp.verify(code, at: at, window: window, after: earlier) == TOTPMatch(step: later, offset: distance))
+            #expect(try totp.verify(code, at: at, window: window, after: later) == nil)
+            // One step further on, the later one is nearer.
+            #expect(try totp.verify(code, at: at + 30, window: try VerificationWindow(adjacentIntervals: distance + 1))?.step == later)
+        }
+    }
+
+    @Test("HOTP look-ahead stops at the largest counter instead of wrapping around")
+    func lookAheadAtTheEnd() throws {
+        let hotp = totp.hotp
+        #expect(try hotp.verify(hotp.code(counter: .max), counter: .max - 2, lookAhead: 5) == .max)
+        #expect(try hotp.verify(hotp.code(counter: .max - 1), counter: .max - 1, lookAhead: 100) == .max - 1)
+        try #require(!((UInt64.max - 3)...UInt64.max).contains { hotp.code(counter: $0) == hotp.code(counter: 0) })
+        #expect(try hotp.verify(hotp.code(counter: 0), counter: .max - 3, lookAhead: 10) == nil)
     }
 
     @Test("A custom epoch and period shift the steps")
