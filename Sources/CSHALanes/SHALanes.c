@@ -275,8 +275,9 @@ KERNEL void sha256OuterGroup(const uint32_t *keys, size_t keyStride, const __m12
 
 // Runs of up to 16 codes: the inner pass over groups of four, then the outer pass. A last group
 // of one to three uses as many lanes (the lane count depends only on `count`). `L` is a constant
-// in every call, so each lane count compiles to straight code.
-#define HOTP_BULK(inner, outer)                                                                                            \
+// in every call, so each lane count compiles to straight code; so is a key stride of 0 (one key,
+// as in verification), which lets the compiler load and shuffle that key once for all lanes.
+#define HOTP_BULK(inner, outer, keyStride)                                                                                 \
     __m128i first[16], second[16];                                                                                         \
     for (size_t base = 0; base < count; base += 16) {                                                                      \
         const size_t run = count - base < 16 ? count - base : 16;                                                          \
@@ -303,11 +304,19 @@ KERNEL void sha256OuterGroup(const uint32_t *keys, size_t keyStride, const __m12
     }
 
 ENTRY void CSHALanes_hotp_sha1(const uint32_t *keys, size_t keyStride, const uint64_t *counters, size_t counterStride, uint32_t *values, size_t count) {
-    HOTP_BULK(sha1InnerGroup, sha1OuterGroup)
+    if (keyStride == 0) {
+        HOTP_BULK(sha1InnerGroup, sha1OuterGroup, 0)
+    } else {
+        HOTP_BULK(sha1InnerGroup, sha1OuterGroup, keyStride)
+    }
 }
 
 ENTRY void CSHALanes_hotp_sha256(const uint32_t *keys, size_t keyStride, const uint64_t *counters, size_t counterStride, uint32_t *values, size_t count) {
-    HOTP_BULK(sha256InnerGroup, sha256OuterGroup)
+    if (keyStride == 0) {
+        HOTP_BULK(sha256InnerGroup, sha256OuterGroup, 0)
+    } else {
+        HOTP_BULK(sha256InnerGroup, sha256OuterGroup, keyStride)
+    }
 }
 
 #else

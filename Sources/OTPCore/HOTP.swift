@@ -141,9 +141,10 @@ public struct HOTP: Sendable {
         /// Counters from here on may be accepted (public: the stored last accepted counter + 1).
         let eligibleFrom: UInt64
         let anyEligible: Bool
-        /// The best rank so far; starts above every rank a window has.
-        var rank: UInt64 = 1 << 62
-        var found: UInt64 = 0
+        /// The best rank of a match so far; ``none`` until one matches.
+        var rank = Self.none
+        /// Above every rank a window has: a miss ranks here or after.
+        static let none: UInt64 = 1 << 62
 
         init(value: UInt64, center: UInt64, lastAccepted: UInt64?) {
             self.value = value
@@ -176,17 +177,18 @@ public struct HOTP: Sendable {
                 let candidateRank = UInt64(bitPattern: (offset << 1) ^ (offset >> 63))
                 let eligible: UInt64 = anyEligible && counter >= eligibleFrom ? 1 : 0
                 let difference = reduce(UInt64(truncated)) ^ value
-                let equal = ((difference | (0 &- difference)) >> 63) ^ 1
-                let better = (candidateRank &- rank) >> 63
-                let take = 0 &- (equal & eligible & better)
-                rank = (candidateRank & take) | (rank & ~take)
-                found |= take & 1
+                let miss = ((difference | (0 &- difference)) >> 63) | (eligible ^ 1)
+                let candidate = candidateRank | (miss << 62)
+                // The smaller of the two without a branch (both are below 2^63, so the difference's
+                // sign says which); each candidate's work but this is independent of the others.
+                let smaller = 0 &- ((candidate &- rank) >> 63)
+                rank ^= (candidate ^ rank) & smaller
             }
         }
 
         /// The chosen counter and its offset, or `nil` when no candidate matched.
         var chosen: (counter: UInt64, offset: Int)? {
-            guard found == 1 else { return nil }
+            guard rank < Self.none else { return nil }
             let offset = Int64(bitPattern: rank >> 1) ^ (0 &- Int64(bitPattern: rank & 1))
             return (center &+ UInt64(bitPattern: offset), Int(offset))
         }
