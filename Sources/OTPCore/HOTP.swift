@@ -90,7 +90,7 @@ public struct HOTP: Sendable {
 
     /// The value of up to ten leading digits, the number of bytes, and the UTF-8 offset of the first
     /// byte that is not an ASCII digit (or -1).
-    @usableFromInline
+    @inlinable
     static func parseDigits(_ bytes: UnsafeBufferPointer<UInt8>) -> (value: UInt64, count: Int, invalidAt: Int) {
         var value: UInt64 = 0
         for (index, byte) in bytes.enumerated() {
