@@ -117,19 +117,25 @@ public struct HOTP: Sendable {
         let first = center - min(center, UInt64(window.behind))
         let last = center + min(.max - center, UInt64(window.ahead))
         var selection = Selection(value: value, center: center, lastAccepted: lastAccepted)
-        let capacity = 16
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: capacity) { counters in
-            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: capacity) { values in
-                var start = first
-                while true {
-                    let count = Int(min(last - start, UInt64(capacity - 1))) + 1
-                    for index in 0..<count { counters[index] = start + UInt64(index) }
+        // Fixed-size buffers in the frame: the closures of temporary allocations were not inlined,
+        // and their calls cost more than the selection itself.
+        var counters = InlineArray<16, UInt64>(repeating: 0)
+        var values = InlineArray<16, UInt32>(repeating: 0)
+        var start = first
+        while true {
+            let count = Int(min(last - start, UInt64(counters.count - 1))) + 1
+            for index in 0..<count { counters[index] = start + UInt64(index) }
+            var output = values.mutableSpan
+            counters.span.withUnsafeBufferPointer { counters in
+                output.withUnsafeMutableBufferPointer { values in
                     key.truncatedValues(counters: counters.baseAddress!, count: count, into: values.baseAddress!)
-                    selection.consider(UnsafeBufferPointer(rebasing: values[..<count]), from: start, digits: digits)
-                    guard last - start >= UInt64(capacity) else { break }
-                    start += UInt64(capacity)
                 }
             }
+            values.span.withUnsafeBufferPointer { values in
+                selection.consider(UnsafeBufferPointer(rebasing: values[..<count]), from: start, digits: digits)
+            }
+            guard last - start >= UInt64(counters.count) else { break }
+            start += UInt64(counters.count)
         }
         return selection.chosen
     }

@@ -7,7 +7,9 @@ internal import CSHALanes
 /// Whether this process runs the lane kernels: an x86-64 CPU with the SHA extensions, and
 /// `OTPKIT_DISABLE_SHA_LANES` unset (which forces OpenSSL's transforms, for tests and comparisons).
 enum SHALanes {
-    static let available = CSHALanes_available() != 0
+    // A computed property: the C side caches its answer, and reading it there is cheaper than the
+    // once-check a lazily initialised global pays on every verification.
+    static var available: Bool { CSHALanes_available() != 0 }
 }
 
 extension PreparedKey {
