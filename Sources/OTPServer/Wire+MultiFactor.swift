@@ -6,8 +6,21 @@ extension Wire {
         var phoneNumber: String?
     }
 
-    /// `totpEnrollmentInfo` is `{}`: only its presence matters.
-    struct TOTPEnrollmentInfo: Decodable {}
+    /// `totpEnrollmentInfo` is `{}`: only its presence matters, but it must be an object.
+    struct TOTPEnrollmentInfo: Decodable {
+        private struct NoKeys: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init?(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        // The synthesized decoder of a struct without fields reads nothing, so it would take an
+        // array or a number too.
+        init(from decoder: any Decoder) throws {
+            _ = try decoder.container(keyedBy: NoKeys.self)
+        }
+    }
 
     struct EnrollmentStartRequest: Decodable {
         var idToken: String?
