@@ -4,8 +4,10 @@ extension MultiFactorService {
     /// ``MultiFactorResolver/pendingCredential`` to a client (Firebase's `mfaPendingCredential`)
     /// and gets it back in a later request, perhaps at another server of the same store.
     ///
-    /// The credential must name a sign-in of `userID` that is neither completed nor expired; the
-    /// hints are the user's factors now, phone numbers masked.
+    /// The credential must name a sign-in of `userID` that is neither completed nor expired, and the
+    /// user must have an account in the store (the service's own first factors; a host that
+    /// authenticates users itself keeps its resolver instead). The hints are the user's factors
+    /// now, phone numbers masked.
     /// - Throws: ``AuthError`` with ``AuthErrorCode/invalidMultiFactorSession`` for a credential
     ///   that is unknown, used, of another user or expired (an expired one is discarded),
     ///   ``AuthErrorCode/userDisabled`` when the account was disabled since, or

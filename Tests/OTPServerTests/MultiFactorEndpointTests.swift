@@ -68,14 +68,16 @@ import Testing
 
             let wrongSignIn = try await server.post(
                 Server.v2("mfaSignIn:finalize"),
-                #"{"mfaPendingCredential":"\#(pending)","mfaEnrollmentId":"\#(enrollmentID)","totpVerificationInfo":{"verificationCode":"\#(wrong)"}}"#)
+                #"{"mfaPendingCredential":"\#(pending)","mfaEnrollmentId":"\#(enrollmentID)","totpVerificationInfo":{"verificationCode":"\#(wrong)"}}"#
+            )
             #expect(wrongSignIn.errorMessage?.hasPrefix("INVALID_CODE : ") == true, "\(wrongSignIn.body)")
 
             // The enrollment accepted `step`; the next step's code signs in (within the window).
             let next = try TOTPCodes.code(key, step: step + 1)
             let signedIn = try await server.post(
                 Server.v2("mfaSignIn:finalize"),
-                #"{"mfaPendingCredential":"\#(pending)","mfaEnrollmentId":"\#(enrollmentID)","totpVerificationInfo":{"verificationCode":"\#(next)"}}"#)
+                #"{"mfaPendingCredential":"\#(pending)","mfaEnrollmentId":"\#(enrollmentID)","totpVerificationInfo":{"verificationCode":"\#(next)"}}"#
+            )
             #expect(signedIn.status == 200, "\(signedIn.body)")
             let token = try #require(signedIn.json["idToken"] as? String)
             let refreshToken = try #require(signedIn.json["refreshToken"] as? String)
@@ -226,7 +228,8 @@ import Testing
             // Withdraw: an unknown id, then the TOTP factor from the phone session (tokens back).
             let missing = try await server.post(Server.v2("mfaEnrollment:withdraw"), #"{"idToken":"\#(phoneToken)"}"#)
             #expect(missing.errorMessage?.hasPrefix("MISSING_MFA_ENROLLMENT_ID : ") == true, "\(missing.body)")
-            let unknown = try await server.post(Server.v2("mfaEnrollment:withdraw"), #"{"idToken":"\#(phoneToken)","mfaEnrollmentId":"nosuchfactor"}"#)
+            let unknown = try await server.post(
+                Server.v2("mfaEnrollment:withdraw"), #"{"idToken":"\#(phoneToken)","mfaEnrollmentId":"nosuchfactor"}"#)
             #expect(unknown.errorMessage?.hasPrefix("MFA_ENROLLMENT_NOT_FOUND : ") == true, "\(unknown.body)")
             let withdrawn = try await server.post(
                 Server.v2("mfaEnrollment:withdraw"), #"{"idToken":"\#(phoneToken)","mfaEnrollmentId":"\#(totpID)"}"#)
@@ -276,15 +279,25 @@ import Testing
                 #expect(refused.errorMessage?.hasPrefix("INVALID_MFA_PENDING_CREDENTIAL : ") == true, "\(refused.body)")
             }
             let cases: [(String, String, String)] = [
-                ("mfaSignIn:finalize", #"{"mfaEnrollmentId":"\#(enrollmentID)","totpVerificationInfo":{"verificationCode":"\#(code)"}}"#, "MISSING_CREDENTIAL"),
-                ("mfaSignIn:finalize", #"{"mfaPendingCredential":"\#(pending)","totpVerificationInfo":{"verificationCode":"\#(code)"}}"#, "MISSING_MFA_ENROLLMENT_ID"),
-                ("mfaSignIn:finalize", #"{"mfaPendingCredential":"\#(pending)","mfaEnrollmentId":"\#(enrollmentID)","totpVerificationInfo":{}}"#, "MISSING_CODE"),
+                (
+                    "mfaSignIn:finalize", #"{"mfaEnrollmentId":"\#(enrollmentID)","totpVerificationInfo":{"verificationCode":"\#(code)"}}"#,
+                    "MISSING_CREDENTIAL"
+                ),
+                (
+                    "mfaSignIn:finalize", #"{"mfaPendingCredential":"\#(pending)","totpVerificationInfo":{"verificationCode":"\#(code)"}}"#,
+                    "MISSING_MFA_ENROLLMENT_ID"
+                ),
+                (
+                    "mfaSignIn:finalize", #"{"mfaPendingCredential":"\#(pending)","mfaEnrollmentId":"\#(enrollmentID)","totpVerificationInfo":{}}"#,
+                    "MISSING_CODE"
+                ),
                 ("mfaSignIn:finalize", #"{"mfaPendingCredential":"\#(pending)","mfaEnrollmentId":"\#(enrollmentID)"}"#, "INVALID_ARGUMENT"),
                 ("mfaSignIn:finalize", #"{"mfaPendingCredential":"\#(pending)","totpVerificationInfo":"123456"}"#, "INVALID_ARGUMENT"),
                 ("mfaSignIn:finalize", #"{"mfaPendingCredential":42,"totpVerificationInfo":{}}"#, "INVALID_ARGUMENT"),
                 ("mfaSignIn:finalize", #"{"mfaPendingCredential":"\#(pending)","#, "INVALID_ARGUMENT"),
                 (
-                    "mfaSignIn:finalize", #"{"mfaPendingCredential":"\#(pending)","mfaEnrollmentId":"nosuchfactor","totpVerificationInfo":{"verificationCode":"\#(code)"}}"#,
+                    "mfaSignIn:finalize",
+                    #"{"mfaPendingCredential":"\#(pending)","mfaEnrollmentId":"nosuchfactor","totpVerificationInfo":{"verificationCode":"\#(code)"}}"#,
                     "MFA_ENROLLMENT_NOT_FOUND"
                 ),
                 ("mfaSignIn:start", #"{"mfaEnrollmentId":"\#(enrollmentID)"}"#, "MISSING_MFA_PENDING_CREDENTIAL"),
@@ -296,9 +309,20 @@ import Testing
                 ("mfaEnrollment:start", #"{"idToken":"\#(enrolledToken)","totpEnrollmentInfo":[]}"#, "INVALID_ARGUMENT"),
                 ("mfaEnrollment:start", #"{"idToken":"\#(enrolledToken)","phoneEnrollmentInfo":{}}"#, "INVALID_PHONE_NUMBER"),
                 ("mfaEnrollment:start", #"{"idToken":"\#(enrolledToken)","phoneEnrollmentInfo":{"phoneNumber":"12"}}"#, "INVALID_PHONE_NUMBER"),
-                ("mfaEnrollment:finalize", #"{"idToken":"\#(enrolledToken)","totpVerificationInfo":{"verificationCode":"123456"}}"#, "MISSING_SESSION_INFO"),
-                ("mfaEnrollment:finalize", #"{"idToken":"\#(enrolledToken)","totpVerificationInfo":{"sessionInfo":"nosuchsession","verificationCode":"123456"}}"#, "INVALID_SESSION_INFO"),
-                ("mfaEnrollment:finalize", #"{"idToken":"\#(enrolledToken)","phoneVerificationInfo":{"sessionInfo":"nosuchsession","code":"123456"}}"#, "INVALID_SESSION_INFO"),
+                (
+                    "mfaEnrollment:finalize", #"{"idToken":"\#(enrolledToken)","totpVerificationInfo":{"verificationCode":"123456"}}"#,
+                    "MISSING_SESSION_INFO"
+                ),
+                (
+                    "mfaEnrollment:finalize",
+                    #"{"idToken":"\#(enrolledToken)","totpVerificationInfo":{"sessionInfo":"nosuchsession","verificationCode":"123456"}}"#,
+                    "INVALID_SESSION_INFO"
+                ),
+                (
+                    "mfaEnrollment:finalize",
+                    #"{"idToken":"\#(enrolledToken)","phoneVerificationInfo":{"sessionInfo":"nosuchsession","code":"123456"}}"#,
+                    "INVALID_SESSION_INFO"
+                ),
                 ("mfaEnrollment:withdraw", #"{"idToken":"\#(enrolledToken)","mfaEnrollmentId":7}"#, "INVALID_ARGUMENT"),
             ]
             for (endpoint, body, code) in cases {
@@ -310,7 +334,8 @@ import Testing
             #expect(try await server.mfaInfo(enrolledToken)?.count == 1)
             let signedIn = try await server.post(
                 Server.v2("mfaSignIn:finalize"),
-                #"{"mfaPendingCredential":"\#(pending)","mfaEnrollmentId":"\#(enrollmentID)","totpVerificationInfo":{"verificationCode":"\#(code)"}}"#)
+                #"{"mfaPendingCredential":"\#(pending)","mfaEnrollmentId":"\#(enrollmentID)","totpVerificationInfo":{"verificationCode":"\#(code)"}}"#
+            )
             #expect(signedIn.status == 200, "\(signedIn.body)")
             #expect(try await server.verifiedClaims(try #require(signedIn.json["idToken"] as? String)).subject == uid)
         }

@@ -59,7 +59,8 @@ extension ServerProcess {
     /// Enrolls `number` as a phone factor through the emulator's code list: its new ID token.
     func enrollPhone(_ idToken: String, number: String, displayName: String = "Phone") async throws -> String {
         let started = try await post(
-            Self.v2("mfaEnrollment:start"), #"{"idToken":"\#(idToken)","phoneEnrollmentInfo":{"phoneNumber":"\#(number)","recaptchaToken":"ignored"}}"#)
+            Self.v2("mfaEnrollment:start"),
+            #"{"idToken":"\#(idToken)","phoneEnrollmentInfo":{"phoneNumber":"\#(number)","recaptchaToken":"ignored"}}"#)
         let sessionInfo = try #require((started.json["phoneSessionInfo"] as? [String: Any])?["sessionInfo"] as? String, "\(started.body)")
         let (code, _) = try await sentCode(sessionInfo)
         let finalized = try await post(
