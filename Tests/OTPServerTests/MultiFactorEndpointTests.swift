@@ -1,5 +1,6 @@
 import Foundation
 import OTPServer
+import OTPTestUtilities
 import Testing
 
 /// The v2 multi-factor endpoints through the built executable, with requests shaped as the iOS and
@@ -338,6 +339,33 @@ import Testing
             )
             #expect(signedIn.status == 200, "\(signedIn.body)")
             #expect(try await server.verifiedClaims(try #require(signedIn.json["idToken"] as? String)).subject == uid)
+        }
+    }
+
+    @Test func phoneCodesGoThroughTheSMSCommand() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // The script plays the SMS gateway: it appends its arguments, one per line, to a file.
+        let outbox = directory.file("sms.txt")
+        let script = directory.file("sms.sh")
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> \(ProcessRunner.shellQuoted(outbox))\n".write(toFile: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+        // A verified account needs the emulator's admin call; the real server then finds it in the same database.
+        var idToken = ""
+        try await ServerProcess.with(in: directory) { server in idToken = try await server.verifiedUser("sal@example.com").idToken }
+        try await ServerProcess.with(arguments: ["--api-key", "demo-key", "--sms-command", script], in: directory) { server in
+            let started = try await server.post(
+                Server.v2("mfaEnrollment:start"), #"{"idToken":"\#(idToken)","phoneEnrollmentInfo":{"phoneNumber":"+12015550177"}}"#)
+            let sessionInfo = try #require((started.json["phoneSessionInfo"] as? [String: Any])?["sessionInfo"] as? String, "\(started.body)")
+            let sent = try String(contentsOfFile: outbox, encoding: .utf8)
+            #expect(sent.hasPrefix("+12015550177\n"), "\(sent)")
+            let code = try #require(sent.firstMatch(of: /([0-9]{6}) is your OTPKit verification code\./)?.output.1, "\(sent)")
+            let finalized = try await server.post(
+                Server.v2("mfaEnrollment:finalize"),
+                #"{"idToken":"\#(idToken)","phoneVerificationInfo":{"sessionInfo":"\#(sessionInfo)","code":"\#(code)"}}"#)
+            #expect(finalized.status == 200, "\(finalized.body)")
+            let listed = try await server.get("/emulator/v1/projects/\(server.projectID)/verificationCodes")
+            #expect(listed.status == 404)
         }
     }
 
