@@ -17,6 +17,7 @@ extension IdentityToolkitRoutes {
         endpoint("mfaEnrollment:withdraw") { body, _ throws(IdentityToolkitError) in try await routes.withdraw(body) }
         endpoint("mfaSignIn:start") { body, _ throws(IdentityToolkitError) in try await routes.startMultiFactorSignIn(body) }
         endpoint("mfaSignIn:finalize") { body, _ throws(IdentityToolkitError) in try await routes.finalizeMultiFactorSignIn(body) }
+        endpoint("mfaRecoveryCodes:generate") { body, _ throws(IdentityToolkitError) in try await routes.generateRecoveryCodes(body) }
         if let outbox = verificationCodes {
             router.get("/emulator/v1/projects/{project}/verificationCodes") { _, context in
                 await routes.respond {
@@ -95,6 +96,17 @@ extension IdentityToolkitRoutes {
         }
         try await call { () async throws(AuthError) in try await user.multiFactor.unenroll(withFactorUID: enrollmentID) }
         return try await sessionTokens(user, account: account)
+    }
+
+    /// `mfaRecoveryCodes:generate`, OTPKit's own addition: ten new single-use recovery codes for
+    /// the user of the ID token, shown once, voiding the previous set. Each completes a sign-in at
+    /// `mfaSignIn:finalize` once.
+    func generateRecoveryCodes(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.RecoveryCodesResponse {
+        let request = try body.decode(Wire.RecoveryCodesRequest.self)
+        let (user, _) = try await tokenUser(request.idToken)
+        let session = try await call { () async throws(AuthError) in try await user.multiFactor.session() }
+        let codes = try await call { () async throws(AuthError) in try await RecoveryCodeMultiFactorGenerator.generateCodes(with: session) }
+        return Wire.RecoveryCodesResponse(recoveryCodes: codes)
     }
 
     // MARK: Shared steps

@@ -28,8 +28,9 @@ extension IdentityToolkitRoutes {
     }
 
     /// `mfaSignIn:finalize`: completes the pending sign-in with a TOTP code (`mfaEnrollmentId` at
-    /// the top level as the SDKs send it, or inside `totpVerificationInfo`) or a phone code (no
-    /// enrollment id: the session info is bound to the factor). The pending credential is spent;
+    /// the top level as the SDKs send it, or inside `totpVerificationInfo`), a phone code (no
+    /// enrollment id: the session info is bound to the factor) or, OTPKit's own addition, one of
+    /// the user's recovery codes (`recoveryCodeVerificationInfo: {code}`). The pending credential is spent;
     /// the ID token carries `sign_in_second_factor` and `second_factor_identifier`.
     func finalizeMultiFactorSignIn(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.TokensResponse {
         let request = try body.decode(Wire.SignInFinalizeRequest.self)
@@ -37,16 +38,19 @@ extension IdentityToolkitRoutes {
             throw IdentityToolkitError("MISSING_CREDENTIAL", "Please set MFA Pending Credential.")
         }
         let assertion: any MultiFactorAssertion
-        switch (request.totpVerificationInfo, request.phoneVerificationInfo) {
-        case (.some(let totp), nil):
+        switch (request.totpVerificationInfo, request.phoneVerificationInfo, request.recoveryCodeVerificationInfo) {
+        case (.some(let totp), nil, nil):
             guard let enrollmentID = request.mfaEnrollmentId ?? totp.mfaEnrollmentId, !enrollmentID.isEmpty else {
                 throw IdentityToolkitError("MISSING_MFA_ENROLLMENT_ID", "No second factor identifier is provided.")
             }
             assertion = TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: enrollmentID, oneTimePassword: totp.verificationCode ?? "")
-        case (nil, .some(let phone)):
+        case (nil, .some(let phone), nil):
             assertion = PhoneMultiFactorGenerator.assertion(with: Self.phoneCredential(phone))
+        case (nil, nil, .some(let recovery)):
+            assertion = RecoveryCodeMultiFactorGenerator.assertion(withCode: recovery.code ?? "")
         default:
-            throw IdentityToolkitError("INVALID_ARGUMENT", "give exactly one of phoneVerificationInfo and totpVerificationInfo")
+            throw IdentityToolkitError(
+                "INVALID_ARGUMENT", "give exactly one of phoneVerificationInfo, totpVerificationInfo and recoveryCodeVerificationInfo")
         }
         let resolver = try await resolver(pending)
         let result = try await call { () async throws(AuthError) in try await resolver.resolveSignIn(with: assertion) }

@@ -57,11 +57,26 @@ extension Wire {
         var phoneSignInInfo: PhoneInfo?
     }
 
+    /// OTPKit's own: a recovery code in place of a second factor's.
+    struct RecoveryCodeVerificationInfo: Decodable {
+        var code: String?
+    }
+
     struct SignInFinalizeRequest: Decodable {
         var mfaPendingCredential: String?
         var mfaEnrollmentId: String?
         var phoneVerificationInfo: PhoneVerificationInfo?
         var totpVerificationInfo: TOTPVerificationInfo?
+        var recoveryCodeVerificationInfo: RecoveryCodeVerificationInfo?
+    }
+
+    struct RecoveryCodesRequest: Decodable {
+        var idToken: String?
+    }
+
+    /// Shown once; the server keeps only their digests.
+    struct RecoveryCodesResponse: Encodable {
+        var recoveryCodes: [String]
     }
 
     struct PhoneSessionInfo: Encodable {

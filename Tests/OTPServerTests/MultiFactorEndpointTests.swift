@@ -342,6 +342,35 @@ import Testing
         }
     }
 
+    @Test func recoveryCodesCompleteASignInOnce() async throws {
+        try await ServerProcess.with { server in
+            let (_, idToken) = try await server.verifiedUser("ray@example.com")
+            let info = try await server.startTOTPEnrollment(idToken)
+            let key = try #require(info["sharedSecretKey"] as? String)
+            let finalized = try await server.post(
+                Server.v2("mfaEnrollment:finalize"),
+                #"{"idToken":"\#(idToken)","totpVerificationInfo":{"sessionInfo":"\#(info["sessionInfo"] as? String ?? "")","verificationCode":"\#(try TOTPCodes.code(key, step: TOTPCodes.step))"}}"#
+            )
+            let enrolledToken = try #require(finalized.json["idToken"] as? String, "\(finalized.body)")
+            let generated = try await server.post(Server.v2("mfaRecoveryCodes:generate"), #"{"idToken":"\#(enrolledToken)"}"#)
+            let codes = try #require(generated.json["recoveryCodes"] as? [String], "\(generated.body)")
+            #expect(codes.count == 10)
+
+            let (pending, _) = try await server.pendingSignIn("ray@example.com")
+            let signedIn = try await server.post(
+                Server.v2("mfaSignIn:finalize"), #"{"mfaPendingCredential":"\#(pending)","recoveryCodeVerificationInfo":{"code":"\#(codes[0])"}}"#)
+            let claims = try await server.verifiedClaims(try #require(signedIn.json["idToken"] as? String, "\(signedIn.body)"))
+            #expect(claims.firebase.signInSecondFactor == "recovery")
+
+            let (again, _) = try await server.pendingSignIn("ray@example.com")
+            let reused = try await server.post(
+                Server.v2("mfaSignIn:finalize"), #"{"mfaPendingCredential":"\#(again)","recoveryCodeVerificationInfo":{"code":"\#(codes[0])"}}"#)
+            #expect(reused.errorMessage?.hasPrefix("INVALID_CODE : ") == true, "a recovery code works once: \(reused.body)")
+            let missing = try await server.post(Server.v2("mfaRecoveryCodes:generate"), "{}")
+            #expect(missing.errorMessage?.hasPrefix("MISSING_ID_TOKEN : ") == true, "\(missing.body)")
+        }
+    }
+
     @Test func phoneCodesGoThroughTheSMSCommand() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
