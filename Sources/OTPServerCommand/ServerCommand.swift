@@ -15,7 +15,8 @@ internal import ServiceLifecycle
 struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "otpkit-server",
-        abstract: "Serve Firebase's Identity Toolkit REST API (sign-up, sign-in, lookup, multi-factor enrollment and sign-in, admin users) on an OTPKit store.",
+        abstract:
+            "Serve Firebase's Identity Toolkit REST API (sign-up, sign-in, lookup, multi-factor enrollment and sign-in, admin users) on an OTPKit store.",
         discussion: """
             Prints the port it listens on, alone on one line, once it is ready; GET / then answers 200. \
             SIGTERM or SIGINT finish the requests in flight and exit 0.
