@@ -231,7 +231,7 @@ let package = Package(
         .executableTarget(
             name: "OTPServerCommand",
             dependencies: [
-                "OTPServer", "OTPEnrollmentDatabase", "OTPEnrollment", "OTPSealing", "OTPCore",
+                "OTPServer", "OTPEnrollmentDatabase", "OTPEnrollment", "OTPSealing", "OTPCore", "OTPSMS",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -38,13 +38,23 @@ public struct MultiFactor: Sendable {
             throw AuthError(
                 .operationNotAllowed, "unsupported assertion for factor \"\(assertion.factorID)\": this service enrolls TOTP factors only")
         }
-        guard case .enrollment(let secret) = totp.purpose else {
+        switch totp.purpose {
+        case .enrollment(let secret):
+            try await user.service.finalizeEnrollment(
+                user, pendingID: secret.sessionInfo, deadline: secret.enrollmentCompletionDeadlineTime, code: totp.oneTimePassword,
+                displayName: displayName)
+        case .enrollmentSession(let sessionInfo):
+            guard !sessionInfo.isEmpty else {
+                throw AuthError(.missingVerificationID, "no session info given: pass the sessionInfo the enrollment's start returned")
+            }
+            try await user.service.finalizeEnrollment(
+                user, pendingID: sessionInfo, deadline: nil, code: totp.oneTimePassword, displayName: displayName)
+        case .signIn:
             throw AuthError(
                 .missingVerificationID,
                 "a sign-in assertion cannot enroll a factor: use TOTPMultiFactorGenerator.assertionForEnrollment(with:oneTimePassword:) with the secret from generateSecret(with:)"
             )
         }
-        try await user.service.finalizeEnrollment(user, secret: secret, code: totp.oneTimePassword, displayName: displayName)
     }
 
     /// Removes an enrolled factor.

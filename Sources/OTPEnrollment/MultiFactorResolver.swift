@@ -11,6 +11,14 @@ public final class MultiFactorResolver: Sendable {
     /// The prepared keys of the TOTP factors, which lead ``hints`` in the same order.
     let verifiers: [MultiFactorService.Verifier]
 
+    /// The id of the pending sign-in (Firebase's `mfaPendingCredential`), for a server that hands
+    /// it to a client between requests and finds the resolver again with
+    /// ``MultiFactorService/resolver(forPendingCredential:userID:)``. It is a bearer secret until the
+    /// sign-in completes or expires: authenticate it before it leaves the server.
+    public var pendingCredential: String { credentialID }
+    /// The id of the user signing in.
+    public var uid: String { identity.userID }
+
     init(
         service: MultiFactorService, identity: FirstFactorIdentity, credentialID: String, hints: [MultiFactorInfo],
         verifiers: [MultiFactorService.Verifier]

@@ -48,7 +48,9 @@ extension MultiFactorService {
     }
 
     /// `mfaEnrollment:finalize`: verifies the first code and turns the pending enrollment into a factor.
-    func finalizeEnrollment(_ user: User, secret: TOTPSecret, code: String, displayName: String?) async throws(AuthError) {
+    /// `deadline` is the secret's, when the caller has it: a pending enrollment already purged is
+    /// then told apart as expired.
+    func finalizeEnrollment(_ user: User, pendingID: String, deadline: Int64?, code: String, displayName: String?) async throws(AuthError) {
         let session = try await liveSession(user)
         let now = clock.now()
         try requireRecentLogin(session, now: now, for: "enrolling a second factor")
@@ -56,9 +58,8 @@ extension MultiFactorService {
             throw AuthError(.missingVerificationCode, "no verification code given: enter the code the authenticator app shows")
         }
         let userID = user.identity.userID
-        let pendingID = secret.sessionInfo
         guard let pending = try await storeCall("reading a pending enrollment", { try await store.pendingEnrollment(id: pendingID) }) else {
-            if now > secret.enrollmentCompletionDeadlineTime {
+            if let deadline, now > deadline {
                 throw AuthError(.sessionExpired, "the enrollment expired: start again with generateSecret(with:)")
             }
             throw AuthError(

@@ -10,6 +10,8 @@ public protocol MultiFactorAssertion: Sendable {
 public struct TOTPMultiFactorAssertion: MultiFactorAssertion {
     enum Purpose: Sendable {
         case enrollment(TOTPSecret)
+        /// An enrollment known by its session info alone (a server's later request).
+        case enrollmentSession(String)
         case signIn(enrollmentID: String)
     }
 

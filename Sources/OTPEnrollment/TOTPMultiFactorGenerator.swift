@@ -24,6 +24,12 @@ public enum TOTPMultiFactorGenerator {
         TOTPMultiFactorAssertion(purpose: .enrollment(secret), oneTimePassword: oneTimePassword)
     }
 
+    /// An assertion that finishes the enrollment whose ``TOTPSecret/sessionInfo`` is `sessionInfo`,
+    /// for a server whose client kept only that (Firebase's `totpVerificationInfo.sessionInfo`).
+    public static func assertionForEnrollment(withSessionInfo sessionInfo: String, oneTimePassword: String) -> TOTPMultiFactorAssertion {
+        TOTPMultiFactorAssertion(purpose: .enrollmentSession(sessionInfo), oneTimePassword: oneTimePassword)
+    }
+
     /// An assertion that completes a sign-in with the factor `enrollmentID` (a hint's ``MultiFactorInfo/uid``).
     public static func assertionForSignIn(withEnrollmentID enrollmentID: String, oneTimePassword: String) -> TOTPMultiFactorAssertion {
         TOTPMultiFactorAssertion(purpose: .signIn(enrollmentID: enrollmentID), oneTimePassword: oneTimePassword)

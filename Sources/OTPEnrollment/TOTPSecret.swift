@@ -9,7 +9,11 @@ import OTPURI
 /// This is the only place a secret leaves the service. Its description is redacted.
 public final class TOTPSecret: Sendable, CustomStringConvertible {
     let secret: OTPSecret
-    let sessionInfo: String
+    /// The pending enrollment's id (Firebase's `totpSessionInfo.sessionInfo`), for a server that
+    /// finalizes in a later request with
+    /// ``TOTPMultiFactorGenerator/assertionForEnrollment(withSessionInfo:oneTimePassword:)``.
+    /// Only its user can finalize it.
+    public let sessionInfo: String
     let opener: any OTPAppOpener
 
     /// The HMAC hash function's name: `"SHA1"`.

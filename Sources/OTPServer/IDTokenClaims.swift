@@ -55,11 +55,15 @@ public struct IDTokenClaims: JWTPayload, Equatable {
     public var providerID: String?
     /// Firebase's own claims.
     public var firebase: Firebase
+    /// The server's session of the sign-in (OpenID Connect's `sid`), which the multi-factor
+    /// endpoints act for; not a credential (refresh tokens add a MAC), and unknown to Firebase,
+    /// whose SDKs ignore claims they do not read.
+    public var sessionID: String?
 
     /// The claims of a token.
     public init(
         issuer: String, audience: String, subject: String, userID: String, authTime: Int64, issuedAt: Int64, expiresAt: Int64,
-        email: String?, emailVerified: Bool?, providerID: String?, firebase: Firebase
+        email: String?, emailVerified: Bool?, providerID: String?, firebase: Firebase, sessionID: String? = nil
     ) {
         self.issuer = issuer
         self.audience = audience
@@ -72,6 +76,7 @@ public struct IDTokenClaims: JWTPayload, Equatable {
         self.emailVerified = emailVerified
         self.providerID = providerID
         self.firebase = firebase
+        self.sessionID = sessionID
     }
 
     enum CodingKeys: String, CodingKey {
@@ -86,6 +91,7 @@ public struct IDTokenClaims: JWTPayload, Equatable {
         case emailVerified = "email_verified"
         case providerID = "provider_id"
         case firebase
+        case sessionID = "sid"
     }
 
     /// The signature is jwt-kit's to check; the times, issuer and audience are checked by

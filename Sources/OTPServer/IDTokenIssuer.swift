@@ -46,7 +46,7 @@ public final class IDTokenIssuer: Sendable {
             providerID: user.isAnonymous ? FirstFactorProvider.anonymous.rawValue : nil,
             firebase: .init(
                 identities: identities, signInProvider: user.providerID, signInSecondFactor: user.signInSecondFactor,
-                secondFactorIdentifier: user.secondFactorIdentifier))
+                secondFactorIdentifier: user.secondFactorIdentifier), sessionID: user.sessionID)
     }
 
     /// A signed token carrying `claims`.

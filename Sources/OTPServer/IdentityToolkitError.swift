@@ -26,9 +26,10 @@ struct IdentityToolkitError: Error {
         case .internalError:
             self.init(status: .internalServerError, error.code.serverCode, "the server failed: try again later")
         case .secondFactorRequired:
+            // Only a first factor this server does not yet answer with a pending credential.
             self.init(
                 status: .notImplemented, "NOT_IMPLEMENTED",
-                "this account has second factors, and this server does not serve multi-factor sign-in yet")
+                "this account has second factors, and this sign-in method does not offer multi-factor sign-in yet")
         default:
             self.init(error.code.serverCode, error.message)
         }

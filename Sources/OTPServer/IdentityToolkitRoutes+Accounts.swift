@@ -28,7 +28,9 @@ extension IdentityToolkitRoutes {
     }
 
     /// `accounts:signInWithPassword` (iOS `verifyPassword`), with the emulator's order of checks:
-    /// `MISSING_EMAIL`, `INVALID_EMAIL`, `MISSING_PASSWORD`, then the password.
+    /// `MISSING_EMAIL`, `INVALID_EMAIL`, `MISSING_PASSWORD`, then the password. A user with second
+    /// factors gets no tokens but a pending credential and the factors as hints (phone numbers
+    /// masked), for `mfaSignIn:finalize`.
     func signInWithPassword(_ body: JSONBody, source: String?) async throws(IdentityToolkitError) -> Wire.SignInWithPasswordResponse {
         let request = try body.decode(Wire.SignInWithPasswordRequest.self)
         guard let email = request.email, !email.isEmpty else { throw IdentityToolkitError("MISSING_EMAIL", "give the account's email address") }
@@ -36,13 +38,22 @@ extension IdentityToolkitRoutes {
             throw IdentityToolkitError("INVALID_EMAIL", "the email address is malformed: give one such as name@example.com")
         }
         guard let password = request.password, !password.isEmpty else { throw IdentityToolkitError("MISSING_PASSWORD", "give the password") }
-        let user = try await call { () async throws(AuthError) in try await service.signIn(withEmail: email, password: password, source: source) }
+        let user: User
+        do {
+            user = try await service.signIn(withEmail: email, password: password, source: source)
+        } catch {
+            guard error.code == .secondFactorRequired, let resolver = error.resolver else { throw IdentityToolkitError(error) }
+            return Wire.SignInWithPasswordResponse(
+                localId: resolver.uid, email: EmailAddress.normalized(email), mfaPendingCredential: try pendingCredential(for: resolver),
+                mfaInfo: resolver.hints.map(WireMultiFactorInfo.init))
+        }
         let token = try await idToken(for: user)
         return Wire.SignInWithPasswordResponse(
             localId: user.uid, email: user.email, idToken: token, refreshToken: try refreshToken(for: user), expiresIn: String(tokens.lifetime))
     }
 
-    /// `accounts:lookup` (iOS `getAccountInfo`) with the user's ID token: that user, exactly one.
+    /// `accounts:lookup` (iOS `getAccountInfo`) with the user's ID token: that user, exactly one,
+    /// with its second factors in `mfaInfo` (numbers whole, for their owner).
     func lookup(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.LookupResponse {
         let request = try body.decode(Wire.LookupRequest.self)
         guard let idToken = request.idToken, !idToken.isEmpty else { throw IdentityToolkitError("MISSING_ID_TOKEN", "give the user's ID token") }
@@ -50,7 +61,7 @@ extension IdentityToolkitRoutes {
         guard let details = try await call({ () async throws(AuthError) in try await service.accountDetails(id: claims.subject) }) else {
             throw IdentityToolkitError("USER_NOT_FOUND", "the ID token's user no longer exists")
         }
-        return Wire.LookupResponse(users: [WireUser(details)])
+        return Wire.LookupResponse(users: [try await wireUser(details)])
     }
 
     // MARK: Shared steps

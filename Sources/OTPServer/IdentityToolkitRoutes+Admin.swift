@@ -40,17 +40,23 @@ extension IdentityToolkitRoutes {
             if let details = try await call({ () async throws(AuthError) in try await service.accountDetails(id: id) }),
                 seen.insert(details.account.id).inserted
             {
-                users.append(WireUser(details))
+                users.append(try await wireUser(details))
             }
         }
         for email in request.email ?? [] {
             if let details = try await call({ () async throws(AuthError) in try await service.accountDetails(email: email) }),
                 seen.insert(details.account.id).inserted
             {
-                users.append(WireUser(details))
+                users.append(try await wireUser(details))
             }
         }
         return Wire.LookupResponse(users: users.isEmpty ? nil : users)
+    }
+
+    /// An account as lookups answer it, with its second factors (numbers whole).
+    func wireUser(_ details: AccountDetails) async throws(IdentityToolkitError) -> WireUser {
+        let factors = try await call { () async throws(AuthError) in try await service.enrolledFactors(accountID: details.account.id) }
+        return WireUser(details, factors: factors)
     }
 
     /// `POST /v1/projects/{project}/accounts:delete` (firebase-admin's `delete_user`), which needs

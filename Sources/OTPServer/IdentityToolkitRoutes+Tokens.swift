@@ -17,21 +17,7 @@ extension IdentityToolkitRoutes {
         guard let (sessionID, userID) = refreshTokens.open(token) else {
             throw IdentityToolkitError("INVALID_REFRESH_TOKEN", "the refresh token is not one this server issued: sign in again")
         }
-        guard let details = try await call({ () async throws(AuthError) in try await service.accountDetails(id: userID) }) else {
-            throw IdentityToolkitError("USER_NOT_FOUND", "the refresh token's user no longer exists")
-        }
-        guard !details.account.isDisabled else { throw IdentityToolkitError("USER_DISABLED", "this account is disabled") }
-        let account = details.account
-        let identity = FirstFactorIdentity(
-            userID: account.id, email: account.email, isEmailVerified: account.isEmailVerified, provider: .password,
-            providerData: details.providerData)
-        let user: User
-        do {
-            user = try await service.user(forSessionID: sessionID, identity: identity)
-        } catch {
-            // The session was signed out, pushed out by newer ones or expired: the token with it.
-            throw IdentityToolkitError("TOKEN_EXPIRED", "the refresh token was revoked or has expired: sign in again")
-        }
+        let (user, account) = try await sessionUser(sessionID: sessionID, userID: userID)
         // auth_time stays the first factor's sign-in, as Firebase keeps it across refreshes.
         let idToken = try await signed(tokens.claims(for: user, authTime: account.lastSignInAt ?? tokens.clock()))
         return Wire.TokenResponse(
@@ -39,10 +25,31 @@ extension IdentityToolkitRoutes {
             project_id: configuration.projectID)
     }
 
+    /// The signed-in user of session `sessionID` of account `userID`, which a refresh token or an
+    /// ID token named: `USER_NOT_FOUND` when the account is gone, `USER_DISABLED`, and
+    /// `TOKEN_EXPIRED` when the session was signed out, pushed out by newer ones or expired.
+    func sessionUser(sessionID: String, userID: String) async throws(IdentityToolkitError) -> (User, AccountRecord) {
+        guard let details = try await call({ () async throws(AuthError) in try await service.accountDetails(id: userID) }) else {
+            throw IdentityToolkitError("USER_NOT_FOUND", "the token's user no longer exists")
+        }
+        guard !details.account.isDisabled else { throw IdentityToolkitError("USER_DISABLED", "this account is disabled") }
+        let account = details.account
+        // The provider is the session's own: the service takes it from the session record.
+        let identity = FirstFactorIdentity(
+            userID: account.id, email: account.email, isEmailVerified: account.isEmailVerified, provider: .password,
+            providerData: details.providerData)
+        do {
+            return (try await service.user(forSessionID: sessionID, identity: identity), account)
+        } catch {
+            if error.code == .internalError { throw IdentityToolkitError(error) }
+            throw IdentityToolkitError("TOKEN_EXPIRED", "the session was revoked or has expired: sign in again")
+        }
+    }
+
     /// A refresh token for the session `user` signed in with.
     func refreshToken(for user: User) throws(IdentityToolkitError) -> String {
         do {
-            return try refreshTokens.token(sessionID: user.sessionID, userID: user.uid)
+            return try refreshTokens.token(recordID: user.sessionID, userID: user.uid)
         } catch {
             throw IdentityToolkitError(status: .internalServerError, "INTERNAL_ERROR", "the server could not make a refresh token")
         }

@@ -18,7 +18,9 @@ public struct IdentityToolkitRoutes: Sendable {
     let service: MultiFactorService
     let tokens: IDTokenIssuer
     let configuration: IdentityToolkitConfiguration
-    let refreshTokens: RefreshTokenCodec
+    let refreshTokens: SignedTokenCodec
+    let pendingCredentials: SignedTokenCodec
+    let verificationCodes: EmulatorSMSOutbox?
     let logger: Logger
 
     static let identityToolkit = "/identitytoolkit.googleapis.com/v1"
@@ -36,16 +38,23 @@ public struct IdentityToolkitRoutes: Sendable {
     ///   - refreshTokenKeys: The keys refresh tokens are authenticated under: the store's
     ///     `codeDigestKeys` for a durable store, so tokens outlive the process and every server of
     ///     the store accepts them.
+    ///     Multi-factor pending credentials are authenticated under the same keys, in a context of
+    ///     their own.
     ///   - configuration: The project, API keys, emulator mode and body size limit.
-    ///   - logger: Receives server failures; never a token, password or request body.
+    ///   - verificationCodes: Under the emulator, the service's SMS sender, whose codes
+    ///     `GET /emulator/v1/projects/{project}/verificationCodes` lists; `nil` otherwise, and that
+    ///     path then does not exist.
+    ///   - logger: Receives server failures; never a token, password, code or request body.
     public init(
         service: MultiFactorService, tokens: IDTokenIssuer, refreshTokenKeys: SecretSealer, configuration: IdentityToolkitConfiguration,
-        logger: Logger
+        verificationCodes: EmulatorSMSOutbox? = nil, logger: Logger
     ) {
         self.service = service
         self.tokens = tokens
-        self.refreshTokens = RefreshTokenCodec(keys: refreshTokenKeys)
+        self.refreshTokens = .refreshTokens(refreshTokenKeys)
+        self.pendingCredentials = .pendingCredentials(refreshTokenKeys)
         self.configuration = configuration
+        self.verificationCodes = verificationCodes
         self.logger = logger
     }
 
@@ -72,6 +81,7 @@ public struct IdentityToolkitRoutes: Sendable {
                 return try await routes.refresh(try await routes.readBody(request), isForm: isForm)
             }
         }
+        addMultiFactorRoutes(to: router)
         admin(router, "") { body throws(IdentityToolkitError) in try await routes.adminCreate(body) }
         admin(router, ":lookup") { body throws(IdentityToolkitError) in try await routes.adminLookup(body) }
         admin(router, ":delete") { body throws(IdentityToolkitError) in try await routes.adminDelete(body) }
@@ -84,8 +94,12 @@ public struct IdentityToolkitRoutes: Sendable {
 
     /// A client endpoint at its v1 name and its iOS v3 name.
     private func client<Context: RequestContext>(_ router: Router<Context>, v1: String, v3: String, _ handler: @escaping ClientHandler) {
+        client(router, paths: [Self.identityToolkit + "/" + v1, Self.relyingParty + "/" + v3], handler)
+    }
+
+    /// A client endpoint at each of `paths`: the API key checked, the body read within the limit.
+    func client<Context: RequestContext>(_ router: Router<Context>, paths: [String], _ handler: @escaping ClientHandler) {
         let routes = self
-        let paths = [Self.identityToolkit + "/" + v1, Self.relyingParty + "/" + v3]
         for path in paths {
             router.post(RouterPath(path)) { request, context in
                 await routes.respond {
@@ -115,7 +129,7 @@ public struct IdentityToolkitRoutes: Sendable {
         }
     }
 
-    private func respond(_ body: () async throws(IdentityToolkitError) -> any Encodable) async -> Response {
+    func respond(_ body: () async throws(IdentityToolkitError) -> any Encodable) async -> Response {
         do {
             return json(try await body())
         } catch {

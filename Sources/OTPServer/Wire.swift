@@ -79,15 +79,19 @@ enum Wire {
         var expiresIn: String?
     }
 
+    /// Tokens, or for a user with second factors `mfaPendingCredential` and the hints in
+    /// `mfaInfo` instead: the SDKs test for the key `mfaPendingCredential`.
     struct SignInWithPasswordResponse: Encodable {
         var kind = "identitytoolkit#VerifyPasswordResponse"
         var registered = true
         var localId: String
         var email: String?
         var displayName: String?
-        var idToken: String
-        var refreshToken: String
-        var expiresIn: String
+        var idToken: String?
+        var refreshToken: String?
+        var expiresIn: String?
+        var mfaPendingCredential: String?
+        var mfaInfo: [WireMultiFactorInfo]?
     }
 
     struct LookupResponse: Encodable {

@@ -26,8 +26,10 @@ struct WireUser: Encodable {
     var createdAt: String
     var lastLoginAt: String?
     var providerUserInfo: [ProviderUserInfo]
+    /// Left out for a user without second factors.
+    var mfaInfo: [WireMultiFactorInfo]?
 
-    init(_ details: AccountDetails) {
+    init(_ details: AccountDetails, factors: [MultiFactorInfo] = []) {
         let account = details.account
         localId = account.id
         email = account.email
@@ -43,5 +45,6 @@ struct WireUser: Encodable {
                 providerId: identity.providerID, rawId: identity.providerUID, federatedId: identity.providerUID, email: identity.email,
                 displayName: identity.displayName, phoneNumber: identity.phoneNumber)
         }
+        mfaInfo = factors.isEmpty ? nil : factors.map(WireMultiFactorInfo.init)
     }
 }

@@ -15,7 +15,8 @@ internal import ServiceLifecycle
 struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "otpkit-server",
-        abstract: "Serve Firebase's Identity Toolkit REST API (sign-up, sign-in, lookup, admin users) on an OTPKit store.",
+        abstract:
+            "Serve Firebase's Identity Toolkit REST API (sign-up, sign-in, lookup, multi-factor enrollment and sign-in, admin users) on an OTPKit store.",
         discussion: """
             Prints the port it listens on, alone on one line, once it is ready; GET / then answers 200. \
             SIGTERM or SIGINT finish the requests in flight and exit 0.
@@ -45,13 +46,31 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one.")
     var port = 9099
 
-    @Flag(help: "Behave as Firebase's Auth emulator where tests need it: any API key, admin calls with `Authorization: Bearer owner`.")
+    @Flag(
+        help:
+            "Behave as Firebase's Auth emulator where tests need it: any API key, admin calls with `Authorization: Bearer owner`, SMS codes listed at GET /emulator/v1/projects/{id}/verificationCodes and never sent."
+    )
     var emulator = false
+
+    @Option(
+        name: .customLong("sms-command"),
+        help: ArgumentHelp(
+            "Send the codes of phone factors by running PROGRAM (an absolute path) with the number and the message as its two arguments.",
+            valueName: "program"))
+    var smsCommand: String?
+
+    @Option(
+        name: .customLong("sms-webhook"),
+        help: ArgumentHelp(#"Send the codes of phone factors by POSTing {"to":NUMBER,"text":MESSAGE} as JSON to URL."#, valueName: "url"))
+    var smsWebhook: String?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard !projectID.isEmpty, projectID.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
             throw ValidationError("--project-id must be letters, digits and dashes, such as demo-project")
+        }
+        guard [smsCommand, smsWebhook].compactMap({ $0 }).count + (emulator ? 1 : 0) <= 1 else {
+            throw ValidationError("--sms-command, --sms-webhook and --emulator (which sends no SMS) are alternatives: pass one")
         }
         guard emulator || !apiKeys.isEmpty else {
             throw ValidationError("give at least one --api-key for client calls, or --emulator to accept any")
@@ -100,11 +119,14 @@ struct ServerCommand: AsyncParsableCommand {
     }
 
     private func serve(_ database: EnrollmentDatabase, signingKey: IDTokenSigningKey, logger: Logger) async throws {
-        let service = try MultiFactorService(store: database.store, logger: logger)
+        let phone = try phoneDelivery(logger: logger)
+        let service = try MultiFactorService(
+            configuration: MultiFactorConfiguration(phone: phone.settings), store: database.store, smsSender: phone.sender, logger: logger)
         let tokens = await IDTokenIssuer(projectID: projectID, signingKey: signingKey)
         let routes = IdentityToolkitRoutes(
             service: service, tokens: tokens, refreshTokenKeys: database.store.codeDigestKeys ?? database.sealer,
-            configuration: IdentityToolkitConfiguration(projectID: projectID, apiKeys: Set(apiKeys), isEmulator: emulator), logger: logger)
+            configuration: IdentityToolkitConfiguration(projectID: projectID, apiKeys: Set(apiKeys), isEmulator: emulator),
+            verificationCodes: phone.outbox, logger: logger)
         let router = Router(context: ServerRequestContext.self)
         routes.addRoutes(to: router)
         let app = Application(
@@ -116,7 +138,13 @@ struct ServerCommand: AsyncParsableCommand {
                 try? line.withUnsafeBytes { try POSIXFile.standardOutput.writeAll($0) }
             },
             logger: logger)
-        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        do {
+            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        } catch {
+            await phone.shutdown()
+            throw error
+        }
+        await phone.shutdown()
     }
 }
 

@@ -1,0 +1,80 @@
+internal import OTPEnrollment
+
+extension IdentityToolkitRoutes {
+    /// `mfaSignIn:start`: sends a code to the phone factor `mfaEnrollmentId` of the pending sign-in,
+    /// at the number it was enrolled with (iOS sends the masked hint as `phoneSignInInfo.phoneNumber`,
+    /// which is ignored).
+    func startMultiFactorSignIn(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.SignInStartResponse {
+        let request = try body.decode(Wire.SignInStartRequest.self)
+        guard let pending = request.mfaPendingCredential, !pending.isEmpty else {
+            throw IdentityToolkitError("MISSING_MFA_PENDING_CREDENTIAL", "Request does not have MFA pending credential.")
+        }
+        guard let enrollmentID = request.mfaEnrollmentId, !enrollmentID.isEmpty else {
+            throw IdentityToolkitError("MISSING_MFA_ENROLLMENT_ID", "No second factor identifier is provided.")
+        }
+        let resolver = try await resolver(pending)
+        guard let hint = resolver.hints.first(where: { $0.uid == enrollmentID }) else {
+            throw IdentityToolkitError("MFA_ENROLLMENT_NOT_FOUND", "the user has no second factor with this mfaEnrollmentId")
+        }
+        guard hint.factorID == PhoneMultiFactorID else {
+            throw IdentityToolkitError("INVALID_ARGUMENT", "MFA provider not supported! (a TOTP factor needs no start: finalize with its code)")
+        }
+        let sessionInfo = try await sendingCode { () async throws(IdentityToolkitError) in
+            try await call { () async throws(AuthError) in
+                try await PhoneAuthProvider.provider().verifyPhoneNumber(with: hint, multiFactorSession: resolver.session)
+            }
+        }
+        return Wire.SignInStartResponse(phoneResponseInfo: .init(sessionInfo: sessionInfo))
+    }
+
+    /// `mfaSignIn:finalize`: completes the pending sign-in with a TOTP code (`mfaEnrollmentId` at
+    /// the top level as the SDKs send it, or inside `totpVerificationInfo`), a phone code (no
+    /// enrollment id: the session info is bound to the factor) or, OTPKit's own addition, one of
+    /// the user's recovery codes (`recoveryCodeVerificationInfo: {code}`). The pending credential is spent;
+    /// the ID token carries `sign_in_second_factor` and `second_factor_identifier`.
+    func finalizeMultiFactorSignIn(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.TokensResponse {
+        let request = try body.decode(Wire.SignInFinalizeRequest.self)
+        guard let pending = request.mfaPendingCredential, !pending.isEmpty else {
+            throw IdentityToolkitError("MISSING_CREDENTIAL", "Please set MFA Pending Credential.")
+        }
+        let assertion: any MultiFactorAssertion
+        switch (request.totpVerificationInfo, request.phoneVerificationInfo, request.recoveryCodeVerificationInfo) {
+        case (.some(let totp), nil, nil):
+            guard let enrollmentID = request.mfaEnrollmentId ?? totp.mfaEnrollmentId, !enrollmentID.isEmpty else {
+                throw IdentityToolkitError("MISSING_MFA_ENROLLMENT_ID", "No second factor identifier is provided.")
+            }
+            assertion = TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: enrollmentID, oneTimePassword: totp.verificationCode ?? "")
+        case (nil, .some(let phone), nil):
+            assertion = PhoneMultiFactorGenerator.assertion(with: Self.phoneCredential(phone))
+        case (nil, nil, .some(let recovery)):
+            assertion = RecoveryCodeMultiFactorGenerator.assertion(withCode: recovery.code ?? "")
+        default:
+            throw IdentityToolkitError(
+                "INVALID_ARGUMENT", "give exactly one of phoneVerificationInfo, totpVerificationInfo and recoveryCodeVerificationInfo")
+        }
+        let resolver = try await resolver(pending)
+        let result = try await call { () async throws(AuthError) in try await resolver.resolveSignIn(with: assertion) }
+        if let sessionInfo = request.phoneVerificationInfo?.sessionInfo { verificationCodes?.remove(sessionInfo: sessionInfo) }
+        return Wire.TokensResponse(idToken: try await idToken(for: result.user), refreshToken: try refreshToken(for: result.user))
+    }
+
+    /// The resolver a pending credential names: `INVALID_MFA_PENDING_CREDENTIAL` for one this server
+    /// did not make, and for one used, expired or of a deleted account.
+    func resolver(_ pendingCredential: String) async throws(IdentityToolkitError) -> MultiFactorResolver {
+        guard let (credentialID, userID) = pendingCredentials.open(pendingCredential) else {
+            throw IdentityToolkitError("INVALID_MFA_PENDING_CREDENTIAL", "the MFA pending credential is not one this server issued: sign in again")
+        }
+        return try await call { () async throws(AuthError) in
+            try await service.resolver(forPendingCredential: credentialID, userID: userID)
+        }
+    }
+
+    /// The pending credential of a sign-in that needs its second factor.
+    func pendingCredential(for resolver: MultiFactorResolver) throws(IdentityToolkitError) -> String {
+        do {
+            return try pendingCredentials.token(recordID: resolver.pendingCredential, userID: resolver.uid)
+        } catch {
+            throw IdentityToolkitError(status: .internalServerError, "INTERNAL_ERROR", "the server could not make a pending credential")
+        }
+    }
+}

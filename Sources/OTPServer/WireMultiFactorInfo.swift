@@ -1,0 +1,34 @@
+internal import Foundation
+internal import OTPEnrollment
+
+/// An `mfaInfo` entry (Identity Toolkit's `MfaEnrollment`): `phoneInfo` for a phone factor,
+/// `totpInfo: {}` for a TOTP factor (the SDKs type a factor by which key is present), `enrolledAt`
+/// in RFC 3339 with milliseconds as iOS parses it, `displayName` left out when there is none.
+struct WireMultiFactorInfo: Encodable {
+    struct TOTPInfo: Encodable {}
+
+    var mfaEnrollmentId: String
+    var displayName: String?
+    var enrolledAt: String
+    var phoneInfo: String?
+    var totpInfo: TOTPInfo?
+
+    /// The entry of `info`; its phone number as `info` has it (masked in a sign-in's hints).
+    init(_ info: MultiFactorInfo) {
+        mfaEnrollmentId = info.uid
+        displayName = info.displayName
+        enrolledAt = Self.timestamp(info.enrollmentTime)
+        if info.factorID == PhoneMultiFactorID {
+            phoneInfo = info.phoneNumber
+        } else {
+            totpInfo = TOTPInfo()
+        }
+    }
+
+    /// `2026-11-23T12:34:56.000Z`: the emulator's form, which JS, iOS and admin-node all read.
+    static func timestamp(_ seconds: Int64) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    }
+}
