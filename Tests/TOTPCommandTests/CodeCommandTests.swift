@@ -95,12 +95,13 @@ struct CodeCommandTests {
 
     @Test("without --time the code is the current one")
     func now() async throws {
-        let before = try await TOTPProcess.run(["code", Seeds.sha1, "--time", "\(Int(Date().timeIntervalSince1970))"])
+        let start = ExternalTool.unixTime()
         let run = try await TOTPProcess.run(["code", Seeds.sha1])
-        let after = try await TOTPProcess.run(["code", Seeds.sha1, "--time", "\(Int(Date().timeIntervalSince1970))"])
+        let end = ExternalTool.unixTime()
         #expect(run.status == 0)
-        #expect(run.stdout == before.stdout || run.stdout == after.stdout)
         #expect(run.stdout.utf8.count == 7)
+        // oathtool's code for a step of the run: a loaded machine may take longer than a step.
+        #expect(try await ExternalTool.oathtoolCodes(base32: Seeds.sha1, from: start, through: end).contains(String(run.stdout.dropLast())))
     }
 
     @Test("the option-free fast path prints what the parser path prints")
