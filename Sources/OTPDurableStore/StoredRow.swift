@@ -37,7 +37,8 @@ package enum StoredColumns {
         "id, user_id, factor_id, display_name, enrolled_at, sealed_secret, key_id, algorithm, digits, period, last_accepted_step"
     package static let pendingSignIn = "id, user_id, first_factor_provider, created_at, expires_at"
     package static let session = "id, user_id, first_factor_provider, authenticated_at, second_factor_enrollment_id, last_used_at, expires_at"
-    package static let account = "id, email, email_verified, display_name, photo_url, disabled, created_at, last_sign_in_at, password_hash"
+    package static let account =
+        "id, email, email_verified, display_name, photo_url, disabled, created_at, last_sign_in_at, password_hash, tokens_valid_after"
     package static let providerIdentity = "provider_id, provider_uid, email, display_name, phone_number"
     package static let phoneFactor = "id, user_id, display_name, enrolled_at, phone_number"
     package static let phoneVerification =
@@ -139,7 +140,8 @@ extension StoredRow {
             isDisabled: try boolean("disabled", of: id),
             createdAt: try integer("created_at", of: id),
             lastSignInAt: try optionalInteger("last_sign_in_at", of: id),
-            passwordHash: try optionalText("password_hash", of: id)
+            passwordHash: try optionalText("password_hash", of: id),
+            tokensValidAfter: try optionalInteger("tokens_valid_after", of: id)
         )
     }
 

@@ -27,11 +27,15 @@ extension MultiFactorService {
     ///   - photoURL: The photo URL, if any.
     ///   - isEmailVerified: Whether the address counts as verified.
     ///   - isDisabled: Whether the account starts disabled (it cannot sign in).
+    ///   - phoneNumber: The phone number, parsed into E.164 and linked as the `phone` identity,
+    ///     unique among accounts; none when `nil`.
     /// - Throws: ``AuthError`` with ``AuthErrorCode/invalidEmail``, ``AuthErrorCode/weakPassword``,
+    ///   ``AuthErrorCode/invalidPhoneNumber``,
     ///   or ``AuthErrorCode/operationNotAllowed`` for a password without an address or an id that is
     ///   empty or too long.
     public func createAccount(
-        id: String?, email: String?, password: String?, displayName: String?, photoURL: String?, isEmailVerified: Bool, isDisabled: Bool
+        id: String?, email: String?, password: String?, displayName: String?, photoURL: String?, isEmailVerified: Bool, isDisabled: Bool,
+        phoneNumber: String? = nil
     ) async throws(AuthError) -> AccountCreation {
         if let id, id.isEmpty || id.count > Self.maximumAccountIDLength {
             throw AuthError(.operationNotAllowed, "the uid must have 1 to \(Self.maximumAccountIDLength) characters")
@@ -41,17 +45,22 @@ extension MultiFactorService {
             throw AuthError(.operationNotAllowed, "a password needs an email address: give both")
         }
         let hash = try password.map { (password) throws(AuthError) in try newPasswordHash(password) }
+        let phone = try phoneNumber.map { (text) throws(AuthError) in
+            let number = try parsePhoneNumber(text)
+            return ProviderIdentity(providerID: PhoneAuthProvider.id, providerUID: number, phoneNumber: number)
+        }
         let accountID: String
         if let id { accountID = id } else { accountID = try newID() }
         let account = AccountRecord(
             id: accountID, email: address, isEmailVerified: isEmailVerified, displayName: displayName, photoURL: photoURL,
             isDisabled: isDisabled, createdAt: clock.now(), passwordHash: hash)
-        switch try await storeCall("creating an account", { try await store.insertAccount(account) }) {
+        switch try await storeCall("creating an account", { try await store.insertAccount(account, identity: phone) }) {
         case .inserted:
             logger.info("account created by an administrator", metadata: ["user": "\(account.id)"])
             return .created(account)
         case .emailAlreadyInUse: return .emailAlreadyInUse
-        case .idAlreadyInUse, .identityInUse: return .idAlreadyInUse
+        case .idAlreadyInUse: return .idAlreadyInUse
+        case .identityInUse: return .phoneNumberAlreadyInUse
         }
     }
 
@@ -63,7 +72,7 @@ extension MultiFactorService {
         return deleted
     }
 
-    private func details(_ account: AccountRecord) async throws(AuthError) -> AccountDetails {
+    func details(_ account: AccountRecord) async throws(AuthError) -> AccountDetails {
         let linked = try await storeCall("reading linked identities") { try await store.providerIdentities(accountID: account.id) }
         return AccountDetails(account: account, providerData: account.providerData(linked: linked))
     }

@@ -173,7 +173,7 @@ extension MultiFactorService {
         }
     }
 
-    private func parsePhoneNumber(_ text: String) throws(AuthError) -> String {
+    func parsePhoneNumber(_ text: String) throws(AuthError) -> String {
         if let test = configuration.phone.testNumber(text) { return test }
         do {
             return try PhoneNumber(parsing: text, defaultRegion: configuration.phone.defaultRegion).e164

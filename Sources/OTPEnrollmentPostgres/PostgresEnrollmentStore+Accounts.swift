@@ -16,7 +16,8 @@ extension PostgresEnrollmentStore {
                 """
                 INSERT INTO accounts (\(unescaped: StoredColumns.account))
                 VALUES (\(record.id), \(record.email), \(record.isEmailVerified), \(record.displayName), \(record.photoURL),
-                        \(record.isDisabled), \(record.createdAt), \(record.lastSignInAt), \(record.passwordHash))
+                        \(record.isDisabled), \(record.createdAt), \(record.lastSignInAt), \(record.passwordHash),
+                        \(record.tokensValidAfter))
                 ON CONFLICT DO NOTHING RETURNING id
                 """)
             guard !inserted.isEmpty else {
@@ -160,6 +161,64 @@ extension PostgresEnrollmentStore {
                 "UPDATE accounts SET display_name = \(displayName), photo_url = \(photoURL) WHERE id = \(id) RETURNING id"
             ).isEmpty
         }
+    }
+}
+
+extension PostgresEnrollmentStore {
+    /// One transaction: the account row is locked (updates of one account take turns), the row
+    /// written back whole as ``AccountChanges/applied(to:)`` makes it, the unique email index
+    /// refusing another account's address, and the phone identity replaced with
+    /// `ON CONFLICT DO NOTHING`; a refusal after the first write rolls everything back.
+    public func updateAccount(id: String, changes: AccountChanges) async throws(PostgresEnrollmentStoreError) -> AccountUpdate {
+        try await transaction("updating an account") { connection -> AccountUpdate in
+            let rows = try await connection.query("SELECT \(unescaped: StoredColumns.account) FROM accounts WHERE id = \(id) FOR UPDATE")
+            guard let row = rows.first else { return .accountNotFound }
+            let account = try PostgresStoredRow(row: row).accountRecord()
+            let changed = changes.applied(to: account)
+            do {
+                try await connection.execute(
+                    """
+                    UPDATE accounts SET email = \(changed.email), email_verified = \(changed.isEmailVerified),
+                        display_name = \(changed.displayName), photo_url = \(changed.photoURL), disabled = \(changed.isDisabled),
+                        password_hash = \(changed.passwordHash), tokens_valid_after = \(changed.tokensValidAfter)
+                    WHERE id = \(id)
+                    """)
+            } catch  where error.sqlState == "23505" {
+                throw Abandoned(result: AccountUpdate.emailAlreadyInUse)
+            }
+            switch changes.phone {
+            case .set(let identity):
+                if let owner = try await connection.identityOwner(identity), owner != id {
+                    throw Abandoned(result: AccountUpdate.identityInUse(accountID: owner))
+                }
+                try await connection.execute(
+                    "DELETE FROM provider_identities WHERE account_id = \(id) AND provider_id = \(identity.providerID)")
+                guard try await connection.insertIdentity(identity, accountID: id) else {
+                    let owner = try await connection.identityOwner(identity) ?? id
+                    throw Abandoned(result: AccountUpdate.identityInUse(accountID: owner))
+                }
+            case .remove:
+                try await connection.execute(
+                    "DELETE FROM provider_identities WHERE account_id = \(id) AND provider_id = \(PhoneAuthProvider.id)")
+            case nil:
+                break
+            }
+            return .updated(changed)
+        }
+    }
+
+    /// The primary key's index serves the range and the order; `COLLATE "C"` compares bytes
+    /// whatever the database's collation, as the other stores do.
+    public func accounts(after id: String?, limit: Int) async throws(PostgresEnrollmentStoreError) -> [AccountRecord] {
+        let rows = try await reading("listing accounts") { connection in
+            try await connection.query(
+                """
+                SELECT \(unescaped: StoredColumns.account) FROM accounts
+                WHERE \(id)::text IS NULL OR id COLLATE "C" > \(id)::text COLLATE "C"
+                ORDER BY id COLLATE "C" LIMIT \(max(limit, 0))
+                """)
+        }
+        return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.accountRecord() }
     }
 }
 

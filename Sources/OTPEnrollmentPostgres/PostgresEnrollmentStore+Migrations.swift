@@ -167,6 +167,11 @@ extension PostgresEnrollmentStore {
                 """,
             ]
         ),
+        Migration(
+            version: 4,
+            summary: "accounts: the time before which their tokens are revoked (Firebase's validSince)",
+            statements: ["ALTER TABLE accounts ADD COLUMN tokens_valid_after bigint"]
+        ),
     ]
 
     /// The key of the advisory lock migrations run under: "OTPK" and "MIGR" as one 64-bit number,

@@ -16,11 +16,12 @@ extension SQLiteEnrollmentStore {
             guard try await !self.accountExists(record.id) else { return .idAlreadyInUse }
             if let identity, let owner = try await self.identityOwner(identity) { return .identityInUse(accountID: owner) }
             let inserted = try await self.execute(
-                "INSERT INTO accounts (\(Self.accountColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
+                "INSERT INTO accounts (\(Self.accountColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
                 [
                     .text(record.id), Self.optional(record.email), .integer(record.isEmailVerified ? 1 : 0), Self.optional(record.displayName),
                     Self.optional(record.photoURL), .integer(record.isDisabled ? 1 : 0), .integer(Int(record.createdAt)),
                     record.lastSignInAt.map { .integer(Int($0)) } ?? .null, Self.optional(record.passwordHash),
+                    record.tokensValidAfter.map { .integer(Int($0)) } ?? .null,
                 ]
             )
             guard !inserted.isEmpty else { return .emailAlreadyInUse }
@@ -162,6 +163,61 @@ extension SQLiteEnrollmentStore {
                 [Self.optional(displayName), Self.optional(photoURL), .text(id)]
             ).isEmpty
         }
+    }
+
+    /// One `BEGIN IMMEDIATE` transaction: the account is read, the address's and the identity's
+    /// owners checked under the write lock, then the whole row written back as
+    /// ``AccountChanges/applied(to:)`` makes it and the phone identity replaced.
+    public func updateAccount(id: String, changes: AccountChanges) async throws(SQLiteEnrollmentStoreError) -> AccountUpdate {
+        try await transaction { () throws(SQLiteEnrollmentStoreError) -> AccountUpdate in
+            guard let row = try await self.execute("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [.text(id)]).first else {
+                return .accountNotFound
+            }
+            let account = try self.accountRecord(row)
+            if let email = changes.email,
+                try await !self.execute("SELECT id FROM accounts WHERE email = ? AND id <> ?", [.text(email), .text(id)]).isEmpty
+            {
+                return .emailAlreadyInUse
+            }
+            if case .set(let identity) = changes.phone, let owner = try await self.identityOwner(identity), owner != id {
+                return .identityInUse(accountID: owner)
+            }
+            let changed = changes.applied(to: account)
+            try await self.execute(
+                """
+                UPDATE accounts SET email = ?, email_verified = ?, display_name = ?, photo_url = ?, disabled = ?, password_hash = ?,
+                    tokens_valid_after = ?
+                WHERE id = ?
+                """,
+                [
+                    Self.optional(changed.email), .integer(changed.isEmailVerified ? 1 : 0), Self.optional(changed.displayName),
+                    Self.optional(changed.photoURL), .integer(changed.isDisabled ? 1 : 0), Self.optional(changed.passwordHash),
+                    changed.tokensValidAfter.map { .integer(Int($0)) } ?? .null, .text(id),
+                ])
+            switch changes.phone {
+            case .set(let identity):
+                try await self.execute(
+                    "DELETE FROM provider_identities WHERE account_id = ? AND provider_id = ?", [.text(id), .text(identity.providerID)])
+                try await self.insertIdentity(identity, accountID: id)
+            case .remove:
+                try await self.execute(
+                    "DELETE FROM provider_identities WHERE account_id = ? AND provider_id = ?", [.text(id), .text(PhoneAuthProvider.id)])
+            case nil:
+                break
+            }
+            return .updated(changed)
+        }
+    }
+
+    /// The primary key's index serves the range and the order; `BINARY` collation compares the
+    /// UTF-8 bytes.
+    public func accounts(after id: String?, limit: Int) async throws(SQLiteEnrollmentStoreError) -> [AccountRecord] {
+        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
+            try await self.execute(
+                "SELECT \(Self.accountColumns) FROM accounts WHERE ? IS NULL OR id > ? ORDER BY id LIMIT ?",
+                [Self.optional(id), Self.optional(id), .integer(max(limit, 0))])
+        }
+        return try rows.map { row throws(SQLiteEnrollmentStoreError) in try accountRecord(row) }
     }
 
     // The helpers below run in the caller's transaction.

@@ -188,6 +188,11 @@ extension SQLiteEnrollmentStore {
                 """
             ]
         ),
+        Migration(
+            version: 8,
+            summary: "accounts: the time before which their tokens are revoked (Firebase's validSince)",
+            statements: ["ALTER TABLE accounts ADD COLUMN tokens_valid_after INTEGER"]
+        ),
     ]
 
     /// Brings the schema up to date inside one write transaction, so two processes opening a new

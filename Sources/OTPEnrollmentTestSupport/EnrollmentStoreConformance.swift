@@ -65,6 +65,8 @@ public enum EnrollmentStoreConformance {
         .init("concurrent password links with one address to different accounts: exactly one wins", concurrentPasswordLink),
         .init("concurrent identity links with one address to different accounts: exactly one wins", concurrentLinkWithEmail),
         .init("deleting an account deletes its identities, factors, sessions and codes, and nobody else's", deleteAccount),
+        .init("an update changes an account's fields and phone identity in one step; refusals change nothing", accountUpdate),
+        .init("accounts are listed page by page in the order of their ids' bytes, each once", accountListing),
     ]
 
     static func providerIdentities(_ store: any EnrollmentStore) async throws {

@@ -53,13 +53,18 @@ extension IdentityToolkitRoutes {
     }
 
     /// `accounts:lookup` (iOS `getAccountInfo`) with the user's ID token: that user, exactly one,
-    /// with its second factors in `mfaInfo` (numbers whole, for their owner).
+    /// with its second factors in `mfaInfo` (numbers whole, for their owner); `TOKEN_EXPIRED` for a
+    /// token issued before the user's tokens were revoked.
     func lookup(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.LookupResponse {
         let request = try body.decode(Wire.LookupRequest.self)
         guard let idToken = request.idToken, !idToken.isEmpty else { throw IdentityToolkitError("MISSING_ID_TOKEN", "give the user's ID token") }
         let claims = try await verified(idToken)
         guard let details = try await call({ () async throws(AuthError) in try await service.accountDetails(id: claims.subject) }) else {
             throw IdentityToolkitError("USER_NOT_FOUND", "the ID token's user no longer exists")
+        }
+        // An administrator revoked the user's tokens after this one was issued.
+        if let validSince = details.account.tokensValidAfter, claims.issuedAt < validSince {
+            throw IdentityToolkitError("TOKEN_EXPIRED", "the user's tokens were revoked: sign in again")
         }
         return Wire.LookupResponse(users: [try await wireUser(details)])
     }

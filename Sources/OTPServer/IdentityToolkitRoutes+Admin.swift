@@ -4,14 +4,14 @@ extension IdentityToolkitRoutes {
     /// `POST /v1/projects/{project}/accounts` (firebase-admin's `create_user`): the account, no tokens.
     func adminCreate(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.SignUpResponse {
         let request = try body.decode(Wire.AdminCreateRequest.self)
-        guard request.phoneNumber == nil else {
-            throw IdentityToolkitError(status: .notImplemented, "NOT_IMPLEMENTED", "accounts with a phone number are not served by this version")
+        if let number = request.phoneNumber, number.isEmpty {
+            throw IdentityToolkitError("INVALID_PHONE_NUMBER", "the phone number is empty: give one in E.164 form such as +12015550123")
         }
         let creation = try await call { () async throws(AuthError) in
             try await service.createAccount(
                 id: request.localId, email: request.email.flatMap { $0.isEmpty ? nil : $0 }, password: request.password,
                 displayName: request.displayName, photoURL: request.photoUrl, isEmailVerified: request.emailVerified ?? false,
-                isDisabled: request.disabled ?? false)
+                isDisabled: request.disabled ?? false, phoneNumber: request.phoneNumber)
         }
         switch creation {
         case .created(let account):
@@ -20,17 +20,17 @@ extension IdentityToolkitRoutes {
             throw IdentityToolkitError("EMAIL_EXISTS", "another account has this email address")
         case .idAlreadyInUse:
             throw IdentityToolkitError("DUPLICATE_LOCAL_ID", "another account has this uid")
+        case .phoneNumberAlreadyInUse:
+            throw IdentityToolkitError("PHONE_NUMBER_EXISTS", "another account has this phone number")
         }
     }
 
     /// `POST /v1/projects/{project}/accounts:lookup` (firebase-admin's `get_user`,
-    /// `get_user_by_email`): the accounts found by `localId` and `email`, `users` left out when none is.
+    /// `get_user_by_email`, `get_user_by_phone_number`, `get_users`): the accounts found by
+    /// `localId`, `email`, `phoneNumber` and `federatedUserId`, each once, `users` left out when
+    /// none is.
     func adminLookup(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.LookupResponse {
         let request = try body.decode(Wire.LookupRequest.self)
-        if request.phoneNumber?.isEmpty == false || request.federatedUserId?.isEmpty == false {
-            throw IdentityToolkitError(
-                status: .notImplemented, "NOT_IMPLEMENTED", "looking accounts up by phone number or provider identity is not served by this version")
-        }
         if let idToken = request.idToken, !idToken.isEmpty {
             return try await lookup(body)
         }
@@ -47,6 +47,23 @@ extension IdentityToolkitRoutes {
             if let details = try await call({ () async throws(AuthError) in try await service.accountDetails(email: email) }),
                 seen.insert(details.account.id).inserted
             {
+                users.append(try await wireUser(details))
+            }
+        }
+        for number in request.phoneNumber ?? [] {
+            if let details = try await call({ () async throws(AuthError) in try await service.accountDetails(phoneNumber: number) }),
+                seen.insert(details.account.id).inserted
+            {
+                users.append(try await wireUser(details))
+            }
+        }
+        for identity in request.federatedUserId ?? [] {
+            guard let providerID = identity.providerId, !providerID.isEmpty, let rawID = identity.rawId, !rawID.isEmpty else {
+                throw IdentityToolkitError("INVALID_ARGUMENT", "each federatedUserId needs a providerId and a rawId")
+            }
+            if let details = try await call({ () async throws(AuthError) in
+                try await service.accountDetails(providerID: providerID, providerUID: rawID)
+            }), seen.insert(details.account.id).inserted {
                 users.append(try await wireUser(details))
             }
         }

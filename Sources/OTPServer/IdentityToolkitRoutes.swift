@@ -85,6 +85,17 @@ public struct IdentityToolkitRoutes: Sendable {
         admin(router, "") { body throws(IdentityToolkitError) in try await routes.adminCreate(body) }
         admin(router, ":lookup") { body throws(IdentityToolkitError) in try await routes.adminLookup(body) }
         admin(router, ":delete") { body throws(IdentityToolkitError) in try await routes.adminDelete(body) }
+        admin(router, ":update") { body throws(IdentityToolkitError) in try await routes.adminUpdate(body) }
+        admin(router, ":batchDelete") { body throws(IdentityToolkitError) in try await routes.adminBatchDelete(body) }
+        router.get(RouterPath(Self.adminAccounts + ":batchGet")) { request, context in
+            await routes.respond {
+                () async throws(IdentityToolkitError) -> any Encodable in
+                try routes.checkAdminRequest(request, context: context)
+                let query = request.uri.queryParameters
+                return try await routes.adminBatchGet(
+                    maxResults: query["maxResults"].map(String.init), nextPageToken: query["nextPageToken"].map(String.init))
+            }
+        }
     }
 
     // MARK: Dispatch
@@ -119,13 +130,17 @@ public struct IdentityToolkitRoutes: Sendable {
         router.post(RouterPath(Self.adminAccounts + suffix)) { request, context in
             await routes.respond {
                 () async throws(IdentityToolkitError) -> any Encodable in
-                try routes.checkAdmin(request)
-                guard context.parameters.get("project") == routes.configuration.projectID else {
-                    throw IdentityToolkitError(
-                        status: .notFound, "PROJECT_NOT_FOUND", "this server serves project \(routes.configuration.projectID) only")
-                }
+                try routes.checkAdminRequest(request, context: context)
                 return try await handler(try await routes.readBody(request))
             }
+        }
+    }
+
+    /// The administrator's credential and the project of the path.
+    private func checkAdminRequest<Context: RequestContext>(_ request: Request, context: Context) throws(IdentityToolkitError) {
+        try checkAdmin(request)
+        guard context.parameters.get("project") == configuration.projectID else {
+            throw IdentityToolkitError(status: .notFound, "PROJECT_NOT_FOUND", "this server serves project \(configuration.projectID) only")
         }
     }
 

@@ -21,10 +21,15 @@ struct WireUser: Encodable {
     var emailVerified: Bool
     var displayName: String?
     var photoUrl: String?
+    /// The number of the `phone` identity, if any.
+    var phoneNumber: String?
     var disabled: Bool
     var passwordHash: String?
     var createdAt: String
     var lastLoginAt: String?
+    /// Seconds, as a string: tokens issued before it are revoked (firebase-admin's
+    /// `tokens_valid_after_timestamp`, which `verify_id_token(check_revoked=True)` compares).
+    var validSince: String?
     var providerUserInfo: [ProviderUserInfo]
     /// Left out for a user without second factors.
     var mfaInfo: [WireMultiFactorInfo]?
@@ -36,10 +41,12 @@ struct WireUser: Encodable {
         emailVerified = account.isEmailVerified
         displayName = account.displayName
         photoUrl = account.photoURL
+        phoneNumber = details.providerData.first { $0.providerID == PhoneAuthProvider.id }?.phoneNumber
         disabled = account.isDisabled
         passwordHash = account.passwordHash == nil ? nil : Self.redactedPasswordHash
         createdAt = String(account.createdAt * 1000)
         lastLoginAt = account.lastSignInAt.map { String($0 * 1000) }
+        validSince = account.tokensValidAfter.map { String($0) }
         providerUserInfo = details.providerData.map { identity in
             ProviderUserInfo(
                 providerId: identity.providerID, rawId: identity.providerUID, federatedId: identity.providerUID, email: identity.email,

@@ -39,7 +39,7 @@ struct PersistenceTests {
         try await RawDatabase.with(database.path) { connection in
             #expect(try await connection.value("PRAGMA journal_mode") == "wal")
             #expect(try await connection.value("PRAGMA application_id") == "1330925643")
-            #expect(try await connection.value("SELECT group_concat(version) FROM otpkit_migrations") == "1,2,3,4,5,6,7")
+            #expect(try await connection.value("SELECT group_concat(version) FROM otpkit_migrations") == "1,2,3,4,5,6,7,8")
             // Migration 1 is shipped: its text must never change (append a migration instead).
             let checksum = try await connection.value("SELECT checksum FROM otpkit_migrations WHERE version = 1")
             #expect(checksum == "6b52d82bf7c0c8b56e984af2044f5b2ed4b6c36618121ebd50082c950e17106a")
@@ -130,6 +130,36 @@ struct PersistenceTests {
         #expect(try await store.session(id: "old-session") != nil, "a migrated session at its expiry")
         try await store.purgeExpired(before: 1_001 + 30 * 86_400)
         #expect(try await store.session(id: "old-session") == nil, "a migrated session past its expiry")
+        try await store.close()
+    }
+
+    @Test("a database from before token revocation migrates: its accounts read back with no revocation, which an update then sets")
+    func accountsMigrate() async throws {
+        let database = try TestDatabase()
+        let before = SQLiteEnrollmentStore.migrations.prefix { $0.version <= 7 }
+        try #require(before.count == 7)
+        try await RawDatabase.with(database.path) { connection in
+            _ = try await connection.query("PRAGMA application_id = \(SQLiteEnrollmentStore.applicationID)")
+            _ = try await connection.query(
+                "CREATE TABLE otpkit_migrations (version INTEGER PRIMARY KEY, summary TEXT NOT NULL, checksum TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT"
+            )
+            for migration in before {
+                for statement in migration.statements { _ = try await connection.query(statement) }
+                _ = try await connection.query(
+                    "INSERT INTO otpkit_migrations VALUES (?, ?, ?, 0)",
+                    [.integer(migration.version), .text(migration.summary), .text(migration.checksum)])
+            }
+            _ = try await connection.query(
+                "INSERT INTO accounts VALUES ('old-account', 'old@example.com', 1, 'Old', NULL, 0, 1000, 2000, NULL)")
+        }
+        let store = try await database.open()
+        let expected = AccountRecord(
+            id: "old-account", email: "old@example.com", isEmailVerified: true, displayName: "Old", createdAt: 1_000, lastSignInAt: 2_000)
+        #expect(try await store.account(id: "old-account") == expected)
+        var revoked = expected
+        revoked.tokensValidAfter = 3_000
+        #expect(try await store.updateAccount(id: "old-account", changes: AccountChanges(tokensValidAfter: 3_000)) == .updated(revoked))
+        #expect(try await store.account(id: "old-account") == revoked)
         try await store.close()
     }
 }

@@ -44,6 +44,14 @@ final class FailingStore: EnrollmentStore {
         try check()
         return base.linkPassword(accountID: accountID, email: email, passwordHash: passwordHash)
     }
+    func updateAccount(id: String, changes: AccountChanges) async throws -> AccountUpdate {
+        try check()
+        return base.updateAccount(id: id, changes: changes)
+    }
+    func accounts(after id: String?, limit: Int) async throws -> [AccountRecord] {
+        try check()
+        return base.accounts(after: id, limit: limit)
+    }
     func deleteAccount(id: String) async throws -> Bool {
         try check()
         return base.deleteAccount(id: id)

@@ -6,9 +6,6 @@ import Testing
 /// an issued ID token against the server's key set, and firebase-admin-python (PyPI, installed by
 /// `.ci/install`) manages users with `FIREBASE_AUTH_EMULATOR_HOST` pointing at the server.
 @Suite struct PythonClientTests {
-    /// Where `.ci/install` puts firebase-admin (pip --target).
-    static let firebaseAdminPath = "/opt/otpkit-python/firebase-admin-7.7.0"
-
     /// Fetches the key set (argument 1) with PyJWT's own client, picks the token's key by its kid
     /// and decodes the token (argument 2) for the audience and issuer (arguments 3 and 4).
     static let verifyScript = """
@@ -66,10 +63,6 @@ import Testing
     }
 
     static let adminScript = """
-        import json, sys
-        import firebase_admin
-        from firebase_admin import auth
-        firebase_admin.initialize_app(options={"projectId": sys.argv[1]})
         token = sys.argv[2]
         out = {}
         user = auth.create_user(email="Erin@Example.com", password="erin's password", display_name="Erin")
@@ -106,22 +99,12 @@ import Testing
         """
 
     @Test func firebaseAdminManagesUsersAndVerifiesTokens() async throws {
-        let python = try ExternalTool.debianPython3.path()
-        let environment: [String: String?] = ["PYTHONPATH": Self.firebaseAdminPath]
-        let probe = try await ProcessRunner.run(python, ["-c", "import firebase_admin"], environment: environment)
-        try #require(
-            probe.status == 0,
-            "firebase-admin is missing from \(Self.firebaseAdminPath): run `bash .ci/install` (bash Tests/test.sh does): \(probe.stderr)")
         try await ServerProcess.with { server in
             let created = try await server.post(
                 ClientEndpointTests.signUp, #"{"email":"frank@example.com","password":"long enough","returnSecureToken":true}"#)
             let token = try #require(created.json["idToken"] as? String, "\(created.body)")
             let uid = try #require(created.json["localId"] as? String)
-            var adminEnvironment = environment
-            adminEnvironment["FIREBASE_AUTH_EMULATOR_HOST"] = "127.0.0.1:\(server.port)"
-            let run = try await ProcessRunner.run(python, ["-c", Self.adminScript, server.projectID, token], environment: adminEnvironment)
-            try #require(run.status == 0, "firebase-admin failed: \(run)")
-            let out = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput)) as? [String: Any])
+            let out = try await server.firebaseAdmin(Self.adminScript, [token])
             let erin = try #require(out["created"] as? String)
             let got = try #require(out["get"] as? [Any])
             #expect(got[0] as? String == erin)

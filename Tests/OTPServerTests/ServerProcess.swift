@@ -46,23 +46,30 @@ struct ServerProcess {
         let executable = try BuiltProduct.path("otpkit-server")
         let keyFile = try sealingKeyFile(in: directory)
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        let output = try await ProcessRunner.converse(
-            executable,
-            ["--db", database ?? directory.file("otpkit.sqlite"), "--key-file", keyFile, "--project-id", projectID, "--port", "0"] + arguments
-        ) { session in
-            let text = try await session.waitForOutput(containing: "\n", timeout: .seconds(120))
-            let port = try #require(Int(text.split(separator: "\n").first ?? ""), "the server's first line is not a port: \(text)")
-            let server = ServerProcess(port: port, projectID: projectID, directory: directory, client: client)
-            do {
-                try await body(server)
-            } catch {
-                try? session.send(signal: SIGTERM)
-                throw error
+        // A failed expectation in the body throws past the conversation; the client must still be
+        // shut down, or its deinit stops the whole test process.
+        do {
+            let output = try await ProcessRunner.converse(
+                executable,
+                ["--db", database ?? directory.file("otpkit.sqlite"), "--key-file", keyFile, "--project-id", projectID, "--port", "0"] + arguments
+            ) { session in
+                let text = try await session.waitForOutput(containing: "\n", timeout: .seconds(120))
+                let port = try #require(Int(text.split(separator: "\n").first ?? ""), "the server's first line is not a port: \(text)")
+                let server = ServerProcess(port: port, projectID: projectID, directory: directory, client: client)
+                do {
+                    try await body(server)
+                } catch {
+                    try? session.send(signal: SIGTERM)
+                    throw error
+                }
+                try session.send(signal: SIGTERM)
             }
-            try session.send(signal: SIGTERM)
+            try await client.shutdown()
+            #expect(output.status == 0, "otpkit-server did not exit 0 after SIGTERM: \(output)")
+        } catch {
+            try? await client.shutdown()
+            throw error
         }
-        try await client.shutdown()
-        #expect(output.status == 0, "otpkit-server did not exit 0 after SIGTERM: \(output)")
     }
 
     /// The sealing key file in `directory`, written (mode 0600) when missing.

@@ -13,7 +13,7 @@ public struct AccountDetails: Sendable, Hashable {
     }
 }
 
-/// What ``MultiFactorService/createAccount(id:email:password:displayName:photoURL:isEmailVerified:isDisabled:)`` did.
+/// What ``MultiFactorService/createAccount(id:email:password:displayName:photoURL:isEmailVerified:isDisabled:phoneNumber:)`` did.
 public enum AccountCreation: Sendable, Hashable {
     /// The account was stored.
     case created(AccountRecord)
@@ -21,4 +21,6 @@ public enum AccountCreation: Sendable, Hashable {
     case emailAlreadyInUse
     /// An account has the requested id; nothing was stored.
     case idAlreadyInUse
+    /// Another account has the phone number; nothing was stored.
+    case phoneNumberAlreadyInUse
 }

@@ -19,6 +19,9 @@ public struct AccountRecord: Sendable, Hashable {
     public var lastSignInAt: Int64?
     /// The password's hash (``PasswordHasher``), when the account has a password; never the password.
     public var passwordHash: String?
+    /// Tokens issued before this time (Unix seconds) are revoked: Firebase's `validSince`, set when
+    /// an administrator revokes the user's refresh tokens. `nil` when that never happened.
+    public var tokensValidAfter: Int64?
 
     /// An account record.
     public init(
@@ -30,7 +33,8 @@ public struct AccountRecord: Sendable, Hashable {
         isDisabled: Bool = false,
         createdAt: Int64,
         lastSignInAt: Int64? = nil,
-        passwordHash: String? = nil
+        passwordHash: String? = nil,
+        tokensValidAfter: Int64? = nil
     ) {
         self.id = id
         self.email = email
@@ -41,6 +45,7 @@ public struct AccountRecord: Sendable, Hashable {
         self.createdAt = createdAt
         self.lastSignInAt = lastSignInAt
         self.passwordHash = passwordHash
+        self.tokensValidAfter = tokensValidAfter
     }
 }
 

@@ -113,6 +113,22 @@ public protocol EnrollmentStore: Sendable {
     /// values (`nil` clears one): whether there is such an account.
     func updateAccountProfile(id: String, displayName: String?, photoURL: String?) async throws -> Bool
 
+    /// Applies `changes` to account `id` in one atomic operation, checking in this order:
+    /// 1. the account exists (otherwise ``AccountUpdate/accountNotFound``);
+    /// 2. no other account has the new email address (otherwise ``AccountUpdate/emailAlreadyInUse``);
+    /// 3. no other account has the new phone identity (otherwise
+    ///    ``AccountUpdate/identityInUse(accountID:)``).
+    ///
+    /// The record's fields change as ``AccountChanges/applied(to:)`` says; a new phone identity
+    /// replaces the account's identity of its provider, and a removal deletes the account's `phone`
+    /// identity. A refusal changes nothing. Of concurrent updates with one address, or one phone
+    /// identity, at most one succeeds.
+    func updateAccount(id: String, changes: AccountChanges) async throws -> AccountUpdate
+
+    /// Up to `limit` accounts whose ids come after `id` (all when `nil`), in the order of their ids'
+    /// UTF-8 bytes: one page of a listing that goes on after the last id of the page before.
+    func accounts(after id: String?, limit: Int) async throws -> [AccountRecord]
+
     /// Deletes account `id` and everything of its user in one atomic operation: its provider
     /// identities, TOTP and phone factors with their failure counters, pending enrollments,
     /// pending sign-in credentials, phone verifications, sessions and recovery codes. Returns

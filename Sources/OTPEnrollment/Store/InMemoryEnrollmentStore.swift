@@ -149,6 +149,13 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             return true
         }
 
+        /// Removes the account's identity of `providerID`, if any, with its owner entry.
+        mutating func removeIdentity(providerID: String, accountID: String) {
+            guard let identity = providerIdentities[accountID]?.removeValue(forKey: providerID) else { return }
+            identityOwners.removeValue(forKey: ProviderKey(providerID: providerID, providerUID: identity.providerUID))
+            if providerIdentities[accountID]?.isEmpty == true { providerIdentities.removeValue(forKey: accountID) }
+        }
+
         mutating func dropIfEmpty(_ userID: String) {
             if let entry = users[userID], entry.factorCount == 0, entry.sessionIDs.isEmpty {
                 users.removeValue(forKey: userID)
@@ -635,6 +642,42 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             state.accounts[id]?.displayName = displayName
             state.accounts[id]?.photoURL = photoURL
             return true
+        }
+    }
+
+    public func updateAccount(id: String, changes: AccountChanges) -> AccountUpdate {
+        state.withLock { state in
+            guard let account = state.accounts[id] else { return .accountNotFound }
+            if let email = changes.email, let owner = state.accountEmails[email], owner != id { return .emailAlreadyInUse }
+            if case .set(let identity) = changes.phone,
+                let owner = state.identityOwners[ProviderKey(providerID: identity.providerID, providerUID: identity.providerUID)], owner != id
+            {
+                return .identityInUse(accountID: owner)
+            }
+            let changed = changes.applied(to: account)
+            if let previous = account.email, previous != changed.email { state.accountEmails.removeValue(forKey: previous) }
+            if let email = changed.email { state.accountEmails[email] = id }
+            state.accounts[id] = changed
+            switch changes.phone {
+            case .set(let identity):
+                state.removeIdentity(providerID: identity.providerID, accountID: id)
+                state.providerIdentities[id, default: [:]][identity.providerID] = identity
+                state.identityOwners[ProviderKey(providerID: identity.providerID, providerUID: identity.providerUID)] = id
+            case .remove:
+                state.removeIdentity(providerID: PhoneAuthProvider.id, accountID: id)
+            case nil:
+                break
+            }
+            return .updated(changed)
+        }
+    }
+
+    public func accounts(after id: String?, limit: Int) -> [AccountRecord] {
+        state.withLock { state in
+            // A sorted copy per page: the in-memory store serves tests and small deployments, whose
+            // listings are short.
+            let later = state.accounts.values.filter { account in id.map { $0.utf8.lexicographicallyPrecedes(account.id.utf8) } ?? true }
+            return Array(later.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }.prefix(max(limit, 0)))
         }
     }
 

@@ -1,0 +1,75 @@
+/// What an administrator changes on an account in one step
+/// (``EnrollmentStore/updateAccount(id:changes:)``; firebase-admin's `update_user`). A `nil`
+/// field leaves its attribute as it is.
+public struct AccountChanges: Sendable, Hashable {
+    /// The new email address, normalized (``EmailAddress``); unique among accounts.
+    public var email: String?
+    /// Whether the address counts as verified. When `nil` and ``email`` changes the address, the
+    /// new address is unverified, as Firebase resets it.
+    public var isEmailVerified: Bool?
+    /// The display name, set or removed.
+    public var displayName: AttributeChange<String>?
+    /// The photo URL, set or removed.
+    public var photoURL: AttributeChange<String>?
+    /// A new password hash (``PasswordHasher``); never a password.
+    public var passwordHash: String?
+    /// Whether the account is disabled.
+    public var isDisabled: Bool?
+    /// Tokens issued before this time (Unix seconds) are revoked (``AccountRecord/tokensValidAfter``).
+    public var tokensValidAfter: Int64?
+    /// The `phone` identity: set (the account's number, unique among accounts) or removed.
+    public var phone: AttributeChange<ProviderIdentity>?
+
+    /// Changes; every field left `nil` keeps its attribute.
+    public init(
+        email: String? = nil, isEmailVerified: Bool? = nil, displayName: AttributeChange<String>? = nil,
+        photoURL: AttributeChange<String>? = nil, passwordHash: String? = nil, isDisabled: Bool? = nil, tokensValidAfter: Int64? = nil,
+        phone: AttributeChange<ProviderIdentity>? = nil
+    ) {
+        self.email = email
+        self.isEmailVerified = isEmailVerified
+        self.displayName = displayName
+        self.photoURL = photoURL
+        self.passwordHash = passwordHash
+        self.isDisabled = isDisabled
+        self.tokensValidAfter = tokensValidAfter
+        self.phone = phone
+    }
+
+    /// `record` with the changes to its own fields (everything but ``phone``), which every store
+    /// writes back whole, so that the rules are written once.
+    public func applied(to record: AccountRecord) -> AccountRecord {
+        var changed = record
+        if let email, email != record.email {
+            changed.email = email
+            changed.isEmailVerified = false
+        }
+        if let isEmailVerified { changed.isEmailVerified = isEmailVerified }
+        switch displayName {
+        case .set(let name): changed.displayName = name
+        case .remove: changed.displayName = nil
+        case nil: break
+        }
+        switch photoURL {
+        case .set(let url): changed.photoURL = url
+        case .remove: changed.photoURL = nil
+        case nil: break
+        }
+        if let passwordHash { changed.passwordHash = passwordHash }
+        if let isDisabled { changed.isDisabled = isDisabled }
+        if let tokensValidAfter { changed.tokensValidAfter = tokensValidAfter }
+        return changed
+    }
+}
+
+/// What ``EnrollmentStore/updateAccount(id:changes:)`` did.
+public enum AccountUpdate: Sendable, Hashable {
+    /// The account was changed; this is what it is now.
+    case updated(AccountRecord)
+    /// No account has the id: nothing changed.
+    case accountNotFound
+    /// Another account has the new email address: nothing changed.
+    case emailAlreadyInUse
+    /// Another account, `accountID`, has the new phone identity: nothing changed.
+    case identityInUse(accountID: String)
+}

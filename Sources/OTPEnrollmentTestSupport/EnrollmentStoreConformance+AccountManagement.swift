@@ -1,0 +1,95 @@
+import OTPEnrollment
+
+/// The checks of account management: administrators' updates in one operation, and listing
+/// every account page by page.
+extension EnrollmentStoreConformance {
+    static func accountUpdate(_ store: any EnrollmentStore) async throws {
+        let ada = AccountRecord(
+            id: uniqueID("account"), email: "\(uniqueID("ada"))@example.com", isEmailVerified: true, displayName: "Ada", createdAt: 1,
+            tokensValidAfter: 5)
+        let bob = AccountRecord(id: uniqueID("account"), email: "\(uniqueID("bob"))@example.com", createdAt: 2)
+        _ = try await store.insertAccount(ada)
+        _ = try await store.insertAccount(bob)
+        try checkEqual(try await store.account(id: ada.id), ada, "Ada with the time her tokens are valid after")
+
+        var expected = ada
+        expected.email = "\(uniqueID("lovelace"))@example.com"
+        expected.isEmailVerified = false
+        expected.displayName = nil
+        expected.photoURL = "https://example.com/ada.png"
+        expected.isDisabled = true
+        expected.passwordHash = "hash"
+        expected.tokensValidAfter = 9
+        let changes = AccountChanges(
+            email: expected.email, displayName: .remove, photoURL: .set("https://example.com/ada.png"), passwordHash: "hash",
+            isDisabled: true, tokensValidAfter: 9)
+        try checkEqual(try await store.updateAccount(id: ada.id, changes: changes), .updated(expected), "updating Ada")
+        try checkEqual(try await store.account(id: ada.id), expected, "Ada updated")
+        try checkEqual(try await store.account(email: ada.email!), nil, "Ada's old address is free")
+        try checkEqual(try await store.account(email: expected.email!), expected, "Ada by her new address")
+        try checkEqual(try await store.updateAccount(id: ada.id, changes: AccountChanges()), .updated(expected), "no change at all")
+        expected.isEmailVerified = true
+        try checkEqual(
+            try await store.updateAccount(id: ada.id, changes: AccountChanges(email: expected.email, isEmailVerified: true)),
+            .updated(expected), "the same address, verified")
+
+        let phone = ProviderIdentity(providerID: "phone", providerUID: "+1201555\(Int.random(in: 1000...9999))", phoneNumber: "+12015550100")
+        try checkEqual(try await store.updateAccount(id: ada.id, changes: AccountChanges(phone: .set(phone))), .updated(expected), "Ada's phone")
+        try checkEqual(try await store.accountID(providerID: "phone", providerUID: phone.providerUID), ada.id, "Ada by her phone")
+        try checkEqual(try await store.providerIdentities(accountID: ada.id), [phone], "Ada's identities")
+        let otherPhone = ProviderIdentity(providerID: "phone", providerUID: phone.providerUID + "1", phoneNumber: phone.providerUID + "1")
+        try checkEqual(
+            try await store.updateAccount(id: ada.id, changes: AccountChanges(phone: .set(otherPhone))), .updated(expected), "Ada's new phone")
+        try checkEqual(try await store.providerIdentities(accountID: ada.id), [otherPhone], "the new phone replaced the old")
+        try checkEqual(try await store.accountID(providerID: "phone", providerUID: phone.providerUID), nil, "the old number is free")
+
+        // Refusals change nothing, not even the fields that were not refused.
+        try checkEqual(
+            try await store.updateAccount(id: bob.id, changes: AccountChanges(email: expected.email, displayName: .set("Bob"))),
+            .emailAlreadyInUse, "Bob taking Ada's address")
+        try checkEqual(
+            try await store.updateAccount(id: bob.id, changes: AccountChanges(displayName: .set("Bob"), phone: .set(otherPhone))),
+            .identityInUse(accountID: ada.id), "Bob taking Ada's number")
+        try checkEqual(try await store.account(id: bob.id), bob, "Bob unchanged")
+        try checkEqual(try await store.providerIdentities(accountID: bob.id), [], "Bob without a phone")
+        try checkEqual(
+            try await store.updateAccount(id: uniqueID("account"), changes: AccountChanges(displayName: .set("X"))), .accountNotFound,
+            "no account")
+
+        try checkEqual(try await store.updateAccount(id: ada.id, changes: AccountChanges(phone: .remove)), .updated(expected), "removing the phone")
+        try checkEqual(try await store.providerIdentities(accountID: ada.id), [], "Ada without a phone")
+        try checkEqual(try await store.accountID(providerID: "phone", providerUID: otherPhone.providerUID), nil, "her number is free")
+        try checkEqual(
+            try await store.updateAccount(id: bob.id, changes: AccountChanges(phone: .set(otherPhone))), .updated(bob),
+            "Bob takes the freed number")
+    }
+
+    static func accountListing(_ store: any EnrollmentStore) async throws {
+        // Ids that sort differently by bytes than by case-insensitive or locale rules.
+        let prefix = uniqueID("list")
+        let ids = ["\(prefix)-B", "\(prefix)-a", "\(prefix)-b", "\(prefix)-_", "\(prefix)-A1"]
+        for (index, id) in ids.enumerated() {
+            _ = try await store.insertAccount(AccountRecord(id: id, email: nil, createdAt: Int64(index)))
+        }
+        var listed: [String] = []
+        var after: String? = nil
+        var pages = 0
+        while true {
+            let page = try await store.accounts(after: after, limit: 2)
+            try check(page.count <= 2, "a page holds at most its limit")
+            guard let last = page.last else { break }
+            listed += page.map(\.id)
+            after = last.id
+            pages += 1
+            try check(pages < 100_000, "listing ends")
+        }
+        for (earlier, later) in zip(listed, listed.dropFirst()) {
+            try check(earlier.utf8.lexicographicallyPrecedes(later.utf8), "ids in byte order: \(earlier) before \(later)")
+        }
+        let ours = listed.filter { $0.hasPrefix(prefix) }
+        try checkEqual(ours, ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, "every account once, in byte order")
+        try checkEqual(try await store.accounts(after: ids.max(), limit: 0), [], "a page of none")
+        let first = try await store.accounts(after: "\(prefix)-B", limit: 1)
+        try checkEqual(first.map(\.id), ["\(prefix)-_"], "the page after an id")
+    }
+}

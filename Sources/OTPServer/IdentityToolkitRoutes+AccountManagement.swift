@@ -1,0 +1,106 @@
+internal import OTPEnrollment
+
+extension IdentityToolkitRoutes {
+    /// The most ids one `accounts:batchDelete` takes (Firebase's limit, which firebase-admin checks too).
+    static let maximumBatchDeleteCount = 1000
+
+    /// `POST /v1/projects/{project}/accounts:update` (firebase-admin's `update_user`,
+    /// `revoke_refresh_tokens`): every change in one store operation, or none. `validSince` and a
+    /// new password end the user's sessions, so refresh tokens stop working and ID tokens issued
+    /// before are revoked.
+    func adminUpdate(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.UpdateResponse {
+        let request = try body.decode(Wire.AdminUpdateRequest.self)
+        guard let id = request.localId, !id.isEmpty else { throw IdentityToolkitError("MISSING_LOCAL_ID", "give the uid of the account to update") }
+        guard request.customAttributes == nil else {
+            throw IdentityToolkitError(status: .notImplemented, "NOT_IMPLEMENTED", "custom claims are not served by this version")
+        }
+        var displayName = request.displayName.map { AttributeChange.set($0) }
+        var photoURL = request.photoUrl.map { AttributeChange.set($0) }
+        for attribute in request.deleteAttribute ?? [] {
+            switch attribute {
+            case "DISPLAY_NAME": displayName = .remove
+            case "PHOTO_URL": photoURL = .remove
+            case "EMAIL", "PASSWORD", "PROVIDER", "RAW_USER_INFO":
+                throw IdentityToolkitError(status: .notImplemented, "NOT_IMPLEMENTED", "deleting \(attribute) is not served by this version")
+            default:
+                throw IdentityToolkitError("INVALID_ARGUMENT", "deleteAttribute names an unknown attribute: give DISPLAY_NAME or PHOTO_URL")
+            }
+        }
+        var phoneNumber = request.phoneNumber.map { AttributeChange.set($0) }
+        for provider in request.deleteProvider ?? [] {
+            guard provider == PhoneAuthProvider.id else {
+                throw IdentityToolkitError(
+                    status: .notImplemented, "NOT_IMPLEMENTED", "deleting providers other than phone by update is not served by this version")
+            }
+            guard phoneNumber == nil else {
+                throw IdentityToolkitError("INVALID_ARGUMENT", "the request both sets the phone number and deletes the phone provider")
+            }
+            phoneNumber = .remove
+        }
+        if let email = request.email, email.isEmpty { throw IdentityToolkitError("INVALID_EMAIL", "the email address is empty") }
+        if let password = request.password, password.isEmpty { throw IdentityToolkitError("WEAK_PASSWORD", "the password is empty") }
+        if case .set(let number) = phoneNumber, number.isEmpty {
+            throw IdentityToolkitError("INVALID_PHONE_NUMBER", "the phone number is empty: give one in E.164 form such as +12015550123")
+        }
+        if let validSince = request.validSince?.value, validSince < 0 {
+            throw IdentityToolkitError("INVALID_ARGUMENT", "validSince must be a Unix time in seconds, not negative")
+        }
+        let update = try await call { () async throws(AuthError) in
+            try await service.updateAccount(
+                id: id, email: request.email, password: request.password, displayName: displayName, photoURL: photoURL,
+                phoneNumber: phoneNumber, isEmailVerified: request.emailVerified, isDisabled: request.disableUser,
+                tokensValidAfter: request.validSince?.value)
+        }
+        switch update {
+        case .updated:
+            guard let details = try await call({ () async throws(AuthError) in try await service.accountDetails(id: id) }) else {
+                throw IdentityToolkitError("USER_NOT_FOUND", "the account was deleted as it was updated")
+            }
+            let user = WireUser(details)
+            return Wire.UpdateResponse(
+                localId: user.localId, email: user.email, emailVerified: user.emailVerified, displayName: user.displayName,
+                photoUrl: user.photoUrl, passwordHash: user.passwordHash, providerUserInfo: user.providerUserInfo)
+        case .accountNotFound:
+            throw IdentityToolkitError("USER_NOT_FOUND", "no account has this uid")
+        case .emailAlreadyInUse:
+            throw IdentityToolkitError("EMAIL_EXISTS", "another account has this email address")
+        case .identityInUse:
+            throw IdentityToolkitError("PHONE_NUMBER_EXISTS", "another account has this phone number")
+        }
+    }
+
+    /// `GET /v1/projects/{project}/accounts:batchGet?maxResults=N&nextPageToken=T`
+    /// (firebase-admin's `list_users`): accounts in the order of their ids' bytes, `maxResults`
+    /// (1 to 1000, 20 when absent) a page; the page token is the last id of the page before, as
+    /// the emulator's is.
+    func adminBatchGet(maxResults: String?, nextPageToken: String?) async throws(IdentityToolkitError) -> Wire.BatchGetResponse {
+        var limit = 20
+        if let maxResults {
+            guard let number = Int(maxResults), (1...MultiFactorService.maximumAccountPageSize).contains(number) else {
+                throw IdentityToolkitError(
+                    "INVALID_ARGUMENT", "maxResults must be a whole number from 1 to \(MultiFactorService.maximumAccountPageSize)")
+            }
+            limit = number
+        }
+        let after = nextPageToken.flatMap { $0.isEmpty ? nil : $0 }
+        let page = try await call { () async throws(AuthError) in try await service.accounts(after: after, limit: limit) }
+        var users: [WireUser] = []
+        for details in page.accounts { users.append(try await wireUser(details)) }
+        return Wire.BatchGetResponse(users: users.isEmpty ? nil : users, nextPageToken: page.nextAfter)
+    }
+
+    /// `POST /v1/projects/{project}/accounts:batchDelete` (firebase-admin's `delete_users`):
+    /// without `force`, accounts that are not disabled stay and are reported in `errors`; ids
+    /// without an account count as deleted.
+    func adminBatchDelete(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.BatchDeleteResponse {
+        let request = try body.decode(Wire.BatchDeleteRequest.self)
+        guard let ids = request.localIds, !ids.isEmpty else { throw IdentityToolkitError("MISSING_LOCAL_ID", "give the uids to delete in localIds") }
+        guard ids.count <= Self.maximumBatchDeleteCount else {
+            throw IdentityToolkitError("INVALID_ARGUMENT", "give at most \(Self.maximumBatchDeleteCount) uids at once")
+        }
+        guard ids.allSatisfy({ !$0.isEmpty }) else { throw IdentityToolkitError("INVALID_ARGUMENT", "localIds holds an empty uid") }
+        let failures = try await call { () async throws(AuthError) in try await service.deleteAccounts(ids: ids, force: request.force ?? false) }
+        return Wire.BatchDeleteResponse(
+            errors: failures.isEmpty ? nil : failures.map { .init(index: $0.index, localId: $0.accountID, message: $0.message) })
+    }
+}

@@ -1,0 +1,71 @@
+/// The bodies of the admin account-management endpoints (`accounts:update`, `accounts:batchGet`,
+/// `accounts:batchDelete`), with firebase-admin's names.
+extension Wire {
+    /// A whole number sent as a JSON number (firebase-admin's `validSince`) or as a string of
+    /// digits (Google's JSON mapping of int64, which the emulator accepts too).
+    struct Int64Value: Decodable {
+        var value: Int64
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let number = try? container.decode(Int64.self) {
+                value = number
+            } else if let text = try? container.decode(String.self), let number = Int64(text) {
+                value = number
+            } else {
+                throw DecodingError.typeMismatch(Int64.self, .init(codingPath: decoder.codingPath, debugDescription: "not a whole number"))
+            }
+        }
+    }
+
+    /// `accounts:update` as an administrator sends it; `customAttributes` and the deletion lists
+    /// are read to refuse what this version does not serve rather than to ignore it.
+    struct AdminUpdateRequest: Decodable {
+        var localId: String?
+        var email: String?
+        var password: String?
+        var displayName: String?
+        var photoUrl: String?
+        var phoneNumber: String?
+        var emailVerified: Bool?
+        var disableUser: Bool?
+        var validSince: Int64Value?
+        var deleteAttribute: [String]?
+        var deleteProvider: [String]?
+        var customAttributes: String?
+    }
+
+    struct UpdateResponse: Encodable {
+        var kind = "identitytoolkit#SetAccountInfoResponse"
+        var localId: String
+        var email: String?
+        var emailVerified: Bool
+        var displayName: String?
+        var photoUrl: String?
+        var passwordHash: String?
+        var providerUserInfo: [WireUser.ProviderUserInfo]
+    }
+
+    /// `accounts:batchGet`'s answer: `nextPageToken` only when another page follows.
+    struct BatchGetResponse: Encodable {
+        var kind = "identitytoolkit#DownloadAccountResponse"
+        var users: [WireUser]?
+        var nextPageToken: String?
+    }
+
+    struct BatchDeleteRequest: Decodable {
+        var localIds: [String]?
+        var force: Bool?
+    }
+
+    /// `accounts:batchDelete`'s answer: `errors` left out when every account went.
+    struct BatchDeleteResponse: Encodable {
+        struct Failure: Encodable {
+            var index: Int
+            var localId: String
+            var message: String
+        }
+        var kind = "identitytoolkit#BatchDeleteAccountsResponse"
+        var errors: [Failure]?
+    }
+}
