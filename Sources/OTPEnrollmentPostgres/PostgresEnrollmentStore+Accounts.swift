@@ -166,7 +166,7 @@ extension PostgresEnrollmentStore {
 
 extension PostgresEnrollmentStore {
     /// One transaction: the account row is locked (updates of one account take turns), the row
-    /// written back whole as ``AccountChanges/applied(to:)`` makes it, the unique email index
+    /// written back whole as `AccountChanges.applied(to:)` makes it, the unique email index
     /// refusing another account's address, and the phone identity replaced with
     /// `ON CONFLICT DO NOTHING`; a refusal after the first write rolls everything back.
     public func updateAccount(id: String, changes: AccountChanges) async throws(PostgresEnrollmentStoreError) -> AccountUpdate {

@@ -167,7 +167,7 @@ extension SQLiteEnrollmentStore {
 
     /// One `BEGIN IMMEDIATE` transaction: the account is read, the address's and the identity's
     /// owners checked under the write lock, then the whole row written back as
-    /// ``AccountChanges/applied(to:)`` makes it and the phone identity replaced.
+    /// `AccountChanges.applied(to:)` makes it and the phone identity replaced.
     public func updateAccount(id: String, changes: AccountChanges) async throws(SQLiteEnrollmentStoreError) -> AccountUpdate {
         try await transaction { () throws(SQLiteEnrollmentStoreError) -> AccountUpdate in
             guard let row = try await self.execute("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [.text(id)]).first else {

@@ -111,6 +111,23 @@ struct VerificationTests {
         }
     }
 
+    @Test("Every digit count verifies its codes at their offsets and refuses a wrong one", arguments: 6...10)
+    func digitCounts(digits: Int) throws {
+        let totp = try TOTP(key: totp.hotp.key, digits: digits)
+        let current = try totp.step(at: now)
+        let window = try VerificationWindow(adjacentIntervals: 2)
+        let codes = (-2...2).map { totp.code(step: current &+ UInt64(bitPattern: Int64($0))) }
+        try #require(Set(codes).count == codes.count, "two steps of the window share a code")
+        for (index, code) in codes.enumerated() {
+            #expect(try totp.verify(code, at: now, window: window) == TOTPMatch(step: current + UInt64(index) - 2, offset: index - 2))
+        }
+        // Changing the last digit of the current code makes it wrong unless another step has that code.
+        let current0 = codes[2]
+        let wrong = String(current0.dropLast()) + (current0.last == "0" ? "1" : "0")
+        try #require(!codes.contains(wrong))
+        #expect(try totp.verify(wrong, at: now, window: window) == nil)
+    }
+
     @Test("HOTP look-ahead stops at the largest counter instead of wrapping around")
     func lookAheadAtTheEnd() throws {
         let hotp = totp.hotp
