@@ -417,11 +417,3 @@ extension PostgresEnrollmentStore.Connection {
         ).count
     }
 }
-
-extension PostgresStoredRow {
-    /// A row of `consecutive_failures, locked_until`.
-    func failureCounter(key: String) throws(PostgresEnrollmentStoreError) -> FailureCounter {
-        FailureCounter(
-            consecutiveFailures: Int(try integer("consecutive_failures", of: key)), lockedUntil: try optionalInteger("locked_until", of: key))
-    }
-}

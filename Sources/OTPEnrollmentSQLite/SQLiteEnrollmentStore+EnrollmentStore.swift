@@ -1,4 +1,5 @@
 public import OTPEnrollment
+internal import OTPDurableStore
 internal import SQLiteNIO
 
 extension SQLiteEnrollmentStore {
@@ -58,7 +59,7 @@ extension SQLiteEnrollmentStore {
         try await execute("SELECT \(Self.factorColumns) FROM factors WHERE user_id = ? ORDER BY enrolled_at, id", [.text(userID)])
     }
 
-    private func factorRecords(_ rows: [SQLiteRow]) throws(SQLiteEnrollmentStoreError) -> [FactorRecord] {
+    func factorRecords(_ rows: [SQLiteRow]) throws(SQLiteEnrollmentStoreError) -> [FactorRecord] {
         var records: [FactorRecord] = []
         for row in rows { records.append(try factorRecord(row)) }
         return records
@@ -137,11 +138,7 @@ extension SQLiteEnrollmentStore {
     func readFailureCounter(key: String) async throws(SQLiteEnrollmentStoreError) -> FailureCounter {
         let rows = try await execute("SELECT consecutive_failures, locked_until FROM failure_counters WHERE key = ?", [.text(key)])
         guard let row = rows.first else { return .zero }
-        let reader = RowReader(row: row)
-        return FailureCounter(
-            consecutiveFailures: Int(try reader.integer("consecutive_failures", of: key)),
-            lockedUntil: try reader.optionalInteger("locked_until", of: key)
-        )
+        return try RowReader(row: row).failureCounter(key: key)
     }
 
     public func resetFailures(key: String) async throws(SQLiteEnrollmentStoreError) {
@@ -153,18 +150,10 @@ extension SQLiteEnrollmentStore {
     // MARK: Pending sign-in credentials
 
     public func insertPendingSignIn(_ record: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) {
-        try await locked { () throws(SQLiteEnrollmentStoreError) in try await self.insertPendingSignInRow(record) }
-    }
-
-    /// The caller holds ``lock``.
-    private func insertPendingSignInRow(_ record: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) {
-        try await execute(
-            "INSERT INTO pending_sign_ins (\(Self.pendingSignInColumns)) VALUES (?, ?, ?, ?, ?)",
-            [
-                .text(record.id), .text(record.userID), .text(record.firstFactorProvider),
-                .integer(.init(record.createdAt)), .integer(.init(record.expiresAt)),
-            ]
-        )
+        try await locked { () throws(SQLiteEnrollmentStoreError) in
+            try await self.execute(
+                "INSERT INTO pending_sign_ins (\(Self.pendingSignInColumns)) VALUES (?, ?, ?, ?, ?)", Self.pendingSignInBinds(record))
+        }
     }
 
     public func pendingSignIn(id: String) async throws(SQLiteEnrollmentStoreError) -> PendingSignInRecord? {
@@ -210,14 +199,7 @@ extension SQLiteEnrollmentStore {
     /// grow with each insert, so the new row has the highest and is never among them). The caller
     /// holds a transaction.
     func insertSessionRow(_ record: SessionRecord, maximumPerUser: Int) async throws(SQLiteEnrollmentStoreError) -> Int {
-        try await execute(
-            "INSERT INTO sessions (\(Self.sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                .text(record.id), .text(record.userID), .text(record.firstFactorProvider),
-                .integer(.init(record.authenticatedAt)), record.secondFactorEnrollmentID.map { .text($0) } ?? .null,
-                .integer(.init(record.lastUsedAt)), .integer(.init(record.expiresAt)),
-            ]
-        )
+        try await execute("INSERT INTO sessions (\(Self.sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)", Self.sessionBinds(record))
         return try await execute(
             """
             DELETE FROM sessions WHERE rowid IN (
@@ -274,17 +256,10 @@ extension SQLiteEnrollmentStore {
     // MARK: Sign-in in fewer round trips
 
     /// One transaction, so the credential is stored only for a user whose factors were listed.
+    /// Concurrent first steps are decided together, a few statements for all of them
+    /// (``startSignIns(_:)``).
     public func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) -> SignInFactors {
-        let (rows, phoneRows) = try await transaction { () throws(SQLiteEnrollmentStoreError) -> ([SQLiteRow], [SQLiteRow]) in
-            let rows = try await self.factorRows(userID: credential.userID)
-            let phoneRows = try await self.phoneFactorRows(userID: credential.userID)
-            if !rows.isEmpty || !phoneRows.isEmpty {
-                try await self.insertPendingSignInRow(credential)
-            }
-            return (rows, phoneRows)
-        }
-        return SignInFactors(
-            totp: try factorRecords(rows), phone: try phoneRows.map { row throws(SQLiteEnrollmentStoreError) in try phoneFactorRecord(row) })
+        try await signInStarts.submit(credential) { requests in await self.startSignIns(requests) }
     }
 
     public func pendingSignIn(id: String, failureKey: String) async throws(SQLiteEnrollmentStoreError) -> (
@@ -296,8 +271,10 @@ extension SQLiteEnrollmentStore {
         }
     }
 
-    /// One `BEGIN IMMEDIATE` transaction: a successful second step costs one commit (one `fsync`)
-    /// instead of four, and a refusal commits nothing but an expired credential's deletion.
+    /// Concurrent completions are decided together, a few statements for all of them in one
+    /// savepoint of the shared transaction (``completeSignIns(_:)``); a successful second step
+    /// costs a share of one commit, and a refusal commits nothing but an expired credential's
+    /// deletion.
     public func completeSignIn(
         credentialID: String,
         factorID: String,
@@ -306,25 +283,10 @@ extension SQLiteEnrollmentStore {
         session: SessionRecord,
         maximumSessionsPerUser: Int
     ) async throws(SQLiteEnrollmentStoreError) -> SignInCompletion {
-        let stored = try Self.storedStep(step)
-        return try await transaction { () throws(SQLiteEnrollmentStoreError) -> SignInCompletion in
-            if let refusal = try await self.refuseCredential(credentialID, userID: session.userID, at: time) { return refusal }
-            let failures = try await self.readFailureCounter(key: factorID)
-            if let until = failures.lockEnd(at: time) {
-                return .locked(until: until)
-            }
-            switch try await self.compareAndSetStep(stored, factorID: factorID, userID: session.userID) {
-            case .accepted: break
-            case .rejected(let last): return .stepRejected(lastAcceptedStep: last)
-            case .factorNotFound: return .factorNotFound
-            }
-            try await self.execute("DELETE FROM pending_sign_ins WHERE id = ?", [.text(credentialID)])
-            if failures != .zero {
-                try await self.execute("DELETE FROM failure_counters WHERE key = ?", [.text(factorID)])
-            }
-            _ = try await self.insertSessionRow(session, maximumPerUser: maximumSessionsPerUser)
-            return .completed
-        }
+        let request = SignInCompletionBatch.Request(
+            credentialID: credentialID, factorID: factorID, step: try Self.storedStep(step), time: time, session: session,
+            maximumSessionsPerUser: maximumSessionsPerUser)
+        return try await signInCompletions.submit(request) { requests in await self.completeSignIns(requests) }
     }
 
     // MARK: Housekeeping

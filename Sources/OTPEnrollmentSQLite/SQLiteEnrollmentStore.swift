@@ -1,5 +1,6 @@
 public import OTPEnrollment
 public import OTPSealing
+internal import OTPDurableStore
 internal import SQLiteNIO
 internal import Synchronization
 
@@ -63,6 +64,10 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
     let commitFailureInjected = Atomic(false)
     /// Transactions committed since the store opened, for tests and benchmarks of group commit.
     let commits = Atomic(0)
+    /// Concurrent first steps of sign-ins, decided together.
+    let signInStarts: OperationBatcher<PendingSignInRecord, SignInFactors, SQLiteEnrollmentStoreError>
+    /// Concurrent sign-in completions, decided together.
+    let signInCompletions: OperationBatcher<SignInCompletionBatch.Request, SignInCompletion, SQLiteEnrollmentStoreError>
     private let closed = Mutex(false)
     /// Set once by ``open(path:sealer:options:)``, before the store is handed out.
     let codeDigestSealer = Mutex<SecretSealer?>(nil)
@@ -73,6 +78,8 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
         self.options = options
         self.connection = connection
         self.threadPool = threadPool
+        signInStarts = OperationBatcher(maximumBatch: options.maximumOperationsPerCommit)
+        signInCompletions = OperationBatcher(maximumBatch: options.maximumOperationsPerCommit)
     }
 
     /// Opens (or creates) the database at `path`, brings its schema up to date and checks that

@@ -38,6 +38,7 @@ public enum EnrollmentStoreConformance {
         .init("a refused completion changes nothing, except that an expired credential is deleted", completeSignInRefusals),
         .init("concurrent completions of one sign-in: exactly one stores its session", concurrentCompleteSignIn),
         .init("concurrent completions with one step on several sign-ins: exactly one wins", concurrentCompleteSameStep),
+        .init("a crowd of concurrent sign-ins, fresh, replayed, expired, locked, at the session cap or without factors: each as alone", signInCrowd),
         .init("recovery codes are replaced as a set, counted, and each completes one sign-in of its own user", recoveryCodes),
         .init("a refused recovery-code completion spends nothing, except that an expired credential is deleted", recoveryCodeRefusals),
         .init("concurrent completions with one recovery code: exactly one wins", concurrentRecoveryCode),

@@ -1,0 +1,116 @@
+package import OTPEnrollment
+
+/// Many sign-in completions decided together: what a durable store reads for them, in a few
+/// set-based statements, and what it then writes, in a few more, all in one transaction.
+///
+/// The rules are those of `EnrollmentStore.completeSignIn`, applied to the requests one after the
+/// other in the order given, each seeing what the ones before it changed (a credential consumed, a
+/// step accepted, a failure counter cleared). Concurrent requests have no order of their own, so
+/// any order is one they could have run in alone; the outcome is the same as that of running them
+/// one at a time, with the statements of a batch in place of a transaction each.
+package struct SignInCompletionBatch: Sendable {
+    /// One caller's `completeSignIn`.
+    package struct Request: Sendable {
+        package var credentialID: String
+        package var factorID: String
+        /// The matched time step, as the stores keep it (a signed 64-bit column).
+        package var step: Int64
+        package var time: Int64
+        package var session: SessionRecord
+        package var maximumSessionsPerUser: Int
+
+        package init(
+            credentialID: String, factorID: String, step: Int64, time: Int64, session: SessionRecord, maximumSessionsPerUser: Int
+        ) {
+            self.credentialID = credentialID
+            self.factorID = factorID
+            self.step = step
+            self.time = time
+            self.session = session
+            self.maximumSessionsPerUser = maximumSessionsPerUser
+        }
+    }
+
+    /// A TOTP factor as a completion needs it.
+    package struct Factor: Sendable {
+        package var userID: String
+        package var lastAcceptedStep: Int64?
+
+        package init(userID: String, lastAcceptedStep: Int64?) {
+            self.userID = userID
+            self.lastAcceptedStep = lastAcceptedStep
+        }
+    }
+
+    /// What the database holds for the batch's credentials, counters and factors; absent keys
+    /// have no row.
+    package struct Rows: Sendable {
+        package var credentials: [String: PendingSignInRecord] = [:]
+        package var failures: [String: FailureCounter] = [:]
+        package var factors: [String: Factor] = [:]
+
+        package init() {}
+    }
+
+    /// Each request's outcome, in the order of the requests.
+    package private(set) var outcomes: [SignInCompletion] = []
+    /// The credentials to delete: consumed by a completion, or expired.
+    package private(set) var deletedCredentials: [String] = []
+    /// The factors whose last accepted step moves on, with the step.
+    package private(set) var acceptedSteps: [(factorID: String, step: Int64)] = []
+    /// The failure counters a completion clears.
+    package private(set) var clearedFailures: [String] = []
+    /// The sessions to insert, in the order of their completions.
+    package private(set) var sessions: [SessionRecord] = []
+    /// The users whose oldest sessions end beyond a cap, with the cap (the last completion's,
+    /// should concurrent completions of one user name different caps).
+    package private(set) var sessionCaps: [String: Int] = [:]
+
+    /// Decides `requests` against `rows`.
+    package init(_ requests: [Request], rows: Rows) {
+        var rows = rows
+        var steps: [String: Int64] = [:]
+        for request in requests {
+            outcomes.append(complete(request, rows: &rows, steps: &steps))
+        }
+        acceptedSteps = steps.map { (factorID: $0.key, step: $0.value) }
+    }
+
+    /// The ids the batch reads: its credentials and its factors (also the failure counters' keys).
+    package static func keys(of requests: [Request]) -> (credentials: [String], factors: [String]) {
+        (Array(Set(requests.map(\.credentialID))), Array(Set(requests.map(\.factorID))))
+    }
+
+    private mutating func complete(_ request: Request, rows: inout Rows, steps: inout [String: Int64]) -> SignInCompletion {
+        guard let credential = rows.credentials[request.credentialID], credential.userID == request.session.userID else {
+            return .credentialNotFound
+        }
+        guard request.time <= credential.expiresAt else {
+            rows.credentials[request.credentialID] = nil
+            deletedCredentials.append(request.credentialID)
+            return .credentialExpired(expiresAt: credential.expiresAt)
+        }
+        let failures = rows.failures[request.factorID] ?? .zero
+        if let until = failures.lockEnd(at: request.time) {
+            return .locked(until: until)
+        }
+        guard var factor = rows.factors[request.factorID], factor.userID == request.session.userID else {
+            return .factorNotFound
+        }
+        if let last = factor.lastAcceptedStep, last >= request.step {
+            return .stepRejected(lastAcceptedStep: UInt64(clamping: last))
+        }
+        factor.lastAcceptedStep = request.step
+        rows.factors[request.factorID] = factor
+        steps[request.factorID] = request.step
+        rows.credentials[request.credentialID] = nil
+        deletedCredentials.append(request.credentialID)
+        if failures != .zero {
+            rows.failures[request.factorID] = .zero
+            clearedFailures.append(request.factorID)
+        }
+        sessions.append(request.session)
+        sessionCaps[request.session.userID] = max(1, request.maximumSessionsPerUser)
+        return .completed
+    }
+}

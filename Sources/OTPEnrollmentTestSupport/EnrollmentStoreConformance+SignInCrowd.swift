@@ -1,0 +1,116 @@
+import OTPEnrollment
+
+// Stores may decide concurrent sign-ins together (the durable ones batch them into a few
+// statements); every outcome must still be the one each would have had alone.
+extension EnrollmentStoreConformance {
+    private enum Kind: CaseIterable {
+        case fresh, replayed, expired, locked, atCap, noFactors
+    }
+
+    private struct Outcome: Sendable {
+        let started: SignInFactors
+        let completions: [SignInCompletion]
+    }
+
+    static func signInCrowd(_ store: any EnrollmentStore) async throws {
+        let perKind = 8
+        var users: [(kind: Kind, factor: FactorRecord, earlier: [SessionRecord])] = []
+        for kind in Kind.allCases {
+            for _ in 0..<perKind {
+                let factor = try await enrolledFactor(in: store, step: 5)
+                var earlier: [SessionRecord] = []
+                switch kind {
+                case .locked:
+                    _ = try await store.recordFailure(key: factor.id, at: 150, limit: 1, lockout: 3_600)
+                case .atCap:
+                    for _ in 0..<3 {
+                        let session = signInSession(of: factor)
+                        try await store.insertSession(session, maximumPerUser: 10)
+                        earlier.append(session)
+                    }
+                case .noFactors:
+                    _ = try await store.removeFactor(id: factor.id, userID: factor.userID)
+                default:
+                    break
+                }
+                users.append((kind, factor, earlier))
+            }
+        }
+        let sessions = users.map { user in (0..<2).map { _ in signInSession(of: user.factor) } }
+        let credentials = users.map { user in
+            (0..<2).map { _ in
+                PendingSignInRecord(
+                    id: uniqueID("credential"), userID: user.factor.userID, firstFactorProvider: "password", createdAt: 100,
+                    expiresAt: user.kind == .expired ? 150 : 400)
+            }
+        }
+        let outcomes = try await withThrowingTaskGroup(of: (Int, Outcome).self) { group in
+            for (index, user) in users.enumerated() {
+                group.addTask {
+                    let started = try await store.factorsStartingSignIn(credentials[index][0])
+                    if user.kind == .replayed { _ = try await store.factorsStartingSignIn(credentials[index][1]) }
+                    guard !started.isEmpty else { return (index, Outcome(started: started, completions: [])) }
+                    let attempts = user.kind == .replayed ? 2 : 1
+                    let completions = try await withThrowingTaskGroup(of: SignInCompletion.self) { attemptGroup in
+                        for attempt in 0..<attempts {
+                            attemptGroup.addTask {
+                                try await store.completeSignIn(
+                                    credentialID: credentials[index][attempt].id, factorID: user.factor.id, step: 6, at: 200,
+                                    session: sessions[index][attempt], maximumSessionsPerUser: user.kind == .atCap ? 2 : 10)
+                            }
+                        }
+                        return try await attemptGroup.reduce(into: []) { $0.append($1) }
+                    }
+                    return (index, Outcome(started: started, completions: completions))
+                }
+            }
+            return try await group.reduce(into: [Int: Outcome]()) { $0[$1.0] = $1.1 }
+        }
+
+        for (index, user) in users.enumerated() {
+            let what = "a \(user.kind) sign-in in a crowd"
+            guard let outcome = outcomes[index] else {
+                throw EnrollmentStoreConformanceFailure(message: "no outcome of \(what)", file: #filePath, line: #line)
+            }
+            let factorsExpected = user.kind == .noFactors ? SignInFactors(totp: [], phone: []) : SignInFactors(totp: [user.factor], phone: [])
+            try checkEqual(outcome.started, factorsExpected, "the factors listed by \(what)")
+            let storedSessions = try await sessions[index].asyncFilter { try await store.session(id: $0.id) != nil }
+            switch user.kind {
+            case .fresh, .atCap:
+                try checkEqual(outcome.completions, [.completed], "the completion of \(what)")
+                try checkEqual(try await store.pendingSignIn(id: credentials[index][0].id), nil, "the credential of \(what)")
+                try checkEqual(try await store.factor(id: user.factor.id)?.lastAcceptedStep, 6, "the step of \(what)")
+                try checkEqual(storedSessions.map(\.id), [sessions[index][0].id], "the sessions of \(what)")
+                if user.kind == .atCap {
+                    let kept = try await user.earlier.asyncFilter { try await store.session(id: $0.id) != nil }
+                    try checkEqual(kept.map(\.id), [user.earlier[2].id], "the earlier sessions left by \(what) with a cap of two")
+                }
+            case .replayed:
+                try checkEqual(
+                    outcome.completions.sorted { "\($0)" < "\($1)" }, [.completed, .stepRejected(lastAcceptedStep: 6)],
+                    "the two completions with one step of \(what)")
+                try checkEqual(storedSessions.count, 1, "the sessions of \(what)")
+            case .expired:
+                try checkEqual(outcome.completions, [.credentialExpired(expiresAt: 150)], "the completion of \(what)")
+                try checkEqual(try await store.pendingSignIn(id: credentials[index][0].id), nil, "the credential of \(what)")
+                try checkEqual(try await store.factor(id: user.factor.id)?.lastAcceptedStep, 5, "the step of \(what)")
+                try checkEqual(storedSessions.count, 0, "the sessions of \(what)")
+            case .locked:
+                try checkEqual(outcome.completions, [.locked(until: 3_750)], "the completion of \(what)")
+                try checkEqual(try await store.pendingSignIn(id: credentials[index][0].id), credentials[index][0], "the credential of \(what)")
+                try checkEqual(try await store.factor(id: user.factor.id)?.lastAcceptedStep, 5, "the step of \(what)")
+                try checkEqual(storedSessions.count, 0, "the sessions of \(what)")
+            case .noFactors:
+                try checkEqual(try await store.pendingSignIn(id: credentials[index][0].id), nil, "the credential of \(what)")
+            }
+        }
+    }
+}
+
+extension Array where Element: Sendable {
+    fileprivate func asyncFilter(_ isIncluded: (Element) async throws -> Bool) async rethrows -> [Element] {
+        var kept: [Element] = []
+        for element in self where try await isIncluded(element) { kept.append(element) }
+        return kept
+    }
+}
