@@ -214,18 +214,10 @@ extension PostgresEnrollmentStore {
     // MARK: Sign-in in fewer round trips
 
     /// One transaction, so the credential is stored only for a user whose factors were listed.
+    /// Concurrent first steps are decided together, a few statements for all of them in one
+    /// transaction (``startSignIns(_:)``).
     public func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws(PostgresEnrollmentStoreError) -> SignInFactors {
-        let (rows, phoneRows) = try await transaction("starting a sign-in") { connection in
-            let rows = try await connection.factorRows(of: credential.userID)
-            let phoneRows = try await connection.phoneFactorRows(of: credential.userID)
-            if !rows.isEmpty || !phoneRows.isEmpty {
-                try await connection.insertPendingSignIn(credential)
-            }
-            return (rows, phoneRows)
-        }
-        return SignInFactors(
-            totp: try rows.records { row throws(PostgresEnrollmentStoreError) in try row.factorRecord(sealer) },
-            phone: try phoneRows.records { row throws(PostgresEnrollmentStoreError) in try row.phoneFactorRecord() })
+        try await signInStarts.submit(credential) { requests in await self.startSignIns(requests) }
     }
 
     /// One statement: the credential joined with the counter.
@@ -246,10 +238,8 @@ extension PostgresEnrollmentStore {
         return (try reader.pendingSignInRecord(), try reader.failureCounter(key: failureKey))
     }
 
-    /// One transaction: the credential is locked as it is read (`FOR UPDATE`), so of concurrent
-    /// completions of one credential the later ones find it gone; the step is the conditional
-    /// `UPDATE` of ``recordAcceptedStep(_:factorID:)``, so of completions with one step exactly one
-    /// records it. A refusal commits nothing but an expired credential's deletion.
+    /// Concurrent completions are decided together, a few statements for all of them in one
+    /// transaction (``completeSignIns(_:)``).
     public func completeSignIn(
         credentialID: String,
         factorID: String,
@@ -258,25 +248,10 @@ extension PostgresEnrollmentStore {
         session: SessionRecord,
         maximumSessionsPerUser: Int
     ) async throws(PostgresEnrollmentStoreError) -> SignInCompletion {
-        let stored = try Self.storedStep(step)
-        return try await transaction("completing a sign-in") { connection -> SignInCompletion in
-            if let refusal = try await connection.refuseCredential(credentialID, userID: session.userID, at: time) { return refusal }
-            let failures = try await connection.failureCounter(key: factorID)
-            if let until = failures.lockEnd(at: time) {
-                return .locked(until: until)
-            }
-            switch try await connection.compareAndSetStep(stored, factorID: factorID, userID: session.userID) {
-            case .accepted: break
-            case .rejected(let last): return .stepRejected(lastAcceptedStep: last)
-            case .factorNotFound: return .factorNotFound
-            }
-            try await connection.execute("DELETE FROM pending_sign_ins WHERE id = \(credentialID)")
-            if failures != .zero {
-                try await connection.execute("DELETE FROM failure_counters WHERE key = \(factorID)")
-            }
-            _ = try await connection.insertSession(session, maximumPerUser: maximumSessionsPerUser)
-            return .completed
-        }
+        let request = SignInCompletionBatch.Request(
+            credentialID: credentialID, factorID: factorID, step: try Self.storedStep(step), time: time, session: session,
+            maximumSessionsPerUser: maximumSessionsPerUser)
+        return try await signInCompletions.submit(request) { requests in await self.completeSignIns(requests) }
     }
 
     // MARK: Quotas
@@ -395,6 +370,16 @@ extension PostgresEnrollmentStore.Connection {
             return .credentialExpired(expiresAt: credential.expiresAt)
         }
         return nil
+    }
+
+    /// Takes the session locks of `users` until the transaction ends, in the order of their
+    /// hashes, so that two servers locking overlapping sets never wait for each other in a circle.
+    func lockSessions(of users: [String]) async throws {
+        try await execute(
+            """
+            SELECT pg_advisory_xact_lock(\(LockNamespace.sessionsOfUser.rawValue), user_hash)
+            FROM (SELECT DISTINCT hashtext(user_id) AS user_hash FROM unnest(\(users)::text[]) AS u (user_id) ORDER BY user_hash) AS ordered
+            """)
     }
 
     /// Inserts the session, then ends the user's oldest sessions beyond `maximumPerUser`, under

@@ -38,12 +38,20 @@ public final class PostgresEnrollmentStore: EnrollmentStore {
         /// How many times an operation that hit a transient failure is tried again, where trying
         /// again cannot apply it twice.
         public var transientRetries: Int
+        /// The most concurrent sign-ins (first steps, or completions) decided together in one
+        /// transaction, a few statements for all of them. 1 decides each alone.
+        public var maximumSignInsPerBatch: Int
 
-        /// Creates options; the defaults wait 10 seconds for a connection and retry 3 times.
-        public init(connectionWait: Duration = .seconds(10), connectTimeout: Duration = .seconds(10), transientRetries: Int = 3) {
+        /// Creates options; the defaults wait 10 seconds for a connection, retry 3 times and
+        /// decide up to 64 sign-ins together.
+        public init(
+            connectionWait: Duration = .seconds(10), connectTimeout: Duration = .seconds(10), transientRetries: Int = 3,
+            maximumSignInsPerBatch: Int = 64
+        ) {
             self.connectionWait = connectionWait
             self.connectTimeout = connectTimeout
             self.transientRetries = transientRetries
+            self.maximumSignInsPerBatch = max(1, maximumSignInsPerBatch)
         }
     }
 
@@ -56,6 +64,10 @@ public final class PostgresEnrollmentStore: EnrollmentStore {
     let client: PostgresClient
     private let runner: Task<Void, Never>
     private let state = NIOLockedValueBox(State())
+    /// Concurrent first steps of sign-ins, decided together.
+    let signInStarts: OperationBatcher<PendingSignInRecord, SignInFactors, PostgresEnrollmentStoreError>
+    /// Concurrent sign-in completions, decided together.
+    let signInCompletions: OperationBatcher<SignInCompletionBatch.Request, SignInCompletion, PostgresEnrollmentStoreError>
 
     private struct State {
         var closed = false
@@ -68,6 +80,8 @@ public final class PostgresEnrollmentStore: EnrollmentStore {
         self.server = settings.description
         self.options = options
         self.logger = logger
+        signInStarts = OperationBatcher(maximumBatch: options.maximumSignInsPerBatch)
+        signInCompletions = OperationBatcher(maximumBatch: options.maximumSignInsPerBatch)
         var configuration = try settings.clientConfiguration()
         configuration.options.maximumConnections = max(1, poolSize)
         configuration.options.connectTimeout = options.connectTimeout

@@ -1,0 +1,138 @@
+internal import OTPDurableStore
+internal import OTPEnrollment
+internal import PostgresNIO
+
+/// The two writes of every sign-in, in sets.
+///
+/// Each statement is a round trip to the server, and PostgreSQL spends about as long on a small
+/// statement as on the same statement over many rows: concurrent sign-ins therefore go through
+/// ``OperationBatcher``s, and a batch's reads and writes are each one statement over all of its
+/// sign-ins (arrays through `unnest` and `= ANY`), in one transaction. What a batch reads to
+/// decide it locks (`FOR UPDATE`, in id order, so that two servers completing overlapping batches
+/// never wait for each other in a circle), so the decision holds under `READ COMMITTED` with any
+/// number of servers.
+extension PostgresEnrollmentStore {
+    /// Starts `requests` together (``factorsStartingSignIn(_:)``): one result each, in order; all
+    /// fail together only when the transaction does.
+    func startSignIns(_ requests: [PendingSignInRecord]) async -> [Result<SignInFactors, PostgresEnrollmentStoreError>] {
+        let sealer = self.sealer
+        do throws(PostgresEnrollmentStoreError) {
+            let batch = try await transaction("starting sign-ins") { connection -> SignInStartBatch in
+                let users = SignInStartBatch.users(of: requests)
+                let totp = try await connection.query(
+                    "SELECT \(unescaped: StoredColumns.factor) FROM factors WHERE user_id = ANY(\(users)) ORDER BY enrolled_at, id")
+                let phone = try await connection.query(
+                    "SELECT \(unescaped: StoredColumns.phoneFactor) FROM phone_factors WHERE user_id = ANY(\(users)) ORDER BY enrolled_at, id")
+                let batch = SignInStartBatch(
+                    requests, totp: try totp.records { row throws(PostgresEnrollmentStoreError) in try row.factorRecord(sealer) },
+                    phone: try phone.records { row throws(PostgresEnrollmentStoreError) in try row.phoneFactorRecord() })
+                let credentials = batch.credentials
+                if !credentials.isEmpty {
+                    try await connection.execute(
+                        """
+                        INSERT INTO pending_sign_ins (\(unescaped: StoredColumns.pendingSignIn))
+                        SELECT * FROM unnest(
+                            \(credentials.map(\.id))::text[], \(credentials.map(\.userID))::text[],
+                            \(credentials.map(\.firstFactorProvider))::text[], \(credentials.map(\.createdAt))::int8[],
+                            \(credentials.map(\.expiresAt))::int8[])
+                        """)
+                }
+                return batch
+            }
+            return batch.factors.map { .success($0) }
+        } catch {
+            return requests.map { _ in .failure(error) }
+        }
+    }
+
+    /// Completes `requests` together (``completeSignIn(credentialID:factorID:step:at:session:maximumSessionsPerUser:)``):
+    /// one result each, in order; all fail together only when the transaction does.
+    func completeSignIns(_ requests: [SignInCompletionBatch.Request]) async -> [Result<SignInCompletion, PostgresEnrollmentStoreError>] {
+        do throws(PostgresEnrollmentStoreError) {
+            let batch = try await transaction("completing sign-ins") { connection -> SignInCompletionBatch in
+                let batch = SignInCompletionBatch(requests, rows: try await connection.signInCompletionRows(requests))
+                try await connection.write(batch)
+                return batch
+            }
+            return batch.outcomes.map { .success($0) }
+        } catch {
+            return requests.map { _ in .failure(error) }
+        }
+    }
+}
+
+extension PostgresEnrollmentStore.Connection {
+    /// The credentials, failure counters and factors `requests` name, the credentials and factors
+    /// locked until the transaction ends.
+    fileprivate func signInCompletionRows(_ requests: [SignInCompletionBatch.Request]) async throws -> SignInCompletionBatch.Rows {
+        let (credentialIDs, factorIDs) = SignInCompletionBatch.keys(of: requests)
+        var rows = SignInCompletionBatch.Rows()
+        let credentials = try await query(
+            "SELECT \(unescaped: StoredColumns.pendingSignIn) FROM pending_sign_ins WHERE id = ANY(\(credentialIDs)) ORDER BY id FOR UPDATE")
+        for row in credentials {
+            let record = try PostgresStoredRow(row: row).pendingSignInRecord()
+            rows.credentials[record.id] = record
+        }
+        let counters = try await query("SELECT key, consecutive_failures, locked_until FROM failure_counters WHERE key = ANY(\(factorIDs))")
+        for row in counters {
+            let stored = PostgresStoredRow(row: row)
+            let key = try stored.text("key", of: "?")
+            rows.failures[key] = try stored.failureCounter(key: key)
+        }
+        let factors = try await query(
+            "SELECT id, user_id, last_accepted_step FROM factors WHERE id = ANY(\(factorIDs)) ORDER BY id FOR UPDATE")
+        for row in factors {
+            let (id, factor) = try PostgresStoredRow(row: row).completionFactor()
+            rows.factors[id] = factor
+        }
+        return rows
+    }
+
+    /// What `batch` decided to write.
+    fileprivate func write(_ batch: SignInCompletionBatch) async throws {
+        if !batch.deletedCredentials.isEmpty {
+            try await execute("DELETE FROM pending_sign_ins WHERE id = ANY(\(batch.deletedCredentials))")
+        }
+        if !batch.acceptedSteps.isEmpty {
+            try await execute(
+                """
+                UPDATE factors AS f SET last_accepted_step = accepted.step
+                FROM unnest(\(batch.acceptedSteps.map(\.factorID))::text[], \(batch.acceptedSteps.map(\.step))::int8[]) AS accepted (id, step)
+                WHERE f.id = accepted.id
+                """)
+        }
+        if !batch.clearedFailures.isEmpty {
+            try await execute("DELETE FROM failure_counters WHERE key = ANY(\(batch.clearedFailures))")
+        }
+        let sessions = batch.sessions
+        guard !sessions.isEmpty else { return }
+        try await lockSessions(of: Array(batch.sessionCaps.keys))
+        // postgres-nio binds no array of optionals: whether a session has a second factor goes
+        // beside the (then empty) id.
+        try await execute(
+            """
+            INSERT INTO sessions (\(unescaped: StoredColumns.session))
+            SELECT id, user_id, provider, authenticated_at, CASE WHEN has_factor THEN factor END, last_used_at, expires_at
+            FROM unnest(
+                \(sessions.map(\.id))::text[], \(sessions.map(\.userID))::text[], \(sessions.map(\.firstFactorProvider))::text[],
+                \(sessions.map(\.authenticatedAt))::int8[], \(sessions.map { $0.secondFactorEnrollmentID ?? "" })::text[],
+                \(sessions.map { $0.secondFactorEnrollmentID != nil })::bool[], \(sessions.map(\.lastUsedAt))::int8[],
+                \(sessions.map(\.expiresAt))::int8[]
+            ) WITH ORDINALITY AS s (id, user_id, provider, authenticated_at, factor, has_factor, last_used_at, expires_at, position)
+            ORDER BY position
+            """)
+        // Each user keeps the newest sessions up to the cap; one statement per cap, and the caps
+        // of one service are all the same.
+        for (cap, users) in Dictionary(grouping: batch.sessionCaps.keys, by: { batch.sessionCaps[$0]! }) {
+            try await execute(
+                """
+                DELETE FROM sessions WHERE id IN (
+                    SELECT id FROM (
+                        SELECT id, row_number() OVER (PARTITION BY user_id ORDER BY seq DESC) AS newer
+                        FROM sessions WHERE user_id = ANY(\(Array(users)))
+                    ) AS ranked WHERE newer > \(Int64(cap))
+                )
+                """)
+        }
+    }
+}
