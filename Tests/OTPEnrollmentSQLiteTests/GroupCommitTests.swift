@@ -1,5 +1,6 @@
 import OTPEnrollment
 import OTPEnrollmentSQLite
+import OTPEnrollmentTestSupport
 import OTPSealing
 import Testing
 
@@ -102,5 +103,24 @@ struct GroupCommitTests {
                 #expect(try await store.account(id: "account-\(index)")?.email == "user\(index)@example.com")
             }
         }
+    }
+
+    @Test("a batch of sign-in completions that SQLite refuses (a trigger on one session) fails as a whole and writes nothing")
+    func failedSignInBatch() async throws {
+        let database = try TestDatabase()
+        let store = try await database.open()
+        try await RawDatabase.with(database.path) { connection in
+            _ = try await connection.query(
+                """
+                CREATE TRIGGER refuse_session BEFORE INSERT ON sessions
+                WHEN NEW.id = '\(EnrollmentStoreConformance.refusedSessionID)'
+                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                """)
+        }
+        let failed = try await EnrollmentStoreConformance.failedSignInBatch(on: store)
+        #expect(failed >= 1)
+        // The store goes on after a failed batch.
+        #expect(try await store.recordFailure(key: "after", at: 1_800_000_000, limit: 5, lockout: 300).consecutiveFailures == 1)
+        try await store.close()
     }
 }
