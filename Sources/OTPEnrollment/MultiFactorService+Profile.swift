@@ -35,7 +35,8 @@ extension MultiFactorService {
         }
         let continued = try await startSession(identity, at: now, secondFactor: user.secondFactor, enrolledFactors: factors)
         user.withState {
-            $0.endedWith = AuthError(.userTokenExpired, "this session ended when the user's address or password changed: use the user update returned")
+            $0.endedWith = AuthError(
+                .userTokenExpired, "this session ended when the user's address or password changed: use the user update returned")
         }
         logger.info("credentials changed by the user", metadata: ["user": "\(userID)"])
         return continued
