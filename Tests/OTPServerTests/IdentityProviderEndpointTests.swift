@@ -118,6 +118,15 @@ import Testing
             let refusedDisabled = try await server.signInWithIdp(try await provider.idToken(subject: "g-dan", email: nil), idToken: otherToken)
             #expect(refusedDisabled.errorMessage?.hasPrefix("USER_DISABLED : ") == true, "\(refusedDisabled.body)")
             #expect(try await server.accountsWithIdentity("google.com", rawID: "g-dan").isEmpty)
+
+            // A disabled account does not sign in with its identity either.
+            let disableOwner = try await server.post(
+                "/identitytoolkit.googleapis.com/v1/projects/\(server.projectID)/accounts:update",
+                Server.json(["localId": ownerUID, "disableUser": true]), headers: [("Authorization", "Bearer owner")])
+            try #require(disableOwner.status == 200, "\(disableOwner.body)")
+            let ownerSignIn = try await server.signInWithIdp(try await provider.idToken(subject: "g-bob", email: "bob@example.com"), sdk: .iOS)
+            #expect(ownerSignIn.status == 400)
+            #expect(ownerSignIn.errorMessage?.hasPrefix("USER_DISABLED : ") == true, "\(ownerSignIn.body)")
         }
     }
 
@@ -190,6 +199,34 @@ import Testing
             #expect(after.status == 200, "\(after.body)")
             #expect(after.json["isNewUser"] as? Bool == true)
             #expect(after.json["localId"] as? String != uid)
+
+            // iOS's unlink of password: setAccountInfo; the address goes with it (B.3).
+            let noPassword = try await server.updateAccount(linkedToken, ["deleteProvider": ["password"]], sdk: .iOS)
+            #expect(noPassword.status == 200, "\(noPassword.body)")
+            #expect((noPassword.json["providerUserInfo"] as? [Any])?.isEmpty == true, "\(noPassword.body)")
+            #expect(noPassword.json.keys.contains("email") == false && noPassword.json.keys.contains("passwordHash") == false)
+            let passwordSignIn = try await server.post(Server.signInPath, Server.json(["email": "eve@example.com", "password": "long enough"]))
+            #expect(passwordSignIn.errorMessage?.hasPrefix("INVALID_LOGIN_CREDENTIALS : ") == true, "\(passwordSignIn.body)")
+        }
+    }
+
+    @Test func malformedIdentityProviderOptionsStopTheServerAtStart() async throws {
+        let executable = try BuiltProduct.path("otpkit-server")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let keyFile = try ServerProcess.sealingKeyFile(in: directory)
+        let cases: [(value: [String], says: String)] = [
+            (["--identity-provider", "oidc.example=client-1"], "oidc.example=CLIENT_ID,ISSUER_URL,JWKS_URL_OR_FILE"),
+            (["--identity-provider", "google.com"], "--identity-provider takes"),
+            (["--identity-provider", "oidc.example=client-1,https://issuer.example,http://keys.example/jwks"], "--identity-provider oidc.example:"),
+            (["--identity-provider", "google.com=a", "--identity-provider", "Google.com=b"], "google.com is given twice"),
+        ]
+        for (value, says) in cases {
+            let run = try await ProcessRunner.run(
+                executable,
+                ["--db", directory.file("otpkit.sqlite"), "--key-file", keyFile, "--project-id", "demo-otpkit", "--port", "0", "--emulator"] + value)
+            #expect(run.status == 64, "\(value): \(run)")
+            #expect(run.stderr.contains(says), "\(value): \(run.stderr)")
         }
     }
 
