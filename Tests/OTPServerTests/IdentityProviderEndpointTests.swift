@@ -40,6 +40,10 @@ import Testing
             let password = try #require(entries.first { $0["providerId"] as? String == "password" })
             #expect(password["rawId"] as? String == "ada@example.com" && password["email"] as? String == "ada@example.com")
             #expect(user["email"] as? String == "ada@example.com", "the account keeps its own address")
+            // A second Google identity on the same account is refused (E.17), and not linked.
+            let second = try await server.signInWithIdp(try await provider.idToken(subject: "g-ada-2", email: nil), idToken: linkedToken)
+            #expect(second.errorMessage?.hasPrefix("PROVIDER_ALREADY_LINKED : ") == true, "\(second.body)")
+            #expect(try await server.accountsWithIdentity("google.com", rawID: "g-ada-2").isEmpty)
             // The link replaced the session: its refresh token is refused.
             let stale = try await server.refresh(refreshToken)
             #expect(stale.errorMessage?.hasPrefix("TOKEN_EXPIRED : ") == true, "\(stale.body)")
