@@ -231,7 +231,7 @@ let package = Package(
         .executableTarget(
             name: "OTPServerCommand",
             dependencies: [
-                "OTPServer", "OTPEnrollmentDatabase", "OTPEnrollment", "OTPSealing", "OTPCore", "OTPSMS",
+                "OTPServer", "OTPEnrollmentDatabase", "OTPEnrollment", "OTPSealing", "OTPCore", "OTPSMS", "OTPFederation",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -340,7 +340,7 @@ let package = Package(
         .testTarget(
             name: "OTPServerTests",
             dependencies: [
-                "OTPServer", "OTPEnrollment", "OTPSealing", "OTPCore", "OTPTestUtilities", "OTPPostgresTestServer",
+                "OTPServer", "OTPEnrollment", "OTPSealing", "OTPCore", "OTPTestUtilities", "OTPPostgresTestServer", "OTPLoopbackHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -101,7 +101,7 @@ extension MultiFactorService {
         return nil
     }
 
-    private func currentIdentity(of accountID: String, provider: FirstFactorProvider) async throws(AuthError) -> FirstFactorIdentity {
+    func currentIdentity(of accountID: String, provider: FirstFactorProvider) async throws(AuthError) -> FirstFactorIdentity {
         guard let account = try await storeCall("reading the account", { try await store.account(id: accountID) }) else {
             throw accountGone()
         }

@@ -56,10 +56,7 @@ extension IdentityToolkitRoutes {
             guard let details = try await call({ () async throws(AuthError) in try await service.accountDetails(id: id) }) else {
                 throw IdentityToolkitError("USER_NOT_FOUND", "the account was deleted as it was updated")
             }
-            let user = WireUser(details)
-            return Wire.UpdateResponse(
-                localId: user.localId, email: user.email, emailVerified: user.emailVerified, displayName: user.displayName,
-                photoUrl: user.photoUrl, passwordHash: user.passwordHash, providerUserInfo: user.providerUserInfo)
+            return Wire.UpdateResponse(WireUser(details))
         case .accountNotFound:
             throw IdentityToolkitError("USER_NOT_FOUND", "no account has this uid")
         case .emailAlreadyInUse:

@@ -5,12 +5,11 @@ extension IdentityToolkitRoutes {
     /// for an empty body; signed in at once, with an ID token.
     func signUp(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.SignUpResponse {
         let request = try body.decode(Wire.SignUpRequest.self)
-        guard request.idToken == nil else {
-            throw IdentityToolkitError(
-                status: .notImplemented, "NOT_IMPLEMENTED", "linking a password to a signed-in user is not served by this version")
-        }
         let email = request.email.flatMap { $0.isEmpty ? nil : $0 }
         let password = request.password.flatMap { $0.isEmpty ? nil : $0 }
+        if let idToken = request.idToken, !idToken.isEmpty {
+            return try await linkPassword(idToken: idToken, email: email, password: password)
+        }
         let user: User
         switch (email, password) {
         case (nil, nil):
@@ -25,6 +24,21 @@ extension IdentityToolkitRoutes {
         let token = try await idToken(for: user)
         return Wire.SignUpResponse(
             localId: user.uid, email: user.email, idToken: token, refreshToken: try refreshToken(for: user), expiresIn: String(tokens.lifetime))
+    }
+
+    /// `accounts:signUp` with the user's `idToken` (B.2, B.5): links an email address and password
+    /// to that user, who keeps the uid (an anonymous user so becomes a password user) and continues
+    /// in a new session, whose tokens the answer carries (iOS stops without them).
+    private func linkPassword(idToken: String, email: String?, password: String?) async throws(IdentityToolkitError) -> Wire.SignUpResponse {
+        guard let email else { throw IdentityToolkitError("MISSING_EMAIL", "give the email address to link with the password") }
+        guard let password else { throw IdentityToolkitError("MISSING_PASSWORD", "give the password to link with the email address") }
+        let (user, _) = try await tokenUser(idToken)
+        let linked = try await call { () async throws(AuthError) in
+            try await user.link(with: EmailAuthProvider.credential(withEmail: email, password: password)).user
+        }
+        return Wire.SignUpResponse(
+            localId: linked.uid, email: linked.email, idToken: try await self.idToken(for: linked), refreshToken: try refreshToken(for: linked),
+            expiresIn: String(tokens.lifetime))
     }
 
     /// `accounts:signInWithPassword` (iOS `verifyPassword`), with the emulator's order of checks:
@@ -43,9 +57,9 @@ extension IdentityToolkitRoutes {
             user = try await service.signIn(withEmail: email, password: password, source: source)
         } catch {
             guard error.code == .secondFactorRequired, let resolver = error.resolver else { throw IdentityToolkitError(error) }
+            let (credential, hints) = try multiFactorChallenge(resolver)
             return Wire.SignInWithPasswordResponse(
-                localId: resolver.uid, email: EmailAddress.normalized(email), mfaPendingCredential: try pendingCredential(for: resolver),
-                mfaInfo: resolver.hints.map(WireMultiFactorInfo.init))
+                localId: resolver.uid, email: EmailAddress.normalized(email), mfaPendingCredential: credential, mfaInfo: hints)
         }
         let token = try await idToken(for: user)
         return Wire.SignInWithPasswordResponse(

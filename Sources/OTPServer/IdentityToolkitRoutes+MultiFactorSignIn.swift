@@ -69,6 +69,12 @@ extension IdentityToolkitRoutes {
         }
     }
 
+    /// What a first factor answers when the account has second factors, whichever the first
+    /// factor was: the pending credential and the hints (phone numbers masked), instead of tokens.
+    func multiFactorChallenge(_ resolver: MultiFactorResolver) throws(IdentityToolkitError) -> (String, [WireMultiFactorInfo]) {
+        (try pendingCredential(for: resolver), resolver.hints.map(WireMultiFactorInfo.init))
+    }
+
     /// The pending credential of a sign-in that needs its second factor.
     func pendingCredential(for resolver: MultiFactorResolver) throws(IdentityToolkitError) -> String {
         do {

@@ -73,6 +73,10 @@ public struct IdentityToolkitRoutes: Sendable {
             try await routes.signInWithPassword(body, source: source)
         }
         client(router, v1: "accounts:lookup", v3: "getAccountInfo") { body, _ throws(IdentityToolkitError) in try await routes.lookup(body) }
+        client(router, v1: "accounts:signInWithIdp", v3: "verifyAssertion") { body, _ throws(IdentityToolkitError) in
+            try await routes.signInWithIdp(body)
+        }
+        client(router, v1: "accounts:update", v3: "setAccountInfo") { body, _ throws(IdentityToolkitError) in try await routes.update(body) }
         router.post(RouterPath(Self.secureToken)) { request, _ in
             await routes.respond {
                 () async throws(IdentityToolkitError) -> any Encodable in

@@ -35,6 +35,8 @@ extension Wire {
         var customAttributes: String?
     }
 
+    /// The account after the update; a user's own update that changed the address or password
+    /// adds the new session's tokens, as every earlier token is then revoked.
     struct UpdateResponse: Encodable {
         var kind = "identitytoolkit#SetAccountInfoResponse"
         var localId: String
@@ -44,6 +46,19 @@ extension Wire {
         var photoUrl: String?
         var passwordHash: String?
         var providerUserInfo: [WireUser.ProviderUserInfo]
+        var idToken: String?
+        var refreshToken: String?
+        var expiresIn: String?
+
+        init(_ user: WireUser) {
+            localId = user.localId
+            email = user.email
+            emailVerified = user.emailVerified
+            displayName = user.displayName
+            photoUrl = user.photoUrl
+            passwordHash = user.passwordHash
+            providerUserInfo = user.providerUserInfo
+        }
     }
 
     /// `accounts:batchGet`'s answer: `nextPageToken` only when another page follows.

@@ -5,6 +5,7 @@ internal import Logging
 internal import OTPCore
 internal import OTPEnrollment
 internal import OTPEnrollmentDatabase
+internal import OTPFederation
 internal import OTPSealing
 internal import OTPServer
 internal import ServiceLifecycle
@@ -16,7 +17,7 @@ struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "otpkit-server",
         abstract:
-            "Serve Firebase's Identity Toolkit REST API (sign-up, sign-in, lookup, multi-factor enrollment and sign-in, admin users) on an OTPKit store.",
+            "Serve Firebase's Identity Toolkit REST API (sign-up, sign-in with a password or an identity provider, linking, account updates, lookup, multi-factor enrollment and sign-in, admin users) on an OTPKit store.",
         discussion: """
             Prints the port it listens on, alone on one line, once it is ready; GET / then answers 200. \
             SIGTERM or SIGINT finish the requests in flight and exit 0.
@@ -64,7 +65,24 @@ struct ServerCommand: AsyncParsableCommand {
         help: ArgumentHelp(#"Send the codes of phone factors by POSTing {"to":NUMBER,"text":MESSAGE} as JSON to URL."#, valueName: "url"))
     var smsWebhook: String?
 
+    @Option(
+        name: .customLong("identity-provider"),
+        help: ArgumentHelp(
+            "A federated provider whose ID tokens accounts:signInWithIdp accepts, verified against its published keys (repeatable): google.com=CLIENT_ID with Google's issuers and keys, or ID=CLIENT_ID,ISSUER_URL,JWKS_URL_OR_FILE for any OpenID Connect provider. Under --emulator google.com and apple.com also take the emulator's unsigned credentials (JSON claims, or a JWT with alg none), never otherwise.",
+            valueName: "provider"))
+    var identityProviders: [String] = []
+
+    /// The providers that take the emulator's unsigned credentials under `--emulator` without being configured.
+    static let emulatorProviderIDs = [GoogleAuthProvider.id, "apple.com"]
+
     func validate() throws {
+        var providerIDs: Set<String> = []
+        for argument in identityProviders {
+            let option = try IdentityProviderOption(parsing: argument)
+            guard providerIDs.insert(option.settings.providerID).inserted else {
+                throw ValidationError("--identity-provider \(option.settings.providerID) is given twice: give each provider once")
+            }
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard !projectID.isEmpty, projectID.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
             throw ValidationError("--project-id must be letters, digits and dashes, such as demo-project")
@@ -120,8 +138,15 @@ struct ServerCommand: AsyncParsableCommand {
 
     private func serve(_ database: EnrollmentDatabase, signingKey: IDTokenSigningKey, logger: Logger) async throws {
         let phone = try phoneDelivery(logger: logger)
+        let verifiers = try identityProviders.map { OpenIDTokenVerifier(settings: try IdentityProviderOption(parsing: $0).settings, logger: logger) }
+        // The verifiers' HTTP clients are shut down with the phone sender's, whatever ends the server.
+        let shutdown: () async -> Void = {
+            await phone.shutdown()
+            for verifier in verifiers { try? await verifier.shutdown() }
+        }
         let service = try MultiFactorService(
-            configuration: MultiFactorConfiguration(phone: phone.settings), store: database.store, smsSender: phone.sender, logger: logger)
+            configuration: MultiFactorConfiguration(phone: phone.settings), store: database.store, smsSender: phone.sender,
+            identityProviders: tokenVerifiers(verifiers), logger: logger)
         let tokens = await IDTokenIssuer(projectID: projectID, signingKey: signingKey)
         let routes = IdentityToolkitRoutes(
             service: service, tokens: tokens, refreshTokenKeys: database.store.codeDigestKeys ?? database.sealer,
@@ -141,10 +166,24 @@ struct ServerCommand: AsyncParsableCommand {
         do {
             try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
         } catch {
-            await phone.shutdown()
+            await shutdown()
             throw error
         }
-        await phone.shutdown()
+        await shutdown()
+    }
+}
+
+extension ServerCommand {
+    /// The service's ID token verifiers: the configured providers', and under `--emulator` the
+    /// emulator's unsigned form in front of them and for ``emulatorProviderIDs``.
+    func tokenVerifiers(_ verifiers: [OpenIDTokenVerifier]) -> [any IdentityTokenVerifier] {
+        guard emulator else { return verifiers }
+        var byProvider: [String: any IdentityTokenVerifier] = [:]
+        for providerID in Self.emulatorProviderIDs { byProvider[providerID] = EmulatorIdentityTokenVerifier(providerID: providerID) }
+        for verifier in verifiers {
+            byProvider[verifier.providerID] = EmulatorIdentityTokenVerifier(providerID: verifier.providerID, signed: verifier)
+        }
+        return byProvider.keys.sorted().compactMap { byProvider[$0] }
     }
 }
 

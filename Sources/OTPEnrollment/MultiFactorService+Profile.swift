@@ -1,0 +1,44 @@
+extension MultiFactorService {
+    /// A signed-in user's own change of address, password, name or photo (Firebase's
+    /// `accounts:update` with an ID token), in one store operation.
+    ///
+    /// A new address or password ends every session of the user, as an administrator's new
+    /// password does, so that a stolen refresh token dies with the old credential; the user goes
+    /// on in a new session with the same first and second factor. A change of name or photo
+    /// keeps the session.
+    func updateProfile(
+        _ user: User, email: String?, password: String?, displayName: AttributeChange<String>?, photoURL: AttributeChange<String>?
+    ) async throws(AuthError) -> User {
+        _ = try await liveSession(user)
+        let userID = user.uid
+        guard let account = try await storeCall("reading the account", { try await store.account(id: userID) }) else {
+            throw AuthError(.userNotFound, "the user's account was deleted")
+        }
+        guard !account.isDisabled else { throw userDisabled() }
+        let address = try email.map { (email) throws(AuthError) in try normalizedEmail(email) }
+        // The same address again changes nothing, and so keeps its verification and the sessions.
+        let newAddress = address == account.email ? nil : address
+        let now = clock.now()
+        let update = try await updateAccount(
+            id: userID, email: newAddress, password: password, displayName: displayName, photoURL: photoURL,
+            isEmailVerified: newAddress == nil ? nil : false, tokensValidAfter: newAddress == nil ? nil : now)
+        switch update {
+        case .updated: break
+        case .accountNotFound: throw AuthError(.userNotFound, "the user's account was deleted")
+        case .emailAlreadyInUse: throw AuthError(.emailAlreadyInUse, "another account has this email address", email: newAddress)
+        case .identityInUse: throw AuthError(.internalError, "the store reported a phone number conflict for a change without one")
+        }
+        let identity = try await currentIdentity(of: userID, provider: user.identity.provider)
+        let factors = user.multiFactor.enrolledFactors
+        guard newAddress != nil || password != nil else {
+            return User(service: self, identity: identity, sessionID: user.sessionID, secondFactor: user.secondFactor, enrolledFactors: factors)
+        }
+        let continued = try await startSession(identity, at: now, secondFactor: user.secondFactor, enrolledFactors: factors)
+        user.withState {
+            $0.endedWith = AuthError(
+                .userTokenExpired, "this session ended when the user's address or password changed: use the user update returned")
+        }
+        logger.info("credentials changed by the user", metadata: ["user": "\(userID)"])
+        return continued
+    }
+}

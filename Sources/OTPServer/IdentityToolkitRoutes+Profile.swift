@@ -1,0 +1,86 @@
+internal import OTPEnrollment
+
+extension IdentityToolkitRoutes {
+    /// `accounts:update` with the user's `idToken` (iOS `setAccountInfo`, `IDENTITY-TOOLKIT.md`
+    /// C.7): the user's own address, password, name and photo in one store operation, then each
+    /// provider of `deleteProvider` unlinked (B.3; a provider the user does not have is ignored,
+    /// as the emulator does, since both SDKs check first). Everything is checked before anything is
+    /// written. A new address or password revokes every earlier token, and the answer carries the
+    /// new session's tokens. What only an administrator may change is refused, not ignored.
+    func update(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.UpdateResponse {
+        let request = try body.decode(Wire.UpdateRequest.self)
+        guard let idToken = request.idToken, !idToken.isEmpty else {
+            if let code = request.oobCode, !code.isEmpty {
+                throw IdentityToolkitError(status: .notImplemented, "NOT_IMPLEMENTED", "email action codes (oobCode) are not served by this version")
+            }
+            throw IdentityToolkitError("INVALID_REQ_TYPE", "Unsupported request parameters: give the user's idToken")
+        }
+        if request.customAttributes != nil {
+            throw IdentityToolkitError("INSUFFICIENT_PERMISSION", "custom claims are set by an administrator only")
+        }
+        if request.disableUser != nil {
+            throw IdentityToolkitError("OPERATION_NOT_ALLOWED", "a user cannot disable or enable an account: an administrator can")
+        }
+        for (field, isPresent) in [
+            ("localId", request.localId != nil), ("emailVerified", request.emailVerified != nil), ("phoneNumber", request.phoneNumber != nil),
+        ] where isPresent {
+            throw IdentityToolkitError("INSUFFICIENT_PERMISSION", "\(field) is changed by an administrator only")
+        }
+        if request.validSince != nil {
+            throw IdentityToolkitError(status: .notImplemented, "NOT_IMPLEMENTED", "validSince from a user is not served by this version")
+        }
+        var displayName = request.displayName.map { AttributeChange.set($0) }
+        var photoURL = request.photoUrl.map { AttributeChange.set($0) }
+        for attribute in request.deleteAttribute ?? [] {
+            switch attribute {
+            case "DISPLAY_NAME": displayName = .remove
+            case "PHOTO_URL": photoURL = .remove
+            case "EMAIL", "PASSWORD", "PROVIDER", "RAW_USER_INFO":
+                throw IdentityToolkitError(
+                    status: .notImplemented, "NOT_IMPLEMENTED",
+                    "deleting \(attribute) is not served by this version: unlink the provider with deleteProvider instead")
+            default:
+                throw IdentityToolkitError("INVALID_ARGUMENT", "deleteAttribute names an unknown attribute: give DISPLAY_NAME or PHOTO_URL")
+            }
+        }
+        if let email = request.email, email.isEmpty { throw IdentityToolkitError("INVALID_EMAIL", "the email address is empty") }
+        if let password = request.password, password.isEmpty { throw IdentityToolkitError("WEAK_PASSWORD", "the password is empty") }
+        var providers: [String] = []
+        for provider in request.deleteProvider ?? [] where !providers.contains(provider) {
+            guard !provider.isEmpty else { throw IdentityToolkitError("INVALID_ARGUMENT", "deleteProvider holds an empty provider id") }
+            providers.append(provider)
+        }
+        if providers.contains(EmailAuthProvider.id), request.email != nil || request.password != nil {
+            throw IdentityToolkitError("INVALID_ARGUMENT", "the request both changes the password or address and unlinks password: send one")
+        }
+
+        let (user, _) = try await tokenUser(idToken)
+        var current = user
+        if request.email != nil || request.password != nil || displayName != nil || photoURL != nil {
+            current = try await call { () async throws(AuthError) in
+                try await user.update(email: request.email, password: request.password, displayName: displayName, photoURL: photoURL)
+            }
+        }
+        for provider in providers {
+            do {
+                current = try await current.unlink(fromProvider: provider)
+            } catch  where error.code == .noSuchProvider {
+                continue
+            } catch {
+                throw IdentityToolkitError(error)
+            }
+        }
+        let userID = current.uid
+        guard let details = try await call({ () async throws(AuthError) in try await service.accountDetails(id: userID) }) else {
+            throw IdentityToolkitError("USER_NOT_FOUND", "the account was deleted as it was updated")
+        }
+        var response = Wire.UpdateResponse(WireUser(details))
+        // A new session means the earlier ones were revoked: the client needs its tokens.
+        if current.sessionID != user.sessionID {
+            response.idToken = try await self.idToken(for: current)
+            response.refreshToken = try refreshToken(for: current)
+            response.expiresIn = String(tokens.lifetime)
+        }
+        return response
+    }
+}
