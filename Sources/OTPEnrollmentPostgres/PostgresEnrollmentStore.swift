@@ -17,6 +17,7 @@ internal import PostgresNIO
 ///   failure counters and quotas one atomic upsert each, email addresses and identities unique
 ///   indexes, and every operation of several statements one transaction that locks what it reads
 ///   (`SELECT … FOR UPDATE`, or a transaction-scoped advisory lock per user for the factor limit).
+/// - Concurrent sign-ins are decided in sets: one transaction, each statement over all of them.
 /// - Transient failures (a dropped connection, a restarting server, a deadlock) are retried a few
 ///   times where a retry cannot apply a write twice, and otherwise reported as
 ///   ``PostgresEnrollmentStoreError/connectionLost(server:operation:reason:)``.
@@ -43,10 +44,10 @@ public final class PostgresEnrollmentStore: EnrollmentStore {
         public var maximumSignInsPerBatch: Int
 
         /// Creates options; the defaults wait 10 seconds for a connection, retry 3 times and
-        /// decide up to 64 sign-ins together.
+        /// decide up to 256 sign-ins together.
         public init(
             connectionWait: Duration = .seconds(10), connectTimeout: Duration = .seconds(10), transientRetries: Int = 3,
-            maximumSignInsPerBatch: Int = 64
+            maximumSignInsPerBatch: Int = 256
         ) {
             self.connectionWait = connectionWait
             self.connectTimeout = connectTimeout

@@ -34,12 +34,13 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
         public var checksIntegrityOnOpen: Bool
         /// The most operations that share one commit (group commit): concurrent writes join the
         /// transaction that is open, and the last one in commits it for all, so a burst costs
-        /// one `fsync` instead of one each. 1 gives every operation a commit of its own.
+        /// one `fsync` instead of one each; concurrent sign-ins are decided together, up to as
+        /// many in one set. 1 gives every operation a commit of its own.
         public var maximumOperationsPerCommit: Int
 
-        /// Creates options; the defaults wait 10 seconds, check integrity and let 64 operations
+        /// Creates options; the defaults wait 10 seconds, check integrity and let 256 operations
         /// share a commit.
-        public init(busyTimeoutMilliseconds: Int = 10_000, checksIntegrityOnOpen: Bool = true, maximumOperationsPerCommit: Int = 64) {
+        public init(busyTimeoutMilliseconds: Int = 10_000, checksIntegrityOnOpen: Bool = true, maximumOperationsPerCommit: Int = 256) {
             self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
             self.checksIntegrityOnOpen = checksIntegrityOnOpen
             self.maximumOperationsPerCommit = max(1, maximumOperationsPerCommit)

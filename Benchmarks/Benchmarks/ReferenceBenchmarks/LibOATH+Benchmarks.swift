@@ -18,8 +18,10 @@ struct LibOATHTOTP {
     }
 
     func code(at time: Int64) -> String {
-        var output = (Int8(0), Int8(0), Int8(0), Int8(0), Int8(0), Int8(0), Int8(0), Int8(0),
-                      Int8(0), Int8(0), Int8(0), Int8(0), Int8(0), Int8(0), Int8(0), Int8(0))
+        var output = (
+            Int8(0), Int8(0), Int8(0), Int8(0), Int8(0), Int8(0), Int8(0), Int8(0),
+            Int8(0), Int8(0), Int8(0), Int8(0), Int8(0), Int8(0), Int8(0), Int8(0)
+        )
         return withUnsafeMutableBytes(of: &output) { buffer in
             let chars = buffer.baseAddress!.assumingMemoryBound(to: CChar.self)
             secret.withUnsafeBytes { key in

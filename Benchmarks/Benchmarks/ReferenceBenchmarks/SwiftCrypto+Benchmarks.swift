@@ -20,7 +20,8 @@ struct SwiftCryptoTOTP {
         case .sha512: mac = Array(HMAC<SHA512>.authenticationCode(for: message, using: key))
         }
         let offset = Int(mac[mac.count - 1] & 0x0F)
-        let binary = (UInt32(mac[offset] & 0x7F) << 24) | (UInt32(mac[offset + 1]) << 16)
+        let binary =
+            (UInt32(mac[offset] & 0x7F) << 24) | (UInt32(mac[offset + 1]) << 16)
             | (UInt32(mac[offset + 2]) << 8) | UInt32(mac[offset + 3])
         return String(binary % 1_000_000).leftPadded(to: Workload.digits)
     }
