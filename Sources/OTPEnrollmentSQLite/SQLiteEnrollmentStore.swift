@@ -131,6 +131,10 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
         }
         try await execute("PRAGMA synchronous = FULL")
         try await execute("PRAGMA foreign_keys = ON")
+        // A set of sign-ins runs in a savepoint of the shared transaction, and a savepoint keeps
+        // the pages it changes in a journal of its own, which SQLite spills to a temporary file
+        // past 64 KiB; in memory it costs a copy, on disk a write.
+        try await execute("PRAGMA temp_store = MEMORY")
         if options.checksIntegrityOnOpen {
             let problems = try await integrityProblems(quick: true)
             guard problems.isEmpty else { throw .corrupt(path: path, detail: problems.prefix(3).joined(separator: "; ")) }
