@@ -63,27 +63,41 @@ extension PostgresEnrollmentStore {
 
 extension PostgresEnrollmentStore.Connection {
     /// The credentials, failure counters and factors `requests` name, the credentials and factors
-    /// locked until the transaction ends.
+    /// locked until the transaction ends: one statement, each row tagged with its kind, since every
+    /// statement is a round trip. The credentials are locked before the factors, each in id order
+    /// (the branches of a `UNION ALL` run in turn), as every set locks them.
     fileprivate func signInCompletionRows(_ requests: [SignInCompletionBatch.Request]) async throws -> SignInCompletionBatch.Rows {
         let (credentialIDs, factorIDs) = SignInCompletionBatch.keys(of: requests)
+        let tagged = try await query(
+            """
+            WITH locked_credentials AS (
+                SELECT \(unescaped: StoredColumns.pendingSignIn) FROM pending_sign_ins WHERE id = ANY(\(credentialIDs)) ORDER BY id FOR UPDATE
+            ), locked_factors AS (
+                SELECT id, user_id, last_accepted_step FROM factors WHERE id = ANY(\(factorIDs)) ORDER BY id FOR UPDATE
+            )
+            SELECT 'credential' AS kind, id, user_id, first_factor_provider, created_at, expires_at,
+                   NULL::bigint AS consecutive_failures, NULL::bigint AS locked_until, NULL::bigint AS last_accepted_step
+            FROM locked_credentials
+            UNION ALL
+            SELECT 'factor', id, user_id, NULL, NULL, NULL, NULL, NULL, last_accepted_step FROM locked_factors
+            UNION ALL
+            SELECT 'counter', key, NULL, NULL, NULL, NULL, consecutive_failures, locked_until, NULL
+            FROM failure_counters WHERE key = ANY(\(factorIDs))
+            """)
         var rows = SignInCompletionBatch.Rows()
-        let credentials = try await query(
-            "SELECT \(unescaped: StoredColumns.pendingSignIn) FROM pending_sign_ins WHERE id = ANY(\(credentialIDs)) ORDER BY id FOR UPDATE")
-        for row in credentials {
-            let record = try PostgresStoredRow(row: row).pendingSignInRecord()
-            rows.credentials[record.id] = record
-        }
-        let counters = try await query("SELECT key, consecutive_failures, locked_until FROM failure_counters WHERE key = ANY(\(factorIDs))")
-        for row in counters {
+        for row in tagged {
             let stored = PostgresStoredRow(row: row)
-            let key = try stored.text("key", of: "?")
-            rows.failures[key] = try stored.failureCounter(key: key)
-        }
-        let factors = try await query(
-            "SELECT id, user_id, last_accepted_step FROM factors WHERE id = ANY(\(factorIDs)) ORDER BY id FOR UPDATE")
-        for row in factors {
-            let (id, factor) = try PostgresStoredRow(row: row).completionFactor()
-            rows.factors[id] = factor
+            switch try stored.text("kind", of: "?") {
+            case "credential":
+                let record = try stored.pendingSignInRecord()
+                rows.credentials[record.id] = record
+            case "factor":
+                let (id, factor) = try stored.completionFactor()
+                rows.factors[id] = factor
+            default:
+                let key = try stored.text("id", of: "?")
+                rows.failures[key] = try stored.failureCounter(key: key)
+            }
         }
         return rows
     }
