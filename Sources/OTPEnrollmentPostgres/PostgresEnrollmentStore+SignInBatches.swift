@@ -102,21 +102,24 @@ extension PostgresEnrollmentStore.Connection {
         return rows
     }
 
-    /// What `batch` decided to write.
+    /// What `batch` decided to write. The credentials, steps and failure counters are one statement
+    /// of data-modifying CTEs, which PostgreSQL runs once each; each has a table of its own, so
+    /// their order does not matter.
     fileprivate func write(_ batch: SignInCompletionBatch) async throws {
-        if !batch.deletedCredentials.isEmpty {
-            try await execute("DELETE FROM pending_sign_ins WHERE id = ANY(\(batch.deletedCredentials))")
-        }
-        if !batch.acceptedSteps.isEmpty {
+        if !batch.deletedCredentials.isEmpty || !batch.acceptedSteps.isEmpty {
             try await execute(
                 """
-                UPDATE factors AS f SET last_accepted_step = accepted.step
-                FROM unnest(\(batch.acceptedSteps.map(\.factorID))::text[], \(batch.acceptedSteps.map(\.step))::int8[]) AS accepted (id, step)
-                WHERE f.id = accepted.id
+                WITH consumed AS (
+                    DELETE FROM pending_sign_ins WHERE id = ANY(\(batch.deletedCredentials))
+                ), accepted AS (
+                    UPDATE factors AS f SET last_accepted_step = step.value
+                    FROM unnest(\(batch.acceptedSteps.map(\.factorID))::text[], \(batch.acceptedSteps.map(\.step))::int8[]) AS step (id, value)
+                    WHERE f.id = step.id
+                ), cleared AS (
+                    DELETE FROM failure_counters WHERE key = ANY(\(batch.clearedFailures))
+                )
+                SELECT 1
                 """)
-        }
-        if !batch.clearedFailures.isEmpty {
-            try await execute("DELETE FROM failure_counters WHERE key = ANY(\(batch.clearedFailures))")
         }
         let sessions = batch.sessions
         guard !sessions.isEmpty else { return }
