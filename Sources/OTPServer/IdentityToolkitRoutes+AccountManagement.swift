@@ -14,18 +14,8 @@ extension IdentityToolkitRoutes {
         guard request.customAttributes == nil else {
             throw IdentityToolkitError(status: .notImplemented, "NOT_IMPLEMENTED", "custom claims are not served by this version")
         }
-        var displayName = request.displayName.map { AttributeChange.set($0) }
-        var photoURL = request.photoUrl.map { AttributeChange.set($0) }
-        for attribute in request.deleteAttribute ?? [] {
-            switch attribute {
-            case "DISPLAY_NAME": displayName = .remove
-            case "PHOTO_URL": photoURL = .remove
-            case "EMAIL", "PASSWORD", "PROVIDER", "RAW_USER_INFO":
-                throw IdentityToolkitError(status: .notImplemented, "NOT_IMPLEMENTED", "deleting \(attribute) is not served by this version")
-            default:
-                throw IdentityToolkitError("INVALID_ARGUMENT", "deleteAttribute names an unknown attribute: give DISPLAY_NAME or PHOTO_URL")
-            }
-        }
+        let (displayName, photoURL) = try Self.profileChanges(
+            displayName: request.displayName, photoURL: request.photoUrl, deleteAttribute: request.deleteAttribute)
         var phoneNumber = request.phoneNumber.map { AttributeChange.set($0) }
         for provider in request.deleteProvider ?? [] {
             guard provider == PhoneAuthProvider.id else {

@@ -29,20 +29,9 @@ extension IdentityToolkitRoutes {
         if request.validSince != nil {
             throw IdentityToolkitError(status: .notImplemented, "NOT_IMPLEMENTED", "validSince from a user is not served by this version")
         }
-        var displayName = request.displayName.map { AttributeChange.set($0) }
-        var photoURL = request.photoUrl.map { AttributeChange.set($0) }
-        for attribute in request.deleteAttribute ?? [] {
-            switch attribute {
-            case "DISPLAY_NAME": displayName = .remove
-            case "PHOTO_URL": photoURL = .remove
-            case "EMAIL", "PASSWORD", "PROVIDER", "RAW_USER_INFO":
-                throw IdentityToolkitError(
-                    status: .notImplemented, "NOT_IMPLEMENTED",
-                    "deleting \(attribute) is not served by this version: unlink the provider with deleteProvider instead")
-            default:
-                throw IdentityToolkitError("INVALID_ARGUMENT", "deleteAttribute names an unknown attribute: give DISPLAY_NAME or PHOTO_URL")
-            }
-        }
+        let (displayName, photoURL) = try Self.profileChanges(
+            displayName: request.displayName, photoURL: request.photoUrl, deleteAttribute: request.deleteAttribute,
+            advice: ": unlink the provider with deleteProvider instead")
         if let email = request.email, email.isEmpty { throw IdentityToolkitError("INVALID_EMAIL", "the email address is empty") }
         if let password = request.password, password.isEmpty { throw IdentityToolkitError("WEAK_PASSWORD", "the password is empty") }
         var providers: [String] = []
@@ -82,5 +71,25 @@ extension IdentityToolkitRoutes {
             response.expiresIn = String(tokens.lifetime)
         }
         return response
+    }
+
+    /// The name and photo an update sets (`displayName`, `photoUrl`) or removes (`deleteAttribute`
+    /// `DISPLAY_NAME`, `PHOTO_URL`; C.7), for the user's update and the administrator's alike.
+    /// `advice` ends the refusal of the attributes this version does not delete.
+    static func profileChanges(
+        displayName: String?, photoURL: String?, deleteAttribute: [String]?, advice: String = ""
+    ) throws(IdentityToolkitError) -> (displayName: AttributeChange<String>?, photoURL: AttributeChange<String>?) {
+        var changes = (displayName: displayName.map { AttributeChange.set($0) }, photoURL: photoURL.map { AttributeChange.set($0) })
+        for attribute in deleteAttribute ?? [] {
+            switch attribute {
+            case "DISPLAY_NAME": changes.displayName = .remove
+            case "PHOTO_URL": changes.photoURL = .remove
+            case "EMAIL", "PASSWORD", "PROVIDER", "RAW_USER_INFO":
+                throw IdentityToolkitError(status: .notImplemented, "NOT_IMPLEMENTED", "deleting \(attribute) is not served by this version\(advice)")
+            default:
+                throw IdentityToolkitError("INVALID_ARGUMENT", "deleteAttribute names an unknown attribute: give DISPLAY_NAME or PHOTO_URL")
+            }
+        }
+        return changes
     }
 }
