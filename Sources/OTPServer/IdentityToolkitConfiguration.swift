@@ -10,12 +10,17 @@ public struct IdentityToolkitConfiguration: Sendable {
     public var isEmulator: Bool
     /// The largest request body read; a larger one is refused with `INVALID_ARGUMENT` unread.
     public var maximumBodyBytes: Int
+    /// The attempts let through per client address and per account (none by default).
+    public var limits: RequestLimits
 
     /// A configuration.
-    public init(projectID: String, apiKeys: Set<String> = [], isEmulator: Bool = false, maximumBodyBytes: Int = 64 * 1024) {
+    public init(
+        projectID: String, apiKeys: Set<String> = [], isEmulator: Bool = false, maximumBodyBytes: Int = 64 * 1024, limits: RequestLimits = .none
+    ) {
         self.projectID = projectID
         self.apiKeys = apiKeys
         self.isEmulator = isEmulator
         self.maximumBodyBytes = maximumBodyBytes
+        self.limits = limits
     }
 }

@@ -1,3 +1,4 @@
+public import CoreMetrics
 public import Hummingbird
 internal import Foundation
 public import Logging
@@ -22,6 +23,8 @@ public struct IdentityToolkitRoutes: Sendable {
     let pendingCredentials: SignedTokenCodec
     let verificationCodes: EmulatorSMSOutbox?
     let logger: Logger
+    let metrics: IdentityToolkitMetrics
+    let throttle: RequestThrottle
 
     static let identityToolkit = "/identitytoolkit.googleapis.com/v1"
     static let relyingParty = "/www.googleapis.com/identitytoolkit/v3/relyingparty"
@@ -45,9 +48,12 @@ public struct IdentityToolkitRoutes: Sendable {
     ///     `GET /emulator/v1/projects/{project}/verificationCodes` lists; `nil` otherwise, and that
     ///     path then does not exist.
     ///   - logger: Receives server failures; never a token, password, code or request body.
+    ///   - metricsFactory: Where the codes accepted and refused and the requests refused by
+    ///     ``IdentityToolkitConfiguration/limits`` are counted; `nil` for swift-metrics' global
+    ///     factory as it is when the routes are made (bootstrap it first).
     public init(
         service: MultiFactorService, tokens: IDTokenIssuer, refreshTokenKeys: SecretSealer, configuration: IdentityToolkitConfiguration,
-        verificationCodes: EmulatorSMSOutbox? = nil, logger: Logger
+        verificationCodes: EmulatorSMSOutbox? = nil, logger: Logger, metricsFactory: (any MetricsFactory)? = nil
     ) {
         self.service = service
         self.tokens = tokens
@@ -56,6 +62,9 @@ public struct IdentityToolkitRoutes: Sendable {
         self.configuration = configuration
         self.verificationCodes = verificationCodes
         self.logger = logger
+        let metrics = IdentityToolkitMetrics(factory: metricsFactory ?? MetricsSystem.factory)
+        self.metrics = metrics
+        self.throttle = RequestThrottle(service: service, limits: configuration.limits, metrics: metrics, clock: tokens.clock)
     }
 
     /// Adds every route to `router`: `GET /` (ready), the key set at `/.well-known/jwks.json` and at
