@@ -65,6 +65,9 @@ let package = Package(
         // through Hummingbird); the executable exports them at GET /metrics through swift-prometheus.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Already in the graph through Hummingbird; named for otpkit-server's request deadline, a
+        // channel handler on Hummingbird's HTTP parts (NIOHTTPTypes).
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
     ],
     targets: [
         // C libraries.
@@ -244,6 +247,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
         ),
 

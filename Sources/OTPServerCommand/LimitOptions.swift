@@ -1,7 +1,7 @@
 internal import ArgumentParser
 internal import OTPServer
 
-/// The abuse limits and the slow-client timeout of `otpkit-server`.
+/// The abuse limits and the slow-client timeouts of `otpkit-server`.
 ///
 /// The limits count every attempt in the store, so every server of one database counts together.
 /// Firebase's Auth emulator throttles nothing, so under `--emulator` the per-address and per-account
@@ -69,6 +69,13 @@ struct LimitOptions: ParsableArguments {
             valueName: "seconds"))
     var idleTimeout: Int = 30
 
+    @Option(
+        name: .customLong("request-timeout"),
+        help: ArgumentHelp(
+            "Close a connection whose request has not arrived whole, head to end, within this many seconds, however steadily it trickles in.",
+            valueName: "seconds"))
+    var requestTimeout: Int = 30
+
     func validate() throws {
         let counts = [
             ("--sign-in-limit-per-ip", signInsPerAddress), ("--sign-in-limit-per-account", signInsPerAccount),
@@ -83,6 +90,7 @@ struct LimitOptions: ParsableArguments {
         }
         guard window >= 1 else { throw ValidationError("--limit-window must be at least 1 second") }
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be at least 1 second") }
+        guard requestTimeout >= 1 else { throw ValidationError("--request-timeout must be at least 1 second") }
     }
 
     /// The limits in force: each given one (0 is none), else the default, or none under the emulator.

@@ -167,14 +167,19 @@ struct ServerCommand: AsyncParsableCommand {
             configuration: IdentityToolkitConfiguration(
                 projectID: projectID, apiKeys: Set(apiKeys), isEmulator: emulator, limits: limitOptions.requestLimits(emulator: emulator)),
             verificationCodes: phone.outbox, logger: logger)
+        let requestTimeout = limitOptions.requestTimeout
         let router = Router(context: ServerRequestContext.self)
         Self.addMetrics(metrics, to: router)
         routes.addRoutes(to: router)
         let app = Application(
             router: router,
-            // A client that stops sending, its body half sent, is cut off after the idle timeout
-            // rather than holding a connection and a task for as long as it likes.
-            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(limitOptions.idleTimeout)))),
+            // A client that stops sending, its body half sent, is cut off after the idle timeout,
+            // and one that trickles its request after the request timeout, rather than holding a
+            // connection and a task for as long as it likes.
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [RequestDeadlineHandler(timeout: .seconds(Int64(requestTimeout)))],
+                    idleTimeout: .seconds(Int64(limitOptions.idleTimeout)))),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "otpkit-server"),
             onServerRunning: { channel in
                 // Scripts and tests read the port from this line, so it is the only thing on it.

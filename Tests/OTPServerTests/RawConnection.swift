@@ -41,6 +41,25 @@ final class RawConnection {
         }
     }
 
+    /// Sends one space every `interval` until the peer closes the connection (a send refused, or
+    /// end of stream read) or `timeout` passes: the spaces sent, and whether the connection ended.
+    func trickle(every interval: Duration, timeout: Duration) async throws -> (sent: Int, closed: Bool) {
+        let deadline = ContinuousClock.now + timeout
+        var sent = 0
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while ContinuousClock.now < deadline {
+            let space: [UInt8] = [0x20]
+            guard space.withUnsafeBytes({ Glibc.send(descriptor, $0.baseAddress, 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }) == 1 else {
+                return (sent, true)
+            }
+            sent += 1
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { return (sent, true) }
+            try await Task.sleep(for: interval)
+        }
+        return (sent, false)
+    }
+
     /// Reads until the peer closes the connection (or resets it), or `timeout` passes: what
     /// arrived, and whether the connection ended.
     func readUntilClosed(timeout: Duration) async throws -> (bytes: [UInt8], closed: Bool) {
