@@ -1,6 +1,7 @@
 public import CoreMetrics
 public import Hummingbird
 internal import Foundation
+internal import NIOCore
 public import Logging
 public import OTPEnrollment
 public import OTPSealing
@@ -130,11 +131,23 @@ public struct IdentityToolkitRoutes: Sendable {
                     () async throws(IdentityToolkitError) -> any Encodable in
                     try routes.checkAPIKey(request)
                     let body = try await routes.readBody(request)
-                    let source = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress
+                    let source = routes.clientAddress(request, peer: (context as? any RemoteAddressRequestContext)?.remoteAddress)
                     return try await handler(body, source)
                 }
             }
         }
+    }
+
+    /// What the per-address limits count a client request under: the connection's peer, or with
+    /// ``IdentityToolkitConfiguration/trustsForwardedFor`` the last `X-Forwarded-For` entry (the
+    /// one the proxy in front added; those before it are the client's to write), the peer when
+    /// that entry is not an address.
+    func clientAddress(_ request: Request, peer: SocketAddress?) -> String? {
+        if configuration.trustsForwardedFor {
+            let entries = request.headers.filter { $0.name.canonicalName == "x-forwarded-for" }.flatMap { $0.value.split(separator: ",") }
+            if let last = entries.last, let key = ClientAddress.key(parsing: last) { return key }
+        }
+        return peer.flatMap(ClientAddress.key)
     }
 
     /// An admin endpoint under `/v1/projects/{project}/accounts`, `suffix` after `accounts`.

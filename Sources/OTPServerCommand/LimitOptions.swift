@@ -56,6 +56,13 @@ struct LimitOptions: ParsableArguments {
             "Text messages sent for one user per hour, in both modes (default 10; at least 1).", valueName: "count"))
     var codeSendsPerAccount: Int?
 
+    @Flag(
+        name: .customLong("trust-forwarded-for"),
+        help:
+            "Count a client under the last X-Forwarded-For entry instead of the connection's peer: only behind one proxy that appends it, as clients can write the header."
+    )
+    var trustsForwardedFor = false
+
     @Option(
         name: .customLong("limit-window"),
         help: ArgumentHelp(

@@ -25,7 +25,8 @@ struct ServerCommand: AsyncParsableCommand {
             server's metrics in Prometheus's text format.
 
             Password sign-ins, second-factor codes and text messages are limited per client address \
-            (the connection's peer) and per account, counted in the store so that every server of \
+            (the connection's peer, IPv6 by its /64 prefix, or with --trust-forwarded-for the last \
+            X-Forwarded-For entry) and per account, counted in the store so that every server of \
             one database counts together; a request over a limit answers HTTP 400 \
             TOO_MANY_ATTEMPTS_TRY_LATER and does nothing else. Under --emulator these limits are off \
             unless given, as Firebase's emulator has none.
@@ -165,7 +166,8 @@ struct ServerCommand: AsyncParsableCommand {
         let routes = IdentityToolkitRoutes(
             service: service, tokens: tokens, refreshTokenKeys: database.store.codeDigestKeys ?? database.sealer,
             configuration: IdentityToolkitConfiguration(
-                projectID: projectID, apiKeys: Set(apiKeys), isEmulator: emulator, limits: limitOptions.requestLimits(emulator: emulator)),
+                projectID: projectID, apiKeys: Set(apiKeys), isEmulator: emulator, limits: limitOptions.requestLimits(emulator: emulator),
+                trustsForwardedFor: limitOptions.trustsForwardedFor),
             verificationCodes: phone.outbox, logger: logger)
         let requestTimeout = limitOptions.requestTimeout
         let router = Router(context: ServerRequestContext.self)

@@ -93,6 +93,44 @@ import Testing
         }
     }
 
+    @Test func forwardedForCountsOnlyWhenTrustedByItsLastEntryAndIPv6ByItsPrefix() async throws {
+        // Different addresses each time, so that only the address's count can refuse.
+        func signIn(_ server: ServerProcess, _ forwardedFor: String, _ attempt: Int) async throws -> ServerProcess.Answer {
+            try await server.post(
+                Server.signInPath, #"{"email":"nobody\#(attempt)@example.com","password":"wrong password"}"#,
+                headers: [("X-Forwarded-For", forwardedFor)])
+        }
+        func isThrottled(_ answer: ServerProcess.Answer) -> Bool {
+            answer.errorMessage?.hasPrefix("TOO_MANY_ATTEMPTS_TRY_LATER : ") == true
+        }
+        try await ServerProcess.with(arguments: ["--emulator", "--sign-in-limit-per-ip", "1", "--trust-forwarded-for"]) { server in
+            // (X-Forwarded-For, throttled): each address may sign in once; the entries before the
+            // last are the client's own writing and count for nothing.
+            let cases: [(String, Bool)] = [
+                ("198.51.100.7, 203.0.113.1", false),
+                ("203.0.113.1", true),
+                ("203.0.113.1, 203.0.113.2", false),
+                ("2001:db8:1:2::1", false),
+                ("2001:db8:1:2:ffff:ffff:ffff:ffff", true),
+                ("2001:db8:1:3::1", false),
+                ("192.0.2.5", false),
+                ("::ffff:192.0.2.5", true),
+            ]
+            for (attempt, (forwardedFor, throttled)) in cases.enumerated() {
+                let answer = try await signIn(server, forwardedFor, attempt)
+                #expect(isThrottled(answer) == throttled, "X-Forwarded-For: \(forwardedFor): \(answer.body)")
+                if !throttled { #expect(answer.errorMessage?.hasPrefix("INVALID_LOGIN_CREDENTIALS : ") == true, "\(answer.body)") }
+            }
+        }
+        // Without --trust-forwarded-for the header is ignored: both come from the loopback address.
+        try await ServerProcess.with(arguments: ["--emulator", "--sign-in-limit-per-ip", "1"]) { server in
+            let first = try await signIn(server, "203.0.113.1", 0)
+            #expect(!isThrottled(first), "\(first.body)")
+            let second = try await signIn(server, "203.0.113.2", 1)
+            #expect(isThrottled(second), "\(second.body)")
+        }
+    }
+
     @Test func textMessagesAreThrottledPerAddress() async throws {
         try await ServerProcess.with(arguments: ["--emulator", "--sms-limit-per-ip", "2"]) { server in
             let (_, idToken) = try await server.verifiedUser("sam@example.com")
