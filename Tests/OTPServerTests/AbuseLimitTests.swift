@@ -131,6 +131,48 @@ import Testing
         }
     }
 
+    @Test func theDefaultsHoldWithoutTheEmulatorAndNotUnderIt() async throws {
+        // 20 sign-ins to one account per hour by default, successful ones too; the emulator has
+        // no limit.
+        for (arguments, limited) in [(["--api-key", "demo-key"], true), (["--emulator"], false)] {
+            try await ServerProcess.with(arguments: arguments) { server in
+                let created = try await server.post(ClientEndpointTests.signUp, #"{"email":"dee@example.com","password":"long enough"}"#)
+                try #require(created.status == 200, "\(created.body)")
+                for attempt in 1...20 {
+                    let signedIn = try await server.post(Server.signInPath, #"{"email":"dee@example.com","password":"long enough"}"#)
+                    try #require(signedIn.status == 200, "\(arguments) sign-in \(attempt): \(signedIn.body)")
+                }
+                let last = try await server.post(Server.signInPath, #"{"email":"dee@example.com","password":"long enough"}"#)
+                #expect(
+                    (last.errorMessage?.hasPrefix("TOO_MANY_ATTEMPTS_TRY_LATER : ") == true) == limited, "\(arguments) sign-in 21: \(last.body)")
+                #expect((last.status == 200) == !limited, "\(arguments): \(last.body)")
+            }
+        }
+    }
+
+    @Test func limitsOutOfRangeStopTheServerAtStart() async throws {
+        let executable = try BuiltProduct.path("otpkit-server")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let keyFile = try ServerProcess.sealingKeyFile(in: directory)
+        let cases: [(value: [String], says: String)] = [
+            (["--sign-in-limit-per-ip=-1"], "--sign-in-limit-per-ip must be 0 (no limit) or more"),
+            (["--verification-limit-per-account=-5"], "--verification-limit-per-account must be 0 (no limit) or more"),
+            (["--sms-limit-per-account", "0"], "--sms-limit-per-account must be at least 1"),
+            (["--limit-window", "0"], "--limit-window must be at least 1 second"),
+            (["--idle-timeout", "0"], "--idle-timeout must be at least 1 second"),
+            (["--request-timeout", "0"], "--request-timeout must be at least 1 second"),
+            (["--sms-limit-per-ip", "many"], "--sms-limit-per-ip"),
+        ]
+        for (value, says) in cases {
+            let run = try await ProcessRunner.run(
+                executable,
+                ["--db", directory.file("otpkit.sqlite"), "--key-file", keyFile, "--project-id", "demo-otpkit", "--port", "0", "--emulator"] + value)
+            #expect(run.status == 64, "\(value): \(run)")
+            #expect(run.stderr.contains(says), "\(value): \(run.stderr)")
+        }
+    }
+
     @Test func textMessagesAreThrottledPerAddress() async throws {
         try await ServerProcess.with(arguments: ["--emulator", "--sms-limit-per-ip", "2"]) { server in
             let (_, idToken) = try await server.verifiedUser("sam@example.com")
