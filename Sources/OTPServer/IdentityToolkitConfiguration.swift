@@ -10,12 +10,23 @@ public struct IdentityToolkitConfiguration: Sendable {
     public var isEmulator: Bool
     /// The largest request body read; a larger one is refused with `INVALID_ARGUMENT` unread.
     public var maximumBodyBytes: Int
+    /// The attempts let through per client address and per account (none by default).
+    public var limits: RequestLimits
+    /// Whether the client's address is the last entry of `X-Forwarded-For` rather than the
+    /// connection's peer: only behind one proxy that appends it, since a client writes the header
+    /// as it likes (off by default).
+    public var trustsForwardedFor: Bool
 
     /// A configuration.
-    public init(projectID: String, apiKeys: Set<String> = [], isEmulator: Bool = false, maximumBodyBytes: Int = 64 * 1024) {
+    public init(
+        projectID: String, apiKeys: Set<String> = [], isEmulator: Bool = false, maximumBodyBytes: Int = 64 * 1024, limits: RequestLimits = .none,
+        trustsForwardedFor: Bool = false
+    ) {
         self.projectID = projectID
         self.apiKeys = apiKeys
         self.isEmulator = isEmulator
         self.maximumBodyBytes = maximumBodyBytes
+        self.limits = limits
+        self.trustsForwardedFor = trustsForwardedFor
     }
 }

@@ -48,10 +48,12 @@ extension IdentityToolkitRoutes {
     func signInWithPassword(_ body: JSONBody, source: String?) async throws(IdentityToolkitError) -> Wire.SignInWithPasswordResponse {
         let request = try body.decode(Wire.SignInWithPasswordRequest.self)
         guard let email = request.email, !email.isEmpty else { throw IdentityToolkitError("MISSING_EMAIL", "give the account's email address") }
-        guard EmailAddress.normalized(email) != nil else {
+        guard let address = EmailAddress.normalized(email) else {
             throw IdentityToolkitError("INVALID_EMAIL", "the email address is malformed: give one such as name@example.com")
         }
         guard let password = request.password, !password.isEmpty else { throw IdentityToolkitError("MISSING_PASSWORD", "give the password") }
+        try await throttle.admit(.signIn, address: source)
+        try await throttle.admit(.signIn, account: address)
         let user: User
         do {
             user = try await service.signIn(withEmail: email, password: password, source: source)
@@ -59,7 +61,7 @@ extension IdentityToolkitRoutes {
             guard error.code == .secondFactorRequired, let resolver = error.resolver else { throw IdentityToolkitError(error) }
             let (credential, hints) = try multiFactorChallenge(resolver)
             return Wire.SignInWithPasswordResponse(
-                localId: resolver.uid, email: EmailAddress.normalized(email), mfaPendingCredential: credential, mfaInfo: hints)
+                localId: resolver.uid, email: address, mfaPendingCredential: credential, mfaInfo: hints)
         }
         let token = try await idToken(for: user)
         return Wire.SignInWithPasswordResponse(

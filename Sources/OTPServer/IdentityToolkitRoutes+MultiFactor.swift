@@ -12,11 +12,15 @@ extension IdentityToolkitRoutes {
         func endpoint(_ name: String, _ handler: @escaping ClientHandler) {
             client(router, paths: Self.multiFactorPaths.map { $0 + name }, handler)
         }
-        endpoint("mfaEnrollment:start") { body, _ throws(IdentityToolkitError) in try await routes.startEnrollment(body) }
-        endpoint("mfaEnrollment:finalize") { body, _ throws(IdentityToolkitError) in try await routes.finalizeEnrollment(body) }
+        endpoint("mfaEnrollment:start") { body, source throws(IdentityToolkitError) in try await routes.startEnrollment(body, source: source) }
+        endpoint("mfaEnrollment:finalize") { body, source throws(IdentityToolkitError) in
+            try await routes.finalizeEnrollment(body, source: source)
+        }
         endpoint("mfaEnrollment:withdraw") { body, _ throws(IdentityToolkitError) in try await routes.withdraw(body) }
-        endpoint("mfaSignIn:start") { body, _ throws(IdentityToolkitError) in try await routes.startMultiFactorSignIn(body) }
-        endpoint("mfaSignIn:finalize") { body, _ throws(IdentityToolkitError) in try await routes.finalizeMultiFactorSignIn(body) }
+        endpoint("mfaSignIn:start") { body, source throws(IdentityToolkitError) in try await routes.startMultiFactorSignIn(body, source: source) }
+        endpoint("mfaSignIn:finalize") { body, source throws(IdentityToolkitError) in
+            try await routes.finalizeMultiFactorSignIn(body, source: source)
+        }
         endpoint("mfaRecoveryCodes:generate") { body, _ throws(IdentityToolkitError) in try await routes.generateRecoveryCodes(body) }
         if let outbox = verificationCodes {
             router.get("/emulator/v1/projects/{project}/verificationCodes") { _, context in
@@ -36,8 +40,9 @@ extension IdentityToolkitRoutes {
     // MARK: Enrollment
 
     /// `mfaEnrollment:start`: a TOTP secret for `totpEnrollmentInfo`, or a code sent to the number of
-    /// `phoneEnrollmentInfo`; the user's ID token must name a live session of this server.
-    func startEnrollment(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.EnrollmentStartResponse {
+    /// `phoneEnrollmentInfo`; the user's ID token must name a live session of this server. A text
+    /// message counts against the client address's limit before it is asked for.
+    func startEnrollment(_ body: JSONBody, source: String?) async throws(IdentityToolkitError) -> Wire.EnrollmentStartResponse {
         let request = try body.decode(Wire.EnrollmentStartRequest.self)
         let (user, _) = try await tokenUser(request.idToken)
         let session = try await call { () async throws(AuthError) in try await user.multiFactor.session() }
@@ -52,6 +57,7 @@ extension IdentityToolkitRoutes {
         case (nil, .some(let phone)):
             // The emulator answers a missing number as a malformed one, "matching production".
             guard let number = phone.phoneNumber, !number.isEmpty else { throw IdentityToolkitError("INVALID_PHONE_NUMBER", "Invalid format.") }
+            try await throttle.admit(.codeSend, address: source)
             let sessionInfo = try await sendingCode { () async throws(IdentityToolkitError) in
                 try await call { () async throws(AuthError) in
                     try await PhoneAuthProvider.provider().verifyPhoneNumber(number, multiFactorSession: session)
@@ -64,10 +70,14 @@ extension IdentityToolkitRoutes {
     }
 
     /// `mfaEnrollment:finalize`: enrolls the factor the code proves and answers the session's new
-    /// tokens (the service has revoked the user's other sessions).
-    func finalizeEnrollment(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.TokensResponse {
+    /// tokens (the service has revoked the user's other sessions). The code counts against the
+    /// client address's and the user's limits before it is checked.
+    func finalizeEnrollment(_ body: JSONBody, source: String?) async throws(IdentityToolkitError) -> Wire.TokensResponse {
         let request = try body.decode(Wire.EnrollmentFinalizeRequest.self)
-        let (user, account) = try await tokenUser(request.idToken)
+        try await throttle.admit(.verification, address: source)
+        let claims = try await tokenClaims(request.idToken)
+        try await throttle.admit(.verification, account: claims.subject)
+        let (user, account) = try await sessionUser(claims)
         let assertion: any MultiFactorAssertion
         switch (request.totpVerificationInfo, request.phoneVerificationInfo) {
         case (.some(let totp), nil):
@@ -80,7 +90,14 @@ extension IdentityToolkitRoutes {
         }
         // JS may send "displayName": null; an empty name is no name.
         let displayName = request.displayName.flatMap { $0.isEmpty ? nil : $0 }
-        try await call { () async throws(AuthError) in try await user.multiFactor.enroll(with: assertion, displayName: displayName) }
+        do {
+            try await call { () async throws(AuthError) in try await user.multiFactor.enroll(with: assertion, displayName: displayName) }
+        } catch {
+            // A server failure decided nothing about the code.
+            if error.status.code < 500 { metrics.verified(.enrollment, accepted: false) }
+            throw error
+        }
+        metrics.verified(.enrollment, accepted: true)
         if let sessionInfo = request.phoneVerificationInfo?.sessionInfo { verificationCodes?.remove(sessionInfo: sessionInfo) }
         return try await sessionTokens(user, account: account)
     }
@@ -114,8 +131,18 @@ extension IdentityToolkitRoutes {
     /// The signed-in user an ID token's session names: `MISSING_ID_TOKEN`, the token's own errors,
     /// `INVALID_ID_TOKEN` for a token naming no session, then ``sessionUser(sessionID:userID:)``'s.
     func tokenUser(_ idToken: String?) async throws(IdentityToolkitError) -> (User, AccountRecord) {
+        try await sessionUser(try await tokenClaims(idToken))
+    }
+
+    /// The verified claims of a client's ID token: `MISSING_ID_TOKEN`, or the token's own errors.
+    func tokenClaims(_ idToken: String?) async throws(IdentityToolkitError) -> IDTokenClaims {
         guard let idToken, !idToken.isEmpty else { throw IdentityToolkitError("MISSING_ID_TOKEN", "give the user's ID token") }
-        let claims = try await verified(idToken)
+        return try await verified(idToken)
+    }
+
+    /// The signed-in user of verified claims: `INVALID_ID_TOKEN` for claims naming no session,
+    /// then ``sessionUser(sessionID:userID:)``'s.
+    func sessionUser(_ claims: IDTokenClaims) async throws(IdentityToolkitError) -> (User, AccountRecord) {
         guard let sessionID = claims.sessionID, !sessionID.isEmpty else {
             throw IdentityToolkitError("INVALID_ID_TOKEN", "the ID token names no session of this server: sign in again")
         }

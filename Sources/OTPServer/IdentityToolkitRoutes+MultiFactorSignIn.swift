@@ -3,8 +3,9 @@ internal import OTPEnrollment
 extension IdentityToolkitRoutes {
     /// `mfaSignIn:start`: sends a code to the phone factor `mfaEnrollmentId` of the pending sign-in,
     /// at the number it was enrolled with (iOS sends the masked hint as `phoneSignInInfo.phoneNumber`,
-    /// which is ignored).
-    func startMultiFactorSignIn(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.SignInStartResponse {
+    /// which is ignored). The text message counts against the client address's limit before it is
+    /// asked for.
+    func startMultiFactorSignIn(_ body: JSONBody, source: String?) async throws(IdentityToolkitError) -> Wire.SignInStartResponse {
         let request = try body.decode(Wire.SignInStartRequest.self)
         guard let pending = request.mfaPendingCredential, !pending.isEmpty else {
             throw IdentityToolkitError("MISSING_MFA_PENDING_CREDENTIAL", "Request does not have MFA pending credential.")
@@ -19,6 +20,7 @@ extension IdentityToolkitRoutes {
         guard hint.factorID == PhoneMultiFactorID else {
             throw IdentityToolkitError("INVALID_ARGUMENT", "MFA provider not supported! (a TOTP factor needs no start: finalize with its code)")
         }
+        try await throttle.admit(.codeSend, address: source)
         let sessionInfo = try await sendingCode { () async throws(IdentityToolkitError) in
             try await call { () async throws(AuthError) in
                 try await PhoneAuthProvider.provider().verifyPhoneNumber(with: hint, multiFactorSession: resolver.session)
@@ -31,8 +33,9 @@ extension IdentityToolkitRoutes {
     /// the top level as the SDKs send it, or inside `totpVerificationInfo`), a phone code (no
     /// enrollment id: the session info is bound to the factor) or, OTPKit's own addition, one of
     /// the user's recovery codes (`recoveryCodeVerificationInfo: {code}`). The pending credential is spent;
-    /// the ID token carries `sign_in_second_factor` and `second_factor_identifier`.
-    func finalizeMultiFactorSignIn(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.TokensResponse {
+    /// the ID token carries `sign_in_second_factor` and `second_factor_identifier`. The code counts
+    /// against the client address's and the user's limits before it is checked.
+    func finalizeMultiFactorSignIn(_ body: JSONBody, source: String?) async throws(IdentityToolkitError) -> Wire.TokensResponse {
         let request = try body.decode(Wire.SignInFinalizeRequest.self)
         guard let pending = request.mfaPendingCredential, !pending.isEmpty else {
             throw IdentityToolkitError("MISSING_CREDENTIAL", "Please set MFA Pending Credential.")
@@ -52,8 +55,19 @@ extension IdentityToolkitRoutes {
             throw IdentityToolkitError(
                 "INVALID_ARGUMENT", "give exactly one of phoneVerificationInfo, totpVerificationInfo and recoveryCodeVerificationInfo")
         }
+        try await throttle.admit(.verification, address: source)
+        guard let (_, userID) = pendingCredentials.open(pending) else { throw invalidPendingCredential() }
+        try await throttle.admit(.verification, account: userID)
         let resolver = try await resolver(pending)
-        let result = try await call { () async throws(AuthError) in try await resolver.resolveSignIn(with: assertion) }
+        let result: AuthDataResult
+        do {
+            result = try await call { () async throws(AuthError) in try await resolver.resolveSignIn(with: assertion) }
+        } catch {
+            // A server failure decided nothing about the code.
+            if error.status.code < 500 { metrics.verified(.signIn, accepted: false) }
+            throw error
+        }
+        metrics.verified(.signIn, accepted: true)
         if let sessionInfo = request.phoneVerificationInfo?.sessionInfo { verificationCodes?.remove(sessionInfo: sessionInfo) }
         return Wire.TokensResponse(idToken: try await idToken(for: result.user), refreshToken: try refreshToken(for: result.user))
     }
@@ -61,12 +75,14 @@ extension IdentityToolkitRoutes {
     /// The resolver a pending credential names: `INVALID_MFA_PENDING_CREDENTIAL` for one this server
     /// did not make, and for one used, expired or of a deleted account.
     func resolver(_ pendingCredential: String) async throws(IdentityToolkitError) -> MultiFactorResolver {
-        guard let (credentialID, userID) = pendingCredentials.open(pendingCredential) else {
-            throw IdentityToolkitError("INVALID_MFA_PENDING_CREDENTIAL", "the MFA pending credential is not one this server issued: sign in again")
-        }
+        guard let (credentialID, userID) = pendingCredentials.open(pendingCredential) else { throw invalidPendingCredential() }
         return try await call { () async throws(AuthError) in
             try await service.resolver(forPendingCredential: credentialID, userID: userID)
         }
+    }
+
+    func invalidPendingCredential() -> IdentityToolkitError {
+        IdentityToolkitError("INVALID_MFA_PENDING_CREDENTIAL", "the MFA pending credential is not one this server issued: sign in again")
     }
 
     /// What a first factor answers when the account has second factors, whichever the first

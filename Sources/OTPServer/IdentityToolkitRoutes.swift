@@ -1,5 +1,7 @@
+public import CoreMetrics
 public import Hummingbird
 internal import Foundation
+internal import NIOCore
 public import Logging
 public import OTPEnrollment
 public import OTPSealing
@@ -22,6 +24,8 @@ public struct IdentityToolkitRoutes: Sendable {
     let pendingCredentials: SignedTokenCodec
     let verificationCodes: EmulatorSMSOutbox?
     let logger: Logger
+    let metrics: IdentityToolkitMetrics
+    let throttle: RequestThrottle
 
     static let identityToolkit = "/identitytoolkit.googleapis.com/v1"
     static let relyingParty = "/www.googleapis.com/identitytoolkit/v3/relyingparty"
@@ -45,9 +49,12 @@ public struct IdentityToolkitRoutes: Sendable {
     ///     `GET /emulator/v1/projects/{project}/verificationCodes` lists; `nil` otherwise, and that
     ///     path then does not exist.
     ///   - logger: Receives server failures; never a token, password, code or request body.
+    ///   - metricsFactory: Where the codes accepted and refused and the requests refused by
+    ///     ``IdentityToolkitConfiguration/limits`` are counted; `nil` for swift-metrics' global
+    ///     factory as it is when the routes are made (bootstrap it first).
     public init(
         service: MultiFactorService, tokens: IDTokenIssuer, refreshTokenKeys: SecretSealer, configuration: IdentityToolkitConfiguration,
-        verificationCodes: EmulatorSMSOutbox? = nil, logger: Logger
+        verificationCodes: EmulatorSMSOutbox? = nil, logger: Logger, metricsFactory: (any MetricsFactory)? = nil
     ) {
         self.service = service
         self.tokens = tokens
@@ -56,6 +63,9 @@ public struct IdentityToolkitRoutes: Sendable {
         self.configuration = configuration
         self.verificationCodes = verificationCodes
         self.logger = logger
+        let metrics = IdentityToolkitMetrics(factory: metricsFactory ?? MetricsSystem.factory)
+        self.metrics = metrics
+        self.throttle = RequestThrottle(service: service, limits: configuration.limits, metrics: metrics, clock: tokens.clock)
     }
 
     /// Adds every route to `router`: `GET /` (ready), the key set at `/.well-known/jwks.json` and at
@@ -121,11 +131,23 @@ public struct IdentityToolkitRoutes: Sendable {
                     () async throws(IdentityToolkitError) -> any Encodable in
                     try routes.checkAPIKey(request)
                     let body = try await routes.readBody(request)
-                    let source = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress
+                    let source = routes.clientAddress(request, peer: (context as? any RemoteAddressRequestContext)?.remoteAddress)
                     return try await handler(body, source)
                 }
             }
         }
+    }
+
+    /// What the per-address limits count a client request under: the connection's peer, or with
+    /// ``IdentityToolkitConfiguration/trustsForwardedFor`` the last `X-Forwarded-For` entry (the
+    /// one the proxy in front added; those before it are the client's to write), the peer when
+    /// that entry is not an address.
+    func clientAddress(_ request: Request, peer: SocketAddress?) -> String? {
+        if configuration.trustsForwardedFor {
+            let entries = request.headers.filter { $0.name.canonicalName == "x-forwarded-for" }.flatMap { $0.value.split(separator: ",") }
+            if let last = entries.last, let key = ClientAddress.key(parsing: last) { return key }
+        }
+        return peer.flatMap(ClientAddress.key)
     }
 
     /// An admin endpoint under `/v1/projects/{project}/accounts`, `suffix` after `accounts`.

@@ -8,6 +8,7 @@ internal import OTPEnrollmentDatabase
 internal import OTPFederation
 internal import OTPSealing
 internal import OTPServer
+internal import Prometheus
 internal import ServiceLifecycle
 
 /// `otpkit-server`: Google's Identity Toolkit REST API on OTPKit's store, until SIGTERM or SIGINT,
@@ -20,11 +21,21 @@ struct ServerCommand: AsyncParsableCommand {
             "Serve Firebase's Identity Toolkit REST API (sign-up, sign-in with a password or an identity provider, linking, account updates, lookup, multi-factor enrollment and sign-in, admin users) on an OTPKit store.",
         discussion: """
             Prints the port it listens on, alone on one line, once it is ready; GET / then answers 200. \
-            SIGTERM or SIGINT finish the requests in flight and exit 0.
+            SIGTERM or SIGINT finish the requests in flight and exit 0. GET /metrics answers the \
+            server's metrics in Prometheus's text format.
+
+            Password sign-ins, second-factor codes and text messages are limited per client address \
+            (the connection's peer, IPv6 by its /64 prefix, or with --trust-forwarded-for the last \
+            X-Forwarded-For entry) and per account, counted in the store so that every server of \
+            one database counts together; a request over a limit answers HTTP 400 \
+            TOO_MANY_ATTEMPTS_TRY_LATER and does nothing else. Under --emulator these limits are off \
+            unless given, as Firebase's emulator has none.
             """
     )
 
     @OptionGroup var databaseOptions: DatabaseOptions
+
+    @OptionGroup(title: "Abuse limits") var limitOptions: LimitOptions
 
     @Option(
         name: .customLong("signing-key-file"),
@@ -98,6 +109,7 @@ struct ServerCommand: AsyncParsableCommand {
     func run() async throws {
         // Standard output carries only the port line.
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        let metrics = Self.bootstrapMetrics()
         var logger = Logger(label: "otpkit-server")
         logger.logLevel = .info
         let location = databaseOptions.location
@@ -128,7 +140,7 @@ struct ServerCommand: AsyncParsableCommand {
             throw ServerFailure(error.description)
         }
         do {
-            try await serve(storeDatabase, signingKey: signingKey, logger: logger)
+            try await serve(storeDatabase, signingKey: signingKey, metrics: metrics, logger: logger)
         } catch {
             await storeDatabase.close()
             throw error
@@ -136,8 +148,11 @@ struct ServerCommand: AsyncParsableCommand {
         await storeDatabase.close()
     }
 
-    private func serve(_ database: EnrollmentDatabase, signingKey: IDTokenSigningKey, logger: Logger) async throws {
-        let phone = try phoneDelivery(logger: logger)
+    private func serve(
+        _ database: EnrollmentDatabase, signingKey: IDTokenSigningKey, metrics: PrometheusCollectorRegistry, logger: Logger
+    ) async throws {
+        var phone = try phoneDelivery(logger: logger)
+        if let sendsPerUser = limitOptions.codeSendsPerAccount { phone.settings.sendsPerUser = sendsPerUser }
         let verifiers = try identityProviders.map { OpenIDTokenVerifier(settings: try IdentityProviderOption(parsing: $0).settings, logger: logger) }
         // The verifiers' HTTP clients are shut down with the phone sender's, whatever ends the server.
         let shutdown: () async -> Void = {
@@ -150,12 +165,23 @@ struct ServerCommand: AsyncParsableCommand {
         let tokens = await IDTokenIssuer(projectID: projectID, signingKey: signingKey)
         let routes = IdentityToolkitRoutes(
             service: service, tokens: tokens, refreshTokenKeys: database.store.codeDigestKeys ?? database.sealer,
-            configuration: IdentityToolkitConfiguration(projectID: projectID, apiKeys: Set(apiKeys), isEmulator: emulator),
+            configuration: IdentityToolkitConfiguration(
+                projectID: projectID, apiKeys: Set(apiKeys), isEmulator: emulator, limits: limitOptions.requestLimits(emulator: emulator),
+                trustsForwardedFor: limitOptions.trustsForwardedFor),
             verificationCodes: phone.outbox, logger: logger)
+        let requestTimeout = limitOptions.requestTimeout
         let router = Router(context: ServerRequestContext.self)
+        Self.addMetrics(metrics, to: router)
         routes.addRoutes(to: router)
         let app = Application(
             router: router,
+            // A client that stops sending, its body half sent, is cut off after the idle timeout,
+            // and one that trickles its request after the request timeout, rather than holding a
+            // connection and a task for as long as it likes.
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [RequestDeadlineHandler(timeout: .seconds(Int64(requestTimeout)))],
+                    idleTimeout: .seconds(Int64(limitOptions.idleTimeout)))),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "otpkit-server"),
             onServerRunning: { channel in
                 // Scripts and tests read the port from this line, so it is the only thing on it.

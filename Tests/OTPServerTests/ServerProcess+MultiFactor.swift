@@ -47,6 +47,22 @@ extension ServerProcess {
         return try #require(started.json["totpSessionInfo"] as? [String: Any], "\(started.body)")
     }
 
+    /// Enrolls a TOTP factor with the code of the current step: the shared secret (base32), the
+    /// factor's enrollment id, the step the enrollment accepted and the user's new ID token.
+    func enrollTOTP(_ idToken: String) async throws -> (key: String, enrollmentID: String, step: Int64, idToken: String) {
+        let info = try await startTOTPEnrollment(idToken)
+        let key = try #require(info["sharedSecretKey"] as? String)
+        let sessionInfo = try #require(info["sessionInfo"] as? String)
+        let step = TOTPCodes.step
+        let finalized = try await post(
+            Self.v2("mfaEnrollment:finalize"),
+            #"{"idToken":"\#(idToken)","totpVerificationInfo":{"sessionInfo":"\#(sessionInfo)","verificationCode":"\#(try TOTPCodes.code(key, step: step))"}}"#
+        )
+        let enrolledToken = try #require(finalized.json["idToken"] as? String, "\(finalized.body)")
+        let factors = try #require(try await mfaInfo(enrolledToken))
+        return (key, try #require(factors.first?["mfaEnrollmentId"] as? String), step, enrolledToken)
+    }
+
     /// The code the verification-code list holds for `sessionInfo` (under `--emulator`).
     func sentCode(_ sessionInfo: String) async throws -> (code: String, phoneNumber: String) {
         let listed = try await get("/emulator/v1/projects/\(projectID)/verificationCodes")

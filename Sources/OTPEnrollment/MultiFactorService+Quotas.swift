@@ -1,0 +1,19 @@
+extension MultiFactorService {
+    /// Counts one use of the quota under `key` now, through the store, so that every process of
+    /// one store counts together: what a host's own request limits (per client address, per
+    /// account) are kept in.
+    ///
+    /// Keys share the store with the service's own quotas (`sms-number:`, `password-source:`, …):
+    /// give them a prefix of the host's own.
+    ///
+    /// - Parameters:
+    ///   - key: What is counted, such as `throttle:sign-in:ip:192.0.2.1`.
+    ///   - window: The length in seconds of the fixed windows the uses are counted in.
+    ///   - limit: The uses one window allows.
+    /// - Returns: The store's outcome: allowed with the uses left, or refused until the window ends.
+    /// - Throws: ``AuthError`` with ``AuthErrorCode/internalError`` when the store fails.
+    public func consumeQuota(key: String, window: Int64, limit: Int) async throws(AuthError) -> QuotaConsumption {
+        let now = clock.now()
+        return try await storeCall("counting a request") { try await store.consumeQuota(key: key, window: window, limit: limit, at: now) }
+    }
+}

@@ -1,0 +1,64 @@
+/// How many attempts the routes let through, per client address and per account, before they
+/// answer `TOO_MANY_ATTEMPTS_TRY_LATER` (HTTP 400, as Firebase does) without doing anything else.
+///
+/// Every attempt counts, whether it succeeds or not, in fixed windows of ``window`` seconds kept
+/// in the store's quotas, so every server of one store counts together. They come on top of the
+/// service's own failure limits (a factor or an address locked after consecutive wrong codes or
+/// passwords, the text messages per number and per user of `PhoneSettings`). `nil` turns a limit
+/// off.
+public struct RequestLimits: Sendable, Hashable {
+    /// The length in seconds of the windows every limit here counts in.
+    public var window: Int64
+    /// Password sign-ins (`accounts:signInWithPassword`) from one client address per window.
+    public var signInsPerAddress: Int?
+    /// Password sign-ins to one email address, whether it has an account or not, per window.
+    public var signInsPerAccount: Int?
+    /// Second-factor codes checked (`mfaSignIn:finalize`, `mfaEnrollment:finalize`) from one
+    /// client address per window.
+    public var verificationsPerAddress: Int?
+    /// Second-factor codes checked for one user per window.
+    public var verificationsPerAccount: Int?
+    /// Text messages asked for (`mfaSignIn:start`, `mfaEnrollment:start` for a phone) from one
+    /// client address per window. Per account, `PhoneSettings.sendsPerUser` applies.
+    public var codeSendsPerAddress: Int?
+
+    /// Limits; none by default, as Firebase's Auth emulator has none.
+    public init(
+        window: Int64 = 3_600, signInsPerAddress: Int? = nil, signInsPerAccount: Int? = nil, verificationsPerAddress: Int? = nil,
+        verificationsPerAccount: Int? = nil, codeSendsPerAddress: Int? = nil
+    ) {
+        self.window = window
+        self.signInsPerAddress = signInsPerAddress
+        self.signInsPerAccount = signInsPerAccount
+        self.verificationsPerAddress = verificationsPerAddress
+        self.verificationsPerAccount = verificationsPerAccount
+        self.codeSendsPerAddress = codeSendsPerAddress
+    }
+
+    /// No limit at all.
+    public static let none = RequestLimits()
+
+    /// What limits a request, and the names its quotas and metrics go under.
+    enum Operation: String, CaseIterable, Sendable {
+        case signIn = "sign_in"
+        case verification
+        case codeSend = "sms"
+    }
+
+    /// Whom a limit counts: the client's address or the account.
+    enum Scope: String, CaseIterable, Sendable {
+        case address = "ip"
+        case account
+    }
+
+    func limit(_ operation: Operation, _ scope: Scope) -> Int? {
+        switch (operation, scope) {
+        case (.signIn, .address): signInsPerAddress
+        case (.signIn, .account): signInsPerAccount
+        case (.verification, .address): verificationsPerAddress
+        case (.verification, .account): verificationsPerAccount
+        case (.codeSend, .address): codeSendsPerAddress
+        case (.codeSend, .account): nil
+        }
+    }
+}

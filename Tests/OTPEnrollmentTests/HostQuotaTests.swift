@@ -1,0 +1,44 @@
+import OTPCore
+import OTPEnrollment
+import OTPTestUtilities
+import Testing
+
+/// `MultiFactorService.consumeQuota(key:window:limit:)`, where a host such as `otpkit-server`
+/// keeps its own request limits: counted in the store at the service's clock, so every service of
+/// one store counts together.
+@Suite("Host quotas")
+struct HostQuotaTests {
+    @Test("uses are allowed while they fit, refused until the window ends, then allowed again; services of one store count together")
+    func countsInTheStore() async throws {
+        let store = InMemoryEnrollmentStore()
+        let clock = ManualEnrollmentClock(Fixture.start)
+        let service = try MultiFactorService(store: store, clock: clock)
+        let other = try MultiFactorService(store: store, clock: clock)
+        let windowEnd = Fixture.start - Fixture.start % 60 + 60
+
+        #expect(try await service.consumeQuota(key: "host:a", window: 60, limit: 2) == .allowed(remaining: 1))
+        #expect(try await other.consumeQuota(key: "host:a", window: 60, limit: 2) == .allowed(remaining: 0))
+        #expect(try await service.consumeQuota(key: "host:a", window: 60, limit: 2) == .exceeded(until: windowEnd))
+        #expect(try await other.consumeQuota(key: "host:b", window: 60, limit: 2) == .allowed(remaining: 1), "each key counts alone")
+
+        clock.set(windowEnd - 1)
+        #expect(try await service.consumeQuota(key: "host:a", window: 60, limit: 2) == .exceeded(until: windowEnd))
+        clock.set(windowEnd)
+        #expect(try await service.consumeQuota(key: "host:a", window: 60, limit: 2) == .allowed(remaining: 1))
+    }
+
+    @Test("a failing store is internalError naming the step, without the store's detail")
+    func storeFailure() async throws {
+        let store = FailingStore()
+        let log = CapturedLog()
+        let service = try MultiFactorService(store: store, clock: ManualEnrollmentClock(Fixture.start), logger: log.logger)
+        store.fail("consumeQuota")
+        let error = await #expect(throws: AuthError.self) { _ = try await service.consumeQuota(key: "host:a", window: 60, limit: 2) }
+        #expect(error?.code == .internalError)
+        #expect(error?.message.contains("counting a request") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("/var/lib") == false)
+        #expect(log.lines.count == 1 && log.lines.first?.contains("operation=counting a request") == true, "the log has the detail: \(log.lines)")
+        store.fail(nil)
+        #expect(try await service.consumeQuota(key: "host:a", window: 60, limit: 2) == .allowed(remaining: 1), "the failure counted nothing")
+    }
+}
