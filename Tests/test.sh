@@ -7,9 +7,10 @@
 # Without arguments every test runs, in three passes:
 # 1. everything but the timed suites;
 # 2. the suites that time something in fractions of a second (timeouts of the SMS senders,
-#    key-set fetches, lock and pool waits, terminal frames), on their own: in the first pass the
-#    rest keeps both cores and the concurrency pool busy with CPU-bound tests and child processes,
-#    and has delayed a 500 ms timer there by more than 30 seconds;
+#    key-set fetches, lock and pool waits, terminal frames, the server's slow-client timeouts), on
+#    their own: in the first pass the rest keeps both cores and the concurrency pool busy with
+#    CPU-bound tests and child processes, and has delayed a 500 ms timer there by more than 30
+#    seconds;
 # 3. OTPCore once more on OpenSSL's transforms alone (OTPKIT_DISABLE_SHA_LANES), the path of CPUs
 #    without the SHA extensions (all but the lane kernels' own checks).
 # `--skip-build` alone keeps the passes; other arguments go to one swift test run as given.
@@ -18,7 +19,7 @@ cd "$(dirname "$0")/.."
 bash .ci/install
 eval "$(bash .ci/postgres start)"
 trap 'bash .ci/postgres stop "$OTPKIT_PGDATA"' EXIT
-timed='^(OTPSMSTests\.|(OTPFederationTests\.KeySetTests|OTPEnrollmentSQLiteTests\.LockingTests|TOTPCommandTests\.TerminalTests|OTPTestUtilitiesTests\.ProcessRunnerTests|OTPEnrollmentPostgresTests\.ConnectionErrorTests)/)'
+timed='^(OTPSMSTests\.|(OTPFederationTests\.KeySetTests|OTPEnrollmentSQLiteTests\.LockingTests|TOTPCommandTests\.TerminalTests|OTPTestUtilitiesTests\.ProcessRunnerTests|OTPEnrollmentPostgresTests\.ConnectionErrorTests|OTPServerTests\.SlowClientTests)/)'
 status=0
 build=()
 if [ "$#" -eq 1 ] && [ "$1" = "--skip-build" ]; then
