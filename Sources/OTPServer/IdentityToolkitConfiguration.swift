@@ -10,10 +10,17 @@ public struct IdentityToolkitConfiguration: Sendable {
     public var isEmulator: Bool
     /// The largest request body read; a larger one is refused with `INVALID_ARGUMENT` unread.
     public var maximumBodyBytes: Int
+    /// The domains `GET /v1/projects` lists as allowed to host the project's sign-in pages
+    /// (default `localhost`, as the emulator answers).
+    public var authorizedDomains: [String]
 
     /// A configuration.
-    public init(projectID: String, apiKeys: Set<String> = [], isEmulator: Bool = false, maximumBodyBytes: Int = 64 * 1024) {
+    public init(
+        projectID: String, apiKeys: Set<String> = [], isEmulator: Bool = false, maximumBodyBytes: Int = 64 * 1024,
+        authorizedDomains: [String] = ["localhost"]
+    ) {
         self.projectID = projectID
+        self.authorizedDomains = authorizedDomains
         self.apiKeys = apiKeys
         self.isEmulator = isEmulator
         self.maximumBodyBytes = maximumBodyBytes
