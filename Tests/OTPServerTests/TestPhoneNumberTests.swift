@@ -18,7 +18,8 @@ import Testing
         try await ServerProcess.with(in: directory) { server in _ = try await server.verifiedUser("tess@example.com") }
         try await ServerProcess.with(arguments: ["--api-key", "demo-key", "--test-phone-number", "\(Self.number)=\(Self.code)"], in: directory) {
             server in
-            let signedIn = try await server.post(Server.signInPath, #"{"email":"tess@example.com","password":"long enough","returnSecureToken":true}"#)
+            let signedIn = try await server.post(
+                Server.signInPath, #"{"email":"tess@example.com","password":"long enough","returnSecureToken":true}"#)
             let idToken = try #require(signedIn.json["idToken"] as? String, "\(signedIn.body)")
 
             // A real number: no sender, so no code for it.
@@ -30,7 +31,9 @@ import Testing
             let exhausted = try await startEnrollment(server, idToken)
             for attemptsLeft in (0..<5).reversed() {
                 let wrong = try await finalizeEnrollment(server, idToken, exhausted, code: "000000")
-                #expect(wrong.errorMessage?.hasPrefix("INVALID_CODE : ") == true || wrong.errorMessage?.hasPrefix("SESSION_EXPIRED") == true, "\(wrong.body)")
+                #expect(
+                    wrong.errorMessage?.hasPrefix("INVALID_CODE : ") == true || wrong.errorMessage?.hasPrefix("SESSION_EXPIRED") == true,
+                    "\(wrong.body)")
                 if attemptsLeft > 0 { #expect(wrong.errorMessage?.contains("(\(attemptsLeft) attempts left)") == true, "\(wrong.body)") }
             }
             let tooLate = try await finalizeEnrollment(server, idToken, exhausted, code: Self.code)
@@ -103,7 +106,8 @@ import Testing
     ])
     func malformedValuesExit64NamingTheForm(_ value: String, _ expected: String) async throws {
         let run = try await ProcessRunner.run(
-            try BuiltProduct.path("otpkit-server"), ["--db", "/nonexistent/x.sqlite", "--project-id", "demo", "--emulator", "--test-phone-number", value],
+            try BuiltProduct.path("otpkit-server"),
+            ["--db", "/nonexistent/x.sqlite", "--project-id", "demo", "--emulator", "--test-phone-number", value],
             environment: ServerProcess.serverEnvironment([:]))
         #expect(run.status == 64, "\(run)")
         #expect(run.stderr.contains(expected), "\(run)")
@@ -115,13 +119,16 @@ import Testing
         return try #require((started.json["phoneSessionInfo"] as? [String: Any])?["sessionInfo"] as? String, "\(started.body)")
     }
 
-    private func finalizeEnrollment(_ server: ServerProcess, _ idToken: String, _ sessionInfo: String, code: String) async throws -> ServerProcess.Answer {
+    private func finalizeEnrollment(_ server: ServerProcess, _ idToken: String, _ sessionInfo: String, code: String) async throws
+        -> ServerProcess.Answer
+    {
         try await server.post(
             Server.v2("mfaEnrollment:finalize"),
             #"{"idToken":"\#(idToken)","phoneVerificationInfo":{"sessionInfo":"\#(sessionInfo)","code":"\#(code)"}}"#)
     }
 
-    private func finalizeSignIn(_ server: ServerProcess, _ pending: String, _ sessionInfo: String, code: String) async throws -> ServerProcess.Answer {
+    private func finalizeSignIn(_ server: ServerProcess, _ pending: String, _ sessionInfo: String, code: String) async throws -> ServerProcess.Answer
+    {
         try await server.post(
             Server.v2("mfaSignIn:finalize"),
             #"{"mfaPendingCredential":"\#(pending)","phoneVerificationInfo":{"sessionInfo":"\#(sessionInfo)","code":"\#(code)"}}"#)

@@ -51,7 +51,8 @@ import Testing
         func finalize(_ server: ServerProcess, _ pending: String) async throws -> ServerProcess.Answer {
             try await server.post(
                 Server.v2("mfaSignIn:finalize"),
-                #"{"mfaPendingCredential":"\#(pending)","mfaEnrollmentId":"\#(enrollmentID)","totpVerificationInfo":{"verificationCode":"\#(code)"}}"#)
+                #"{"mfaPendingCredential":"\#(pending)","mfaEnrollmentId":"\#(enrollmentID)","totpVerificationInfo":{"verificationCode":"\#(code)"}}"#
+            )
         }
         async let atFirst = finalize(first, pendingAtFirst)
         async let atSecond = finalize(second, pendingAtSecond)
