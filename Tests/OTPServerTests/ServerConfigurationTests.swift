@@ -52,6 +52,17 @@ import Testing
             in: directory
         ) { server async throws in
             #expect(try await Self.probe(server, key: "any-key") == ("from-flag", 200), "--emulator over the file's false lets any key in")
+            // The file's test number: its fixed code enrolls, and nothing reaches the emulator's outbox.
+            let (_, idToken) = try await server.verifiedUser("cora@example.com")
+            let started = try await server.post(
+                ServerProcess.v2("mfaEnrollment:start"), #"{"idToken":"\#(idToken)","phoneEnrollmentInfo":{"phoneNumber":"+15555550100"}}"#)
+            let sessionInfo = try #require((started.json["phoneSessionInfo"] as? [String: Any])?["sessionInfo"] as? String, "\(started.body)")
+            let listed = try await server.get("/emulator/v1/projects/from-flag/verificationCodes")
+            #expect(listed.status == 200 && !listed.body.contains(sessionInfo), "\(listed.body)")
+            let enrolled = try await server.post(
+                ServerProcess.v2("mfaEnrollment:finalize"),
+                #"{"idToken":"\#(idToken)","phoneVerificationInfo":{"sessionInfo":"\#(sessionInfo)","code":"123456"}}"#)
+            #expect(enrolled.status == 200, "\(enrolled.body)")
         }
         try await ServerProcess.with(
             commandLine: ["--config", file, "--api-key", "flag-key"], environment: ["OTPKIT_SERVER_EMULATOR": "yes"], projectID: "from-file",
