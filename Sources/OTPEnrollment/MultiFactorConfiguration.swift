@@ -120,7 +120,7 @@ public enum MultiFactorConfigurationError: Error, Sendable, Hashable, CustomStri
     case randomKeyUnavailable
     /// A phone setting cannot work; the text says which and why.
     case invalidPhoneSetting(String)
-    /// Phone factors are enabled but the service was given no ``SMSSender``.
+    /// Phone factors are enabled, with no test phone numbers, but the service was given no ``SMSSender``.
     case missingSMSSender
     /// A password setting cannot work; the text says which and why.
     case invalidPasswordSetting(String)

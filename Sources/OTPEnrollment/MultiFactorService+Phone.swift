@@ -189,6 +189,10 @@ extension MultiFactorService {
     ) async throws(AuthError) -> String {
         let settings = configuration.phone
         let testCode = settings.testPhoneNumbers[number]
+        guard testCode != nil || smsSender != nil else {
+            throw AuthError(
+                .operationNotAllowed, "this server sends no text messages, only its test phone numbers take codes: configure an SMS sender")
+        }
         if testCode == nil {
             try await consumeQuota(
                 "sms-number:\(number)", window: settings.sendWindow, limit: settings.sendsPerNumber, now: now, code: .tooManyRequests)

@@ -68,7 +68,8 @@ public final class MultiFactorService: Sendable {
     ///   - clock: The time source (inject a ``ManualEnrollmentClock`` in tests).
     ///   - opener: What ``TOTPSecret/openInOTPApp(withQRCodeURL:)`` hands URLs to.
     ///   - smsSender: What sends the codes of phone factors; needed when
-    ///     ``PhoneSettings/isEnabled``.
+    ///     ``PhoneSettings/isEnabled``, unless ``PhoneSettings/testPhoneNumbers`` are the only
+    ///     numbers codes go to (any other is then ``AuthErrorCode/operationNotAllowed``).
     ///   - identityProviders: The federated providers whose credentials ``signIn(with:source:)`` and
     ///     ``User/link(with:)-(AuthCredential)`` accept, one verifier per provider id.
     ///   - logger: Receives events; never secrets, codes or credentials.
@@ -83,7 +84,10 @@ public final class MultiFactorService: Sendable {
         logger: Logger = Logger(label: "OTPKit.OTPEnrollment")
     ) throws(MultiFactorConfigurationError) {
         try configuration.validate()
-        guard smsSender != nil || !configuration.phone.isEnabled else { throw .missingSMSSender }
+        // Test numbers alone need no sender: their codes are fixed and never sent.
+        guard smsSender != nil || !configuration.phone.isEnabled || !configuration.phone.testPhoneNumbers.isEmpty else {
+            throw .missingSMSSender
+        }
         self.smsSender = smsSender
         var providers: [String: any IdentityTokenVerifier] = [:]
         for verifier in identityProviders {

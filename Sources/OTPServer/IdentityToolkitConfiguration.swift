@@ -16,13 +16,17 @@ public struct IdentityToolkitConfiguration: Sendable {
     /// connection's peer: only behind one proxy that appends it, since a client writes the header
     /// as it likes (off by default).
     public var trustsForwardedFor: Bool
+    /// The domains `GET /v1/projects` lists as allowed to host the project's sign-in pages
+    /// (default `localhost`, as the emulator answers).
+    public var authorizedDomains: [String]
 
     /// A configuration.
     public init(
         projectID: String, apiKeys: Set<String> = [], isEmulator: Bool = false, maximumBodyBytes: Int = 64 * 1024, limits: RequestLimits = .none,
-        trustsForwardedFor: Bool = false
+        trustsForwardedFor: Bool = false, authorizedDomains: [String] = ["localhost"]
     ) {
         self.projectID = projectID
+        self.authorizedDomains = authorizedDomains
         self.apiKeys = apiKeys
         self.isEmulator = isEmulator
         self.maximumBodyBytes = maximumBodyBytes

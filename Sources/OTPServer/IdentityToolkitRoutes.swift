@@ -69,7 +69,7 @@ public struct IdentityToolkitRoutes: Sendable {
     }
 
     /// Adds every route to `router`: `GET /` (ready), the key set at `/.well-known/jwks.json` and at
-    /// Google's path, the client endpoints and the admin endpoints.
+    /// Google's path, the client endpoints (with the project and reCAPTCHA probes) and the admin endpoints.
     public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         let routes = self
         router.get("/") { _, _ in
@@ -96,6 +96,7 @@ public struct IdentityToolkitRoutes: Sendable {
             }
         }
         addMultiFactorRoutes(to: router)
+        addProjectRoutes(to: router)
         admin(router, "") { body throws(IdentityToolkitError) in try await routes.adminCreate(body) }
         admin(router, ":lookup") { body throws(IdentityToolkitError) in try await routes.adminLookup(body) }
         admin(router, ":delete") { body throws(IdentityToolkitError) in try await routes.adminDelete(body) }

@@ -33,36 +33,59 @@ struct ServerCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var databaseOptions: DatabaseOptions
+    @Option(
+        help: ArgumentHelp(
+            "A JSON file of settings: one object whose keys are these long options (\"db\", \"project-id\", \"api-key\", …; not yet the abuse limits and timeouts) with a string, a number (port), true or false (emulator), or an array of strings (repeatable options). Each option is also read from $OTPKIT_SERVER_ and its name in capitals, dashes as underscores ($OTPKIT_SERVER_PROJECT_ID; lists separated by spaces). The command line wins over the environment, the environment over the file ($OTPKIT_SERVER_CONFIG names it too), the file over the defaults; a repeatable option given by a higher source replaces the lower ones' list.",
+            valueName: "file"))
+    var config: String?
+
+    @Option(
+        name: .customLong("db"),
+        help: ArgumentHelp(
+            "The SQLite database file (created when missing), or a PostgreSQL URL: postgres://user@host:port/database or postgresql://… (libpq's PG* variables give what it leaves out).",
+            valueName: "file|url"))
+    var database: String?
+
+    @Option(
+        name: .customLong("key-file"),
+        help: ArgumentHelp(
+            "The sealing key: 64 hex characters or 32 raw bytes (default: $\(SealingKey.defaultEnvironmentVariable)).", valueName: "file"))
+    var keyFile: String?
+
+    @Option(
+        name: .customLong("previous-key-file"),
+        help: ArgumentHelp("An earlier sealing key whose rows still open (repeatable).", valueName: "file"))
+    var previousKeyFiles: [String] = []
 
     @OptionGroup(title: "Abuse limits") var limitOptions: LimitOptions
 
     @Option(
         name: .customLong("signing-key-file"),
         help: ArgumentHelp(
-            "The ID token signing key, sealed; made on first start (default: the SQLite file's path + .signing-key; required with PostgreSQL).",
+            "The ID token signing key, sealed; made on first start (default: the SQLite file's path + .signing-key; required with PostgreSQL, on storage every server of the database shares).",
             valueName: "file"))
     var signingKeyFile: String?
 
     @Option(name: .customLong("project-id"), help: ArgumentHelp("The Firebase project id tokens are issued for.", valueName: "id"))
-    var projectID: String
+    var projectID: String?
 
     @Option(
         name: .customLong("api-key"),
         help: ArgumentHelp("An API key client calls may carry (repeatable); any key is accepted under --emulator.", valueName: "key"))
     var apiKeys: [String] = []
 
-    @Option(help: "The address to listen on.")
-    var host = "127.0.0.1"
+    @Option(help: "The address to listen on (default: 127.0.0.1).")
+    var host: String?
 
-    @Option(help: "The port to listen on; 0 picks a free one.")
-    var port = 9099
+    @Option(help: "The port to listen on; 0 picks a free one (default: 9099).")
+    var port: Int?
 
     @Flag(
+        inversion: .prefixedNo,
         help:
-            "Behave as Firebase's Auth emulator where tests need it: any API key, admin calls with `Authorization: Bearer owner`, SMS codes listed at GET /emulator/v1/projects/{id}/verificationCodes and never sent."
+            "Behave as Firebase's Auth emulator where tests need it: any API key, admin calls with `Authorization: Bearer owner`, SMS codes listed at GET /emulator/v1/projects/{id}/verificationCodes and never sent (default: off)."
     )
-    var emulator = false
+    var emulator: Bool?
 
     @Option(
         name: .customLong("sms-command"),
@@ -83,27 +106,39 @@ struct ServerCommand: AsyncParsableCommand {
             valueName: "provider"))
     var identityProviders: [String] = []
 
+    @Option(
+        name: .customLong("test-phone-number"),
+        help: ArgumentHelp(
+            "A fictional number for phone second factors whose code is fixed (repeatable): no text message is sent to it, and it works with or without an SMS sender. A code still works once per verification and wrong codes count. Never give a real number.",
+            valueName: "+15555550100=123456"))
+    var testPhoneNumbers: [String] = []
+
     /// The providers that take the emulator's unsigned credentials under `--emulator` without being configured.
     static let emulatorProviderIDs = [GoogleAuthProvider.id, "apple.com"]
 
+    /// What the command line gives, `nil` where it is silent.
+    var commandLineLayer: ServerSettingsLayer {
+        ServerSettingsLayer(
+            database: database, keyFile: keyFile, previousKeyFiles: previousKeyFiles.nonEmpty, signingKeyFile: signingKeyFile,
+            projectID: projectID, apiKeys: apiKeys.nonEmpty, host: host, port: port, emulator: emulator, smsCommand: smsCommand,
+            smsWebhook: smsWebhook, identityProviders: identityProviders.nonEmpty, testPhoneNumbers: testPhoneNumbers.nonEmpty)
+    }
+
+    /// The settings of this run: the command line over the environment over the `--config` file.
+    ///
+    /// - Throws: ``ServerConfigurationError`` for a file or variable that cannot be read,
+    ///   `ValidationError` for a setting that is missing or cannot work.
+    func resolvedSettings(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerSettings {
+        let fromEnvironment = try ServerSettingsLayer(environment: environment)
+        var fromFile = ServerSettingsLayer()
+        if let file = config ?? environment[ServerSettingsLayer.configVariable].flatMap({ $0.isEmpty ? nil : $0 }) {
+            fromFile = try ServerConfigurationFile.load(path: file)
+        }
+        return try ServerSettings(commandLineLayer.merged(over: fromEnvironment.merged(over: fromFile)))
+    }
+
     func validate() throws {
-        var providerIDs: Set<String> = []
-        for argument in identityProviders {
-            let option = try IdentityProviderOption(parsing: argument)
-            guard providerIDs.insert(option.settings.providerID).inserted else {
-                throw ValidationError("--identity-provider \(option.settings.providerID) is given twice: give each provider once")
-            }
-        }
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
-        guard !projectID.isEmpty, projectID.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
-            throw ValidationError("--project-id must be letters, digits and dashes, such as demo-project")
-        }
-        guard [smsCommand, smsWebhook].compactMap({ $0 }).count + (emulator ? 1 : 0) <= 1 else {
-            throw ValidationError("--sms-command, --sms-webhook and --emulator (which sends no SMS) are alternatives: pass one")
-        }
-        guard emulator || !apiKeys.isEmpty else {
-            throw ValidationError("give at least one --api-key for client calls, or --emulator to accept any")
-        }
+        _ = try resolvedSettings()
     }
 
     func run() async throws {
@@ -112,6 +147,8 @@ struct ServerCommand: AsyncParsableCommand {
         let metrics = Self.bootstrapMetrics()
         var logger = Logger(label: "otpkit-server")
         logger.logLevel = .info
+        let settings = try resolvedSettings()
+        let databaseOptions = settings.databaseOptions
         let location = databaseOptions.location
         let sealer: SecretSealer
         do {
@@ -120,7 +157,7 @@ struct ServerCommand: AsyncParsableCommand {
             throw ServerFailure("\(error)")
         }
         let signingKeyPath: String
-        switch (signingKeyFile, location) {
+        switch (settings.signingKeyFile, location) {
         case (let file?, _): signingKeyPath = file
         case (nil, .sqlite(let path)): signingKeyPath = path + ".signing-key"
         case (nil, .postgres):
@@ -140,7 +177,7 @@ struct ServerCommand: AsyncParsableCommand {
             throw ServerFailure(error.description)
         }
         do {
-            try await serve(storeDatabase, signingKey: signingKey, metrics: metrics, logger: logger)
+            try await serve(storeDatabase, settings: settings, signingKey: signingKey, metrics: metrics, logger: logger)
         } catch {
             await storeDatabase.close()
             throw error
@@ -149,11 +186,12 @@ struct ServerCommand: AsyncParsableCommand {
     }
 
     private func serve(
-        _ database: EnrollmentDatabase, signingKey: IDTokenSigningKey, metrics: PrometheusCollectorRegistry, logger: Logger
+        _ database: EnrollmentDatabase, settings: ServerSettings, signingKey: IDTokenSigningKey, metrics: PrometheusCollectorRegistry,
+        logger: Logger
     ) async throws {
-        var phone = try phoneDelivery(logger: logger)
+        var phone = try phoneDelivery(settings, logger: logger)
         if let sendsPerUser = limitOptions.codeSendsPerAccount { phone.settings.sendsPerUser = sendsPerUser }
-        let verifiers = try identityProviders.map { OpenIDTokenVerifier(settings: try IdentityProviderOption(parsing: $0).settings, logger: logger) }
+        let verifiers = try settings.identityProviders.map { try OpenIDTokenVerifier(settings: $0.settings, logger: logger) }
         // The verifiers' HTTP clients are shut down with the phone sender's, whatever ends the server.
         let shutdown: () async -> Void = {
             await phone.shutdown()
@@ -161,13 +199,13 @@ struct ServerCommand: AsyncParsableCommand {
         }
         let service = try MultiFactorService(
             configuration: MultiFactorConfiguration(phone: phone.settings), store: database.store, smsSender: phone.sender,
-            identityProviders: tokenVerifiers(verifiers), logger: logger)
-        let tokens = await IDTokenIssuer(projectID: projectID, signingKey: signingKey)
+            identityProviders: tokenVerifiers(verifiers, emulator: settings.emulator), logger: logger)
+        let tokens = await IDTokenIssuer(projectID: settings.projectID, signingKey: signingKey)
         let routes = IdentityToolkitRoutes(
             service: service, tokens: tokens, refreshTokenKeys: database.store.codeDigestKeys ?? database.sealer,
             configuration: IdentityToolkitConfiguration(
-                projectID: projectID, apiKeys: Set(apiKeys), isEmulator: emulator, limits: limitOptions.requestLimits(emulator: emulator),
-                trustsForwardedFor: limitOptions.trustsForwardedFor),
+                projectID: settings.projectID, apiKeys: Set(settings.apiKeys), isEmulator: settings.emulator,
+                limits: limitOptions.requestLimits(emulator: settings.emulator), trustsForwardedFor: limitOptions.trustsForwardedFor),
             verificationCodes: phone.outbox, logger: logger)
         let requestTimeout = limitOptions.requestTimeout
         let router = Router(context: ServerRequestContext.self)
@@ -182,7 +220,7 @@ struct ServerCommand: AsyncParsableCommand {
                 configuration: .init(
                     additionalChannelHandlers: [RequestDeadlineHandler(timeout: .seconds(Int64(requestTimeout)))],
                     idleTimeout: .seconds(Int64(limitOptions.idleTimeout)))),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "otpkit-server"),
+            configuration: ApplicationConfiguration(address: .hostname(settings.host, port: settings.port), serverName: "otpkit-server"),
             onServerRunning: { channel in
                 // Scripts and tests read the port from this line, so it is the only thing on it.
                 let line = Array("\(channel.localAddress?.port ?? 0)\n".utf8)
@@ -202,7 +240,7 @@ struct ServerCommand: AsyncParsableCommand {
 extension ServerCommand {
     /// The service's ID token verifiers: the configured providers', and under `--emulator` the
     /// emulator's unsigned form in front of them and for ``emulatorProviderIDs``.
-    func tokenVerifiers(_ verifiers: [OpenIDTokenVerifier]) -> [any IdentityTokenVerifier] {
+    func tokenVerifiers(_ verifiers: [OpenIDTokenVerifier], emulator: Bool) -> [any IdentityTokenVerifier] {
         guard emulator else { return verifiers }
         var byProvider: [String: any IdentityTokenVerifier] = [:]
         for providerID in Self.emulatorProviderIDs { byProvider[providerID] = EmulatorIdentityTokenVerifier(providerID: providerID) }
@@ -211,6 +249,12 @@ extension ServerCommand {
         }
         return byProvider.keys.sorted().compactMap { byProvider[$0] }
     }
+}
+
+extension Array {
+    /// `nil` for an empty array: a repeatable option not given on the command line leaves the
+    /// lower sources' list in place.
+    fileprivate var nonEmpty: Self? { isEmpty ? nil : self }
 }
 
 /// A start-up failure, printed as one line with what to do.

@@ -203,6 +203,21 @@ struct PhoneFactorTests {
             with: PhoneMultiFactorGenerator.assertion(with: Self.provider.credential(withVerificationID: signInID, verificationCode: "424242")))
     }
 
+    @Test("test numbers need no sender; without one any other number is operationNotAllowed")
+    func testNumbersWithoutASender() async throws {
+        let fixture = try Fixture(Self.configuration(PhoneSettings(isEnabled: true, testPhoneNumbers: ["+15555550100": "424242"])))
+        let user = try await fixture.signIn()
+        #expect(
+            await authErrorCode {
+                _ = try await Self.provider.verifyPhoneNumber("+12015550123", multiFactorSession: try await user.multiFactor.session())
+            } == .operationNotAllowed)
+        let id = try await Self.provider.verifyPhoneNumber("+15555550100", multiFactorSession: try await user.multiFactor.session())
+        try await user.multiFactor.enroll(
+            with: PhoneMultiFactorGenerator.assertion(with: Self.provider.credential(withVerificationID: id, verificationCode: "424242")),
+            displayName: nil)
+        #expect(fixture.store.phoneFactors(userID: "alice").count == 1)
+    }
+
     @Test("numbers libphonenumber rejects are invalidPhoneNumber, with a message saying why and not repeating the number")
     func invalidNumbers() async throws {
         let sender = CapturingSMSSender()

@@ -43,16 +43,26 @@ struct ServerProcess {
     private static func run(
         arguments: [String], projectID: String, directory: TemporaryDirectory, database: String?, _ body: (ServerProcess) async throws -> Void
     ) async throws {
-        let executable = try BuiltProduct.path("otpkit-server")
         let keyFile = try sealingKeyFile(in: directory)
+        try await with(
+            commandLine: ["--db", database ?? directory.file("otpkit.sqlite"), "--key-file", keyFile, "--project-id", projectID, "--port", "0"]
+                + arguments,
+            projectID: projectID, in: directory, body)
+    }
+
+    /// Runs `body` against a server started with exactly `commandLine` and `environment` added to
+    /// the inherited one (every `OTPKIT_SERVER_*` variable of the test's own environment removed,
+    /// so only the test decides them); `projectID` is the one the server is expected to serve.
+    static func with(
+        commandLine: [String], environment: [String: String] = [:], projectID: String, in directory: TemporaryDirectory,
+        _ body: (ServerProcess) async throws -> Void
+    ) async throws {
+        let executable = try BuiltProduct.path("otpkit-server")
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         // A failed expectation in the body throws past the conversation; the client must still be
         // shut down, or its deinit stops the whole test process.
         do {
-            let output = try await ProcessRunner.converse(
-                executable,
-                ["--db", database ?? directory.file("otpkit.sqlite"), "--key-file", keyFile, "--project-id", projectID, "--port", "0"] + arguments
-            ) { session in
+            let output = try await ProcessRunner.converse(executable, commandLine, environment: serverEnvironment(environment)) { session in
                 let text = try await session.waitForOutput(containing: "\n", timeout: .seconds(120))
                 let port = try #require(Int(text.split(separator: "\n").first ?? ""), "the server's first line is not a port: \(text)")
                 let server = ServerProcess(port: port, projectID: projectID, directory: directory, client: client)
@@ -70,6 +80,15 @@ struct ServerProcess {
             try? await client.shutdown()
             throw error
         }
+    }
+
+    /// The environment changes for a server run: `added`, and every inherited `OTPKIT_SERVER_*`
+    /// variable not in it removed.
+    static func serverEnvironment(_ added: [String: String]) -> [String: String?] {
+        var environment: [String: String?] = [:]
+        for name in ProcessInfo.processInfo.environment.keys where name.hasPrefix("OTPKIT_SERVER_") { environment[name] = .some(nil) }
+        for (name, value) in added { environment[name] = value }
+        return environment
     }
 
     /// The sealing key file in `directory`, written (mode 0600) when missing.

@@ -1,0 +1,44 @@
+/// One setting of `otpkit-server`, under the three names it has: the long option on the command
+/// line, the key of the `--config` file (the same name) and the environment variable
+/// (`OTPKIT_SERVER_` and the name in capitals, dashes as underscores).
+///
+/// One table, so that the file, the environment and `--help` can never disagree on a name.
+struct ServerOption: Sendable {
+    /// What a value is, and where in ``ServerSettingsLayer`` it goes.
+    enum Kind: Sendable {
+        case text(any WritableKeyPath<ServerSettingsLayer, String?> & Sendable)
+        /// Repeatable on the command line; an array of strings (or one string) in the file;
+        /// separated by whitespace in the environment.
+        case texts(any WritableKeyPath<ServerSettingsLayer, [String]?> & Sendable)
+        case number(any WritableKeyPath<ServerSettingsLayer, Int?> & Sendable)
+        /// `true`/`false` in the file; `1`, `true`, `yes` or `0`, `false`, `no` in the environment.
+        case flag(any WritableKeyPath<ServerSettingsLayer, Bool?> & Sendable)
+    }
+
+    let name: String
+    let kind: Kind
+
+    var environmentVariable: String { Self.environmentPrefix + name.uppercased().replacing("-", with: "_") }
+
+    static let environmentPrefix = "OTPKIT_SERVER_"
+
+    /// Every setting a file or the environment may give: all the command line takes but `--config`.
+    static let all: [ServerOption] = [
+        ServerOption(name: "db", kind: .text(\.database)),
+        ServerOption(name: "key-file", kind: .text(\.keyFile)),
+        ServerOption(name: "previous-key-file", kind: .texts(\.previousKeyFiles)),
+        ServerOption(name: "signing-key-file", kind: .text(\.signingKeyFile)),
+        ServerOption(name: "project-id", kind: .text(\.projectID)),
+        ServerOption(name: "api-key", kind: .texts(\.apiKeys)),
+        ServerOption(name: "host", kind: .text(\.host)),
+        ServerOption(name: "port", kind: .number(\.port)),
+        ServerOption(name: "emulator", kind: .flag(\.emulator)),
+        ServerOption(name: "sms-command", kind: .text(\.smsCommand)),
+        ServerOption(name: "sms-webhook", kind: .text(\.smsWebhook)),
+        ServerOption(name: "identity-provider", kind: .texts(\.identityProviders)),
+        ServerOption(name: "test-phone-number", kind: .texts(\.testPhoneNumbers)),
+    ]
+
+    /// The option called `name`, if any.
+    static func named(_ name: String) -> ServerOption? { all.first { $0.name == name } }
+}

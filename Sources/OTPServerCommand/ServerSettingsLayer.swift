@@ -1,0 +1,36 @@
+/// The settings one source gives — the command line, the environment or the `--config` file —
+/// each `nil` where that source is silent.
+///
+/// Layers stack: ``merged(over:)`` keeps this layer's values and fills its gaps from a lower one,
+/// which is how the command line overrides the environment, and the environment the file. A
+/// repeatable setting (`api-key`, …) is one value: the highest source that gives it replaces
+/// the lower ones' lists rather than adding to them, so a flag can take a key out.
+struct ServerSettingsLayer: Sendable, Equatable {
+    var database: String?
+    var keyFile: String?
+    var previousKeyFiles: [String]?
+    var signingKeyFile: String?
+    var projectID: String?
+    var apiKeys: [String]?
+    var host: String?
+    var port: Int?
+    var emulator: Bool?
+    var smsCommand: String?
+    var smsWebhook: String?
+    var identityProviders: [String]?
+    var testPhoneNumbers: [String]?
+
+    /// This layer, with what it leaves out taken from `lower`.
+    func merged(over lower: ServerSettingsLayer) -> ServerSettingsLayer {
+        var result = self
+        for option in ServerOption.all {
+            switch option.kind {
+            case .text(let path): result[keyPath: path] = self[keyPath: path] ?? lower[keyPath: path]
+            case .texts(let path): result[keyPath: path] = self[keyPath: path] ?? lower[keyPath: path]
+            case .number(let path): result[keyPath: path] = self[keyPath: path] ?? lower[keyPath: path]
+            case .flag(let path): result[keyPath: path] = self[keyPath: path] ?? lower[keyPath: path]
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import OTPTestUtilities
+import Testing
+
+/// `--config FILE` and the `OTPKIT_SERVER_*` variables, through the built executable: each
+/// setting from the file, overridden by the environment, overridden by the command line; a file
+/// or variable that cannot be used stops the server with one line naming the key and its line.
+@Suite struct ServerConfigurationTests {
+    /// The project `GET /v1/projects` answers and whether `key` is let in, as a client sees them.
+    static func probe(_ server: ServerProcess, key: String) async throws -> (projectID: String?, status: Int) {
+        let answer = try await server.get("/identitytoolkit.googleapis.com/v1/projects?key=\(key)")
+        return (answer.json["projectId"] as? String, answer.status)
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        try #require(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+    }
+
+    @Test func theFileIsHonouredAndOverriddenByTheEnvironmentAndTheCommandLine() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.file("otpkit-server.json")
+        try Self.write(
+            """
+            {
+              "db": "\(directory.file("otpkit.sqlite"))",
+              "key-file": "\(try ServerProcess.sealingKeyFile(in: directory))",
+              "project-id": "from-file",
+              "api-key": ["file-key", "second-file-key"],
+              "port": 0,
+              "emulator": false,
+              "test-phone-number": ["+15555550100=123456"]
+            }
+            """, to: file)
+
+        // The file alone.
+        try await ServerProcess.with(commandLine: ["--config", file], projectID: "from-file", in: directory) { server async throws in
+            #expect(try await Self.probe(server, key: "file-key") == ("from-file", 200))
+            #expect(try await Self.probe(server, key: "second-file-key").status == 200)
+            let refused = try await server.get("/identitytoolkit.googleapis.com/v1/projects?key=other-key")
+            #expect(refused.errorMessage?.hasPrefix("API_KEY_INVALID") == true, "not under the emulator: \(refused.body)")
+        }
+        // The environment over the file, the file named by its variable; a list replaces the file's.
+        let environment = ["OTPKIT_SERVER_CONFIG": file, "OTPKIT_SERVER_PROJECT_ID": "from-env", "OTPKIT_SERVER_API_KEY": "env-key other-env-key"]
+        try await ServerProcess.with(commandLine: [], environment: environment, projectID: "from-env", in: directory) { server async throws in
+            #expect(try await Self.probe(server, key: "other-env-key") == ("from-env", 200))
+            #expect(try await Self.probe(server, key: "file-key").status == 400, "the environment's keys replace the file's")
+        }
+        // The command line over both.
+        try await ServerProcess.with(
+            commandLine: ["--config", file, "--project-id", "from-flag", "--emulator"], environment: environment, projectID: "from-flag",
+            in: directory
+        ) { server async throws in
+            #expect(try await Self.probe(server, key: "any-key") == ("from-flag", 200), "--emulator over the file's false lets any key in")
+            // The file's test number: its fixed code enrolls, and nothing reaches the emulator's outbox.
+            let (_, idToken) = try await server.verifiedUser("cora@example.com")
+            let started = try await server.post(
+                ServerProcess.v2("mfaEnrollment:start"), #"{"idToken":"\#(idToken)","phoneEnrollmentInfo":{"phoneNumber":"+15555550100"}}"#)
+            let sessionInfo = try #require((started.json["phoneSessionInfo"] as? [String: Any])?["sessionInfo"] as? String, "\(started.body)")
+            let listed = try await server.get("/emulator/v1/projects/from-flag/verificationCodes")
+            #expect(listed.status == 200 && !listed.body.contains(sessionInfo), "\(listed.body)")
+            let enrolled = try await server.post(
+                ServerProcess.v2("mfaEnrollment:finalize"),
+                #"{"idToken":"\#(idToken)","phoneVerificationInfo":{"sessionInfo":"\#(sessionInfo)","code":"123456"}}"#)
+            #expect(enrolled.status == 200, "\(enrolled.body)")
+        }
+        try await ServerProcess.with(
+            commandLine: ["--config", file, "--api-key", "flag-key"], environment: ["OTPKIT_SERVER_EMULATOR": "yes"], projectID: "from-file",
+            in: directory
+        ) { server async throws in
+            #expect(try await Self.probe(server, key: "any-key").status == 200, "the environment's emulator over the file's false")
+        }
+        try await ServerProcess.with(
+            commandLine: ["--config", file, "--api-key", "flag-key", "--no-emulator"], environment: ["OTPKIT_SERVER_EMULATOR": "yes"],
+            projectID: "from-file", in: directory
+        ) { server async throws in
+            #expect(try await Self.probe(server, key: "flag-key") == ("from-file", 200))
+            #expect(try await Self.probe(server, key: "file-key").status == 400, "--api-key replaces the file's keys")
+            #expect(try await Self.probe(server, key: "any-key").status == 400, "--no-emulator over the environment")
+        }
+    }
+
+    @Test func helpNamesTheFileTheVariablesAndThePrecedence() async throws {
+        let help = try await ProcessRunner.run(try BuiltProduct.path("otpkit-server"), ["--help"])
+        #expect(help.status == 0)
+        let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("--config <file>"), "\(help.stdout)")
+        #expect(text.contains("$OTPKIT_SERVER_PROJECT_ID"))
+        #expect(text.contains("The command line wins over the environment, the environment over the file"))
+        #expect(text.contains("--test-phone-number <+15555550100=123456>"))
+    }
+
+    /// One bad setting: what the file (or environment) says, and what the one line must say.
+    struct Refusal: Sendable, CustomStringConvertible {
+        let file: String?
+        let environment: [String: String]
+        let expected: [String]
+        var description: String { file ?? "\(environment)" }
+    }
+
+    static let secret = "AIza-not-to-be-printed"
+
+    static let refusals: [Refusal] = [
+        Refusal(
+            file: #"{"project-id": "demo",\#n  "api-key": "\#(secret)",\#n  "prot": 9099}"#, environment: [:],
+            expected: [":3: unknown key \"prot\"", "port"]),
+        Refusal(
+            file: #"{\#n"api-key": ["\#(secret)"],\#n"port": "9099"}"#, environment: [:], expected: [":3: \"port\" must be a whole number"]),
+        Refusal(file: #"{"emulator": 1, "api-key": "\#(secret)"}"#, environment: [:], expected: [":1: \"emulator\" must be true or false"]),
+        Refusal(
+            file: #"{"api-key": [42]}"#, environment: [:], expected: [":1: \"api-key\" must be an array of strings (or one string)"]),
+        Refusal(file: "{\n\"api-key\": \"\(secret)\",\n\"port\": 0,,\n}", environment: [:], expected: ["is not valid JSON"]),
+        Refusal(file: #"["db", "otpkit.sqlite"]"#, environment: [:], expected: ["must be one JSON object of options"]),
+        Refusal(file: nil, environment: ["OTPKIT_SERVER_PORT": "ninety"], expected: ["$OTPKIT_SERVER_PORT must be a whole number"]),
+        Refusal(file: nil, environment: ["OTPKIT_SERVER_PROJECTID": "demo"], expected: ["$OTPKIT_SERVER_PROJECTID must be one of"]),
+    ]
+
+    @Test(arguments: refusals)
+    func aBadFileOrVariableIsOneLineAndNoStart(_ refusal: Refusal) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.file("bad.json")
+        if let text = refusal.file { try Self.write(text, to: file) }
+        let arguments = refusal.file == nil ? [] : ["--config", file]
+        let run = try await ProcessRunner.run(
+            try BuiltProduct.path("otpkit-server"),
+            arguments + ["--db", directory.file("otpkit.sqlite"), "--key-file", try ServerProcess.sealingKeyFile(in: directory)],
+            environment: ServerProcess.serverEnvironment(refusal.environment))
+        #expect(run.status != 0, "\(run)")
+        #expect(run.stdout.isEmpty, "no port line: \(run)")
+        let message = run.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!message.isEmpty && !message.contains("\n"), "one line: \(run.stderr)")
+        for part in refusal.expected { #expect(message.contains(part), "\(message)") }
+        if refusal.file != nil { #expect(message.contains(file), "names the file: \(message)") }
+        #expect(!message.contains(Self.secret), "a value of the file printed: \(message)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("otpkit.sqlite")), "nothing opened")
+    }
+
+    @Test func aMissingFileAndMissingSettingsSayWhatToGive() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let executable = try BuiltProduct.path("otpkit-server")
+        let missing = try await ProcessRunner.run(
+            executable, ["--config", directory.file("nowhere.json")], environment: ServerProcess.serverEnvironment([:]))
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("cannot read the configuration file \(directory.file("nowhere.json")): no such file"), "\(missing)")
+
+        let noDatabase = try await ProcessRunner.run(executable, ["--project-id", "demo"], environment: ServerProcess.serverEnvironment([:]))
+        #expect(noDatabase.status == 64, "\(noDatabase)")
+        #expect(noDatabase.stderr.contains(#"give the database: --db FILE|postgres://…, "db" in the --config file, or $OTPKIT_SERVER_DB"#))
+    }
+}
