@@ -101,6 +101,22 @@ struct ServerProcess {
         return keyFile
     }
 
+    /// Starts the server once per case with the case's extra options, and expects each start to
+    /// stop with usage status 64 and a message that contains the case's text.
+    static func expectRefusedAtStart(_ cases: [(value: [String], says: String)]) async throws {
+        let executable = try BuiltProduct.path("otpkit-server")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let keyFile = try sealingKeyFile(in: directory)
+        for (value, says) in cases {
+            let run = try await ProcessRunner.run(
+                executable,
+                ["--db", directory.file("otpkit.sqlite"), "--key-file", keyFile, "--project-id", "demo-otpkit", "--port", "0", "--emulator"] + value)
+            #expect(run.status == 64, "\(value): \(run)")
+            #expect(run.stderr.contains(says), "\(value): \(run.stderr)")
+        }
+    }
+
     /// Sends `body` to `path` as the SDKs do: POST, `Content-Type: application/json`, the SDK's headers.
     func post(
         _ path: String, _ body: String, headers: [(String, String)] = [], method: HTTPMethod = .POST, contentType: String = "application/json"
