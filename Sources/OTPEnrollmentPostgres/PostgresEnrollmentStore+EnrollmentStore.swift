@@ -215,7 +215,7 @@ extension PostgresEnrollmentStore {
 
     /// One transaction, so the credential is stored only for a user whose factors were listed.
     /// Concurrent first steps are decided together, a few statements for all of them in one
-    /// transaction (``startSignIns(_:)``).
+    /// transaction (`startSignIns(_:)`).
     public func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws(PostgresEnrollmentStoreError) -> SignInFactors {
         try await signInStarts.submit(credential) { requests in await self.startSignIns(requests) }
     }
@@ -239,7 +239,7 @@ extension PostgresEnrollmentStore {
     }
 
     /// Concurrent completions are decided together, a few statements for all of them in one
-    /// transaction (``completeSignIns(_:)``).
+    /// transaction (`completeSignIns(_:)`).
     public func completeSignIn(
         credentialID: String,
         factorID: String,

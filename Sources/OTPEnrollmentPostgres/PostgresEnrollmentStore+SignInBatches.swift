@@ -6,7 +6,7 @@ internal import PostgresNIO
 ///
 /// Each statement is a round trip to the server, and PostgreSQL spends about as long on a small
 /// statement as on the same statement over many rows: concurrent sign-ins therefore go through
-/// ``OperationBatcher``s, and a batch's reads and writes are each one statement over all of its
+/// `OperationBatcher`s, and a batch's reads and writes are each one statement over all of its
 /// sign-ins (arrays through `unnest` and `= ANY`), in one transaction. What a batch reads to
 /// decide it locks (`FOR UPDATE`, in id order, so that two servers completing overlapping batches
 /// never wait for each other in a circle), so the decision holds under `READ COMMITTED` with any

@@ -257,7 +257,7 @@ extension SQLiteEnrollmentStore {
 
     /// One transaction, so the credential is stored only for a user whose factors were listed.
     /// Concurrent first steps are decided together, a few statements for all of them
-    /// (``startSignIns(_:)``).
+    /// (`startSignIns(_:)`).
     public func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) -> SignInFactors {
         try await signInStarts.submit(credential) { requests in await self.startSignIns(requests) }
     }
@@ -272,7 +272,7 @@ extension SQLiteEnrollmentStore {
     }
 
     /// Concurrent completions are decided together, a few statements for all of them in one
-    /// savepoint of the shared transaction (``completeSignIns(_:)``); a successful second step
+    /// savepoint of the shared transaction (`completeSignIns(_:)`); a successful second step
     /// costs a share of one commit, and a refusal commits nothing but an expired credential's
     /// deletion.
     public func completeSignIn(

@@ -6,7 +6,7 @@ internal import SQLiteNIO
 ///
 /// sqlite-nio runs each statement as a trip to the connection's thread and back, and that trip,
 /// not the commit, is what a sign-in spends most of its time on once group commit shares the
-/// `fsync`. Concurrent sign-ins therefore go through ``OperationBatcher``s: a batch's reads and
+/// `fsync`. Concurrent sign-ins therefore go through `OperationBatcher`s: a batch's reads and
 /// writes are each one statement over all of its sign-ins, in one savepoint of the shared
 /// transaction, so a batch of many sign-ins costs about as many statements as one did.
 extension SQLiteEnrollmentStore {

@@ -1,7 +1,7 @@
 public import OTPEnrollment
 
 extension EnrollmentStoreConformance {
-    /// The id of the session that ``failedSignInBatch(on:)`` expects its store to refuse to store.
+    /// The id of the session that ``failedSignInBatch(on:completions:)`` expects its store to refuse to store.
     public static let refusedSessionID = "session-refused-by-the-database"
 
     /// Concurrent sign-in completions, one of which the database refuses to store (a test installs

@@ -191,7 +191,7 @@ struct ServerCommand: AsyncParsableCommand {
     ) async throws {
         var phone = try phoneDelivery(settings, logger: logger)
         if let sendsPerUser = limitOptions.codeSendsPerAccount { phone.settings.sendsPerUser = sendsPerUser }
-        let verifiers = try settings.identityProviders.map { try OpenIDTokenVerifier(settings: $0.settings, logger: logger) }
+        let verifiers = settings.identityProviders.map { OpenIDTokenVerifier(settings: $0.settings, logger: logger) }
         // The verifiers' HTTP clients are shut down with the phone sender's, whatever ends the server.
         let shutdown: () async -> Void = {
             await phone.shutdown()
