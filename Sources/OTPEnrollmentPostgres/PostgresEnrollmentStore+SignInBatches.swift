@@ -138,15 +138,14 @@ extension PostgresEnrollmentStore.Connection {
             ) WITH ORDINALITY AS s (id, user_id, provider, authenticated_at, factor, has_factor, last_used_at, expires_at, position)
             ORDER BY position
             """)
-        // Each user keeps the newest sessions up to the cap; one statement per cap, and the caps
-        // of one service are all the same.
-        for (cap, users) in Dictionary(grouping: batch.sessionCaps.keys, by: { batch.sessionCaps[$0]! }) {
+        // Each user keeps the newest sessions up to the cap.
+        for (cap, users) in batch.usersByCap {
             try await execute(
                 """
                 DELETE FROM sessions WHERE id IN (
                     SELECT id FROM (
                         SELECT id, row_number() OVER (PARTITION BY user_id ORDER BY seq DESC) AS newer
-                        FROM sessions WHERE user_id = ANY(\(Array(users)))
+                        FROM sessions WHERE user_id = ANY(\(users))
                     ) AS ranked WHERE newer > \(Int64(cap))
                 )
                 """)

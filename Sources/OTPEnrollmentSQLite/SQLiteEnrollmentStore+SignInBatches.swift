@@ -121,9 +121,8 @@ extension SQLiteEnrollmentStore {
         try await execute(
             "INSERT INTO sessions (\(Self.sessionColumns)) VALUES \(Self.placeholders(batch.sessions.count, row: 7))",
             batch.sessions.flatMap(Self.sessionBinds))
-        // Each user keeps the newest sessions up to the cap; one statement per cap, and the caps
-        // of one service are all the same.
-        for (cap, users) in Dictionary(grouping: batch.sessionCaps.keys, by: { batch.sessionCaps[$0]! }) {
+        // Each user keeps the newest sessions up to the cap.
+        for (cap, users) in batch.usersByCap {
             try await execute(
                 """
                 DELETE FROM sessions WHERE rowid IN (
