@@ -97,44 +97,86 @@ extension SQLiteEnrollmentStore {
         return rows
     }
 
-    /// What `batch` decided to write. The caller holds a transaction.
+    /// What `batch` decided to write, as one statement: rows inserted into `sign_in_writes`, whose
+    /// triggers apply each (``signInWriteSchema``). The caller holds a transaction.
     private func write(_ batch: SignInCompletionBatch) async throws(SQLiteEnrollmentStoreError) {
-        if !batch.deletedCredentials.isEmpty {
-            try await execute(
-                "DELETE FROM pending_sign_ins WHERE id IN (\(Self.placeholders(batch.deletedCredentials.count)))",
-                batch.deletedCredentials.map { .text($0) })
-        }
-        if !batch.acceptedSteps.isEmpty {
-            try await execute(
-                """
-                WITH accepted (id, step) AS (VALUES \(Self.placeholders(batch.acceptedSteps.count, row: 2)))
-                UPDATE factors SET last_accepted_step = accepted.step FROM accepted WHERE factors.id = accepted.id
-                """,
-                batch.acceptedSteps.flatMap { [.text($0.factorID), .integer(.init($0.step))] })
-        }
-        if !batch.clearedFailures.isEmpty {
-            try await execute(
-                "DELETE FROM failure_counters WHERE key IN (\(Self.placeholders(batch.clearedFailures.count)))",
-                batch.clearedFailures.map { .text($0) })
-        }
-        guard !batch.sessions.isEmpty else { return }
+        var rows: [[SQLiteData]] = []
+        rows += batch.deletedCredentials.map { Self.signInWrite("credential", id: $0) }
+        rows += batch.acceptedSteps.map { Self.signInWrite("step", id: $0.factorID, step: $0.step) }
+        rows += batch.clearedFailures.map { Self.signInWrite("failure", id: $0) }
+        rows += batch.sessions.map { Self.signInWrite("session", session: $0) }
+        // After every session of the set: each user keeps the newest sessions up to the cap.
+        rows += batch.sessionCaps.map { Self.signInWrite("trim", userID: $0.key, cap: $0.value) }
+        guard !rows.isEmpty else { return }
         try await execute(
-            "INSERT INTO sessions (\(Self.sessionColumns)) VALUES \(Self.placeholders(batch.sessions.count, row: 7))",
-            batch.sessions.flatMap(Self.sessionBinds))
-        // Each user keeps the newest sessions up to the cap.
-        for (cap, users) in batch.usersByCap {
-            try await execute(
-                """
-                DELETE FROM sessions WHERE rowid IN (
-                    SELECT session_rowid FROM (
-                        SELECT rowid AS session_rowid, row_number() OVER (PARTITION BY user_id ORDER BY rowid DESC) AS newer
-                        FROM sessions WHERE user_id IN (\(Self.placeholders(users.count)))
-                    ) WHERE newer > ?
-                )
-                """,
-                users.map { .text($0) } + [.integer(cap)])
+            "INSERT INTO sign_in_writes (\(Self.signInWriteColumns)) VALUES \(Self.placeholders(rows.count, row: 10))",
+            rows.flatMap { $0 })
+    }
+
+    private static let signInWriteColumns =
+        "kind, id, user_id, first_factor_provider, authenticated_at, second_factor_enrollment_id, last_used_at, expires_at, step, session_cap"
+
+    /// One row of `sign_in_writes`: what kind of write, and the columns that kind reads.
+    private static func signInWrite(
+        _ kind: String, id: String? = nil, userID: String? = nil, step: Int64? = nil, session: SessionRecord? = nil, cap: Int? = nil
+    ) -> [SQLiteData] {
+        if let session {
+            return [.text(kind)] + sessionBinds(session) + [.null, .null]
+        }
+        return [
+            .text(kind), id.map { .text($0) } ?? .null, userID.map { .text($0) } ?? .null, .null, .null, .null, .null, .null,
+            step.map { .integer(.init($0)) } ?? .null, cap.map { .integer($0) } ?? .null,
+        ]
+    }
+
+    /// Creates ``signInWriteSchema`` on the connection; once, after the migrations.
+    func createSignInWrites() async throws(SQLiteEnrollmentStoreError) {
+        for statement in Self.signInWriteSchema {
+            try await execute(statement)
         }
     }
+
+    /// A view that is only ever inserted into, and one trigger per kind of row, so that a set's
+    /// writes (credentials consumed or expired, steps accepted, failure counters cleared, sessions
+    /// started and trimmed) take one trip to the connection's thread instead of one per statement:
+    /// sqlite-nio prepares and runs one statement per trip, and on a busy machine the trips, not
+    /// the writes, are what a set waits for. Temporary objects of the connection, made when it
+    /// opens: nothing of them is in the file, so they need no migration and each process has its
+    /// own. Rows apply in the order they are inserted, and one that fails fails the statement.
+    static let signInWriteSchema = [
+        """
+        CREATE TEMP VIEW sign_in_writes (\(signInWriteColumns))
+        AS SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+        """,
+        """
+        CREATE TEMP TRIGGER sign_in_writes_credential INSTEAD OF INSERT ON sign_in_writes WHEN NEW.kind = 'credential'
+        BEGIN DELETE FROM pending_sign_ins WHERE id = NEW.id; END
+        """,
+        """
+        CREATE TEMP TRIGGER sign_in_writes_step INSTEAD OF INSERT ON sign_in_writes WHEN NEW.kind = 'step'
+        BEGIN UPDATE factors SET last_accepted_step = NEW.step WHERE id = NEW.id; END
+        """,
+        """
+        CREATE TEMP TRIGGER sign_in_writes_failure INSTEAD OF INSERT ON sign_in_writes WHEN NEW.kind = 'failure'
+        BEGIN DELETE FROM failure_counters WHERE key = NEW.id; END
+        """,
+        """
+        CREATE TEMP TRIGGER sign_in_writes_session INSTEAD OF INSERT ON sign_in_writes WHEN NEW.kind = 'session'
+        BEGIN
+            INSERT INTO sessions (\(sessionColumns))
+            VALUES (NEW.id, NEW.user_id, NEW.first_factor_provider, NEW.authenticated_at, NEW.second_factor_enrollment_id,
+                    NEW.last_used_at, NEW.expires_at);
+        END
+        """,
+        """
+        CREATE TEMP TRIGGER sign_in_writes_trim INSTEAD OF INSERT ON sign_in_writes WHEN NEW.kind = 'trim'
+        BEGIN
+            DELETE FROM sessions WHERE user_id = NEW.user_id AND rowid NOT IN (
+                SELECT rowid FROM sessions WHERE user_id = NEW.user_id ORDER BY rowid DESC LIMIT NEW.session_cap
+            );
+        END
+        """,
+    ]
 
     /// `count` placeholders separated by commas, or `count` parenthesised rows of `row` each.
     static func placeholders(_ count: Int, row: Int = 1) -> String {

@@ -4,8 +4,9 @@ internal import Synchronization
 ///
 /// The connection runs one operation at a time, in arrival order (``AsyncSerialLock``). A write
 /// that finds no transaction open begins one (`BEGIN IMMEDIATE`, SQLite's write lock, so no other
-/// process can slip in halfway); each write then runs inside a savepoint of its own, so a write
-/// that fails is undone alone and the others keep theirs. After its operation a write leaves the
+/// process can slip in halfway); each write that joins it runs inside a savepoint of its own, so a
+/// write that fails is undone alone and the others keep theirs (the first, alone in the transaction
+/// so far, fails by rolling it back). After its operation a write leaves the
 /// transaction open when more writes are waiting and the batch is not full, and commits it
 /// otherwise: a lone write commits at once, never waiting for company. Every write returns only
 /// once the commit that holds it is on disk; when that commit fails, every write of the batch
@@ -31,8 +32,8 @@ extension SQLiteEnrollmentStore {
         let (outcome, batch) = try await lock.withLock {
             () async throws(SQLiteEnrollmentStoreError) -> (Result<Value, SQLiteEnrollmentStoreError>, CommitBatch) in
             waitingWrites.subtract(1, ordering: .relaxed)
-            let batch = try await openOrJoinBatch()
-            let outcome = await runInSavepoint(body, batch: batch)
+            let (batch, began) = try await openOrJoinBatch()
+            let outcome = began ? await runFirst(body) : await runInSavepoint(body, batch: batch)
             let members = batch.join()
             if members >= options.maximumOperationsPerCommit || waitingWrites.load(ordering: .relaxed) == 0 {
                 await commitOpenBatch()
@@ -43,13 +44,26 @@ extension SQLiteEnrollmentStore {
         return try outcome.get()
     }
 
-    /// The open transaction, or a new one. The caller holds ``lock``.
-    private func openOrJoinBatch() async throws(SQLiteEnrollmentStoreError) -> CommitBatch {
-        if let batch = openBatch.withLock({ $0 }) { return batch }
+    /// The open transaction, or a new one, and whether it is new. The caller holds ``lock``.
+    private func openOrJoinBatch() async throws(SQLiteEnrollmentStoreError) -> (CommitBatch, began: Bool) {
+        if let batch = openBatch.withLock({ $0 }) { return (batch, false) }
         try await execute("BEGIN IMMEDIATE")
         let batch = CommitBatch()
         openBatch.withLock { $0 = batch }
-        return batch
+        return (batch, true)
+    }
+
+    /// Runs `body` as the first write of the transaction it has just begun. Nothing else is in the
+    /// transaction yet, so a failure rolls all of it back, which undoes what a savepoint would
+    /// and saves the savepoint's two statements (each a trip to the connection's thread) on
+    /// every transaction, most of all on a lone write. The caller holds ``lock``.
+    private func runFirst<Value>(_ body: () async throws(SQLiteEnrollmentStoreError) -> Value) async -> Result<Value, SQLiteEnrollmentStoreError> {
+        do throws(SQLiteEnrollmentStoreError) {
+            return .success(try await body())
+        } catch {
+            await abortOpenBatch(error)
+            return .failure(error)
+        }
     }
 
     /// Runs `body` in a savepoint of the open transaction: a failure rolls back its writes only.

@@ -112,6 +112,7 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
         do {
             try await store.configure()
             try await store.migrate()
+            try await store.createSignInWrites()
             try await store.sealedTables.checkSealingKeys(with: sealer)
             let digestKeys = try await store.loadCodeDigestKey()
             store.codeDigestSealer.withLock { $0 = digestKeys }
