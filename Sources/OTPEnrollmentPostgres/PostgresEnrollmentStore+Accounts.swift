@@ -167,8 +167,9 @@ extension PostgresEnrollmentStore {
 extension PostgresEnrollmentStore {
     /// One transaction: the account row is locked (updates of one account take turns), the row
     /// written back whole as `AccountChanges.applied(to:)` makes it, the unique email index
-    /// refusing another account's address, and the phone identity replaced with
-    /// `ON CONFLICT DO NOTHING`; a refusal after the first write rolls everything back.
+    /// refusing another account's address, the phone identity replaced with
+    /// `ON CONFLICT DO NOTHING` and the unlinked providers' identities deleted; a refusal after the
+    /// first write rolls everything back.
     public func updateAccount(id: String, changes: AccountChanges) async throws(PostgresEnrollmentStoreError) -> AccountUpdate {
         try await transaction("updating an account") { connection -> AccountUpdate in
             let rows = try await connection.query("SELECT \(unescaped: StoredColumns.account) FROM accounts WHERE id = \(id) FOR UPDATE")
@@ -202,6 +203,9 @@ extension PostgresEnrollmentStore {
                     "DELETE FROM provider_identities WHERE account_id = \(id) AND provider_id = \(PhoneAuthProvider.id)")
             case nil:
                 break
+            }
+            for providerID in changes.unlinkedIdentityProviders {
+                try await connection.execute("DELETE FROM provider_identities WHERE account_id = \(id) AND provider_id = \(providerID)")
             }
             return .updated(changed)
         }

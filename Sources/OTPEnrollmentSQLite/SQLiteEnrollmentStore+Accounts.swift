@@ -167,7 +167,8 @@ extension SQLiteEnrollmentStore {
 
     /// One `BEGIN IMMEDIATE` transaction: the account is read, the address's and the identity's
     /// owners checked under the write lock, then the whole row written back as
-    /// `AccountChanges.applied(to:)` makes it and the phone identity replaced.
+    /// `AccountChanges.applied(to:)` makes it, the phone identity replaced and the unlinked
+    /// providers' identities deleted.
     public func updateAccount(id: String, changes: AccountChanges) async throws(SQLiteEnrollmentStoreError) -> AccountUpdate {
         try await transaction { () throws(SQLiteEnrollmentStoreError) -> AccountUpdate in
             guard let row = try await self.execute("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [.text(id)]).first else {
@@ -204,6 +205,9 @@ extension SQLiteEnrollmentStore {
                     "DELETE FROM provider_identities WHERE account_id = ? AND provider_id = ?", [.text(id), .text(PhoneAuthProvider.id)])
             case nil:
                 break
+            }
+            for providerID in changes.unlinkedIdentityProviders {
+                try await self.execute("DELETE FROM provider_identities WHERE account_id = ? AND provider_id = ?", [.text(id), .text(providerID)])
             }
             return .updated(changed)
         }
