@@ -22,6 +22,8 @@ extension MultiFactorService {
     ///   - unlinkedProviders: Providers to unlink (firebase-admin's `providers_to_delete`), each
     ///     one the account has: `password` removes the password with the address, any other id
     ///     the identity of that provider, as ``AccountChanges/unlinkedProviders`` says.
+    ///   - customAttributes: The custom claims (one JSON object, serialized), set or removed; the
+    ///     caller checks what they hold.
     /// - Returns: What the store did: the account as it is now, or why nothing changed.
     /// - Throws: ``AuthError`` with ``AuthErrorCode/invalidEmail``, ``AuthErrorCode/weakPassword``,
     ///   ``AuthErrorCode/invalidPhoneNumber``, ``AuthErrorCode/noSuchProvider`` for a provider the
@@ -31,7 +33,8 @@ extension MultiFactorService {
     public func updateAccount(
         id: String, email: String? = nil, password: String? = nil, displayName: AttributeChange<String>? = nil,
         photoURL: AttributeChange<String>? = nil, phoneNumber: AttributeChange<String>? = nil, isEmailVerified: Bool? = nil,
-        isDisabled: Bool? = nil, tokensValidAfter: Int64? = nil, unlinkedProviders: Set<String> = []
+        isDisabled: Bool? = nil, tokensValidAfter: Int64? = nil, unlinkedProviders: Set<String> = [],
+        customAttributes: AttributeChange<String>? = nil
     ) async throws(AuthError) -> AccountUpdate {
         if unlinkedProviders.contains(EmailAuthProvider.id), email != nil || password != nil {
             throw AuthError(.operationNotAllowed, "the update both sets the address or password and unlinks the password: send one")
@@ -41,7 +44,8 @@ extension MultiFactorService {
         }
         var changes = AccountChanges(
             email: try email.map { (email) throws(AuthError) in try normalizedEmail(email) }, isEmailVerified: isEmailVerified,
-            displayName: displayName, photoURL: photoURL, isDisabled: isDisabled, tokensValidAfter: tokensValidAfter)
+            displayName: displayName, photoURL: photoURL, isDisabled: isDisabled, tokensValidAfter: tokensValidAfter,
+            customAttributes: customAttributes)
         switch phoneNumber {
         case .set(let text):
             let number = try parsePhoneNumber(text)

@@ -17,7 +17,7 @@ extension PostgresEnrollmentStore {
                 INSERT INTO accounts (\(unescaped: StoredColumns.account))
                 VALUES (\(record.id), \(record.email), \(record.isEmailVerified), \(record.displayName), \(record.photoURL),
                         \(record.isDisabled), \(record.createdAt), \(record.lastSignInAt), \(record.passwordHash),
-                        \(record.tokensValidAfter))
+                        \(record.tokensValidAfter), \(record.customAttributes))
                 ON CONFLICT DO NOTHING RETURNING id
                 """)
             guard !inserted.isEmpty else {
@@ -181,7 +181,8 @@ extension PostgresEnrollmentStore {
                     """
                     UPDATE accounts SET email = \(changed.email), email_verified = \(changed.isEmailVerified),
                         display_name = \(changed.displayName), photo_url = \(changed.photoURL), disabled = \(changed.isDisabled),
-                        password_hash = \(changed.passwordHash), tokens_valid_after = \(changed.tokensValidAfter)
+                        password_hash = \(changed.passwordHash), tokens_valid_after = \(changed.tokensValidAfter),
+                        custom_attributes = \(changed.customAttributes)
                     WHERE id = \(id)
                     """)
             } catch  where error.sqlState == "23505" {

@@ -3,6 +3,39 @@ import OTPEnrollment
 /// The checks of account management: administrators' updates in one operation, and listing
 /// every account page by page.
 extension EnrollmentStoreConformance {
+    static func customAttributes(_ store: any EnrollmentStore) async throws {
+        let claims = #"{"admin":true,"level":5,"groups":["a","b"],"name":"Zoë"}"#
+        let ida = AccountRecord(id: uniqueID("account"), email: nil, createdAt: 1, customAttributes: claims)
+        let jo = AccountRecord(id: uniqueID("account"), email: nil, createdAt: 2)
+        _ = try await store.insertAccount(ida)
+        _ = try await store.insertAccount(jo)
+        try checkEqual(try await store.account(id: ida.id), ida, "Ida inserted with her claims, byte for byte")
+        try checkEqual(try await store.account(id: jo.id)?.customAttributes, nil, "Jo without claims")
+
+        var expected = jo
+        expected.customAttributes = #"{"role":"editor"}"#
+        try checkEqual(
+            try await store.updateAccount(id: jo.id, changes: AccountChanges(customAttributes: .set(#"{"role":"editor"}"#))), .updated(expected),
+            "setting Jo's claims")
+        expected.displayName = "Jo"
+        try checkEqual(
+            try await store.updateAccount(id: jo.id, changes: AccountChanges(displayName: .set("Jo"))), .updated(expected),
+            "another change keeps the claims")
+        try checkEqual(try await store.account(id: jo.id), expected, "Jo read back with claims and name")
+        // A refused update leaves them as they were.
+        let address = "\(uniqueID("kim"))@example.com"
+        _ = try await store.insertAccount(AccountRecord(id: uniqueID("account"), email: address, createdAt: 3))
+        try checkEqual(
+            try await store.updateAccount(id: jo.id, changes: AccountChanges(email: address, customAttributes: .remove)), .emailAlreadyInUse,
+            "Jo taking Kim's address")
+        try checkEqual(try await store.account(id: jo.id), expected, "a refused update removed the claims")
+        expected.customAttributes = nil
+        try checkEqual(
+            try await store.updateAccount(id: jo.id, changes: AccountChanges(customAttributes: .remove)), .updated(expected), "removing them")
+        try checkEqual(try await store.account(id: jo.id), expected, "Jo without claims again")
+        try checkEqual(try await store.accounts(after: nil, limit: 1000).first { $0.id == ida.id }, ida, "Ida's claims in a listing")
+    }
+
     static func accountUpdateUnlinks(_ store: any EnrollmentStore) async throws {
         let address = "\(uniqueID("cy"))@example.com"
         let cy = AccountRecord(id: uniqueID("account"), email: address, isEmailVerified: true, createdAt: 1, passwordHash: "hash")

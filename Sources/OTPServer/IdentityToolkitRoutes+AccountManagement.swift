@@ -9,12 +9,12 @@ extension IdentityToolkitRoutes {
     /// new password end the user's sessions, so refresh tokens stop working and ID tokens issued
     /// before are revoked. `deleteProvider` unlinks any provider the account has (`password`,
     /// `phone`, `google.com`, …); one it does not have is `NO_SUCH_PROVIDER`, and nothing changes.
+    /// `customAttributes` (firebase-admin's `set_custom_user_claims`) are checked as Firebase checks
+    /// them (``CustomClaims``) and carried by the ID tokens issued afterwards.
     func adminUpdate(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.UpdateResponse {
         let request = try body.decode(Wire.AdminUpdateRequest.self)
         guard let id = request.localId, !id.isEmpty else { throw IdentityToolkitError("MISSING_LOCAL_ID", "give the uid of the account to update") }
-        guard request.customAttributes == nil else {
-            throw IdentityToolkitError(status: .notImplemented, "NOT_IMPLEMENTED", "custom claims are not served by this version")
-        }
+        let customAttributes = try request.customAttributes.map { (text) throws(IdentityToolkitError) in try CustomClaims.change(text) }
         let (displayName, photoURL) = try Self.profileChanges(
             displayName: request.displayName, photoURL: request.photoUrl, deleteAttribute: request.deleteAttribute)
         let phoneNumber = request.phoneNumber.map { AttributeChange.set($0) }
@@ -42,7 +42,7 @@ extension IdentityToolkitRoutes {
             try await service.updateAccount(
                 id: id, email: request.email, password: request.password, displayName: displayName, photoURL: photoURL,
                 phoneNumber: phoneNumber, isEmailVerified: request.emailVerified, isDisabled: request.disableUser,
-                tokensValidAfter: request.validSince?.value, unlinkedProviders: unlinked)
+                tokensValidAfter: request.validSince?.value, unlinkedProviders: unlinked, customAttributes: customAttributes)
         }
         switch update {
         case .updated:

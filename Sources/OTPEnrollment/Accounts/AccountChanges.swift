@@ -24,12 +24,14 @@ public struct AccountChanges: Sendable, Hashable {
     /// ``EnrollmentStore/unlinkProvider(_:accountID:)`` clears them; for any other provider id, the
     /// account's identity of that provider. A provider the account has no identity of changes nothing.
     public var unlinkedProviders: Set<String>
+    /// The custom claims (``AccountRecord/customAttributes``), set or removed.
+    public var customAttributes: AttributeChange<String>?
 
     /// Changes; every field left `nil` keeps its attribute.
     public init(
         email: String? = nil, isEmailVerified: Bool? = nil, displayName: AttributeChange<String>? = nil,
         photoURL: AttributeChange<String>? = nil, passwordHash: String? = nil, isDisabled: Bool? = nil, tokensValidAfter: Int64? = nil,
-        phone: AttributeChange<ProviderIdentity>? = nil, unlinkedProviders: Set<String> = []
+        phone: AttributeChange<ProviderIdentity>? = nil, unlinkedProviders: Set<String> = [], customAttributes: AttributeChange<String>? = nil
     ) {
         self.email = email
         self.isEmailVerified = isEmailVerified
@@ -40,6 +42,7 @@ public struct AccountChanges: Sendable, Hashable {
         self.tokensValidAfter = tokensValidAfter
         self.phone = phone
         self.unlinkedProviders = unlinkedProviders
+        self.customAttributes = customAttributes
     }
 
     /// The providers of ``unlinkedProviders`` stored as identities: all but `password`, in a fixed
@@ -70,6 +73,11 @@ public struct AccountChanges: Sendable, Hashable {
         if let passwordHash { changed.passwordHash = passwordHash }
         if let isDisabled { changed.isDisabled = isDisabled }
         if let tokensValidAfter { changed.tokensValidAfter = tokensValidAfter }
+        switch customAttributes {
+        case .set(let claims): changed.customAttributes = claims
+        case .remove: changed.customAttributes = nil
+        case nil: break
+        }
         if unlinkedProviders.contains(FirstFactorProvider.password.rawValue) {
             changed.passwordHash = nil
             changed.email = nil
