@@ -6,8 +6,6 @@ import Testing
 /// command line over the environment over the file, and the per-address limit on new accounts
 /// (`accounts:signUp`), by default and as configured: past it, nothing is stored.
 @Suite struct LimitConfigurationTests {
-    static let admin = [("Authorization", "Bearer owner")]
-
     /// A configuration file in `directory` for a server under the emulator on its own database,
     /// with `settings` (JSON members) added.
     static func configFile(in directory: TemporaryDirectory, _ settings: String) throws -> String {
@@ -35,7 +33,7 @@ import Testing
     static func accountExists(_ server: ServerProcess, _ email: String) async throws -> Bool {
         let found = try await server.post(
             "/identitytoolkit.googleapis.com/v1/projects/\(server.projectID)/accounts:lookup", ServerProcess.json(["email": [email]]),
-            headers: admin)
+            headers: ServerProcess.ownerHeaders)
         try #require(found.status == 200, "\(found.body)")
         return found.json["users"] != nil
     }
