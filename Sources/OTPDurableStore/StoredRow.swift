@@ -38,7 +38,7 @@ package enum StoredColumns {
     package static let pendingSignIn = "id, user_id, first_factor_provider, created_at, expires_at"
     package static let session = "id, user_id, first_factor_provider, authenticated_at, second_factor_enrollment_id, last_used_at, expires_at"
     package static let account =
-        "id, email, email_verified, display_name, photo_url, disabled, created_at, last_sign_in_at, password_hash, tokens_valid_after"
+        "id, email, email_verified, display_name, photo_url, disabled, created_at, last_sign_in_at, password_hash, tokens_valid_after, custom_attributes"
     package static let providerIdentity = "provider_id, provider_uid, email, display_name, phone_number"
     package static let phoneFactor = "id, user_id, display_name, enrolled_at, phone_number"
     package static let phoneVerification =
@@ -155,7 +155,8 @@ extension StoredRow {
             createdAt: try integer("created_at", of: id),
             lastSignInAt: try optionalInteger("last_sign_in_at", of: id),
             passwordHash: try optionalText("password_hash", of: id),
-            tokensValidAfter: try optionalInteger("tokens_valid_after", of: id)
+            tokensValidAfter: try optionalInteger("tokens_valid_after", of: id),
+            customAttributes: try optionalText("custom_attributes", of: id)
         )
     }
 

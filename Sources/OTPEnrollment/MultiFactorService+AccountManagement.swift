@@ -19,18 +19,33 @@ extension MultiFactorService {
     ///   - isEmailVerified: Whether the address counts as verified.
     ///   - isDisabled: Whether the account is disabled.
     ///   - tokensValidAfter: Tokens issued before this time (Unix seconds) are revoked.
+    ///   - unlinkedProviders: Providers to unlink (firebase-admin's `providers_to_delete`), each
+    ///     one the account has: `password` removes the password with the address, any other id
+    ///     the identity of that provider, as ``AccountChanges/unlinkedProviders`` says.
+    ///   - customAttributes: The custom claims (one JSON object, serialized), set or removed; the
+    ///     caller checks what they hold.
     /// - Returns: What the store did: the account as it is now, or why nothing changed.
     /// - Throws: ``AuthError`` with ``AuthErrorCode/invalidEmail``, ``AuthErrorCode/weakPassword``,
-    ///   ``AuthErrorCode/invalidPhoneNumber``, or ``AuthErrorCode/operationNotAllowed`` for a
-    ///   password on an account without an address; nothing is written then.
+    ///   ``AuthErrorCode/invalidPhoneNumber``, ``AuthErrorCode/noSuchProvider`` for a provider the
+    ///   account does not have, or ``AuthErrorCode/operationNotAllowed`` for a password on an account
+    ///   without an address, or for unlinking the password or phone while setting it; nothing is
+    ///   written then.
     public func updateAccount(
         id: String, email: String? = nil, password: String? = nil, displayName: AttributeChange<String>? = nil,
         photoURL: AttributeChange<String>? = nil, phoneNumber: AttributeChange<String>? = nil, isEmailVerified: Bool? = nil,
-        isDisabled: Bool? = nil, tokensValidAfter: Int64? = nil
+        isDisabled: Bool? = nil, tokensValidAfter: Int64? = nil, unlinkedProviders: Set<String> = [],
+        customAttributes: AttributeChange<String>? = nil
     ) async throws(AuthError) -> AccountUpdate {
+        if unlinkedProviders.contains(EmailAuthProvider.id), email != nil || password != nil {
+            throw AuthError(.operationNotAllowed, "the update both sets the address or password and unlinks the password: send one")
+        }
+        if unlinkedProviders.contains(PhoneAuthProvider.id), phoneNumber != nil {
+            throw AuthError(.operationNotAllowed, "the update both sets the phone number and unlinks the phone: send one")
+        }
         var changes = AccountChanges(
             email: try email.map { (email) throws(AuthError) in try normalizedEmail(email) }, isEmailVerified: isEmailVerified,
-            displayName: displayName, photoURL: photoURL, isDisabled: isDisabled, tokensValidAfter: tokensValidAfter)
+            displayName: displayName, photoURL: photoURL, isDisabled: isDisabled, tokensValidAfter: tokensValidAfter,
+            customAttributes: customAttributes)
         switch phoneNumber {
         case .set(let text):
             let number = try parsePhoneNumber(text)
@@ -45,6 +60,16 @@ extension MultiFactorService {
         if changes.passwordHash != nil, changes.email == nil {
             guard let account = try await storeCall("reading an account", { try await store.account(id: id) }) else { return .accountNotFound }
             guard account.email != nil else { throw AuthError(.operationNotAllowed, "a password needs an email address: give both") }
+        }
+        if !unlinkedProviders.isEmpty {
+            guard let account = try await storeCall("reading an account", { try await store.account(id: id) }) else { return .accountNotFound }
+            let linked = Set(try await details(account).providerData.map(\.providerID))
+            if let missing = unlinkedProviders.subtracting(linked).sorted().first {
+                let has = linked.isEmpty ? "none" : linked.sorted().joined(separator: ", ")
+                throw AuthError(
+                    .noSuchProvider, "the account has no \(missing.prefix(60)) provider to unlink: it has \(has), as its providerUserInfo lists")
+            }
+            changes.unlinkedProviders = unlinkedProviders
         }
         let update = try await storeCall("updating an account") { try await store.updateAccount(id: id, changes: changes) }
         guard case .updated = update else { return update }

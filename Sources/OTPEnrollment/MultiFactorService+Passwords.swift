@@ -104,7 +104,7 @@ extension MultiFactorService {
     func firstFactorIdentity(_ account: AccountRecord, provider: FirstFactorProvider, linked: [ProviderIdentity]) -> FirstFactorIdentity {
         FirstFactorIdentity(
             userID: account.id, email: account.email, isEmailVerified: account.isEmailVerified, provider: provider,
-            providerData: account.providerData(linked: linked))
+            providerData: account.providerData(linked: linked), customAttributes: account.customAttributes)
     }
 
     func normalizedEmail(_ email: String) throws(AuthError) -> String {

@@ -33,6 +33,8 @@ public final class User: Sendable {
     public var isEmailVerified: Bool { identity.isEmailVerified }
     /// The first-factor provider's id (`"password"`, `"google.com"`, …).
     public var providerID: String { identity.provider.rawValue }
+    /// The account's custom claims as an administrator set them (one JSON object, serialized), if any.
+    public var customAttributes: String? { identity.customAttributes }
     /// The id of this sign-in's session; keep it to recognise the session later.
     public let sessionID: String
     /// The second factors, enrollment and unenrollment.

@@ -17,7 +17,7 @@ extension PostgresEnrollmentStore {
                 INSERT INTO accounts (\(unescaped: StoredColumns.account))
                 VALUES (\(record.id), \(record.email), \(record.isEmailVerified), \(record.displayName), \(record.photoURL),
                         \(record.isDisabled), \(record.createdAt), \(record.lastSignInAt), \(record.passwordHash),
-                        \(record.tokensValidAfter))
+                        \(record.tokensValidAfter), \(record.customAttributes))
                 ON CONFLICT DO NOTHING RETURNING id
                 """)
             guard !inserted.isEmpty else {
@@ -167,8 +167,9 @@ extension PostgresEnrollmentStore {
 extension PostgresEnrollmentStore {
     /// One transaction: the account row is locked (updates of one account take turns), the row
     /// written back whole as `AccountChanges.applied(to:)` makes it, the unique email index
-    /// refusing another account's address, and the phone identity replaced with
-    /// `ON CONFLICT DO NOTHING`; a refusal after the first write rolls everything back.
+    /// refusing another account's address, the phone identity replaced with
+    /// `ON CONFLICT DO NOTHING` and the unlinked providers' identities deleted; a refusal after the
+    /// first write rolls everything back.
     public func updateAccount(id: String, changes: AccountChanges) async throws(PostgresEnrollmentStoreError) -> AccountUpdate {
         try await transaction("updating an account") { connection -> AccountUpdate in
             let rows = try await connection.query("SELECT \(unescaped: StoredColumns.account) FROM accounts WHERE id = \(id) FOR UPDATE")
@@ -180,7 +181,8 @@ extension PostgresEnrollmentStore {
                     """
                     UPDATE accounts SET email = \(changed.email), email_verified = \(changed.isEmailVerified),
                         display_name = \(changed.displayName), photo_url = \(changed.photoURL), disabled = \(changed.isDisabled),
-                        password_hash = \(changed.passwordHash), tokens_valid_after = \(changed.tokensValidAfter)
+                        password_hash = \(changed.passwordHash), tokens_valid_after = \(changed.tokensValidAfter),
+                        custom_attributes = \(changed.customAttributes)
                     WHERE id = \(id)
                     """)
             } catch  where error.sqlState == "23505" {
@@ -202,6 +204,9 @@ extension PostgresEnrollmentStore {
                     "DELETE FROM provider_identities WHERE account_id = \(id) AND provider_id = \(PhoneAuthProvider.id)")
             case nil:
                 break
+            }
+            for providerID in changes.unlinkedIdentityProviders {
+                try await connection.execute("DELETE FROM provider_identities WHERE account_id = \(id) AND provider_id = \(providerID)")
             }
             return .updated(changed)
         }

@@ -172,6 +172,11 @@ extension PostgresEnrollmentStore {
             summary: "accounts: the time before which their tokens are revoked (Firebase's validSince)",
             statements: ["ALTER TABLE accounts ADD COLUMN tokens_valid_after bigint"]
         ),
+        Migration(
+            version: 5,
+            summary: "accounts: the custom claims an administrator set (Firebase's customAttributes)",
+            statements: ["ALTER TABLE accounts ADD COLUMN custom_attributes text"]
+        ),
     ]
 
     /// The key of the advisory lock migrations run under: "OTPK" and "MIGR" as one 64-bit number,

@@ -16,12 +16,12 @@ extension SQLiteEnrollmentStore {
             guard try await !self.accountExists(record.id) else { return .idAlreadyInUse }
             if let identity, let owner = try await self.identityOwner(identity) { return .identityInUse(accountID: owner) }
             let inserted = try await self.execute(
-                "INSERT INTO accounts (\(Self.accountColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
+                "INSERT INTO accounts (\(Self.accountColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
                 [
                     .text(record.id), Self.optional(record.email), .integer(record.isEmailVerified ? 1 : 0), Self.optional(record.displayName),
                     Self.optional(record.photoURL), .integer(record.isDisabled ? 1 : 0), .integer(Int(record.createdAt)),
                     record.lastSignInAt.map { .integer(Int($0)) } ?? .null, Self.optional(record.passwordHash),
-                    record.tokensValidAfter.map { .integer(Int($0)) } ?? .null,
+                    record.tokensValidAfter.map { .integer(Int($0)) } ?? .null, Self.optional(record.customAttributes),
                 ]
             )
             guard !inserted.isEmpty else { return .emailAlreadyInUse }
@@ -167,7 +167,8 @@ extension SQLiteEnrollmentStore {
 
     /// One `BEGIN IMMEDIATE` transaction: the account is read, the address's and the identity's
     /// owners checked under the write lock, then the whole row written back as
-    /// `AccountChanges.applied(to:)` makes it and the phone identity replaced.
+    /// `AccountChanges.applied(to:)` makes it, the phone identity replaced and the unlinked
+    /// providers' identities deleted.
     public func updateAccount(id: String, changes: AccountChanges) async throws(SQLiteEnrollmentStoreError) -> AccountUpdate {
         try await transaction { () throws(SQLiteEnrollmentStoreError) -> AccountUpdate in
             guard let row = try await self.execute("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [.text(id)]).first else {
@@ -186,13 +187,13 @@ extension SQLiteEnrollmentStore {
             try await self.execute(
                 """
                 UPDATE accounts SET email = ?, email_verified = ?, display_name = ?, photo_url = ?, disabled = ?, password_hash = ?,
-                    tokens_valid_after = ?
+                    tokens_valid_after = ?, custom_attributes = ?
                 WHERE id = ?
                 """,
                 [
                     Self.optional(changed.email), .integer(changed.isEmailVerified ? 1 : 0), Self.optional(changed.displayName),
                     Self.optional(changed.photoURL), .integer(changed.isDisabled ? 1 : 0), Self.optional(changed.passwordHash),
-                    changed.tokensValidAfter.map { .integer(Int($0)) } ?? .null, .text(id),
+                    changed.tokensValidAfter.map { .integer(Int($0)) } ?? .null, Self.optional(changed.customAttributes), .text(id),
                 ])
             switch changes.phone {
             case .set(let identity):
@@ -204,6 +205,9 @@ extension SQLiteEnrollmentStore {
                     "DELETE FROM provider_identities WHERE account_id = ? AND provider_id = ?", [.text(id), .text(PhoneAuthProvider.id)])
             case nil:
                 break
+            }
+            for providerID in changes.unlinkedIdentityProviders {
+                try await self.execute("DELETE FROM provider_identities WHERE account_id = ? AND provider_id = ?", [.text(id), .text(providerID)])
             }
             return .updated(changed)
         }

@@ -193,6 +193,11 @@ extension SQLiteEnrollmentStore {
             summary: "accounts: the time before which their tokens are revoked (Firebase's validSince)",
             statements: ["ALTER TABLE accounts ADD COLUMN tokens_valid_after INTEGER"]
         ),
+        Migration(
+            version: 9,
+            summary: "accounts: the custom claims an administrator set (Firebase's customAttributes)",
+            statements: ["ALTER TABLE accounts ADD COLUMN custom_attributes TEXT"]
+        ),
     ]
 
     /// Brings the schema up to date inside one write transaction, so two processes opening a new

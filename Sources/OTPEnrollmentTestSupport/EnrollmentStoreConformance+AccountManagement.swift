@@ -3,6 +3,78 @@ import OTPEnrollment
 /// The checks of account management: administrators' updates in one operation, and listing
 /// every account page by page.
 extension EnrollmentStoreConformance {
+    static func customAttributes(_ store: any EnrollmentStore) async throws {
+        let claims = #"{"admin":true,"level":5,"groups":["a","b"],"name":"Zoë"}"#
+        let ida = AccountRecord(id: uniqueID("account"), email: nil, createdAt: 1, customAttributes: claims)
+        let jo = AccountRecord(id: uniqueID("account"), email: nil, createdAt: 2)
+        _ = try await store.insertAccount(ida)
+        _ = try await store.insertAccount(jo)
+        try checkEqual(try await store.account(id: ida.id), ida, "Ida inserted with her claims, byte for byte")
+        try checkEqual(try await store.account(id: jo.id)?.customAttributes, nil, "Jo without claims")
+
+        var expected = jo
+        expected.customAttributes = #"{"role":"editor"}"#
+        try checkEqual(
+            try await store.updateAccount(id: jo.id, changes: AccountChanges(customAttributes: .set(#"{"role":"editor"}"#))), .updated(expected),
+            "setting Jo's claims")
+        expected.displayName = "Jo"
+        try checkEqual(
+            try await store.updateAccount(id: jo.id, changes: AccountChanges(displayName: .set("Jo"))), .updated(expected),
+            "another change keeps the claims")
+        try checkEqual(try await store.account(id: jo.id), expected, "Jo read back with claims and name")
+        // A refused update leaves them as they were.
+        let address = "\(uniqueID("kim"))@example.com"
+        _ = try await store.insertAccount(AccountRecord(id: uniqueID("account"), email: address, createdAt: 3))
+        try checkEqual(
+            try await store.updateAccount(id: jo.id, changes: AccountChanges(email: address, customAttributes: .remove)), .emailAlreadyInUse,
+            "Jo taking Kim's address")
+        try checkEqual(try await store.account(id: jo.id), expected, "a refused update removed the claims")
+        expected.customAttributes = nil
+        try checkEqual(
+            try await store.updateAccount(id: jo.id, changes: AccountChanges(customAttributes: .remove)), .updated(expected), "removing them")
+        try checkEqual(try await store.account(id: jo.id), expected, "Jo without claims again")
+        try checkEqual(try await store.accounts(after: nil, limit: 1000).first { $0.id == ida.id }, ida, "Ida's claims in a listing")
+    }
+
+    static func accountUpdateUnlinks(_ store: any EnrollmentStore) async throws {
+        let address = "\(uniqueID("cy"))@example.com"
+        let cy = AccountRecord(id: uniqueID("account"), email: address, isEmailVerified: true, createdAt: 1, passwordHash: "hash")
+        _ = try await store.insertAccount(cy)
+        let google = ProviderIdentity(providerID: "google.com", providerUID: uniqueID("sub"))
+        let github = ProviderIdentity(providerID: "github.com", providerUID: uniqueID("sub"))
+        try checkEqual(try await store.linkProviderIdentity(google, accountID: cy.id), .linked, "linking Google to Cy")
+        try checkEqual(try await store.linkProviderIdentity(github, accountID: cy.id), .linked, "linking GitHub to Cy")
+
+        // A refused update unlinks nothing.
+        let dee = AccountRecord(id: uniqueID("account"), email: "\(uniqueID("dee"))@example.com", createdAt: 2)
+        _ = try await store.insertAccount(dee)
+        try checkEqual(
+            try await store.updateAccount(id: cy.id, changes: AccountChanges(email: dee.email, unlinkedProviders: ["github.com"])),
+            .emailAlreadyInUse, "Cy taking Dee's address while unlinking GitHub")
+        try checkEqual(try await store.providerIdentities(accountID: cy.id), [github, google], "a refused update unlinked an identity")
+
+        var expected = cy
+        expected.displayName = "Cy"
+        expected.email = nil
+        expected.isEmailVerified = false
+        expected.passwordHash = nil
+        // An id the account has no identity of changes nothing.
+        let changes = AccountChanges(displayName: .set("Cy"), unlinkedProviders: ["password", "google.com", "apple.com"])
+        try checkEqual(try await store.updateAccount(id: cy.id, changes: changes), .updated(expected), "unlinking the password and Google")
+        try checkEqual(try await store.account(id: cy.id), expected, "Cy without a password or an address")
+        try checkEqual(try await store.providerIdentities(accountID: cy.id), [github], "GitHub stays")
+        try checkEqual(try await store.accountID(providerID: "google.com", providerUID: google.providerUID), nil, "the Google identity is free")
+        try checkEqual(try await store.account(email: address), nil, "the address is free")
+        let eve = AccountRecord(id: uniqueID("account"), email: address, createdAt: 3)
+        try checkEqual(try await store.insertAccount(eve), .inserted, "another account takes the address")
+        try checkEqual(try await store.linkProviderIdentity(google, accountID: eve.id), .linked, "another account takes the Google identity")
+        try checkEqual(
+            try await store.updateAccount(id: cy.id, changes: AccountChanges(unlinkedProviders: ["github.com", "password"])),
+            .updated(expected), "unlinking GitHub, and a password no longer there")
+        try checkEqual(try await store.providerIdentities(accountID: cy.id), [], "Cy without identities")
+        try checkEqual(try await store.providerIdentities(accountID: eve.id), [google], "Eve keeps hers")
+    }
+
     static func accountUpdate(_ store: any EnrollmentStore) async throws {
         let ada = AccountRecord(
             id: uniqueID("account"), email: "\(uniqueID("ada"))@example.com", isEmailVerified: true, displayName: "Ada", createdAt: 1,

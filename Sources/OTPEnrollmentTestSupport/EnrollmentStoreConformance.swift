@@ -67,6 +67,10 @@ public enum EnrollmentStoreConformance {
         .init("concurrent identity links with one address to different accounts: exactly one wins", concurrentLinkWithEmail),
         .init("deleting an account deletes its identities, factors, sessions and codes, and nobody else's", deleteAccount),
         .init("an update changes an account's fields and phone identity in one step; refusals change nothing", accountUpdate),
+        .init("custom claims are stored with an account, set, kept by other changes and removed", customAttributes),
+        .init(
+            "an update unlinks the password with its address and identities by provider, freeing them; a refusal unlinks nothing",
+            accountUpdateUnlinks),
         .init("accounts are listed page by page in the order of their ids' bytes, each once", accountListing),
     ]
 

@@ -2,7 +2,8 @@ public import JWTKit
 
 /// The claims of an ID token as Firebase writes them, and as the SDKs and admin SDKs read them:
 /// `exp`, `iat` and `auth_time` as numbers, `firebase.sign_in_provider` as a string, the second
-/// factor's keys absent (never null) without one.
+/// factor's keys absent (never null) without one, and the administrator's custom claims as claims
+/// of their own beside these.
 public struct IDTokenClaims: JWTPayload, Equatable {
     /// What `firebase` holds.
     public struct Firebase: Codable, Sendable, Equatable {
@@ -59,11 +60,16 @@ public struct IDTokenClaims: JWTPayload, Equatable {
     /// endpoints act for; not a credential (refresh tokens add a MAC), and unknown to Firebase,
     /// whose SDKs ignore claims they do not read.
     public var sessionID: String?
+    /// The custom claims an administrator set on the account (`customAttributes`), each a
+    /// top-level claim, as Firebase writes them. A name of the claims above is never written
+    /// twice: the token's own claim wins.
+    public var customClaims: [String: JSONClaim]
 
     /// The claims of a token.
     public init(
         issuer: String, audience: String, subject: String, userID: String, authTime: Int64, issuedAt: Int64, expiresAt: Int64,
-        email: String?, emailVerified: Bool?, providerID: String?, firebase: Firebase, sessionID: String? = nil
+        email: String?, emailVerified: Bool?, providerID: String?, firebase: Firebase, sessionID: String? = nil,
+        customClaims: [String: JSONClaim] = [:]
     ) {
         self.issuer = issuer
         self.audience = audience
@@ -77,9 +83,10 @@ public struct IDTokenClaims: JWTPayload, Equatable {
         self.providerID = providerID
         self.firebase = firebase
         self.sessionID = sessionID
+        self.customClaims = customClaims
     }
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case issuer = "iss"
         case audience = "aud"
         case subject = "sub"
@@ -92,6 +99,61 @@ public struct IDTokenClaims: JWTPayload, Equatable {
         case providerID = "provider_id"
         case firebase
         case sessionID = "sid"
+    }
+
+    /// Any claim's name, for the custom claims.
+    private struct ClaimName: CodingKey {
+        let stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    private static let ownNames = Set(CodingKeys.allCases.map(\.rawValue))
+
+    /// Reads a token's claims: those above by name, every other one as a custom claim.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        issuer = try container.decode(String.self, forKey: .issuer)
+        audience = try container.decode(String.self, forKey: .audience)
+        subject = try container.decode(String.self, forKey: .subject)
+        userID = try container.decode(String.self, forKey: .userID)
+        authTime = try container.decode(Int64.self, forKey: .authTime)
+        issuedAt = try container.decode(Int64.self, forKey: .issuedAt)
+        expiresAt = try container.decode(Int64.self, forKey: .expiresAt)
+        email = try container.decodeIfPresent(String.self, forKey: .email)
+        emailVerified = try container.decodeIfPresent(Bool.self, forKey: .emailVerified)
+        providerID = try container.decodeIfPresent(String.self, forKey: .providerID)
+        firebase = try container.decode(Firebase.self, forKey: .firebase)
+        sessionID = try container.decodeIfPresent(String.self, forKey: .sessionID)
+        let every = try decoder.container(keyedBy: ClaimName.self)
+        var custom: [String: JSONClaim] = [:]
+        for key in every.allKeys where !Self.ownNames.contains(key.stringValue) {
+            custom[key.stringValue] = try every.decode(JSONClaim.self, forKey: key)
+        }
+        customClaims = custom
+    }
+
+    /// Writes the claims, optional ones left out rather than null, then the custom claims.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(issuer, forKey: .issuer)
+        try container.encode(audience, forKey: .audience)
+        try container.encode(subject, forKey: .subject)
+        try container.encode(userID, forKey: .userID)
+        try container.encode(authTime, forKey: .authTime)
+        try container.encode(issuedAt, forKey: .issuedAt)
+        try container.encode(expiresAt, forKey: .expiresAt)
+        try container.encodeIfPresent(email, forKey: .email)
+        try container.encodeIfPresent(emailVerified, forKey: .emailVerified)
+        try container.encodeIfPresent(providerID, forKey: .providerID)
+        try container.encode(firebase, forKey: .firebase)
+        try container.encodeIfPresent(sessionID, forKey: .sessionID)
+        // The same level of the same encoder: the custom claims join the object above.
+        var custom = encoder.container(keyedBy: ClaimName.self)
+        for (name, value) in customClaims where !Self.ownNames.contains(name) {
+            try custom.encode(value, forKey: ClaimName(stringValue: name))
+        }
     }
 
     /// The signature is jwt-kit's to check; the times, issuer and audience are checked by

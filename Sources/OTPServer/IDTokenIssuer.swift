@@ -46,7 +46,8 @@ public final class IDTokenIssuer: Sendable {
             providerID: user.isAnonymous ? FirstFactorProvider.anonymous.rawValue : nil,
             firebase: .init(
                 identities: identities, signInProvider: user.providerID, signInSecondFactor: user.signInSecondFactor,
-                secondFactorIdentifier: user.secondFactorIdentifier), sessionID: user.sessionID)
+                secondFactorIdentifier: user.secondFactorIdentifier), sessionID: user.sessionID,
+            customClaims: CustomClaims.claims(user.customAttributes))
     }
 
     /// A signed token carrying `claims`.

@@ -8,6 +8,10 @@ public struct IdentityToolkitConfiguration: Sendable {
     /// admin calls accept `Authorization: Bearer owner`, as firebase-admin sends it when
     /// `FIREBASE_AUTH_EMULATOR_HOST` is set.
     public var isEmulator: Bool
+    /// The bearer token admin calls (`/v1/projects/{project}/accounts…`) may carry as
+    /// `Authorization: Bearer TOKEN`, compared in constant time; `nil` for none, which leaves the
+    /// admin calls to the emulator's `Bearer owner` under ``isEmulator`` and refuses them otherwise.
+    public var adminToken: String?
     /// The largest request body read; a larger one is refused with `INVALID_ARGUMENT` unread.
     public var maximumBodyBytes: Int
     /// The attempts let through per client address and per account (none by default).
@@ -22,13 +26,15 @@ public struct IdentityToolkitConfiguration: Sendable {
 
     /// A configuration.
     public init(
-        projectID: String, apiKeys: Set<String> = [], isEmulator: Bool = false, maximumBodyBytes: Int = 64 * 1024, limits: RequestLimits = .none,
+        projectID: String, apiKeys: Set<String> = [], isEmulator: Bool = false, adminToken: String? = nil, maximumBodyBytes: Int = 64 * 1024,
+        limits: RequestLimits = .none,
         trustsForwardedFor: Bool = false, authorizedDomains: [String] = ["localhost"]
     ) {
         self.projectID = projectID
         self.authorizedDomains = authorizedDomains
         self.apiKeys = apiKeys
         self.isEmulator = isEmulator
+        self.adminToken = adminToken
         self.maximumBodyBytes = maximumBodyBytes
         self.limits = limits
         self.trustsForwardedFor = trustsForwardedFor

@@ -29,7 +29,7 @@ struct IdentityToolkitMetrics: Sendable {
         refused = verification("refused")
         var throttled: [String: Counter] = [:]
         for operation in RequestLimits.Operation.allCases {
-            for scope in RequestLimits.Scope.allCases where !(operation == .codeSend && scope == .account) {
+            for scope in operation.scopes {
                 throttled[Self.key(operation, scope)] = Counter(
                     label: Self.throttledLabel, dimensions: [("operation", operation.rawValue), ("scope", scope.rawValue)], factory: factory)
             }

@@ -26,18 +26,34 @@ extension IdentityToolkitRoutes {
         }
     }
 
-    /// Admin calls need the administrator's credential. This version has only the emulator's:
-    /// `Authorization: Bearer owner` (any letter case), accepted under the emulator and never otherwise.
+    /// Admin calls need the administrator's credential: `Authorization: Bearer` with
+    /// ``IdentityToolkitConfiguration/adminToken``, compared in constant time, or under the emulator
+    /// (and never otherwise) `Bearer owner` in any letter case, as firebase-admin sends it there.
+    /// A refusal never repeats what was presented.
     func checkAdmin(_ request: Request) throws(IdentityToolkitError) {
-        guard configuration.isEmulator else {
-            throw IdentityToolkitError(
-                status: .unauthorized, "INSUFFICIENT_PERMISSION",
-                "admin calls are served only under --emulator in this version (Authorization: Bearer owner)")
+        let presented = request.headers[.authorization].flatMap(Self.bearerCredential)
+        if let presented {
+            if configuration.isEmulator, presented.lowercased() == "owner" { return }
+            if let token = configuration.adminToken, ConstantTime.equal(Array(token.utf8), Array(presented.utf8)) { return }
         }
-        guard let authorization = request.headers[.authorization], authorization.lowercased() == "bearer owner" else {
-            throw IdentityToolkitError(
-                status: .unauthorized, "INSUFFICIENT_PERMISSION", "admin calls need the header Authorization: Bearer owner under --emulator")
-        }
+        let how =
+            switch (configuration.adminToken != nil, configuration.isEmulator) {
+            case (true, true): "Authorization: Bearer with the token of --admin-token-file, or Bearer owner under --emulator"
+            case (true, false): "Authorization: Bearer with the token of --admin-token-file"
+            case (false, true): "Authorization: Bearer owner under --emulator, or a token given to the server with --admin-token-file"
+            case (false, false): "a token given to the server with --admin-token-file, sent as Authorization: Bearer TOKEN"
+            }
+        let what = presented == nil ? "this request carries no bearer credential" : "this request's bearer credential is not accepted"
+        throw IdentityToolkitError(status: .unauthorized, "INSUFFICIENT_PERMISSION", "admin calls need \(how): \(what)")
+    }
+
+    /// The credential of an `Authorization: Bearer …` value (the scheme in any letter case), or
+    /// `nil` for another scheme.
+    static func bearerCredential(_ authorization: String) -> String? {
+        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let credential = parts[1].trimmingPrefix(while: { $0 == " " })
+        return credential.isEmpty ? nil : String(credential)
     }
 
     /// The body, read up to ``IdentityToolkitConfiguration/maximumBodyBytes``; a longer one is

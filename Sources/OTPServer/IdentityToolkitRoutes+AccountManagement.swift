@@ -7,25 +7,28 @@ extension IdentityToolkitRoutes {
     /// `POST /v1/projects/{project}/accounts:update` (firebase-admin's `update_user`,
     /// `revoke_refresh_tokens`): every change in one store operation, or none. `validSince` and a
     /// new password end the user's sessions, so refresh tokens stop working and ID tokens issued
-    /// before are revoked.
+    /// before are revoked. `deleteProvider` unlinks any provider the account has (`password`,
+    /// `phone`, `google.com`, …); one it does not have is `NO_SUCH_PROVIDER`, and nothing changes.
+    /// `customAttributes` (firebase-admin's `set_custom_user_claims`) are checked as Firebase checks
+    /// them (``CustomClaims``) and carried by the ID tokens issued afterwards.
     func adminUpdate(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.UpdateResponse {
         let request = try body.decode(Wire.AdminUpdateRequest.self)
         guard let id = request.localId, !id.isEmpty else { throw IdentityToolkitError("MISSING_LOCAL_ID", "give the uid of the account to update") }
-        guard request.customAttributes == nil else {
-            throw IdentityToolkitError(status: .notImplemented, "NOT_IMPLEMENTED", "custom claims are not served by this version")
-        }
+        let customAttributes = try request.customAttributes.map { (text) throws(IdentityToolkitError) in try CustomClaims.change(text) }
         let (displayName, photoURL) = try Self.profileChanges(
             displayName: request.displayName, photoURL: request.photoUrl, deleteAttribute: request.deleteAttribute)
-        var phoneNumber = request.phoneNumber.map { AttributeChange.set($0) }
+        let phoneNumber = request.phoneNumber.map { AttributeChange.set($0) }
+        var unlinked: Set<String> = []
         for provider in request.deleteProvider ?? [] {
-            guard provider == PhoneAuthProvider.id else {
-                throw IdentityToolkitError(
-                    status: .notImplemented, "NOT_IMPLEMENTED", "deleting providers other than phone by update is not served by this version")
-            }
-            guard phoneNumber == nil else {
-                throw IdentityToolkitError("INVALID_ARGUMENT", "the request both sets the phone number and deletes the phone provider")
-            }
-            phoneNumber = .remove
+            guard !provider.isEmpty else { throw IdentityToolkitError("INVALID_ARGUMENT", "deleteProvider holds an empty provider id") }
+            unlinked.insert(provider)
+        }
+        if unlinked.contains(PhoneAuthProvider.id), phoneNumber != nil {
+            throw IdentityToolkitError("INVALID_ARGUMENT", "the request both sets the phone number and deletes the phone provider: send one")
+        }
+        if unlinked.contains(EmailAuthProvider.id), request.email != nil || request.password != nil {
+            throw IdentityToolkitError(
+                "INVALID_ARGUMENT", "the request both sets the address or password and deletes the password provider: send one")
         }
         if let email = request.email, email.isEmpty { throw IdentityToolkitError("INVALID_EMAIL", "the email address is empty") }
         if let password = request.password, password.isEmpty { throw IdentityToolkitError("WEAK_PASSWORD", "the password is empty") }
@@ -39,7 +42,7 @@ extension IdentityToolkitRoutes {
             try await service.updateAccount(
                 id: id, email: request.email, password: request.password, displayName: displayName, photoURL: photoURL,
                 phoneNumber: phoneNumber, isEmailVerified: request.emailVerified, isDisabled: request.disableUser,
-                tokensValidAfter: request.validSince?.value)
+                tokensValidAfter: request.validSince?.value, unlinkedProviders: unlinked, customAttributes: customAttributes)
         }
         switch update {
         case .updated:

@@ -2,8 +2,10 @@ internal import OTPEnrollment
 
 extension IdentityToolkitRoutes {
     /// `accounts:signUp` (iOS `signupNewUser`): an email and password account, or an anonymous one
-    /// for an empty body; signed in at once, with an ID token.
-    func signUp(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.SignUpResponse {
+    /// for an empty body; signed in at once, with an ID token. A new account counts against the
+    /// sign-up limit of the client's address `source`, once the request is known to be well formed
+    /// and before anything is written.
+    func signUp(_ body: JSONBody, source: String?) async throws(IdentityToolkitError) -> Wire.SignUpResponse {
         let request = try body.decode(Wire.SignUpRequest.self)
         let email = request.email.flatMap { $0.isEmpty ? nil : $0 }
         let password = request.password.flatMap { $0.isEmpty ? nil : $0 }
@@ -13,12 +15,14 @@ extension IdentityToolkitRoutes {
         let user: User
         switch (email, password) {
         case (nil, nil):
+            try await throttle.admit(.signUp, address: source)
             user = try await call { () async throws(AuthError) in try await service.signInAnonymously() }
         case (.some, nil):
             throw IdentityToolkitError("MISSING_PASSWORD", "give a password with the email address")
         case (nil, .some):
             throw IdentityToolkitError("MISSING_EMAIL", "give an email address with the password")
         case (.some(let email), .some(let password)):
+            try await throttle.admit(.signUp, address: source)
             user = try await call { () async throws(AuthError) in try await service.createUser(withEmail: email, password: password) }
         }
         let token = try await idToken(for: user)

@@ -37,7 +37,7 @@ extension IdentityToolkitRoutes {
         // The provider is the session's own: the service takes it from the session record.
         let identity = FirstFactorIdentity(
             userID: account.id, email: account.email, isEmailVerified: account.isEmailVerified, provider: .password,
-            providerData: details.providerData)
+            providerData: details.providerData, customAttributes: account.customAttributes)
         do {
             return (try await service.user(forSessionID: sessionID, identity: identity), account)
         } catch {

@@ -13,9 +13,9 @@ public import OTPSealing
 /// form (`/identitytoolkit.googleapis.com/v1/accounts:signUp`) and iOS's legacy v3 names
 /// (`/www.googleapis.com/identitytoolkit/v3/relyingparty/signupNewUser`). Client calls need an API
 /// key; admin calls (`/identitytoolkit.googleapis.com/v1/projects/{project}/accounts…`) need the
-/// administrator's credential, which this version knows only under
-/// ``IdentityToolkitConfiguration/isEmulator`` (`Bearer owner`). Bad input of any kind is a 400 in
-/// Identity Toolkit's error shape and changes nothing.
+/// administrator's bearer token, ``IdentityToolkitConfiguration/adminToken``, or under
+/// ``IdentityToolkitConfiguration/isEmulator`` the emulator's `Bearer owner`. Bad input of any kind
+/// is a 400 in Identity Toolkit's error shape and changes nothing.
 public struct IdentityToolkitRoutes: Sendable {
     let service: MultiFactorService
     let tokens: IDTokenIssuer
@@ -78,7 +78,9 @@ public struct IdentityToolkitRoutes: Sendable {
         for path in ["/.well-known/jwks.json", Self.googleKeySet] {
             router.get(RouterPath(path)) { _, _ in routes.keySet() }
         }
-        client(router, v1: "accounts:signUp", v3: "signupNewUser") { body, _ throws(IdentityToolkitError) in try await routes.signUp(body) }
+        client(router, v1: "accounts:signUp", v3: "signupNewUser") { body, source throws(IdentityToolkitError) in
+            try await routes.signUp(body, source: source)
+        }
         client(router, v1: "accounts:signInWithPassword", v3: "verifyPassword") { body, source throws(IdentityToolkitError) in
             try await routes.signInWithPassword(body, source: source)
         }

@@ -21,11 +21,14 @@ public struct RequestLimits: Sendable, Hashable {
     /// Text messages asked for (`mfaSignIn:start`, `mfaEnrollment:start` for a phone) from one
     /// client address per window. Per account, `PhoneSettings.sendsPerUser` applies.
     public var codeSendsPerAddress: Int?
+    /// Accounts created by `accounts:signUp` (with a password or anonymous; not a password linked
+    /// to a signed-in user) from one client address per window.
+    public var signUpsPerAddress: Int?
 
     /// Limits; none by default, as Firebase's Auth emulator has none.
     public init(
         window: Int64 = 3_600, signInsPerAddress: Int? = nil, signInsPerAccount: Int? = nil, verificationsPerAddress: Int? = nil,
-        verificationsPerAccount: Int? = nil, codeSendsPerAddress: Int? = nil
+        verificationsPerAccount: Int? = nil, codeSendsPerAddress: Int? = nil, signUpsPerAddress: Int? = nil
     ) {
         self.window = window
         self.signInsPerAddress = signInsPerAddress
@@ -33,6 +36,7 @@ public struct RequestLimits: Sendable, Hashable {
         self.verificationsPerAddress = verificationsPerAddress
         self.verificationsPerAccount = verificationsPerAccount
         self.codeSendsPerAddress = codeSendsPerAddress
+        self.signUpsPerAddress = signUpsPerAddress
     }
 
     /// No limit at all.
@@ -43,6 +47,16 @@ public struct RequestLimits: Sendable, Hashable {
         case signIn = "sign_in"
         case verification
         case codeSend = "sms"
+        case signUp = "sign_up"
+
+        /// Whom this operation is counted for: a new account has no one to count it under but
+        /// its address, and the text messages of one user are the service's to count.
+        var scopes: [Scope] {
+            switch self {
+            case .signIn, .verification: [.address, .account]
+            case .codeSend, .signUp: [.address]
+            }
+        }
     }
 
     /// Whom a limit counts: the client's address or the account.
@@ -59,6 +73,8 @@ public struct RequestLimits: Sendable, Hashable {
         case (.verification, .account): verificationsPerAccount
         case (.codeSend, .address): codeSendsPerAddress
         case (.codeSend, .account): nil
+        case (.signUp, .address): signUpsPerAddress
+        case (.signUp, .account): nil
         }
     }
 }

@@ -42,6 +42,7 @@ struct RequestThrottle: Sendable {
         case .signIn: "sign-in attempts"
         case .verification: "verification codes"
         case .codeSend: "text messages"
+        case .signUp: "new accounts"
         }
     }
 }

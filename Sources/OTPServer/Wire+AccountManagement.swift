@@ -18,8 +18,8 @@ extension Wire {
         }
     }
 
-    /// `accounts:update` as an administrator sends it; `customAttributes` and the deletion lists
-    /// are read to refuse what this version does not serve rather than to ignore it.
+    /// `accounts:update` as an administrator sends it; `customAttributes` is one JSON object
+    /// serialized as a string, as firebase-admin sends it.
     struct AdminUpdateRequest: Decodable {
         var localId: String?
         var email: String?

@@ -33,6 +33,8 @@ struct WireUser: Encodable {
     var providerUserInfo: [ProviderUserInfo]
     /// Left out for a user without second factors.
     var mfaInfo: [WireMultiFactorInfo]?
+    /// The administrator's custom claims, one JSON object serialized; left out when there are none.
+    var customAttributes: String?
 
     init(_ details: AccountDetails, factors: [MultiFactorInfo] = []) {
         let account = details.account
@@ -53,5 +55,6 @@ struct WireUser: Encodable {
                 displayName: identity.displayName, phoneNumber: identity.phoneNumber)
         }
         mfaInfo = factors.isEmpty ? nil : factors.map(WireMultiFactorInfo.init)
+        customAttributes = account.customAttributes
     }
 }

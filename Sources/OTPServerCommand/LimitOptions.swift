@@ -1,7 +1,9 @@
 internal import ArgumentParser
 internal import OTPServer
 
-/// The abuse limits and the slow-client timeouts of `otpkit-server`.
+/// The abuse limits and the slow-client timeouts of `otpkit-server` on the command line; the
+/// `--config` file and the `OTPKIT_SERVER_*` variables give the same settings under the same
+/// names (``ServerOption/all``), and ``ServerSettings`` checks and resolves them wherever they came from.
 ///
 /// The limits count every attempt in the store, so every server of one database counts together.
 /// Firebase's Auth emulator throttles nothing, so under `--emulator` the per-address and per-account
@@ -10,10 +12,13 @@ internal import OTPServer
 struct LimitOptions: ParsableArguments {
     // Defaults: Firebase documents 150 verification requests per IP address per hour; sign-ins get
     // more room per address (offices and carriers share addresses) and little per account, which
-    // one person rarely signs in to more than a few times an hour.
+    // one person rarely signs in to more than a few times an hour. New accounts from one address
+    // are rarer still than sign-ins, and each one stays in the store.
     static let defaults = RequestLimits(
         window: 3_600, signInsPerAddress: 300, signInsPerAccount: 20, verificationsPerAddress: 150, verificationsPerAccount: 10,
-        codeSendsPerAddress: 30)
+        codeSendsPerAddress: 30, signUpsPerAddress: 100)
+    static let defaultTimeout = 30
+    static let defaultCodeSendsPerAccount = 10
 
     @Option(
         name: .customLong("sign-in-limit-per-ip"),
@@ -28,6 +33,13 @@ struct LimitOptions: ParsableArguments {
             "Password sign-ins to one email address per --limit-window (default \(Self.defaults.signInsPerAccount!); 0 for none; none under --emulator unless given).",
             valueName: "count"))
     var signInsPerAccount: Int?
+
+    @Option(
+        name: .customLong("sign-up-limit-per-ip"),
+        help: ArgumentHelp(
+            "Accounts created by accounts:signUp (password and anonymous) from one client address per --limit-window (default \(Self.defaults.signUpsPerAddress!); 0 for none; none under --emulator unless given).",
+            valueName: "count"))
+    var signUpsPerAddress: Int?
 
     @Option(
         name: .customLong("verification-limit-per-ip"),
@@ -53,65 +65,52 @@ struct LimitOptions: ParsableArguments {
     @Option(
         name: .customLong("sms-limit-per-account"),
         help: ArgumentHelp(
-            "Text messages sent for one user per hour, in both modes (default 10; at least 1).", valueName: "count"))
+            "Text messages sent for one user per hour, in both modes (default \(Self.defaultCodeSendsPerAccount); at least 1).", valueName: "count"))
     var codeSendsPerAccount: Int?
 
     @Flag(
         name: .customLong("trust-forwarded-for"),
+        inversion: .prefixedNo,
         help:
-            "Count a client under the last X-Forwarded-For entry instead of the connection's peer: only behind one proxy that appends it, as clients can write the header."
+            "Count a client under the last X-Forwarded-For entry instead of the connection's peer: only behind one proxy that appends it, as clients can write the header (default: off)."
     )
-    var trustsForwardedFor = false
+    var trustsForwardedFor: Bool?
 
     @Option(
         name: .customLong("limit-window"),
         help: ArgumentHelp(
-            "The length in seconds of the fixed windows the per-ip and per-account limits count in.", valueName: "seconds"))
-    var window: Int64 = Self.defaults.window
+            "The length in seconds of the fixed windows the per-ip and per-account limits count in (default \(Self.defaults.window)).",
+            valueName: "seconds"))
+    var window: Int?
 
     @Option(
         name: .customLong("idle-timeout"),
         help: ArgumentHelp(
-            "Close a connection that sends nothing for this many seconds, in the middle of a request (a client sending its body too slowly) or between requests.",
+            "Close a connection that sends nothing for this many seconds, in the middle of a request (a client sending its body too slowly) or between requests (default \(Self.defaultTimeout)).",
             valueName: "seconds"))
-    var idleTimeout: Int = 30
+    var idleTimeout: Int?
 
     @Option(
         name: .customLong("request-timeout"),
         help: ArgumentHelp(
-            "Close a connection whose request has not arrived whole, head to end, within this many seconds, however steadily it trickles in.",
+            "Close a connection whose request has not arrived whole, head to end, within this many seconds, however steadily it trickles in (default \(Self.defaultTimeout)).",
             valueName: "seconds"))
-    var requestTimeout: Int = 30
+    var requestTimeout: Int?
 
-    func validate() throws {
-        let counts = [
-            ("--sign-in-limit-per-ip", signInsPerAddress), ("--sign-in-limit-per-account", signInsPerAccount),
-            ("--verification-limit-per-ip", verificationsPerAddress), ("--verification-limit-per-account", verificationsPerAccount),
-            ("--sms-limit-per-ip", codeSendsPerAddress),
-        ]
-        for case (let name, let value?) in counts where value < 0 {
-            throw ValidationError("\(name) must be 0 (no limit) or more")
-        }
-        if let codeSendsPerAccount, codeSendsPerAccount < 1 {
-            throw ValidationError("--sms-limit-per-account must be at least 1")
-        }
-        guard window >= 1 else { throw ValidationError("--limit-window must be at least 1 second") }
-        guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be at least 1 second") }
-        guard requestTimeout >= 1 else { throw ValidationError("--request-timeout must be at least 1 second") }
-    }
-
-    /// The limits in force: each given one (0 is none), else the default, or none under the emulator.
-    func requestLimits(emulator: Bool) -> RequestLimits {
-        func pick(_ given: Int?, _ standard: Int?) -> Int? {
-            guard let given else { return emulator ? nil : standard }
-            return given == 0 ? nil : given
-        }
-        let standard = Self.defaults
-        return RequestLimits(
-            window: window, signInsPerAddress: pick(signInsPerAddress, standard.signInsPerAddress),
-            signInsPerAccount: pick(signInsPerAccount, standard.signInsPerAccount),
-            verificationsPerAddress: pick(verificationsPerAddress, standard.verificationsPerAddress),
-            verificationsPerAccount: pick(verificationsPerAccount, standard.verificationsPerAccount),
-            codeSendsPerAddress: pick(codeSendsPerAddress, standard.codeSendsPerAddress))
+    /// `layer` with what these options give on the command line.
+    func applied(to layer: ServerSettingsLayer) -> ServerSettingsLayer {
+        var layer = layer
+        layer.signInsPerAddress = signInsPerAddress
+        layer.signInsPerAccount = signInsPerAccount
+        layer.signUpsPerAddress = signUpsPerAddress
+        layer.verificationsPerAddress = verificationsPerAddress
+        layer.verificationsPerAccount = verificationsPerAccount
+        layer.codeSendsPerAddress = codeSendsPerAddress
+        layer.codeSendsPerAccount = codeSendsPerAccount
+        layer.trustsForwardedFor = trustsForwardedFor
+        layer.limitWindow = window
+        layer.idleTimeout = idleTimeout
+        layer.requestTimeout = requestTimeout
+        return layer
     }
 }

@@ -24,7 +24,7 @@ struct ServerCommand: AsyncParsableCommand {
             SIGTERM or SIGINT finish the requests in flight and exit 0. GET /metrics answers the \
             server's metrics in Prometheus's text format.
 
-            Password sign-ins, second-factor codes and text messages are limited per client address \
+            Password sign-ins, new accounts, second-factor codes and text messages are limited per client address \
             (the connection's peer, IPv6 by its /64 prefix, or with --trust-forwarded-for the last \
             X-Forwarded-For entry) and per account, counted in the store so that every server of \
             one database counts together; a request over a limit answers HTTP 400 \
@@ -35,7 +35,7 @@ struct ServerCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "A JSON file of settings: one object whose keys are these long options (\"db\", \"project-id\", \"api-key\", …; not yet the abuse limits and timeouts) with a string, a number (port), true or false (emulator), or an array of strings (repeatable options). Each option is also read from $OTPKIT_SERVER_ and its name in capitals, dashes as underscores ($OTPKIT_SERVER_PROJECT_ID; lists separated by spaces). The command line wins over the environment, the environment over the file ($OTPKIT_SERVER_CONFIG names it too), the file over the defaults; a repeatable option given by a higher source replaces the lower ones' list.",
+            "A JSON file of settings: one object whose keys are these long options (\"db\", \"project-id\", \"api-key\", \"sign-up-limit-per-ip\", \"idle-timeout\", …) with a string, a number (port, limits, timeouts), true or false (emulator, trust-forwarded-for), or an array of strings (repeatable options). Each option is also read from $OTPKIT_SERVER_ and its name in capitals, dashes as underscores ($OTPKIT_SERVER_PROJECT_ID; lists separated by spaces). The command line wins over the environment, the environment over the file ($OTPKIT_SERVER_CONFIG names it too), the file over the defaults; a repeatable option given by a higher source replaces the lower ones' list.",
             valueName: "file"))
     var config: String?
 
@@ -88,6 +88,13 @@ struct ServerCommand: AsyncParsableCommand {
     var emulator: Bool?
 
     @Option(
+        name: .customLong("admin-token-file"),
+        help: ArgumentHelp(
+            "A file holding the bearer token admin calls (/v1/projects/{id}/accounts…, firebase-admin's user management) must carry as Authorization: Bearer TOKEN: one word of at least \(AdminTokenFile.minimumLength) visible ASCII characters, such as `openssl rand -hex 32` prints; a file, so the token never shows in the process list. Without it admin calls are refused, except Bearer owner under --emulator.",
+            valueName: "file"))
+    var adminTokenFile: String?
+
+    @Option(
         name: .customLong("sms-command"),
         help: ArgumentHelp(
             "Send the codes of phone factors by running PROGRAM (an absolute path) with the number and the message as its two arguments.",
@@ -118,23 +125,28 @@ struct ServerCommand: AsyncParsableCommand {
 
     /// What the command line gives, `nil` where it is silent.
     var commandLineLayer: ServerSettingsLayer {
-        ServerSettingsLayer(
+        let layer = ServerSettingsLayer(
             database: database, keyFile: keyFile, previousKeyFiles: previousKeyFiles.nonEmpty, signingKeyFile: signingKeyFile,
-            projectID: projectID, apiKeys: apiKeys.nonEmpty, host: host, port: port, emulator: emulator, smsCommand: smsCommand,
+            projectID: projectID, apiKeys: apiKeys.nonEmpty, host: host, port: port, emulator: emulator, adminTokenFile: adminTokenFile,
+            smsCommand: smsCommand,
             smsWebhook: smsWebhook, identityProviders: identityProviders.nonEmpty, testPhoneNumbers: testPhoneNumbers.nonEmpty)
+        return limitOptions.applied(to: layer)
     }
 
     /// The settings of this run: the command line over the environment over the `--config` file.
     ///
     /// - Throws: ``ServerConfigurationError`` for a file or variable that cannot be read,
-    ///   `ValidationError` for a setting that is missing or cannot work.
+    ///   `ValidationError` for a setting that is missing or cannot work, ``AdminTokenFileError``
+    ///   for an admin token file that cannot be used.
     func resolvedSettings(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerSettings {
         let fromEnvironment = try ServerSettingsLayer(environment: environment)
         var fromFile = ServerSettingsLayer()
         if let file = config ?? environment[ServerSettingsLayer.configVariable].flatMap({ $0.isEmpty ? nil : $0 }) {
             fromFile = try ServerConfigurationFile.load(path: file)
         }
-        return try ServerSettings(commandLineLayer.merged(over: fromEnvironment.merged(over: fromFile)))
+        var settings = try ServerSettings(commandLineLayer.merged(over: fromEnvironment.merged(over: fromFile)))
+        try settings.loadAdminToken()
+        return settings
     }
 
     func validate() throws {
@@ -190,7 +202,7 @@ struct ServerCommand: AsyncParsableCommand {
         logger: Logger
     ) async throws {
         var phone = try phoneDelivery(settings, logger: logger)
-        if let sendsPerUser = limitOptions.codeSendsPerAccount { phone.settings.sendsPerUser = sendsPerUser }
+        if let sendsPerUser = settings.codeSendsPerAccount { phone.settings.sendsPerUser = sendsPerUser }
         let verifiers = settings.identityProviders.map { OpenIDTokenVerifier(settings: $0.settings, logger: logger) }
         // The verifiers' HTTP clients are shut down with the phone sender's, whatever ends the server.
         let shutdown: () async -> Void = {
@@ -204,10 +216,10 @@ struct ServerCommand: AsyncParsableCommand {
         let routes = IdentityToolkitRoutes(
             service: service, tokens: tokens, refreshTokenKeys: database.store.codeDigestKeys ?? database.sealer,
             configuration: IdentityToolkitConfiguration(
-                projectID: settings.projectID, apiKeys: Set(settings.apiKeys), isEmulator: settings.emulator,
-                limits: limitOptions.requestLimits(emulator: settings.emulator), trustsForwardedFor: limitOptions.trustsForwardedFor),
+                projectID: settings.projectID, apiKeys: Set(settings.apiKeys), isEmulator: settings.emulator, adminToken: settings.adminToken,
+                limits: settings.limits, trustsForwardedFor: settings.trustsForwardedFor),
             verificationCodes: phone.outbox, logger: logger)
-        let requestTimeout = limitOptions.requestTimeout
+        let requestTimeout = settings.requestTimeout
         let router = Router(context: ServerRequestContext.self)
         Self.addMetrics(metrics, to: router)
         routes.addRoutes(to: router)
@@ -219,7 +231,7 @@ struct ServerCommand: AsyncParsableCommand {
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [RequestDeadlineHandler(timeout: .seconds(Int64(requestTimeout)))],
-                    idleTimeout: .seconds(Int64(limitOptions.idleTimeout)))),
+                    idleTimeout: .seconds(Int64(settings.idleTimeout)))),
             configuration: ApplicationConfiguration(address: .hostname(settings.host, port: settings.port), serverName: "otpkit-server"),
             onServerRunning: { channel in
                 // Scripts and tests read the port from this line, so it is the only thing on it.

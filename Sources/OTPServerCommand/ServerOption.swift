@@ -33,10 +33,22 @@ struct ServerOption: Sendable {
         ServerOption(name: "host", kind: .text(\.host)),
         ServerOption(name: "port", kind: .number(\.port)),
         ServerOption(name: "emulator", kind: .flag(\.emulator)),
+        ServerOption(name: "admin-token-file", kind: .text(\.adminTokenFile)),
         ServerOption(name: "sms-command", kind: .text(\.smsCommand)),
         ServerOption(name: "sms-webhook", kind: .text(\.smsWebhook)),
         ServerOption(name: "identity-provider", kind: .texts(\.identityProviders)),
         ServerOption(name: "test-phone-number", kind: .texts(\.testPhoneNumbers)),
+        ServerOption(name: "sign-in-limit-per-ip", kind: .number(\.signInsPerAddress)),
+        ServerOption(name: "sign-in-limit-per-account", kind: .number(\.signInsPerAccount)),
+        ServerOption(name: "sign-up-limit-per-ip", kind: .number(\.signUpsPerAddress)),
+        ServerOption(name: "verification-limit-per-ip", kind: .number(\.verificationsPerAddress)),
+        ServerOption(name: "verification-limit-per-account", kind: .number(\.verificationsPerAccount)),
+        ServerOption(name: "sms-limit-per-ip", kind: .number(\.codeSendsPerAddress)),
+        ServerOption(name: "sms-limit-per-account", kind: .number(\.codeSendsPerAccount)),
+        ServerOption(name: "trust-forwarded-for", kind: .flag(\.trustsForwardedFor)),
+        ServerOption(name: "limit-window", kind: .number(\.limitWindow)),
+        ServerOption(name: "idle-timeout", kind: .number(\.idleTimeout)),
+        ServerOption(name: "request-timeout", kind: .number(\.requestTimeout)),
     ]
 
     /// The option called `name`, if any.

@@ -1,6 +1,7 @@
 internal import ArgumentParser
 internal import OTPEnrollment
 internal import OTPEnrollmentDatabase
+internal import OTPServer
 
 /// Every setting of one `otpkit-server` run, resolved: the command line over the environment
 /// (`OTPKIT_SERVER_*`) over the `--config` file over the defaults, and checked.
@@ -14,11 +15,24 @@ struct ServerSettings: Sendable {
     var host: String
     var port: Int
     var emulator: Bool
+    var adminTokenFile: String?
+    /// The token in ``adminTokenFile``, read by ``loadAdminToken()``.
+    var adminToken: String?
     var smsCommand: String?
     var smsWebhook: String?
     var identityProviders: [IdentityProviderOption]
     /// Number → fixed code.
     var testPhoneNumbers: [String: String]
+    /// The per-address and per-account limits in force.
+    var limits: RequestLimits
+    /// The text messages one user may be sent per hour (`PhoneSettings.sendsPerUser`); the
+    /// service's default when `nil`.
+    var codeSendsPerAccount: Int?
+    var trustsForwardedFor: Bool
+    /// Seconds.
+    var idleTimeout: Int
+    /// Seconds.
+    var requestTimeout: Int
 
     /// The settings of `layer` (the sources already merged), with the defaults.
     ///
@@ -42,6 +56,7 @@ struct ServerSettings: Sendable {
         host = layer.host ?? "127.0.0.1"
         port = layer.port ?? 9099
         emulator = layer.emulator ?? false
+        adminTokenFile = layer.adminTokenFile
         smsCommand = layer.smsCommand
         smsWebhook = layer.smsWebhook
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
@@ -61,6 +76,48 @@ struct ServerSettings: Sendable {
         }
         identityProviders = providers
         testPhoneNumbers = try TestPhoneNumberOption.parse(layer.testPhoneNumbers ?? [])
+        limits = try Self.limits(layer, emulator: emulator)
+        codeSendsPerAccount = layer.codeSendsPerAccount
+        if let codeSendsPerAccount, codeSendsPerAccount < 1 { throw ValidationError("--sms-limit-per-account must be at least 1") }
+        trustsForwardedFor = layer.trustsForwardedFor ?? false
+        idleTimeout = layer.idleTimeout ?? LimitOptions.defaultTimeout
+        requestTimeout = layer.requestTimeout ?? LimitOptions.defaultTimeout
+        guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be at least 1 second") }
+        guard requestTimeout >= 1 else { throw ValidationError("--request-timeout must be at least 1 second") }
+    }
+
+    /// The limits in force: each given one (0 is none), else the default, or none under the emulator.
+    private static func limits(_ layer: ServerSettingsLayer, emulator: Bool) throws(ValidationError) -> RequestLimits {
+        let counts = [
+            ("sign-in-limit-per-ip", layer.signInsPerAddress), ("sign-in-limit-per-account", layer.signInsPerAccount),
+            ("sign-up-limit-per-ip", layer.signUpsPerAddress), ("verification-limit-per-ip", layer.verificationsPerAddress),
+            ("verification-limit-per-account", layer.verificationsPerAccount), ("sms-limit-per-ip", layer.codeSendsPerAddress),
+        ]
+        for case (let name, let value?) in counts where value < 0 {
+            throw ValidationError("--\(name) must be 0 (no limit) or more")
+        }
+        let window = layer.limitWindow.map(Int64.init) ?? LimitOptions.defaults.window
+        guard window >= 1 else { throw ValidationError("--limit-window must be at least 1 second") }
+        func pick(_ given: Int?, _ standard: Int?) -> Int? {
+            guard let given else { return emulator ? nil : standard }
+            return given == 0 ? nil : given
+        }
+        let standard = LimitOptions.defaults
+        return RequestLimits(
+            window: window, signInsPerAddress: pick(layer.signInsPerAddress, standard.signInsPerAddress),
+            signInsPerAccount: pick(layer.signInsPerAccount, standard.signInsPerAccount),
+            verificationsPerAddress: pick(layer.verificationsPerAddress, standard.verificationsPerAddress),
+            verificationsPerAccount: pick(layer.verificationsPerAccount, standard.verificationsPerAccount),
+            codeSendsPerAddress: pick(layer.codeSendsPerAddress, standard.codeSendsPerAddress),
+            signUpsPerAddress: pick(layer.signUpsPerAddress, standard.signUpsPerAddress))
+    }
+
+    /// Reads the token of ``adminTokenFile``, when one is given.
+    ///
+    /// - Throws: ``AdminTokenFileError`` when the file cannot be read or its token is unfit.
+    mutating func loadAdminToken() throws(AdminTokenFileError) {
+        guard let adminTokenFile else { return }
+        adminToken = try AdminTokenFile.read(path: adminTokenFile)
     }
 
     /// `--db`, `--key-file` and `--previous-key-file` as the store opener takes them.

@@ -15,10 +15,22 @@ struct ServerSettingsLayer: Sendable, Equatable {
     var host: String?
     var port: Int?
     var emulator: Bool?
+    var adminTokenFile: String?
     var smsCommand: String?
     var smsWebhook: String?
     var identityProviders: [String]?
     var testPhoneNumbers: [String]?
+    var signInsPerAddress: Int?
+    var signInsPerAccount: Int?
+    var signUpsPerAddress: Int?
+    var verificationsPerAddress: Int?
+    var verificationsPerAccount: Int?
+    var codeSendsPerAddress: Int?
+    var codeSendsPerAccount: Int?
+    var trustsForwardedFor: Bool?
+    var limitWindow: Int?
+    var idleTimeout: Int?
+    var requestTimeout: Int?
 
     /// This layer, with what it leaves out taken from `lower`.
     func merged(over lower: ServerSettingsLayer) -> ServerSettingsLayer {

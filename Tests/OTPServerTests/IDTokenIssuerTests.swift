@@ -48,6 +48,28 @@ import Testing
         await #expect(throws: IDTokenError.invalid) { try await issuer.verify(unsigned) }
     }
 
+    @Test func customClaimsAreTopLevelAndNeverReplaceTheTokensOwn() async throws {
+        let clock = Clock()
+        let issuer = await IDTokenIssuer(projectID: "demo-a", signingKey: try IDTokenSigningKey.generate(), clock: clock.read)
+        var claims = Self.claims(issuer, at: clock.read())
+        claims.email = "ada@example.com"
+        claims.customClaims = [
+            "role": .string("editor"), "level": .integer(3), "ratio": .number(0.5), "tags": .array([.string("a"), .null]),
+            "nested": .object(["ok": .bool(true)]), "email": .string("spoof@example.com"), "sub": .string("someone-else"),
+        ]
+        let token = try await issuer.sign(claims)
+        let payload = try #require(ClientEndpointTests.base64URLDecode(token.split(separator: ".")[1]))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any], "\(payload)")
+        #expect(object["role"] as? String == "editor" && object["level"] as? Int == 3 && object["ratio"] as? Double == 0.5, "\(payload)")
+        #expect((object["nested"] as? [String: Any])?["ok"] as? Bool == true, "\(payload)")
+        #expect(object["email"] as? String == "ada@example.com", "a custom claim replaced the token's own: \(payload)")
+        #expect(object["sub"] as? String == "user-1", "a custom claim replaced the token's own: \(payload)")
+        #expect(payload.components(separatedBy: "\"email\"").count == 2, "one email claim: \(payload)")
+        let verified = try await issuer.verify(token)
+        #expect(verified.email == "ada@example.com" && verified.subject == "user-1")
+        #expect(verified.customClaims == claims.customClaims.filter { $0.key != "email" && $0.key != "sub" })
+    }
+
     @Test func keyFileIsMadeOnceSealedAndReloaded() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -88,6 +88,9 @@ import Testing
         #expect(text.contains("$OTPKIT_SERVER_PROJECT_ID"))
         #expect(text.contains("The command line wins over the environment, the environment over the file"))
         #expect(text.contains("--test-phone-number <+15555550100=123456>"))
+        #expect(text.contains("--sign-up-limit-per-ip <count>"), "\(help.stdout)")
+        #expect(text.contains("--admin-token-file <file>"), "\(help.stdout)")
+        #expect(!text.contains("not yet the abuse limits"), "the limits are in the file and the environment now")
     }
 
     /// One bad setting: what the file (or environment) says, and what the one line must say.
@@ -113,6 +116,10 @@ import Testing
         Refusal(file: #"["db", "otpkit.sqlite"]"#, environment: [:], expected: ["must be one JSON object of options"]),
         Refusal(file: nil, environment: ["OTPKIT_SERVER_PORT": "ninety"], expected: ["$OTPKIT_SERVER_PORT must be a whole number"]),
         Refusal(file: nil, environment: ["OTPKIT_SERVER_PROJECTID": "demo"], expected: ["$OTPKIT_SERVER_PROJECTID must be one of"]),
+        Refusal(
+            file: #"{"api-key": "\#(secret)",\#n"trust-forwarded-for": "yes"}"#, environment: [:],
+            expected: [":2: \"trust-forwarded-for\" must be true or false"]),
+        Refusal(file: nil, environment: ["OTPKIT_SERVER_LIMIT_WINDOW": "soon"], expected: ["$OTPKIT_SERVER_LIMIT_WINDOW must be a whole number"]),
     ]
 
     @Test(arguments: refusals)

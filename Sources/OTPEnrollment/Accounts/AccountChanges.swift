@@ -19,12 +19,19 @@ public struct AccountChanges: Sendable, Hashable {
     public var tokensValidAfter: Int64?
     /// The `phone` identity: set (the account's number, unique among accounts) or removed.
     public var phone: AttributeChange<ProviderIdentity>?
+    /// The providers unlinked from the account (firebase-admin's `providers_to_delete`): for
+    /// `password`, the password hash with the address and its verification, as
+    /// ``EnrollmentStore/unlinkProvider(_:accountID:)`` clears them; for any other provider id, the
+    /// account's identity of that provider. A provider the account has no identity of changes nothing.
+    public var unlinkedProviders: Set<String>
+    /// The custom claims (``AccountRecord/customAttributes``), set or removed.
+    public var customAttributes: AttributeChange<String>?
 
     /// Changes; every field left `nil` keeps its attribute.
     public init(
         email: String? = nil, isEmailVerified: Bool? = nil, displayName: AttributeChange<String>? = nil,
         photoURL: AttributeChange<String>? = nil, passwordHash: String? = nil, isDisabled: Bool? = nil, tokensValidAfter: Int64? = nil,
-        phone: AttributeChange<ProviderIdentity>? = nil
+        phone: AttributeChange<ProviderIdentity>? = nil, unlinkedProviders: Set<String> = [], customAttributes: AttributeChange<String>? = nil
     ) {
         self.email = email
         self.isEmailVerified = isEmailVerified
@@ -34,10 +41,18 @@ public struct AccountChanges: Sendable, Hashable {
         self.isDisabled = isDisabled
         self.tokensValidAfter = tokensValidAfter
         self.phone = phone
+        self.unlinkedProviders = unlinkedProviders
+        self.customAttributes = customAttributes
     }
 
-    /// `record` with the changes to its own fields (everything but ``phone``), which every store
-    /// writes back whole, so that the rules are written once.
+    /// The providers of ``unlinkedProviders`` stored as identities: all but `password`, in a fixed
+    /// order, so that stores delete their rows in the same order every time.
+    public var unlinkedIdentityProviders: [String] {
+        unlinkedProviders.filter { $0 != FirstFactorProvider.password.rawValue }.sorted()
+    }
+
+    /// `record` with the changes to its own fields (everything but ``phone`` and the identities of
+    /// ``unlinkedProviders``), which every store writes back whole, so that the rules are written once.
     public func applied(to record: AccountRecord) -> AccountRecord {
         var changed = record
         if let email, email != record.email {
@@ -58,6 +73,16 @@ public struct AccountChanges: Sendable, Hashable {
         if let passwordHash { changed.passwordHash = passwordHash }
         if let isDisabled { changed.isDisabled = isDisabled }
         if let tokensValidAfter { changed.tokensValidAfter = tokensValidAfter }
+        switch customAttributes {
+        case .set(let claims): changed.customAttributes = claims
+        case .remove: changed.customAttributes = nil
+        case nil: break
+        }
+        if unlinkedProviders.contains(FirstFactorProvider.password.rawValue) {
+            changed.passwordHash = nil
+            changed.email = nil
+            changed.isEmailVerified = false
+        }
         return changed
     }
 }

@@ -22,6 +22,10 @@ public struct AccountRecord: Sendable, Hashable {
     /// Tokens issued before this time (Unix seconds) are revoked: Firebase's `validSince`, set when
     /// an administrator revokes the user's refresh tokens. `nil` when that never happened.
     public var tokensValidAfter: Int64?
+    /// The custom claims an administrator set (Firebase's `customAttributes`): one JSON object,
+    /// serialized, which ID tokens carry as claims of their own; `nil` for none. The store keeps
+    /// it as given: what it may hold is the caller's to check.
+    public var customAttributes: String?
 
     /// An account record.
     public init(
@@ -34,7 +38,8 @@ public struct AccountRecord: Sendable, Hashable {
         createdAt: Int64,
         lastSignInAt: Int64? = nil,
         passwordHash: String? = nil,
-        tokensValidAfter: Int64? = nil
+        tokensValidAfter: Int64? = nil,
+        customAttributes: String? = nil
     ) {
         self.id = id
         self.email = email
@@ -46,6 +51,7 @@ public struct AccountRecord: Sendable, Hashable {
         self.lastSignInAt = lastSignInAt
         self.passwordHash = passwordHash
         self.tokensValidAfter = tokensValidAfter
+        self.customAttributes = customAttributes
     }
 }
 

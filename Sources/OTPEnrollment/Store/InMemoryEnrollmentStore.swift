@@ -668,6 +668,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             case nil:
                 break
             }
+            for providerID in changes.unlinkedIdentityProviders { state.removeIdentity(providerID: providerID, accountID: id) }
             return .updated(changed)
         }
     }
