@@ -9,7 +9,8 @@
 # wrong ones, so a run needs more users than the server answers in DURATION seconds), PI_USERS,
 # DURATION (seconds per run), CONNECTIONS (wrk's, for otpkit-server), PI_CONNECTIONS, BENCH_WORK
 # (where everything outside the repository goes), BENCH_PERF=1 (profile otpkit-server with perf at
-# 499 Hz during the SQLite valid-code run).
+# 499 Hz during the SQLite valid-code run), BENCH_ONLY (a space-separated subset of "sqlite postgres
+# privacyidea", to work on one part; the report compares only what ran together).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -184,8 +185,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
+only=${BENCH_ONLY:-sqlite postgres privacyidea}
+wants() { [[ " $only " == *" $1 "* ]]; }
+
 install_missing
-build
+if wants sqlite || wants postgres; then build; fi
 rm -rf "$run_dir"
 mkdir -p "$run_dir"
 "$python" -c 'import os; print(os.urandom(32).hex())' >"$run_dir/sealing.key"
@@ -196,12 +200,14 @@ chmod 600 "$run_dir/sealing.key"
     echo "\"otpkit_users\":$otpkit_users,\"pi_users\":$pi_users,\"duration\":$duration}"
 } | tr -d '\n' >"$run_dir/machine.json"
 
-otpkit_store sqlite "$run_dir/sqlite/otpkit.sqlite"
-eval "$(bash "$root/.ci/postgres" start)"
-otpkit_store postgres "postgres://$PGUSER@127.0.0.1:$PGPORT/$PGDATABASE" --signing-key-file "$run_dir/postgres/signing-key"
-bash "$root/.ci/postgres" stop >/dev/null 2>&1
-unset OTPKIT_PGDATA
-privacyidea
+if wants sqlite; then otpkit_store sqlite "$run_dir/sqlite/otpkit.sqlite"; fi
+if wants postgres; then
+    eval "$(bash "$root/.ci/postgres" start)"
+    otpkit_store postgres "postgres://$PGUSER@127.0.0.1:$PGPORT/$PGDATABASE" --signing-key-file "$run_dir/postgres/signing-key"
+    bash "$root/.ci/postgres" stop >/dev/null 2>&1
+    unset OTPKIT_PGDATA
+fi
+if wants privacyidea; then privacyidea; fi
 "$python" -c 'import json, sys; m = json.load(open(sys.argv[1])); m["uptime_after"] = sys.argv[2]; json.dump(m, open(sys.argv[1], "w"))' \
     "$run_dir/machine.json" "$(uptime)"
 if [[ ${BENCH_PERF:-0} == 1 && -f $run_dir/perf.data ]]; then
