@@ -16,7 +16,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 work=${BENCH_WORK:-/opt/otpkit-bench}
-otpkit_users=${OTPKIT_USERS:-20000}
+otpkit_users=${OTPKIT_USERS:-10000}
 pi_users=${PI_USERS:-400}
 duration=${DURATION:-5}
 connections=${CONNECTIONS:-64}
