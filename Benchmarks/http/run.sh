@@ -9,7 +9,7 @@
 # wrong ones, so a run needs more users than the server answers in DURATION seconds), PI_USERS,
 # DURATION (seconds per run), CONNECTIONS (wrk's, for otpkit-server), PI_CONNECTIONS, BENCH_WORK
 # (where everything outside the repository goes), BENCH_PERF=1 (profile otpkit-server with perf at
-# 499 Hz during the SQLite valid-code run), BENCH_ONLY (a space-separated subset of "sqlite postgres
+# 499 Hz during each SQLite run), BENCH_ONLY (a space-separated subset of "sqlite postgres
 # privacyidea", to work on one part; the report compares only what ran together).
 set -euo pipefail
 
@@ -95,6 +95,21 @@ measure() {
     printf '{"label":"%s","clients":%d,"wrk":%s}\n' "$label" "$clients" "$line" >>"$results"
 }
 
+# With BENCH_PERF=1, a profile of the server during each SQLite run, at a low rate (499 Hz) so
+# that the run it watches is hardly slowed.
+profile_start() {
+    perf_pid=
+    [[ ${BENCH_PERF:-0} == 1 && $1 == sqlite ]] || return 0
+    perf record -F 499 -g -p "$server_pid" -o "$run_dir/perf-$2.data" -- sleep "$((duration + 1))" >/dev/null 2>&1 &
+    perf_pid=$!
+}
+
+profile_end() {
+    [[ -n $perf_pid ]] || return 0
+    wait "$perf_pid" || true
+    perf_pid=
+}
+
 # One store: users enrolled and pending credentials made under --emulator (the unsigned IdP
 # credential), then the server restarted as in production, the runs measured against that one.
 otpkit_store() {
@@ -116,16 +131,12 @@ otpkit_store() {
         --verification-limit-per-ip 0 --verification-limit-per-account 0 "$@"
     (cd "$here" && "$python" otpkit_setup.py bodies "$dir/pending.jsonl" "$dir/valid.txt" "$dir/wrong.txt")
     local path=/identitytoolkit.googleapis.com/v2/accounts/mfaSignIn:finalize?key=bench-key
-    if [[ ${BENCH_PERF:-0} == 1 && $name == sqlite ]]; then
-        perf record -F 499 -g -p "$server_pid" -o "$run_dir/perf.data" -- sleep "$((duration + 1))" >/dev/null 2>&1 &
-        perf_pid=$!
-    fi
+    profile_start "$name" valid
     measure "otpkit $name, fresh valid codes" "$server_port" "$path" application/json "$dir/valid.txt" otpkit "$connections"
-    if [[ -n ${perf_pid:-} ]]; then
-        wait "$perf_pid" || true
-        perf_pid=
-    fi
+    profile_end
+    profile_start "$name" wrong
     measure "otpkit $name, wrong codes" "$server_port" "$path" application/json "$dir/wrong.txt" otpkit "$connections"
+    profile_end
     stop_server
 }
 
@@ -210,8 +221,11 @@ fi
 if wants privacyidea; then privacyidea; fi
 "$python" -c 'import json, sys; m = json.load(open(sys.argv[1])); m["uptime_after"] = sys.argv[2]; json.dump(m, open(sys.argv[1], "w"))' \
     "$run_dir/machine.json" "$(uptime)"
-if [[ ${BENCH_PERF:-0} == 1 && -f $run_dir/perf.data ]]; then
-    perf report -i "$run_dir/perf.data" --no-children --percent-limit 1 --stdio >"$run_dir/perf.txt" 2>/dev/null || true
-    say "profile of the SQLite valid-code run: $run_dir/perf.txt"
-fi
+for kind in valid wrong; do
+    if [[ -f $run_dir/perf-$kind.data ]]; then
+        perf report -i "$run_dir/perf-$kind.data" --no-children --sort dso,sym --percent-limit 0.5 --stdio -g none \
+            >"$run_dir/perf-$kind.txt" 2>/dev/null || true
+        say "profile of the SQLite $kind-code run: $run_dir/perf-$kind.txt"
+    fi
+done
 "$python" "$here/report.py" "$run_dir/machine.json" "$results"
