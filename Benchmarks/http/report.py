@@ -34,8 +34,21 @@ def fmt_rate(value):
     return f"{value / 1e3:.1f} K/s" if value >= 1e3 else f"{value:.0f} /s"
 
 
+def cpu_ms(run):
+    """Milliseconds of CPU the serving processes spent per answer (the database's too for
+    PostgreSQL), or None for results without it."""
+    seconds = run.get("cpu_seconds")
+    answers = run["wrk"]["requests"]
+    return seconds * 1e3 / answers if seconds is not None and answers else None
+
+
 def fmt_ms(value):
     return f"{value:.1f} ms" if value < 100 else f"{value:.0f} ms"
+
+
+def fmt_cpu(run):
+    value = cpu_ms(run)
+    return "" if value is None else f", CPU {value:.2f} ms/answer"
 
 
 def main():
@@ -67,18 +80,21 @@ def main():
                 continue
             value = rate(run, valid)
             wrk = run["wrk"]
-            cells.append(f"{fmt_rate(value)}, p50 {fmt_ms(wrk['p50_ms'])}, p99 {fmt_ms(wrk['p99_ms'])}")
-            ratios.append(f"{value / rate(pi, valid):.0f}×" if pi and rate(pi, valid) > 0 else "–")
+            cells.append(f"{fmt_rate(value)}, p50 {fmt_ms(wrk['p50_ms'])}, p99 {fmt_ms(wrk['p99_ms'])}{fmt_cpu(run)}")
+            ratio = f"{value / rate(pi, valid):.0f}×" if pi and rate(pi, valid) > 0 else "–"
+            if pi and cpu_ms(pi) and cpu_ms(run):
+                ratio += f" ({cpu_ms(pi) / cpu_ms(run):.0f}× less CPU)"
+            ratios.append(ratio)
         if pi:
-            pi_cell = f"{fmt_rate(rate(pi, valid))}, p50 {fmt_ms(pi['wrk']['p50_ms'])}, p99 {fmt_ms(pi['wrk']['p99_ms'])}"
+            pi_cell = f"{fmt_rate(rate(pi, valid))}, p50 {fmt_ms(pi['wrk']['p50_ms'])}, p99 {fmt_ms(pi['wrk']['p99_ms'])}{fmt_cpu(pi)}"
         else:
             pi_cell = "–"
         out.append(f"| {title} /s | {cells[0]} | {cells[1]} | {pi_cell} | {ratios[0]} | {ratios[1]} |")
     out.append("")
     out.append("Every run in detail (answers by outcome: `ACCEPT`, or the refusal's error code; privacyIDEA's `REJECT`):")
     out.append("")
-    out.append("| Run | wrk connections | answers | seconds | answers/s | p50 | p90 | p99 | max | non-2xx | outcomes | bodies left |")
-    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    out.append("| Run | wrk connections | answers | seconds | answers/s | p50 | p90 | p99 | max | non-2xx | outcomes | bodies left | serving CPU | CPU per answer |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for label, run in runs.items():
         wrk = run["wrk"]
         outcomes = ", ".join(f"{name} {count}" for name, count in sorted(wrk["outcomes"].items()))
@@ -86,7 +102,8 @@ def main():
         out.append(
             f"| {label} | {run['clients']} | {wrk['requests']} | {wrk['seconds']:.2f} | {fmt_rate(wrk['requests'] / wrk['seconds'])} "
             f"| {fmt_ms(wrk['p50_ms'])} | {fmt_ms(wrk['p90_ms'])} | {fmt_ms(wrk['p99_ms'])} | {fmt_ms(wrk['max_ms'])} "
-            f"| {wrk['non2xx']} | {outcomes} | {left} |"
+            f"| {wrk['non2xx']} | {outcomes} | {left} | {run.get('cpu_seconds', 0):.2f} s "
+            f"| {(f'{cpu_ms(run):.2f} ms' if cpu_ms(run) is not None else '–')} |"
         )
     out.append("")
     valid_sqlite, wrong_sqlite = runs.get("otpkit sqlite, fresh valid codes"), runs.get("otpkit sqlite, wrong codes")

@@ -82,17 +82,36 @@ stop_server() {
     server_pid=
 }
 
-# wrk over a file of bodies; appends the result, labelled, to results.jsonl.
+# CPU time (user + system, in clock ticks) the processes "$@" have used so far, threads included.
+cpu_ticks() {
+    local total=0 pid fields
+    for pid in "$@"; do
+        # Fields 14 and 15 of /proc/PID/stat, counted after the command name's closing parenthesis.
+        fields=$(sed 's/^.*) //' "/proc/$pid/stat" 2>/dev/null) || continue
+        set -- $fields
+        total=$((total + ${12} + ${13}))
+    done
+    echo "$total"
+}
+
+# wrk over a file of bodies; appends the result, labelled, to results.jsonl, with the CPU time the
+# serving processes (the PIDs after the first seven arguments) spent meanwhile: on a machine shared
+# with builds the rates follow the CPU left over, the CPU per answer much less.
 measure() {
     local label=$1 port=$2 path=$3 type=$4 bodies=$5 kind=$6 clients=$7
+    shift 7
+    local pids=("$@")
     say "$label: wrk -t$wrk_threads -c$clients -d${duration}s over $(wc -l <"$bodies") bodies"
-    local output
+    local output before after
+    before=$(cpu_ticks "${pids[@]}")
     output=$(wrk -t"$wrk_threads" -c"$clients" -d"${duration}s" --timeout 10s -s "$here/walk.lua" "http://127.0.0.1:$port" \
         -- "$bodies" "$path" "$type" "$wrk_threads" "$kind")
+    after=$(cpu_ticks "${pids[@]}")
     echo "$output" >&2
     local line
     line=$(grep '^RESULT ' <<<"$output" | sed 's/^RESULT //')
-    printf '{"label":"%s","clients":%d,"wrk":%s}\n' "$label" "$clients" "$line" >>"$results"
+    printf '{"label":"%s","clients":%d,"cpu_seconds":%s,"wrk":%s}\n' "$label" "$clients" \
+        "$(awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.3f", t / hz }')" "$line" >>"$results"
 }
 
 # With BENCH_PERF=1, a profile of the server during each SQLite run, at a low rate (499 Hz) so
@@ -131,11 +150,17 @@ otpkit_store() {
         --verification-limit-per-ip 0 --verification-limit-per-account 0 "$@"
     (cd "$here" && "$python" otpkit_setup.py bodies "$dir/pending.jsonl" "$dir/valid.txt" "$dir/wrong.txt")
     local path=/identitytoolkit.googleapis.com/v2/accounts/mfaSignIn:finalize?key=bench-key
+    # The database's processes work for the server too: PostgreSQL's run as the user postgres.
+    local serving=("$server_pid")
+    if [[ $name == postgres ]]; then mapfile -t -O 1 serving < <(pgrep -u postgres); fi
     profile_start "$name" valid
-    measure "otpkit $name, fresh valid codes" "$server_port" "$path" application/json "$dir/valid.txt" otpkit "$connections"
+    measure "otpkit $name, fresh valid codes" "$server_port" "$path" application/json "$dir/valid.txt" otpkit "$connections" \
+        "${serving[@]}"
     profile_end
+    if [[ $name == postgres ]]; then mapfile -t -O 1 serving < <(pgrep -u postgres); fi
     profile_start "$name" wrong
-    measure "otpkit $name, wrong codes" "$server_port" "$path" application/json "$dir/wrong.txt" otpkit "$connections"
+    measure "otpkit $name, wrong codes" "$server_port" "$path" application/json "$dir/wrong.txt" otpkit "$connections" \
+        "${serving[@]}"
     profile_end
     stop_server
 }
@@ -179,10 +204,12 @@ WSGI
     say "privacyIDEA: $pi_users users with a TOTP token each"
     (cd "$here" && "$python" privacyidea_setup.py enroll "$port" "$pi_users" "$dir/users.passwd" "$dir/tokens.jsonl")
     (cd "$here" && "$python" privacyidea_setup.py bodies "$dir/tokens.jsonl" "$dir/valid.txt" "$dir/wrong.txt")
+    local workers
+    mapfile -t workers < <(pgrep -P "$gunicorn_pid")
     measure "privacyIDEA, fresh valid codes" "$port" /validate/check application/x-www-form-urlencoded "$dir/valid.txt" privacyidea \
-        "$pi_connections"
+        "$pi_connections" "$gunicorn_pid" "${workers[@]}"
     measure "privacyIDEA, wrong codes" "$port" /validate/check application/x-www-form-urlencoded "$dir/wrong.txt" privacyidea \
-        "$pi_connections"
+        "$pi_connections" "$gunicorn_pid" "${workers[@]}"
     kill -TERM "$gunicorn_pid" 2>/dev/null || true
     wait "$gunicorn_pid" 2>/dev/null || true
     gunicorn_pid=
