@@ -42,12 +42,14 @@ install_missing() {
     fi
     # PostgreSQL and the rest of what the package builds with.
     bash "$root/.ci/install" >&2
-    if [[ ! -x $work/privacyidea/bin/gunicorn ]]; then
-        say "installing privacyIDEA 3.14 and gunicorn into $work/privacyidea"
+    # A venv left by an earlier run is kept only if it holds exactly these versions.
+    if ! "$work/privacyidea/bin/python" -c \
+        'import importlib.metadata as m; assert (m.version("privacyidea"), m.version("gunicorn")) == ("3.14", "27.0.1")' 2>/dev/null; then
+        say "installing privacyIDEA 3.14 and gunicorn 27.0.1 into $work/privacyidea"
         mkdir -p "$work"
         rm -rf "$work/privacyidea"
         "$python" -m venv "$work/privacyidea"
-        "$work/privacyidea/bin/pip" install -q 'privacyidea==3.14' gunicorn >&2
+        "$work/privacyidea/bin/pip" install -q 'privacyidea==3.14' 'gunicorn==27.0.1' >&2
     fi
 }
 
