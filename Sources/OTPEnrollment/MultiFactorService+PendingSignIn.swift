@@ -14,21 +14,24 @@ extension MultiFactorService {
     ///   ``AuthErrorCode/internalError`` when the store fails.
     public func resolver(forPendingCredential credentialID: String, userID: String) async throws(AuthError) -> MultiFactorResolver {
         let now = clock.now()
-        guard let credential = try await storeCall("reading the pending sign-in", { try await store.pendingSignIn(id: credentialID) }),
-            credential.userID == userID
+        // One store call for everything: a durable store answers it in one trip, and the second
+        // step of a server's sign-in comes here on every request.
+        guard let context = try await storeCall("reading the pending sign-in", { try await store.pendingSignInContext(id: credentialID) }),
+            context.credential.userID == userID
         else { throw credentialNotFound() }
+        let credential = context.credential
         guard now <= credential.expiresAt else {
             _ = try await storeCall("discarding an expired sign-in") { try await store.consumePendingSignIn(id: credentialID) }
             // Not sessionExpired: clients read that as an expired SMS code, and this is the sign-in.
             throw AuthError(
                 .invalidMultiFactorSession, "the sign-in expired \(now - credential.expiresAt) seconds ago: sign in with the first factor again")
         }
-        guard let account = try await storeCall("reading an account", { try await store.account(id: userID) }) else { throw credentialNotFound() }
+        guard let account = context.account else { throw credentialNotFound() }
         guard !account.isDisabled else { throw userDisabled() }
-        let linked = try await storeCall("reading linked identities") { try await store.providerIdentities(accountID: userID) }
-        let identity = firstFactorIdentity(account, provider: FirstFactorProvider(rawValue: credential.firstFactorProvider), linked: linked)
-        let totp = try await storeCall("listing factors") { try await store.factors(userID: userID) }
-        let phone = try await storeCall("listing phone factors") { try await store.phoneFactors(userID: userID) }
+        let identity = firstFactorIdentity(
+            account, provider: FirstFactorProvider(rawValue: credential.firstFactorProvider), linked: context.identities)
+        let totp = context.factors.totp
+        let phone = context.factors.phone
         // TOTP hints first, lined up with their prepared keys, as signIn(_:) orders them.
         return MultiFactorResolver(
             service: self, identity: identity, credentialID: credentialID,

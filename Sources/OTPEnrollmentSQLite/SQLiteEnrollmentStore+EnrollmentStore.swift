@@ -265,6 +265,32 @@ extension SQLiteEnrollmentStore {
         return factors
     }
 
+    /// One turn of the connection for all five reads, so that a server's second step waits for
+    /// the connection (and commits what the shared transaction holds) once, not five times.
+    public func pendingSignInContext(id: String) async throws(SQLiteEnrollmentStoreError) -> PendingSignInContext? {
+        let found = try await locked {
+            () throws(SQLiteEnrollmentStoreError) -> (PendingSignInRecord, [SQLiteRow], [SQLiteRow], [SQLiteRow], [SQLiteRow])? in
+            guard let credential = try await self.readPendingSignIn(id: id) else { return nil }
+            let userID = SQLiteData.text(credential.userID)
+            return (
+                credential,
+                try await self.execute("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [userID]),
+                try await self.execute(
+                    "SELECT \(StoredColumns.providerIdentity) FROM provider_identities WHERE account_id = ? ORDER BY provider_id", [userID]),
+                try await self.factorRows(userID: credential.userID),
+                try await self.phoneFactorRows(userID: credential.userID)
+            )
+        }
+        guard let (credential, account, identities, totp, phone) = found else { return nil }
+        return PendingSignInContext(
+            credential: credential, account: try account.first.map(accountRecord),
+            identities: try identities.map { row throws(SQLiteEnrollmentStoreError) in
+                try RowReader(row: row).providerIdentity(of: credential.userID)
+            },
+            factors: SignInFactors(
+                totp: try factorRecords(totp), phone: try phone.map { row throws(SQLiteEnrollmentStoreError) in try phoneFactorRecord(row) }))
+    }
+
     public func pendingSignIn(id: String, failureKey: String) async throws(SQLiteEnrollmentStoreError) -> (
         credential: PendingSignInRecord, failures: FailureCounter
     )? {

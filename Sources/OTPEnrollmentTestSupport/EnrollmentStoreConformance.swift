@@ -34,6 +34,7 @@ public enum EnrollmentStoreConformance {
         .init("sessions beyond the per-user limit end oldest first, whichever operation stores them", sessionLimit),
         .init("starting a sign-in lists the factors and stores the credential only for a user who has some", factorsStartingSignIn),
         .init("a pending sign-in reads back with its factor's failure counter", pendingSignInWithFailures),
+        .init("a pending sign-in reads back with its user's account, identities and factors", pendingSignInContext),
         .init("completing a sign-in records the step, consumes the credential once, stores the session and resets failures", completeSignIn),
         .init("a refused completion changes nothing, except that an expired credential is deleted", completeSignInRefusals),
         .init("concurrent completions of one sign-in: exactly one stores its session", concurrentCompleteSignIn),
@@ -536,6 +537,30 @@ public enum EnrollmentStoreConformance {
             id: uniqueID("credential"), userID: uniqueID("user"), firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
         try checkEqual(try await store.factorsStartingSignIn(nobody), SignInFactors(totp: [], phone: []), "the factors of a user without any")
         try checkEqual(try await store.pendingSignIn(id: nobody.id), nil, "the credential of a user without factors")
+    }
+
+    static func pendingSignInContext(_ store: any EnrollmentStore) async throws {
+        let totp = try await enrolledFactor(in: store, step: 7)
+        let user = totp.userID
+        let phone = try await enrollPhone(store, user: user, number: "+12015550123", at: 300)
+        let account = AccountRecord(id: user, email: "\(uniqueID("ada"))@example.com", isEmailVerified: true, createdAt: 1)
+        let google = ProviderIdentity(providerID: "google.com", providerUID: uniqueID("sub"), email: "ada@gmail.com", displayName: "Ada")
+        let github = ProviderIdentity(providerID: "github.com", providerUID: uniqueID("sub"))
+        try checkEqual(try await store.insertAccount(account, identity: google), .inserted, "the account of a user with factors")
+        try checkEqual(try await store.linkProviderIdentity(github, accountID: user), .linked, "a second identity")
+        let credential = try await pendingSignIn(of: user, in: store)
+        try checkEqual(
+            try await store.pendingSignInContext(id: credential.id),
+            PendingSignInContext(
+                credential: credential, account: account, identities: [github, google], factors: SignInFactors(totp: [totp], phone: [phone])),
+            "a pending sign-in with everything its second step needs")
+
+        let stranger = try await pendingSignIn(of: uniqueID("user"), in: store)
+        try checkEqual(
+            try await store.pendingSignInContext(id: stranger.id),
+            PendingSignInContext(credential: stranger, account: nil, identities: [], factors: SignInFactors(totp: [], phone: [])),
+            "a pending sign-in of a user without an account or factors")
+        try checkEqual(try await store.pendingSignInContext(id: uniqueID("credential")), nil, "an unknown credential")
     }
 
     static func pendingSignInWithFailures(_ store: any EnrollmentStore) async throws {

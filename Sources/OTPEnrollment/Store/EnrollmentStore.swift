@@ -224,6 +224,12 @@ public protocol EnrollmentStore: Sendable {
     /// ``insertPendingSignIn(_:)`` does.
     func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws -> SignInFactors
 
+    /// The pending sign-in credential `id` with its user's account, provider identities and
+    /// factors, as ``pendingSignIn(id:)``, ``account(id:)``, ``providerIdentities(accountID:)``,
+    /// ``factors(userID:)`` and ``phoneFactors(userID:)`` would read them; `nil` when there is no
+    /// such credential. For a server that takes a sign-in up again at its second step.
+    func pendingSignInContext(id: String) async throws -> PendingSignInContext?
+
     /// The pending sign-in credential `id`, as ``pendingSignIn(id:)``, with the failure counter
     /// under `failureKey`, as ``failureCounter(key:)``; `nil` when there is no such credential.
     func pendingSignIn(id: String, failureKey: String) async throws -> (credential: PendingSignInRecord, failures: FailureCounter)?
@@ -413,6 +419,14 @@ extension EnrollmentStore {
             try await insertPendingSignIn(credential)
         }
         return found
+    }
+
+    public func pendingSignInContext(id: String) async throws -> PendingSignInContext? {
+        guard let credential = try await pendingSignIn(id: id) else { return nil }
+        let userID = credential.userID
+        return PendingSignInContext(
+            credential: credential, account: try await account(id: userID), identities: try await providerIdentities(accountID: userID),
+            factors: SignInFactors(totp: try await factors(userID: userID), phone: try await phoneFactors(userID: userID)))
     }
 
     public func pendingSignIn(id: String, failureKey: String) async throws -> (credential: PendingSignInRecord, failures: FailureCounter)? {
