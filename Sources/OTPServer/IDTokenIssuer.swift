@@ -53,6 +53,9 @@ public final class IDTokenIssuer: Sendable {
     /// An issuer signing with `signingKeys`' signing key and verifying with all of them.
     ///
     /// - Parameters:
+    ///   - projectID: The project the tokens are for.
+    ///   - signingKeys: The keys: the set's signing key signs, and every key of it verifies.
+    ///   - lifetime: How long a token is valid, in seconds.
     ///   - clock: Unix seconds; the system's when `nil`.
     ///   - refresh: A newer key set, or `nil` when there is none; asked by ``refreshKeys()`` and
     ///     whenever a token names a key the set does not hold.
