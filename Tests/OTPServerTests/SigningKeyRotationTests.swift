@@ -120,6 +120,26 @@ import Testing
         }
     }
 
+    @Test func aRunningServerTakesUpARotationWithinItsCheckInterval() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try await ServerProcess.with(in: directory) { server in
+            let oldKids = try await Self.publishedKids(server)
+            let newKid = try await Self.rotate(in: directory)
+            // Nothing names the new key to the server: only its periodic look at the file finds it.
+            let deadline = ContinuousClock.now + .seconds(IDTokenKeyFileMonitor.checkInterval + 15)
+            var kids = oldKids
+            while kids == oldKids, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .seconds(1))
+                kids = try await Self.publishedKids(server)
+            }
+            #expect(kids == oldKids.union([newKid]))
+            let created = try await server.post(ClientEndpointTests.signUp, #"{"returnSecureToken":true}"#)
+            let token = try #require(created.json["idToken"] as? String, "\(created.body)")
+            #expect(IDTokenKeyFileRotationTests.kid(of: token) == newKid)
+        }
+    }
+
     @Test func badKeyFilesStopTheRotationAndTheServerWithOneLine() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
