@@ -2,6 +2,9 @@
 public enum IDTokenError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not a JWT this server signed: malformed, another key, another algorithm, a changed payload.
     case invalid
+    /// Signed under a key id this server does not hold: never one of its keys, or one retired
+    /// long enough ago that every token it signed has expired.
+    case unknownKey
     /// Issued for another project, or by another issuer.
     case wrongProject
     /// Its `exp` passed at the given time.
@@ -12,6 +15,7 @@ public enum IDTokenError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalid: "the ID token is not one this server signed: sign in again"
+        case .unknownKey: "the ID token names a signing key this server does not hold: sign in again"
         case .wrongProject: "the ID token was issued for another project"
         case .expired: "the ID token has expired: refresh it or sign in again"
         case .signingFailed: "the server could not sign an ID token"

@@ -1,29 +1,87 @@
 internal import Foundation
 internal import JWTKit
 public import OTPEnrollment
+internal import Synchronization
 
 /// Signs Firebase-shaped ID tokens (RS256, with `kid`) for one project and checks the tokens
 /// clients send back.
+///
+/// It signs with its key set's signing key and accepts tokens signed by any key of the set, by
+/// the `kid` in their header only: a token naming a key the set does not hold is refused, never
+/// tried against another key. The set can be replaced while the issuer serves
+/// (``useKeys(_:)``, ``refreshKeys()``), which is how a running server takes up a rotation.
 public final class IDTokenIssuer: Sendable {
     /// The project the tokens are for (`aud`, and the end of `iss`).
     public let projectID: String
     /// How long a token is valid, in seconds (Firebase: one hour).
     public let lifetime: Int64
-    let signingKey: IDTokenSigningKey
-    let keys: JWTKeyCollection
     let clock: @Sendable () -> Int64
+    private let current: Mutex<Keys>
+    private let refresh: (@Sendable () async -> IDTokenSigningKeySet?)?
+
+    /// One key set, ready to sign and verify with.
+    private struct Keys: Sendable {
+        let set: IDTokenSigningKeySet
+        let collection: JWTKeyCollection
+
+        init(_ set: IDTokenSigningKeySet) async {
+            self.set = set
+            collection = JWTKeyCollection()
+            for key in set.keys {
+                await collection.add(rsa: key.privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.kid))
+            }
+            // Without a default key, a token whose kid the set lacks finds no key at all.
+            await collection.clearDefault()
+        }
+
+        func holds(_ kid: String) -> Bool { set.keys.contains { $0.kid == kid } }
+    }
 
     /// The issuer of `projectID`'s tokens.
     public var issuer: String { "https://securetoken.google.com/" + projectID }
 
-    /// An issuer signing with `signingKey`; `clock` gives Unix seconds (the system's when `nil`).
-    public init(projectID: String, signingKey: IDTokenSigningKey, lifetime: Int64 = 3600, clock: (@Sendable () -> Int64)? = nil) async {
+    /// The keys in use: the signing one, and those only verified and published.
+    public var signingKeys: IDTokenSigningKeySet { current.withLock { $0.set } }
+
+    /// An issuer signing with `signingKey` alone; `clock` gives Unix seconds (the system's when `nil`).
+    public convenience init(
+        projectID: String, signingKey: IDTokenSigningKey, lifetime: Int64 = 3600, clock: (@Sendable () -> Int64)? = nil
+    ) async {
+        await self.init(projectID: projectID, signingKeys: IDTokenSigningKeySet(signingKey), lifetime: lifetime, clock: clock)
+    }
+
+    /// An issuer signing with `signingKeys`' signing key and verifying with all of them.
+    ///
+    /// - Parameters:
+    ///   - projectID: The project the tokens are for.
+    ///   - signingKeys: The keys: the set's signing key signs, and every key of it verifies.
+    ///   - lifetime: How long a token is valid, in seconds.
+    ///   - clock: Unix seconds; the system's when `nil`.
+    ///   - refresh: A newer key set, or `nil` when there is none; asked by ``refreshKeys()`` and
+    ///     whenever a token names a key the set does not hold.
+    public init(
+        projectID: String, signingKeys: IDTokenSigningKeySet, lifetime: Int64 = 3600, clock: (@Sendable () -> Int64)? = nil,
+        refresh: (@Sendable () async -> IDTokenSigningKeySet?)? = nil
+    ) async {
         self.projectID = projectID
-        self.signingKey = signingKey
         self.lifetime = lifetime
         self.clock = clock ?? { Int64(Date().timeIntervalSince1970) }
-        self.keys = JWTKeyCollection()
-        await keys.add(rsa: signingKey.privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: signingKey.kid))
+        self.refresh = refresh
+        current = Mutex(await Keys(signingKeys))
+    }
+
+    /// Signs with `signingKeys`' signing key and verifies with all of them from now on.
+    public func useKeys(_ signingKeys: IDTokenSigningKeySet) async {
+        let keys = await Keys(signingKeys)
+        current.withLock { $0 = keys }
+    }
+
+    /// Takes up the key set `refresh` answers, if it answers one: whether the keys changed.
+    @discardableResult
+    public func refreshKeys() async -> Bool {
+        guard let refresh, let keys = await refresh() else { return false }
+        await useKeys(keys)
+        return true
     }
 
     /// The claims of a token for `user`, who signed in at `authTime`.
@@ -52,18 +110,28 @@ public final class IDTokenIssuer: Sendable {
 
     /// A signed token carrying `claims`.
     public func sign(_ claims: IDTokenClaims) async throws(IDTokenError) -> String {
+        let keys = current.withLock { $0 }
         do {
-            return try await keys.sign(claims, kid: JWKIdentifier(string: signingKey.kid))
+            return try await keys.collection.sign(claims, kid: JWKIdentifier(string: keys.set.signing.kid))
         } catch {
             throw .signingFailed
         }
     }
 
-    /// The claims of `token` when this issuer signed it for its project and it has not expired.
+    /// The claims of `token` when this issuer signed it for its project, with a key it holds, and
+    /// it has not expired.
     public func verify(_ token: String) async throws(IDTokenError) -> IDTokenClaims {
+        guard let kid = Self.keyID(of: token) else { throw .invalid }
+        var keys = current.withLock { $0 }
+        if !keys.holds(kid) {
+            // Another server sharing the key file may have rotated it and signed with the new key
+            // before this one's next periodic look.
+            if await refreshKeys() { keys = current.withLock { $0 } }
+            guard keys.holds(kid) else { throw .unknownKey }
+        }
         let claims: IDTokenClaims
         do {
-            claims = try await keys.verify(token, as: IDTokenClaims.self)
+            claims = try await keys.collection.verify(token, as: IDTokenClaims.self)
         } catch {
             throw .invalid
         }
@@ -72,10 +140,18 @@ public final class IDTokenIssuer: Sendable {
         return claims
     }
 
-    /// The key set clients verify tokens with (RFC 7517), as JSON.
+    /// The key set clients verify tokens with (RFC 7517), every kept key, as JSON.
     public func keySetJSON() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        return String(decoding: try encoder.encode(JWKS(keys: [try signingKey.jwk])), as: UTF8.self)
+        let keys = try signingKeys.keys.map { key in try key.jwk }
+        return String(decoding: try encoder.encode(JWKS(keys: keys)), as: UTF8.self)
+    }
+
+    /// The `kid` in the header of `token`, read before its signature is checked to pick the key.
+    static func keyID(of token: String) -> String? {
+        struct Header: Decodable { var kid: String? }
+        guard let end = token.firstIndex(of: "."), let header = Base64URL.decode(token[..<end]) else { return nil }
+        return (try? JSONDecoder().decode(Header.self, from: Data(header)))?.kid
     }
 }

@@ -5,19 +5,38 @@ internal import JWTKit
 internal import OTPCore
 public import OTPSealing
 
-/// The ID token signing key at rest: one file, sealed under the operator's sealing key, made on
-/// first start and never replaced.
+/// The ID token signing keys at rest: one file, sealed under the operator's sealing key, made on
+/// first start and replaced whole by each rotation.
 ///
-/// The RSA key (its PEM) is encrypted with AES-256-GCM under a random 32-byte wrapping key, and the
-/// wrapping key is sealed by the `SecretSealer` like any enrolled secret (the key id in its
+/// Each RSA key (its PEM) is encrypted with AES-256-GCM under a random 32-byte wrapping key, and
+/// the wrapping key is sealed by the `SecretSealer` like any enrolled secret (the key id in its
 /// associated data), so the file is useless without the sealing key and rotates with it through
-/// `previous` keys. The file is published with `link(2)`, which never replaces a file: of servers
-/// starting at once on one file, one key wins and every server loads it.
+/// `previous` keys. A new file is published with `link(2)`, which never replaces a file: of servers
+/// starting at once on one file, one key wins and every server loads it. A rotation writes the
+/// whole set beside the file and renames it over the file, under an exclusive lock, so a reader
+/// sees the old set or the new one and two rotations never lose each other's key.
+///
+/// Format 1 holds one key; format 2 an ordered set with retirement times. A new file is written
+/// in format 1, which every version reads; a rotated one in format 2.
 public enum IDTokenKeyFile {
-    static let format = "otpkit-server ID token key 1"
+    static let formatOne = "otpkit-server ID token key 1"
+    static let formatTwo = "otpkit-server ID token keys 2"
     static let associatedDataPrefix = "OTPKit ID token key v1\0"
+    /// Far above any real file (a few kilobytes a key); a larger one is no key file.
+    static let maximumSize = 1 << 20
 
-    struct Contents: Codable {
+    /// One key as the file holds it: sealed, with the time a rotation retired it.
+    struct SealedKey: Codable {
+        var kid: String
+        var retiredAt: Int64?
+        var wrappedKey: String
+        var nonce: String
+        var ciphertext: String
+        var tag: String
+    }
+
+    /// Format 1: one key, its fields beside the format.
+    struct FormatOne: Codable {
         var format: String
         var kid: String
         var wrappedKey: String
@@ -26,43 +45,133 @@ public enum IDTokenKeyFile {
         var tag: String
     }
 
-    /// The key in the file at `path`, made and written there (mode 0600) when there is no file.
+    /// Format 2: the signing key first, then the retired ones.
+    struct FormatTwo: Codable {
+        var format: String
+        var keys: [SealedKey]
+    }
+
+    struct FormatName: Decodable {
+        var format: String
+    }
+
+    /// What identifies one version of the file: a rotation renames a new file over it (a new
+    /// inode), and anything that rewrites it in place changes its size or modification time.
+    struct Stamp: Equatable, Sendable {
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var modified: Int64
+        var modifiedNanoseconds: Int64
+
+        /// The version at `path` now, `nil` when it cannot be looked at.
+        init?(path: String) {
+            var status = stat()
+            guard stat(path, &status) == 0 else { return nil }
+            self.init(status)
+        }
+
+        init(_ status: stat) {
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+            size = Int64(status.st_size)
+            modified = Int64(status.st_mtim.tv_sec)
+            modifiedNanoseconds = Int64(status.st_mtim.tv_nsec)
+        }
+    }
+
+    /// The keys in the file at `path`, made and written there (mode 0600) when there is no file.
     ///
     /// - Throws: ``IDTokenKeyFileError`` saying what is wrong with the file and what to do.
-    public static func loadOrCreate(path: String, sealer: SecretSealer) throws(IDTokenKeyFileError) -> IDTokenSigningKey {
-        if let key = try load(path: path, sealer: sealer) { return key }
+    public static func loadOrCreate(path: String, sealer: SecretSealer) throws(IDTokenKeyFileError) -> IDTokenSigningKeySet {
+        try loadOrCreateVersion(path: path, sealer: sealer).0
+    }
+
+    /// ``loadOrCreate(path:sealer:)``, and the version of the file the keys came from.
+    static func loadOrCreateVersion(path: String, sealer: SecretSealer) throws(IDTokenKeyFileError) -> (IDTokenSigningKeySet, Stamp) {
+        if let loaded = try load(path: path, sealer: sealer) { return loaded }
         let key = try IDTokenSigningKey.generate()
-        let contents = try seal(key, sealer: sealer)
-        try publish(contents, at: path)
+        let sealed = try seal(key, sealer: sealer)
+        let contents = FormatOne(
+            format: formatOne, kid: sealed.kid, wrappedKey: sealed.wrappedKey, nonce: sealed.nonce, ciphertext: sealed.ciphertext,
+            tag: sealed.tag)
+        try publish(try encode(contents, path: path), at: path)
         // Another server may have published first; everyone uses what is in the file.
-        guard let stored = try load(path: path, sealer: sealer) else { throw .unreadable(path: path, reason: "it vanished after it was written") }
+        guard let stored = try load(path: path, sealer: sealer) else {
+            throw .unreadable(path: path, reason: "it vanished after it was written")
+        }
         return stored
     }
 
-    /// The key in the file at `path`, or `nil` when there is no such file.
-    static func load(path: String, sealer: SecretSealer) throws(IDTokenKeyFileError) -> IDTokenSigningKey? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        let data: Data
+    /// The keys in the file at `path`, and the version of the file they came from; `nil` when
+    /// there is no such file.
+    static func load(path: String, sealer: SecretSealer) throws(IDTokenKeyFileError) -> (IDTokenSigningKeySet, Stamp)? {
+        guard let (data, stamp) = try read(path: path) else { return nil }
+        let sealedKeys = try decode(data, path: path)
+        var keys: [IDTokenSigningKey] = []
+        for sealed in sealedKeys { keys.append(try open(sealed, path: path, sealer: sealer)) }
+        return (IDTokenSigningKeySet(keys: keys), stamp)
+    }
+
+    /// The file's bytes and the version they are, read through one descriptor so the two agree.
+    static func read(path: String) throws(IDTokenKeyFileError) -> ([UInt8], Stamp)? {
+        let file: POSIXFile
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            file = try POSIXFile.openForReading(path)
         } catch {
-            throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
+            if error.code == ENOENT { return nil }
+            throw .unreadable(path: path, reason: error.description)
         }
-        guard let contents = try? JSONDecoder().decode(Contents.self, from: data), contents.format == format,
-            let wrapped = bytes(hex: contents.wrappedKey), let nonce = bytes(hex: contents.nonce),
-            let ciphertext = bytes(hex: contents.ciphertext), let tag = bytes(hex: contents.tag),
+        defer { try? file.close() }
+        var status = stat()
+        guard fstat(file.descriptor, &status) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        guard Int(status.st_size) <= maximumSize else { throw .malformed(path: path) }
+        // One byte more than the size, to see a file that grew meanwhile.
+        var data = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
+        let read = data.withUnsafeMutableBytes { (buffer) in
+            Result { () throws(POSIXFile.Failure) in try file.readFully(into: buffer) }
+        }
+        let count: Int
+        switch read {
+        case .success(let read): count = read
+        case .failure(let error): throw .unreadable(path: path, reason: error.description)
+        }
+        return (Array(data[..<count]), Stamp(status))
+    }
+
+    /// The sealed keys of a file in either format, the signing one first.
+    static func decode(_ data: [UInt8], path: String) throws(IDTokenKeyFileError) -> [SealedKey] {
+        let decoder = JSONDecoder()
+        guard let name = try? decoder.decode(FormatName.self, from: Data(data)) else { throw .malformed(path: path) }
+        switch name.format {
+        case formatOne:
+            guard let one = try? decoder.decode(FormatOne.self, from: Data(data)) else { throw .malformed(path: path) }
+            return [SealedKey(kid: one.kid, wrappedKey: one.wrappedKey, nonce: one.nonce, ciphertext: one.ciphertext, tag: one.tag)]
+        case formatTwo:
+            guard let two = try? decoder.decode(FormatTwo.self, from: Data(data)), !two.keys.isEmpty,
+                Set(two.keys.map(\.kid)).count == two.keys.count
+            else { throw .malformed(path: path) }
+            return two.keys
+        default:
+            throw .malformed(path: path)
+        }
+    }
+
+    static func open(_ sealed: SealedKey, path: String, sealer: SecretSealer) throws(IDTokenKeyFileError) -> IDTokenSigningKey {
+        guard let wrapped = bytes(hex: sealed.wrappedKey), let nonce = bytes(hex: sealed.nonce),
+            let ciphertext = bytes(hex: sealed.ciphertext), let tag = bytes(hex: sealed.tag),
             let sealedWrappingKey = try? SealedSecret(bytes: wrapped)
         else { throw .malformed(path: path) }
         let wrappingKey: OTPSecret
         do {
-            wrappingKey = try sealer.open(sealedWrappingKey, enrollmentID: recordID(contents.kid))
+            wrappingKey = try sealer.open(sealedWrappingKey, enrollmentID: recordID(sealed.kid))
         } catch {
             throw .wrongSealingKey(path: path)
         }
         let pem: String
         do {
             pem = try wrappingKey.withUnsafeBytes { (key) in
-                let plaintext = try associatedData(contents.kid).withUnsafeBytes { (associatedData) in
+                let plaintext = try associatedData(sealed.kid).withUnsafeBytes { (associatedData) in
                     try ciphertext.withUnsafeBytes { (ciphertext) in
                         try tag.withUnsafeBytes { (tag) in
                             try nonce.withUnsafeBytes { (nonce) in
@@ -77,10 +186,10 @@ public enum IDTokenKeyFile {
             throw .malformed(path: path)
         }
         guard let privateKey = try? JWTKit.Insecure.RSA.PrivateKey(pem: pem) else { throw .malformed(path: path) }
-        return IDTokenSigningKey(kid: contents.kid, privateKey: privateKey)
+        return IDTokenSigningKey(kid: sealed.kid, privateKey: privateKey, retiredAt: sealed.retiredAt)
     }
 
-    static func seal(_ key: IDTokenSigningKey, sealer: SecretSealer) throws(IDTokenKeyFileError) -> Contents {
+    static func seal(_ key: IDTokenSigningKey, sealer: SecretSealer) throws(IDTokenKeyFileError) -> SealedKey {
         do {
             let wrappingKey = try OTPSecret.random(byteCount: AESGCM.keyByteCount)
             let wrapped = try sealer.seal(wrappingKey, enrollmentID: recordID(key.kid))
@@ -96,23 +205,24 @@ public enum IDTokenKeyFile {
                     }
                 }
             }
-            return Contents(
-                format: format, kid: key.kid, wrappedKey: Hex.encode(wrapped.bytes), nonce: Hex.encode(nonce),
+            return SealedKey(
+                kid: key.kid, retiredAt: key.retiredAt, wrappedKey: Hex.encode(wrapped.bytes), nonce: Hex.encode(nonce),
                 ciphertext: Hex.encode(sealed.ciphertext), tag: Hex.encode(sealed.tag))
         } catch {
             throw .keyGenerationFailed
         }
     }
 
-    /// Writes `contents` beside `path` and links it to `path`, which fails rather than replace a
-    /// file that appeared meanwhile (then the caller loads that one).
-    static func publish(_ contents: Contents, at path: String) throws(IDTokenKeyFileError) {
-        let encoded: Data
+    static func encode(_ contents: some Encodable, path: String) throws(IDTokenKeyFileError) -> Data {
         do {
-            encoded = try JSONEncoder().encode(contents)
+            return try JSONEncoder().encode(contents)
         } catch {
-            throw .unwritable(path: path, reason: "the key could not be encoded")
+            throw .unwritable(path: path, reason: "the keys could not be encoded")
         }
+    }
+
+    /// Writes `encoded` to a new file beside `path`, flushed to the disk: its path.
+    static func writeBeside(_ path: String, _ encoded: Data) throws(IDTokenKeyFileError) -> String {
         let temporary = path + ".new-" + ((try? RandomToken.hex(byteCount: 6)) ?? "0")
         do {
             let file = try POSIXFile.createNew(temporary, mode: 0o600)
@@ -128,6 +238,13 @@ public enum IDTokenKeyFile {
             unlink(temporary)
             throw .unwritable(path: path, reason: "\(error)")
         }
+        return temporary
+    }
+
+    /// Writes `encoded` beside `path` and links it to `path`, which fails rather than replace a
+    /// file that appeared meanwhile (then the caller loads that one).
+    static func publish(_ encoded: Data, at path: String) throws(IDTokenKeyFileError) {
+        let temporary = try writeBeside(path, encoded)
         defer { unlink(temporary) }
         if link(temporary, path) != 0, errno != EEXIST {
             throw .unwritable(path: path, reason: String(cString: strerror(errno)))

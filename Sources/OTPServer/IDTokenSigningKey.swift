@@ -9,11 +9,15 @@ public struct IDTokenSigningKey: Sendable {
     public let kid: String
     /// The private key; it never leaves the process but sealed (``IDTokenKeyFile``).
     public let privateKey: JWTKit.Insecure.RSA.PrivateKey
+    /// When a rotation replaced it (Unix seconds): from then on it only verifies and is
+    /// published; `nil` for the key that signs.
+    public let retiredAt: Int64?
 
     /// A key made from its parts.
-    public init(kid: String, privateKey: JWTKit.Insecure.RSA.PrivateKey) {
+    public init(kid: String, privateKey: JWTKit.Insecure.RSA.PrivateKey, retiredAt: Int64? = nil) {
         self.kid = kid
         self.privateKey = privateKey
+        self.retiredAt = retiredAt
     }
 
     /// A new 2048-bit key under a new random key id.

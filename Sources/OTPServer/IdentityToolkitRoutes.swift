@@ -202,8 +202,11 @@ public struct IdentityToolkitRoutes: Sendable {
     private func keySet() -> Response {
         do {
             let body = try tokens.keySetJSON()
+            // Five minutes rather than Google's hours: a rotated key signs at once, and a verifier
+            // that keeps the set as long as this allows (rather than fetch it again for an unknown
+            // kid) refuses the new key's tokens until then.
             return Response(
-                status: .ok, headers: [.contentType: "application/json; charset=UTF-8", .cacheControl: "public, max-age=3600"],
+                status: .ok, headers: [.contentType: "application/json; charset=UTF-8", .cacheControl: "public, max-age=300"],
                 body: .init(byteBuffer: ByteBuffer(string: body)))
         } catch {
             return errorResponse(IdentityToolkitError(status: .internalServerError, "INTERNAL_ERROR", "the key set could not be written"))

@@ -20,6 +20,8 @@ struct ServerCommand: AsyncParsableCommand {
         abstract:
             "Serve Firebase's Identity Toolkit REST API (sign-up, sign-in with a password or an identity provider, linking, account updates, lookup, multi-factor enrollment and sign-in, admin users) on an OTPKit store.",
         discussion: """
+            `otpkit-server rotate-signing-key` replaces the ID token signing key (see its --help).
+
             Prints the port it listens on, alone on one line, once it is ready; GET / then answers 200. \
             SIGTERM or SIGINT finish the requests in flight and exit 0. GET /metrics answers the \
             server's metrics in Prometheus's text format.
@@ -139,14 +141,36 @@ struct ServerCommand: AsyncParsableCommand {
     ///   `ValidationError` for a setting that is missing or cannot work, ``AdminTokenFileError``
     ///   for an admin token file that cannot be used.
     func resolvedSettings(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerSettings {
-        let fromEnvironment = try ServerSettingsLayer(environment: environment)
-        var fromFile = ServerSettingsLayer()
-        if let file = config ?? environment[ServerSettingsLayer.configVariable].flatMap({ $0.isEmpty ? nil : $0 }) {
-            fromFile = try ServerConfigurationFile.load(path: file)
-        }
-        var settings = try ServerSettings(commandLineLayer.merged(over: fromEnvironment.merged(over: fromFile)))
+        var settings = try ServerSettings(commandLineLayer.stacked(config: config, environment: environment))
         try settings.loadAdminToken()
         return settings
+    }
+
+    /// Runs `rotate-signing-key` when it is the first argument, else the server.
+    ///
+    /// Not an ArgumentParser subcommand: a parent command's options are parsed and validated
+    /// before its subcommand's, and the server's insist on a project id and API keys that a
+    /// rotation has no use for.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == RotateSigningKeyCommand.name {
+            RotateSigningKeyCommand.main(Array(arguments.dropFirst()))
+        } else {
+            await main(nil)
+        }
+    }
+
+    /// The signing key file: `signingKeyFile`, else the SQLite database's path + `.signing-key`.
+    ///
+    /// - Throws: ``ServerFailure`` for a PostgreSQL database without a signing key file.
+    static func signingKeyPath(_ signingKeyFile: String?, database: DatabaseLocation) throws(ServerFailure) -> String {
+        switch (signingKeyFile, database) {
+        case (let file?, _): return file
+        case (nil, .sqlite(let path)): return path + ".signing-key"
+        case (nil, .postgres):
+            throw ServerFailure(
+                "give --signing-key-file with a PostgreSQL database: every server of one database must sign with the same key")
+        }
     }
 
     func validate() throws {
@@ -168,17 +192,11 @@ struct ServerCommand: AsyncParsableCommand {
         } catch {
             throw ServerFailure("\(error)")
         }
-        let signingKeyPath: String
-        switch (settings.signingKeyFile, location) {
-        case (let file?, _): signingKeyPath = file
-        case (nil, .sqlite(let path)): signingKeyPath = path + ".signing-key"
-        case (nil, .postgres):
-            throw ServerFailure(
-                "give --signing-key-file with a PostgreSQL database: every server of one database must sign with the same key")
-        }
-        let signingKey: IDTokenSigningKey
+        let signingKeyPath = try Self.signingKeyPath(settings.signingKeyFile, database: location)
+        let signingKeys: IDTokenSigningKeySet
+        let signingKeyFile: IDTokenKeyFileMonitor
         do {
-            signingKey = try IDTokenKeyFile.loadOrCreate(path: signingKeyPath, sealer: sealer)
+            (signingKeys, signingKeyFile) = try IDTokenKeyFileMonitor.start(path: signingKeyPath, sealer: sealer, logger: logger)
         } catch {
             throw ServerFailure(error.description)
         }
@@ -189,7 +207,8 @@ struct ServerCommand: AsyncParsableCommand {
             throw ServerFailure(error.description)
         }
         do {
-            try await serve(storeDatabase, settings: settings, signingKey: signingKey, metrics: metrics, logger: logger)
+            try await serve(
+                storeDatabase, settings: settings, signingKeys: signingKeys, signingKeyFile: signingKeyFile, metrics: metrics, logger: logger)
         } catch {
             await storeDatabase.close()
             throw error
@@ -198,8 +217,8 @@ struct ServerCommand: AsyncParsableCommand {
     }
 
     private func serve(
-        _ database: EnrollmentDatabase, settings: ServerSettings, signingKey: IDTokenSigningKey, metrics: PrometheusCollectorRegistry,
-        logger: Logger
+        _ database: EnrollmentDatabase, settings: ServerSettings, signingKeys: IDTokenSigningKeySet,
+        signingKeyFile: IDTokenKeyFileMonitor, metrics: PrometheusCollectorRegistry, logger: Logger
     ) async throws {
         var phone = try phoneDelivery(settings, logger: logger)
         if let sendsPerUser = settings.codeSendsPerAccount { phone.settings.sendsPerUser = sendsPerUser }
@@ -212,7 +231,15 @@ struct ServerCommand: AsyncParsableCommand {
         let service = try MultiFactorService(
             configuration: MultiFactorConfiguration(phone: phone.settings), store: database.store, smsSender: phone.sender,
             identityProviders: tokenVerifiers(verifiers, emulator: settings.emulator), logger: logger)
-        let tokens = await IDTokenIssuer(projectID: settings.projectID, signingKey: signingKey)
+        let tokens = await IDTokenIssuer(
+            projectID: settings.projectID, signingKeys: signingKeys, refresh: { signingKeyFile.changedKeys() })
+        // A rotation by any server or operator sharing the file reaches this one within the interval.
+        let keyFileChecks = Task {
+            while (try? await Task.sleep(for: .seconds(IDTokenKeyFileMonitor.checkInterval))) != nil {
+                await tokens.refreshKeys()
+            }
+        }
+        defer { keyFileChecks.cancel() }
         let routes = IdentityToolkitRoutes(
             service: service, tokens: tokens, refreshTokenKeys: database.store.codeDigestKeys ?? database.sealer,
             configuration: IdentityToolkitConfiguration(

@@ -45,4 +45,17 @@ struct ServerSettingsLayer: Sendable, Equatable {
         }
         return result
     }
+
+    /// This layer (the command line's) over the environment's over the `--config` file's: `config`,
+    /// else the file `$OTPKIT_SERVER_CONFIG` names.
+    ///
+    /// - Throws: ``ServerConfigurationError`` for a file or variable that cannot be read.
+    func stacked(config: String?, environment: [String: String]) throws(ServerConfigurationError) -> ServerSettingsLayer {
+        let fromEnvironment = try ServerSettingsLayer(environment: environment)
+        var fromFile = ServerSettingsLayer()
+        if let file = config ?? environment[Self.configVariable].flatMap({ $0.isEmpty ? nil : $0 }) {
+            fromFile = try ServerConfigurationFile.load(path: file)
+        }
+        return merged(over: fromEnvironment.merged(over: fromFile))
+    }
 }

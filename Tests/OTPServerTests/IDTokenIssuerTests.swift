@@ -77,8 +77,8 @@ import Testing
         let sealer = try SecretSealer(current: SealingKey.random())
         let first = try IDTokenKeyFile.loadOrCreate(path: path, sealer: sealer)
         let second = try IDTokenKeyFile.loadOrCreate(path: path, sealer: sealer)
-        #expect(first.kid == second.kid)
-        #expect(first.privateKey.pemRepresentation == second.privateKey.pemRepresentation)
+        #expect(first.signing.kid == second.signing.kid)
+        #expect(first.signing.privateKey.pemRepresentation == second.signing.privateKey.pemRepresentation)
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         let contents = try String(contentsOfFile: path, encoding: .utf8)
@@ -88,7 +88,7 @@ import Testing
         let stranger = try SecretSealer(current: SealingKey.random())
         #expect(throws: IDTokenKeyFileError.wrongSealingKey(path: path)) { try IDTokenKeyFile.loadOrCreate(path: path, sealer: stranger) }
         let rotated = try SecretSealer(current: SealingKey.random(), previous: [sealer.currentKey])
-        #expect(try IDTokenKeyFile.loadOrCreate(path: path, sealer: rotated).kid == first.kid)
+        #expect(try IDTokenKeyFile.loadOrCreate(path: path, sealer: rotated).signing.kid == first.signing.kid)
 
         // A changed file is refused, not replaced.
         try contents.replacingOccurrences(of: "\"tag\":\"", with: "\"tag\":\"00").write(toFile: path, atomically: true, encoding: .utf8)

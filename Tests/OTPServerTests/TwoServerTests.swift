@@ -26,6 +26,46 @@ import Testing
         }
     }
 
+    @Test func aRotationReachesTheServerThatDidNotRestart() async throws {
+        try await TestDatabase.withFresh { database in
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let url = try database.url
+            let signingKeyFile = directory.file("signing.key")
+            let arguments = ["--emulator", "--signing-key-file", signingKeyFile]
+            let credentials = #"{"email":"rhea@example.com","password":"long enough","returnSecureToken":true}"#
+            try await ServerProcess.with(arguments: arguments, in: directory, database: url) { second in
+                var before = ""
+                try await ServerProcess.with(arguments: arguments, in: directory, database: url) { first in
+                    let created = try await first.post(ClientEndpointTests.signUp, credentials)
+                    before = try #require(created.json["idToken"] as? String, "\(created.body)")
+                }
+                let oldKid = try #require(IDTokenKeyFileRotationTests.kid(of: before))
+                let run = try await SigningKeyRotationTests.rotate([
+                    "--key-file", try ServerProcess.sealingKeyFile(in: directory), "--signing-key-file", signingKeyFile,
+                ])
+                #expect(run.status == 0, "\(run)")
+                // The first restarts on the rotated file; the second runs on with the old set.
+                try await ServerProcess.with(arguments: arguments, in: directory, database: url) { first in
+                    let signedIn = try await first.post(ClientEndpointTests.signIn, credentials)
+                    let after = try #require(signedIn.json["idToken"] as? String, "\(signedIn.body)")
+                    let newKid = try #require(IDTokenKeyFileRotationTests.kid(of: after))
+                    #expect(newKid != oldKid && run.stdout.contains(newKid), "\(run)")
+                    for server in [second, first] {
+                        for token in [after, before] {
+                            let looked = try await SigningKeyRotationTests.lookup(server, token)
+                            #expect(looked.status == 200, "\(looked.body)")
+                        }
+                        #expect(try await SigningKeyRotationTests.publishedKids(server) == [oldKid, newKid])
+                    }
+                    // Having taken the rotation up, the second signs with the new key too.
+                    let atSecond = try await second.post(ClientEndpointTests.signIn, credentials)
+                    #expect(IDTokenKeyFileRotationTests.kid(of: try #require(atSecond.json["idToken"] as? String)) == newKid)
+                }
+            }
+        }
+    }
+
     private func alternate(_ first: ServerProcess, _ second: ServerProcess) async throws {
         // Sign-up at the first, password sign-in at the second.
         _ = try await first.verifiedUser("ivy@example.com")
