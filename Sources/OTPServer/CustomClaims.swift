@@ -1,4 +1,5 @@
 internal import Foundation
+internal import OTPCore
 internal import OTPEnrollment
 
 /// An administrator's custom claims (`accounts:update` `customAttributes`, firebase-admin's
@@ -25,7 +26,7 @@ enum CustomClaims {
             throw IdentityToolkitError(
                 "CLAIMS_TOO_LARGE", "custom claims may take \(maximumBytes) bytes serialized, and these take \(size): keep large data elsewhere")
         }
-        guard let object = try? JSONDecoder().decode(JSONClaim.self, from: Data(serialized.utf8)), case .object(let claims) = object else {
+        guard let object = try? JSONDecoder().decode(JSONValue.self, from: Data(serialized.utf8)), case .object(let claims) = object else {
             throw IdentityToolkitError("INVALID_CLAIMS", "customAttributes must be a JSON object serialized as a string, such as {\"admin\":true}")
         }
         if let reserved = claims.keys.filter(reservedNames.contains).sorted().first {
@@ -36,8 +37,8 @@ enum CustomClaims {
 
     /// The claims stored as `serialized`, for an ID token; none when they cannot be read, which
     /// ``change(_:)`` never lets be stored.
-    static func claims(_ serialized: String?) -> [String: JSONClaim] {
-        guard let serialized, let object = try? JSONDecoder().decode(JSONClaim.self, from: Data(serialized.utf8)),
+    static func claims(_ serialized: String?) -> [String: JSONValue] {
+        guard let serialized, let object = try? JSONDecoder().decode(JSONValue.self, from: Data(serialized.utf8)),
             case .object(let claims) = object
         else { return [:] }
         return claims.filter { !reservedNames.contains($0.key) }

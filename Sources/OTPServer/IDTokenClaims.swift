@@ -1,4 +1,5 @@
 public import JWTKit
+package import OTPCore
 
 /// The claims of an ID token as Firebase writes them, and as the SDKs and admin SDKs read them:
 /// `exp`, `iat` and `auth_time` as numbers, `firebase.sign_in_provider` as a string, the second
@@ -63,13 +64,23 @@ public struct IDTokenClaims: JWTPayload, Equatable {
     /// The custom claims an administrator set on the account (`customAttributes`), each a
     /// top-level claim, as Firebase writes them. A name of the claims above is never written
     /// twice: the token's own claim wins.
-    public var customClaims: [String: JSONClaim]
+    package var customClaims: [String: JSONValue]
 
-    /// The claims of a token.
+    /// The claims of a token without custom claims.
     public init(
         issuer: String, audience: String, subject: String, userID: String, authTime: Int64, issuedAt: Int64, expiresAt: Int64,
-        email: String?, emailVerified: Bool?, providerID: String?, firebase: Firebase, sessionID: String? = nil,
-        customClaims: [String: JSONClaim] = [:]
+        email: String?, emailVerified: Bool?, providerID: String?, firebase: Firebase, sessionID: String? = nil
+    ) {
+        self.init(
+            issuer: issuer, audience: audience, subject: subject, userID: userID, authTime: authTime, issuedAt: issuedAt, expiresAt: expiresAt,
+            email: email, emailVerified: emailVerified, providerID: providerID, firebase: firebase, sessionID: sessionID, customClaims: [:])
+    }
+
+    /// The claims of a token with the custom claims an administrator set.
+    package init(
+        issuer: String, audience: String, subject: String, userID: String, authTime: Int64, issuedAt: Int64, expiresAt: Int64,
+        email: String?, emailVerified: Bool?, providerID: String?, firebase: Firebase, sessionID: String?,
+        customClaims: [String: JSONValue]
     ) {
         self.issuer = issuer
         self.audience = audience
@@ -127,9 +138,9 @@ public struct IDTokenClaims: JWTPayload, Equatable {
         firebase = try container.decode(Firebase.self, forKey: .firebase)
         sessionID = try container.decodeIfPresent(String.self, forKey: .sessionID)
         let every = try decoder.container(keyedBy: ClaimName.self)
-        var custom: [String: JSONClaim] = [:]
+        var custom: [String: JSONValue] = [:]
         for key in every.allKeys where !Self.ownNames.contains(key.stringValue) {
-            custom[key.stringValue] = try every.decode(JSONClaim.self, forKey: key)
+            custom[key.stringValue] = try every.decode(JSONValue.self, forKey: key)
         }
         customClaims = custom
     }

@@ -1,4 +1,5 @@
 internal import FoundationEssentials
+internal import OTPCore
 
 /// The JSON shapes of an Aegis vault file (Aegis's `VaultFile`, `Slot` and `CryptParameters`),
 /// with the field names Aegis reads and writes.
@@ -62,50 +63,6 @@ enum AegisJSON {
             switch self {
             case .encrypted(let text): try container.encode(text)
             case .plain(let value): try container.encode(value)
-            }
-        }
-    }
-
-    /// Any JSON value, to carry a plain vault's content through unchanged in meaning. Integers
-    /// stay integers (HOTP counters may exceed what a Double holds exactly).
-    enum JSONValue: Codable {
-        case null
-        case bool(Bool)
-        case integer(Int64)
-        case number(Double)
-        case string(String)
-        case array([JSONValue])
-        case object([String: JSONValue])
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if container.decodeNil() {
-                self = .null
-            } else if let value = try? container.decode(Bool.self) {
-                self = .bool(value)
-            } else if let value = try? container.decode(Int64.self) {
-                self = .integer(value)
-            } else if let value = try? container.decode(Double.self) {
-                self = .number(value)
-            } else if let value = try? container.decode(String.self) {
-                self = .string(value)
-            } else if let value = try? container.decode([JSONValue].self) {
-                self = .array(value)
-            } else {
-                self = .object(try container.decode([String: JSONValue].self))
-            }
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            switch self {
-            case .null: try container.encodeNil()
-            case .bool(let value): try container.encode(value)
-            case .integer(let value): try container.encode(value)
-            case .number(let value): try container.encode(value)
-            case .string(let value): try container.encode(value)
-            case .array(let value): try container.encode(value)
-            case .object(let value): try container.encode(value)
             }
         }
     }

@@ -1,16 +1,20 @@
-/// A JSON value as a custom claim of an ID token carries it (an administrator's
-/// `customAttributes`): whole numbers kept apart from fractions, so `5` stays `5` in the token.
-public enum JSONClaim: Codable, Sendable, Hashable {
+/// Any JSON value, read and written back unchanged in meaning: whole numbers stay integers (an
+/// HOTP counter in a plain Aegis vault, `5` in an ID token's custom claim), so nothing passes
+/// through a `Double` that cannot hold it exactly.
+///
+/// One type for the modules that carry JSON they do not interpret (OTPVault's Aegis files,
+/// OTPServer's custom claims).
+package enum JSONValue: Codable, Sendable, Hashable {
     case null
     case bool(Bool)
     case integer(Int64)
     case number(Double)
     case string(String)
-    case array([JSONClaim])
-    case object([String: JSONClaim])
+    case array([JSONValue])
+    case object([String: JSONValue])
 
-    /// Reads any JSON value.
-    public init(from decoder: any Decoder) throws {
+    /// Reads any JSON value, trying the narrower kinds first.
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -22,15 +26,15 @@ public enum JSONClaim: Codable, Sendable, Hashable {
             self = .number(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
-        } else if let value = try? container.decode([JSONClaim].self) {
+        } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
         } else {
-            self = .object(try container.decode([String: JSONClaim].self))
+            self = .object(try container.decode([String: JSONValue].self))
         }
     }
 
     /// Writes the value as the JSON it was read from.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
