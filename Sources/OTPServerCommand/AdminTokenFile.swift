@@ -16,10 +16,9 @@ enum AdminTokenFile {
     static func read(path: String) throws(AdminTokenFileError) -> String {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try OperatorFile.contents(path)
         } catch {
-            let reason = (error as NSError).code == NSFileReadNoSuchFileError ? "no such file" : "check that it exists and is readable"
-            throw .unreadable(file: path, reason: reason)
+            throw .unreadable(file: path, reason: error.reason)
         }
         let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !token.isEmpty else { throw .empty(file: path) }

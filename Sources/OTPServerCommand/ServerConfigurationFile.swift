@@ -15,10 +15,9 @@ enum ServerConfigurationFile {
     static func load(path: String) throws(ServerConfigurationError) -> ServerSettingsLayer {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try OperatorFile.contents(path)
         } catch {
-            let reason = (error as NSError).code == NSFileReadNoSuchFileError ? "no such file" : "check that it exists and is readable"
-            throw .unreadable(file: path, reason: reason)
+            throw .unreadable(file: path, reason: error.reason)
         }
         return try parse(data, file: path)
     }
