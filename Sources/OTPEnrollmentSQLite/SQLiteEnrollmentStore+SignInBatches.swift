@@ -7,8 +7,9 @@ internal import SQLiteNIO
 /// sqlite-nio runs each statement as a trip to the connection's thread and back, and that trip,
 /// not the commit, is what a sign-in spends most of its time on once group commit shares the
 /// `fsync`. Concurrent first steps and completions therefore go through one `OperationBatcher`:
-/// a set reads in one statement and writes in one more, whatever its size, in one write of the
-/// shared transaction, so a set of many sign-ins costs as many trips as one did.
+/// a set's reads are one statement per kind of row over all of its sign-ins, and its writes one
+/// statement in all, in one write of the shared transaction, so a set of many sign-ins costs about
+/// as many trips as one did.
 extension SQLiteEnrollmentStore {
     /// Runs `steps` together: one result each, in order; all fail together only when the
     /// transaction does. First steps are decided as if they ran before the completions, which
@@ -25,9 +26,9 @@ extension SQLiteEnrollmentStore {
         do throws(SQLiteEnrollmentStoreError) {
             let (started, completed) = try await transaction {
                 () throws(SQLiteEnrollmentStoreError) -> (SignInStartBatch?, SignInCompletionBatch?) in
-                let rows = try await self.signInRows(starts: starts, completions: completions)
-                let started = starts.isEmpty ? nil : SignInStartBatch(starts, totp: rows.totp, phone: rows.phone)
-                let completed = completions.isEmpty ? nil : SignInCompletionBatch(completions, rows: rows.completion)
+                let started = starts.isEmpty ? nil : try await self.startBatch(starts)
+                let completed =
+                    completions.isEmpty ? nil : SignInCompletionBatch(completions, rows: try await self.signInCompletionRows(completions))
                 try await self.write(starting: started?.credentials ?? [], completing: completed)
                 return (started, completed)
             }
@@ -50,85 +51,62 @@ extension SQLiteEnrollmentStore {
         .database(path: path, message: "a set of sign-ins answered a step out of turn (a defect of OTPKit: please report it)")
     }
 
-    /// What a set reads: for its first steps every factor of their users, each kind in enrolment
-    /// order; for its completions their credentials, failure counters and factors.
-    private struct SignInRows {
-        var totp: [FactorRecord] = []
-        var phone: [PhoneFactorRecord] = []
-        var completion = SignInCompletionBatch.Rows()
+    /// The factors of the users of `requests`, decided. The caller holds a transaction.
+    private func startBatch(_ requests: [PendingSignInRecord]) async throws(SQLiteEnrollmentStoreError) -> SignInStartBatch {
+        let users = SignInStartBatch.users(of: requests)
+        let userBinds = users.map { SQLiteData.text($0) }
+        let totp = try await execute(
+            "SELECT \(Self.factorColumns) FROM factors WHERE user_id IN (\(Self.placeholders(users.count))) ORDER BY enrolled_at, id",
+            userBinds)
+        let phone = try await execute(
+            """
+            SELECT \(Self.phoneFactorColumns) FROM phone_factors WHERE user_id IN (\(Self.placeholders(users.count)))
+            ORDER BY enrolled_at, id
+            """,
+            userBinds)
+        return SignInStartBatch(
+            requests, totp: try factorRecords(totp),
+            phone: try phone.map { row throws(SQLiteEnrollmentStoreError) in try self.phoneFactorRecord(row) })
     }
 
-    /// Reads everything the set needs in one statement, each row tagged with its kind: every
-    /// statement costs a trip to the connection's thread and back, more than reading the rows
-    /// does. The caller holds a transaction.
-    private func signInRows(starts: [PendingSignInRecord], completions: [SignInCompletionBatch.Request])
-        async throws(SQLiteEnrollmentStoreError) -> SignInRows
+    /// The credentials, failure counters and factors `requests` name. The caller holds a transaction.
+    private func signInCompletionRows(_ requests: [SignInCompletionBatch.Request]) async throws(SQLiteEnrollmentStoreError)
+        -> SignInCompletionBatch.Rows
     {
-        let users = SignInStartBatch.users(of: starts).map { SQLiteData.text($0) }
-        let (credentialIDs, factorIDs) = SignInCompletionBatch.keys(of: completions)
-        let credentials = credentialIDs.map { SQLiteData.text($0) }
-        let factors = factorIDs.map { SQLiteData.text($0) }
-        var selects: [String] = []
-        var binds: [SQLiteData] = []
-        if !users.isEmpty {
-            selects.append(Self.taggedRead("totp", from: "factors", columns: Self.factorColumns, where: "user_id", count: users.count))
-            selects.append(Self.taggedRead("phone", from: "phone_factors", columns: Self.phoneFactorColumns, where: "user_id", count: users.count))
-            binds += users + users
-        }
-        if !completions.isEmpty {
-            selects.append(
-                Self.taggedRead("credential", from: "pending_sign_ins", columns: Self.pendingSignInColumns, where: "id", count: credentials.count))
-            selects.append(
-                Self.taggedRead(
-                    "counter", from: "failure_counters", columns: "key AS id, consecutive_failures, locked_until", where: "key", count: factors.count)
-            )
-            selects.append(Self.taggedRead("factor", from: "factors", columns: "id, user_id, last_accepted_step", where: "id", count: factors.count))
-            binds += credentials + factors + factors
-        }
-        var rows = SignInRows()
-        guard !selects.isEmpty else { return rows }
-        // Ordered by kind first, so that each kind's rows keep their own order.
-        let tagged = try await execute(selects.joined(separator: "\nUNION ALL\n") + "\nORDER BY kind, enrolled_at, id", binds)
+        let (credentialIDs, factorIDs) = SignInCompletionBatch.keys(of: requests)
+        let credentialBinds = credentialIDs.map { SQLiteData.text($0) }
+        let factorBinds = factorIDs.map { SQLiteData.text($0) }
+        // One statement for the three kinds of row, each row tagged with its kind: every statement
+        // costs a trip to the connection's thread and back, more than reading the rows does.
+        let tagged = try await execute(
+            """
+            SELECT 'credential' AS kind, id, user_id, first_factor_provider, created_at, expires_at,
+                   NULL AS consecutive_failures, NULL AS locked_until, NULL AS last_accepted_step
+            FROM pending_sign_ins WHERE id IN (\(Self.placeholders(credentialIDs.count)))
+            UNION ALL
+            SELECT 'counter', key, NULL, NULL, NULL, NULL, consecutive_failures, locked_until, NULL
+            FROM failure_counters WHERE key IN (\(Self.placeholders(factorIDs.count)))
+            UNION ALL
+            SELECT 'factor', id, user_id, NULL, NULL, NULL, NULL, NULL, last_accepted_step
+            FROM factors WHERE id IN (\(Self.placeholders(factorIDs.count)))
+            """,
+            credentialBinds + factorBinds + factorBinds)
+        var rows = SignInCompletionBatch.Rows()
         for row in tagged {
             let reader = RowReader(row: row)
             switch try reader.text("kind") {
-            case "totp":
-                rows.totp.append(try factorRecord(row))
-            case "phone":
-                rows.phone.append(try phoneFactorRecord(row))
             case "credential":
                 let record = try reader.pendingSignInRecord()
-                rows.completion.credentials[record.id] = record
+                rows.credentials[record.id] = record
             case "counter":
                 let key = try reader.text("id")
-                rows.completion.failures[key] = try reader.failureCounter(key: key)
+                rows.failures[key] = try reader.failureCounter(key: key)
             default:
                 let (id, factor) = try reader.completionFactor()
-                rows.completion.factors[id] = factor
+                rows.factors[id] = factor
             }
         }
         return rows
-    }
-
-    /// Every column any kind of ``signInRows(starts:completions:)`` reads, so that the kinds'
-    /// selects line up; each fills the ones it has and leaves the rest null.
-    private static let signInReadColumns = [
-        "id", "user_id", "factor_id", "display_name", "enrolled_at", "sealed_secret", "key_id", "algorithm", "digits", "period",
-        "last_accepted_step", "phone_number", "first_factor_provider", "created_at", "expires_at", "consecutive_failures",
-        "locked_until",
-    ]
-
-    /// The select of one kind of row: `columns` (names, or `expression AS name`) from `table`,
-    /// where `key` is one of `count` values.
-    private static func taggedRead(_ kind: String, from table: String, columns: String, where key: String, count: Int) -> String {
-        var present: [String: String] = [:]
-        for column in columns.split(separator: ",") {
-            let expression = String(column.drop { $0 == " " })
-            let name = expression.split(separator: " ").last.map(String.init) ?? expression
-            present[name] = expression
-        }
-        let list = signInReadColumns.map { present[$0] ?? "NULL AS \($0)" }.joined(separator: ", ")
-        return "SELECT '\(kind)' AS kind, \(list) FROM \(table) WHERE \(key) IN (\(placeholders(count)))"
     }
 
     /// The pending credentials of first steps, and what a set of completions decided to write, as
