@@ -256,13 +256,10 @@ extension SQLiteEnrollmentStore {
     // MARK: Sign-in in fewer round trips
 
     /// One transaction, so the credential is stored only for a user whose factors were listed.
-    /// Concurrent first steps and completions are decided together, a few statements for all of
-    /// them (`runSignIns(_:)`).
+    /// Concurrent first steps are decided together, a few statements for all of them
+    /// (`startSignIns(_:)`).
     public func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) -> SignInFactors {
-        guard case .started(let factors) = try await signIns.submit(.start(credential), to: { await self.runSignIns($0) }) else {
-            throw Self.mismatchedSignInOutcome(path: path)
-        }
-        return factors
+        try await signInStarts.submit(credential) { requests in await self.startSignIns(requests) }
     }
 
     /// One turn of the connection for all five reads, so that a server's second step waits for
@@ -300,9 +297,9 @@ extension SQLiteEnrollmentStore {
         }
     }
 
-    /// Concurrent completions and first steps are decided together, a few statements for all of
-    /// them in one write of the shared transaction (`runSignIns(_:)`); a successful second step
-    /// costs a share of one commit, and a refusal writes nothing but an expired credential's
+    /// Concurrent completions are decided together, a few statements for all of them in one
+    /// savepoint of the shared transaction (`completeSignIns(_:)`); a successful second step
+    /// costs a share of one commit, and a refusal commits nothing but an expired credential's
     /// deletion.
     public func completeSignIn(
         credentialID: String,
@@ -315,10 +312,7 @@ extension SQLiteEnrollmentStore {
         let request = SignInCompletionBatch.Request(
             credentialID: credentialID, factorID: factorID, step: try Self.storedStep(step), time: time, session: session,
             maximumSessionsPerUser: maximumSessionsPerUser)
-        guard case .completed(let completion) = try await signIns.submit(.completion(request), to: { await self.runSignIns($0) }) else {
-            throw Self.mismatchedSignInOutcome(path: path)
-        }
-        return completion
+        return try await signInCompletions.submit(request) { requests in await self.completeSignIns(requests) }
     }
 
     // MARK: Housekeeping

@@ -65,8 +65,10 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
     let commitFailureInjected = Atomic(false)
     /// Transactions committed since the store opened, for tests and benchmarks of group commit.
     let commits = Atomic(0)
-    /// Concurrent first steps and completions of sign-ins, decided together.
-    let signIns: OperationBatcher<SignInStep, SignInStep.Outcome, SQLiteEnrollmentStoreError>
+    /// Concurrent first steps of sign-ins, decided together.
+    let signInStarts: OperationBatcher<PendingSignInRecord, SignInFactors, SQLiteEnrollmentStoreError>
+    /// Concurrent sign-in completions, decided together.
+    let signInCompletions: OperationBatcher<SignInCompletionBatch.Request, SignInCompletion, SQLiteEnrollmentStoreError>
     private let closed = Mutex(false)
     /// Set once by ``open(path:sealer:options:)``, before the store is handed out.
     let codeDigestSealer = Mutex<SecretSealer?>(nil)
@@ -77,7 +79,8 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
         self.options = options
         self.connection = connection
         self.threadPool = threadPool
-        signIns = OperationBatcher(maximumBatch: options.maximumOperationsPerCommit)
+        signInStarts = OperationBatcher(maximumBatch: options.maximumOperationsPerCommit)
+        signInCompletions = OperationBatcher(maximumBatch: options.maximumOperationsPerCommit)
     }
 
     /// Opens (or creates) the database at `path`, brings its schema up to date and checks that
