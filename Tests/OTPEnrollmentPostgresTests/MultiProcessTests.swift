@@ -199,8 +199,16 @@ extension MultiProcessTests {
         try await waitUntil("both writers write") { try acks.allSatisfy { try Self.successes(in: $0).count >= 20 } }
         try await cluster.restart()
         let restarted = Int64(Date().timeIntervalSince1970 * 1000)
-        try await waitUntil("both writers write again after the restart") {
-            try acks.allSatisfy { try Self.successes(in: $0).contains { (Int64($0[1]) ?? 0) > restarted } }
+        do {
+            try await waitUntil("both writers write again after the restart") {
+                try acks.allSatisfy { try Self.successes(in: $0).contains { (Int64($0[1]) ?? 0) > restarted } }
+            }
+        } catch {
+            // What each writer last wrote tells a writer that hangs from one that keeps failing.
+            for (index, ack) in acks.enumerated() {
+                print("writer \(index), restarted at \(restarted), last wrote: \(try ProcessRunner.acknowledgedLines(ack).suffix(5))")
+            }
+            throw error
         }
         FileManager.default.createFile(atPath: stop, contents: nil)
         let runs = try await [first, second]
