@@ -35,16 +35,12 @@ extension SQLiteEnrollmentStore {
     }
 
     public func account(id: String) async throws(SQLiteEnrollmentStoreError) -> AccountRecord? {
-        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
-            try await self.execute("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [.text(id)])
-        }
+        let rows = try await execute("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [.text(id)], on: .reader)
         return try rows.first.map(accountRecord)
     }
 
     public func account(email: String) async throws(SQLiteEnrollmentStoreError) -> AccountRecord? {
-        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
-            try await self.execute("SELECT \(Self.accountColumns) FROM accounts WHERE email = ?", [.text(email)])
-        }
+        let rows = try await execute("SELECT \(Self.accountColumns) FROM accounts WHERE email = ?", [.text(email)], on: .reader)
         return try rows.first.map(accountRecord)
     }
 
@@ -126,19 +122,16 @@ extension SQLiteEnrollmentStore {
     }
 
     public func accountID(providerID: String, providerUID: String) async throws(SQLiteEnrollmentStoreError) -> String? {
-        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
-            try await self.execute(
-                "SELECT account_id FROM provider_identities WHERE provider_id = ? AND provider_uid = ?", [.text(providerID), .text(providerUID)])
-        }
+        let rows = try await execute(
+            "SELECT account_id FROM provider_identities WHERE provider_id = ? AND provider_uid = ?", [.text(providerID), .text(providerUID)],
+            on: .reader)
         return rows.first?.column("account_id")?.string
     }
 
     public func providerIdentities(accountID: String) async throws(SQLiteEnrollmentStoreError) -> [ProviderIdentity] {
-        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
-            try await self.execute(
-                "SELECT \(StoredColumns.providerIdentity) FROM provider_identities WHERE account_id = ? ORDER BY provider_id",
-                [.text(accountID)])
-        }
+        let rows = try await execute(
+            "SELECT \(StoredColumns.providerIdentity) FROM provider_identities WHERE account_id = ? ORDER BY provider_id", [.text(accountID)],
+            on: .reader)
         return try rows.map { row throws(SQLiteEnrollmentStoreError) in try RowReader(row: row).providerIdentity(of: accountID) }
     }
 
@@ -216,11 +209,9 @@ extension SQLiteEnrollmentStore {
     /// The primary key's index serves the range and the order; `BINARY` collation compares the
     /// UTF-8 bytes.
     public func accounts(after id: String?, limit: Int) async throws(SQLiteEnrollmentStoreError) -> [AccountRecord] {
-        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
-            try await self.execute(
-                "SELECT \(Self.accountColumns) FROM accounts WHERE ? IS NULL OR id > ? ORDER BY id LIMIT ?",
-                [Self.optional(id), Self.optional(id), .integer(max(limit, 0))])
-        }
+        let rows = try await execute(
+            "SELECT \(Self.accountColumns) FROM accounts WHERE ? IS NULL OR id > ? ORDER BY id LIMIT ?",
+            [Self.optional(id), Self.optional(id), .integer(max(limit, 0))], on: .reader)
         return try rows.map { row throws(SQLiteEnrollmentStoreError) in try accountRecord(row) }
     }
 

@@ -13,9 +13,7 @@ extension SQLiteEnrollmentStore {
     }
 
     public func pendingEnrollment(id: String) async throws(SQLiteEnrollmentStoreError) -> PendingEnrollmentRecord? {
-        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
-            try await self.execute("SELECT \(Self.pendingColumns) FROM pending_enrollments WHERE id = ?", [.text(id)])
-        }
+        let rows = try await execute("SELECT \(Self.pendingColumns) FROM pending_enrollments WHERE id = ?", [.text(id)], on: .reader)
         return try rows.first.map { row throws(SQLiteEnrollmentStoreError) in try pendingRecord(row) }
     }
 
@@ -50,13 +48,12 @@ extension SQLiteEnrollmentStore {
     // MARK: Enrolled factors
 
     public func factors(userID: String) async throws(SQLiteEnrollmentStoreError) -> [FactorRecord] {
-        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in try await self.factorRows(userID: userID) }
-        return try factorRecords(rows)
+        try factorRecords(try await factorRows(userID: userID, on: .reader))
     }
 
-    /// The caller holds ``lock``.
-    private func factorRows(userID: String) async throws(SQLiteEnrollmentStoreError) -> [SQLiteRow] {
-        try await execute("SELECT \(Self.factorColumns) FROM factors WHERE user_id = ? ORDER BY enrolled_at, id", [.text(userID)])
+    /// On the writer, the caller holds ``lock``.
+    private func factorRows(userID: String, on role: ConnectionRole = .writer) async throws(SQLiteEnrollmentStoreError) -> [SQLiteRow] {
+        try await execute("SELECT \(Self.factorColumns) FROM factors WHERE user_id = ? ORDER BY enrolled_at, id", [.text(userID)], on: role)
     }
 
     func factorRecords(_ rows: [SQLiteRow]) throws(SQLiteEnrollmentStoreError) -> [FactorRecord] {
@@ -66,9 +63,7 @@ extension SQLiteEnrollmentStore {
     }
 
     public func factor(id: String) async throws(SQLiteEnrollmentStoreError) -> FactorRecord? {
-        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
-            try await self.execute("SELECT \(Self.factorColumns) FROM factors WHERE id = ?", [.text(id)])
-        }
+        let rows = try await execute("SELECT \(Self.factorColumns) FROM factors WHERE id = ?", [.text(id)], on: .reader)
         return try rows.first.map { row throws(SQLiteEnrollmentStoreError) in try factorRecord(row) }
     }
 
@@ -118,7 +113,7 @@ extension SQLiteEnrollmentStore {
     // MARK: Failure throttling
 
     public func failureCounter(key: String) async throws(SQLiteEnrollmentStoreError) -> FailureCounter {
-        try await locked { () throws(SQLiteEnrollmentStoreError) in try await self.readFailureCounter(key: key) }
+        try await readFailureCounter(key: key, on: .reader)
     }
 
     public func recordFailure(key: String, at time: Int64, limit: Int, lockout: Int64) async throws(SQLiteEnrollmentStoreError) -> FailureCounter {
@@ -135,8 +130,9 @@ extension SQLiteEnrollmentStore {
         }
     }
 
-    func readFailureCounter(key: String) async throws(SQLiteEnrollmentStoreError) -> FailureCounter {
-        let rows = try await execute("SELECT consecutive_failures, locked_until FROM failure_counters WHERE key = ?", [.text(key)])
+    /// On the writer, the caller holds ``lock``.
+    func readFailureCounter(key: String, on role: ConnectionRole = .writer) async throws(SQLiteEnrollmentStoreError) -> FailureCounter {
+        let rows = try await execute("SELECT consecutive_failures, locked_until FROM failure_counters WHERE key = ?", [.text(key)], on: role)
         guard let row = rows.first else { return .zero }
         return try RowReader(row: row).failureCounter(key: key)
     }
@@ -157,7 +153,7 @@ extension SQLiteEnrollmentStore {
     }
 
     public func pendingSignIn(id: String) async throws(SQLiteEnrollmentStoreError) -> PendingSignInRecord? {
-        try await locked { () throws(SQLiteEnrollmentStoreError) in try await self.readPendingSignIn(id: id) }
+        try await readPendingSignIn(id: id, on: .reader)
     }
 
     /// The checks every sign-in completion starts with: the credential `id` exists, is
@@ -172,9 +168,9 @@ extension SQLiteEnrollmentStore {
         return nil
     }
 
-    /// The caller holds ``lock``.
-    func readPendingSignIn(id: String) async throws(SQLiteEnrollmentStoreError) -> PendingSignInRecord? {
-        let rows = try await execute("SELECT \(Self.pendingSignInColumns) FROM pending_sign_ins WHERE id = ?", [.text(id)])
+    /// On the writer, the caller holds ``lock``.
+    func readPendingSignIn(id: String, on role: ConnectionRole = .writer) async throws(SQLiteEnrollmentStoreError) -> PendingSignInRecord? {
+        let rows = try await execute("SELECT \(Self.pendingSignInColumns) FROM pending_sign_ins WHERE id = ?", [.text(id)], on: role)
         return try rows.first.map { row throws(SQLiteEnrollmentStoreError) in try pendingSignInRecord(row) }
     }
 
@@ -221,9 +217,7 @@ extension SQLiteEnrollmentStore {
     }
 
     public func session(id: String) async throws(SQLiteEnrollmentStoreError) -> SessionRecord? {
-        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
-            try await self.execute("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?", [.text(id)])
-        }
+        let rows = try await execute("SELECT \(Self.sessionColumns) FROM sessions WHERE id = ?", [.text(id)], on: .reader)
         return try rows.first.map { row throws(SQLiteEnrollmentStoreError) in try sessionRecord(row) }
     }
 
@@ -262,23 +256,18 @@ extension SQLiteEnrollmentStore {
         try await signInStarts.submit(credential) { requests in await self.startSignIns(requests) }
     }
 
-    /// One turn of the connection for all five reads, so that a server's second step waits for
-    /// the connection (and commits what the shared transaction holds) once, not five times.
+    /// Five reads on the reader, each of the last commit: the service decides nothing from them
+    /// that a write does not check again (the completion checks the credential, the lock and the
+    /// step in its own transaction), so they need no snapshot in common.
     public func pendingSignInContext(id: String) async throws(SQLiteEnrollmentStoreError) -> PendingSignInContext? {
-        let found = try await locked {
-            () throws(SQLiteEnrollmentStoreError) -> (PendingSignInRecord, [SQLiteRow], [SQLiteRow], [SQLiteRow], [SQLiteRow])? in
-            guard let credential = try await self.readPendingSignIn(id: id) else { return nil }
-            let userID = SQLiteData.text(credential.userID)
-            return (
-                credential,
-                try await self.execute("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [userID]),
-                try await self.execute(
-                    "SELECT \(StoredColumns.providerIdentity) FROM provider_identities WHERE account_id = ? ORDER BY provider_id", [userID]),
-                try await self.factorRows(userID: credential.userID),
-                try await self.phoneFactorRows(userID: credential.userID)
-            )
-        }
-        guard let (credential, account, identities, totp, phone) = found else { return nil }
+        guard let credential = try await readPendingSignIn(id: id, on: .reader) else { return nil }
+        let userID = SQLiteData.text(credential.userID)
+        let account = try await execute("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [userID], on: .reader)
+        let identities = try await execute(
+            "SELECT \(StoredColumns.providerIdentity) FROM provider_identities WHERE account_id = ? ORDER BY provider_id", [userID],
+            on: .reader)
+        let totp = try await factorRows(userID: credential.userID, on: .reader)
+        let phone = try await phoneFactorRows(userID: credential.userID, on: .reader)
         return PendingSignInContext(
             credential: credential, account: try account.first.map(accountRecord),
             identities: try identities.map { row throws(SQLiteEnrollmentStoreError) in
@@ -291,10 +280,8 @@ extension SQLiteEnrollmentStore {
     public func pendingSignIn(id: String, failureKey: String) async throws(SQLiteEnrollmentStoreError) -> (
         credential: PendingSignInRecord, failures: FailureCounter
     )? {
-        try await locked { () throws(SQLiteEnrollmentStoreError) -> (credential: PendingSignInRecord, failures: FailureCounter)? in
-            guard let credential = try await self.readPendingSignIn(id: id) else { return nil }
-            return (credential, try await self.readFailureCounter(key: failureKey))
-        }
+        guard let credential = try await readPendingSignIn(id: id, on: .reader) else { return nil }
+        return (credential, try await readFailureCounter(key: failureKey, on: .reader))
     }
 
     /// Concurrent completions are decided together, a few statements for all of them in one

@@ -9,19 +9,18 @@ extension SQLiteEnrollmentStore {
     // MARK: Phone factors
 
     public func phoneFactors(userID: String) async throws(SQLiteEnrollmentStoreError) -> [PhoneFactorRecord] {
-        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in try await self.phoneFactorRows(userID: userID) }
+        let rows = try await phoneFactorRows(userID: userID, on: .reader)
         return try rows.map { row throws(SQLiteEnrollmentStoreError) in try phoneFactorRecord(row) }
     }
 
-    /// The caller holds ``lock``.
-    func phoneFactorRows(userID: String) async throws(SQLiteEnrollmentStoreError) -> [SQLiteRow] {
-        try await execute("SELECT \(Self.phoneFactorColumns) FROM phone_factors WHERE user_id = ? ORDER BY enrolled_at, id", [.text(userID)])
+    /// On the writer, the caller holds ``lock``.
+    func phoneFactorRows(userID: String, on role: ConnectionRole = .writer) async throws(SQLiteEnrollmentStoreError) -> [SQLiteRow] {
+        try await execute(
+            "SELECT \(Self.phoneFactorColumns) FROM phone_factors WHERE user_id = ? ORDER BY enrolled_at, id", [.text(userID)], on: role)
     }
 
     public func phoneFactor(id: String) async throws(SQLiteEnrollmentStoreError) -> PhoneFactorRecord? {
-        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
-            try await self.execute("SELECT \(Self.phoneFactorColumns) FROM phone_factors WHERE id = ?", [.text(id)])
-        }
+        let rows = try await execute("SELECT \(Self.phoneFactorColumns) FROM phone_factors WHERE id = ?", [.text(id)], on: .reader)
         return try rows.first.map { row throws(SQLiteEnrollmentStoreError) in try phoneFactorRecord(row) }
     }
 
@@ -52,7 +51,7 @@ extension SQLiteEnrollmentStore {
     }
 
     public func phoneVerification(id: String) async throws(SQLiteEnrollmentStoreError) -> PhoneVerificationRecord? {
-        try await locked { () throws(SQLiteEnrollmentStoreError) in try await self.readPhoneVerification(id: id) }
+        try await readPhoneVerification(id: id, on: .reader)
     }
 
     public func removePhoneVerification(id: String) async throws(SQLiteEnrollmentStoreError) {
@@ -166,8 +165,10 @@ extension SQLiteEnrollmentStore {
     }
 
     /// The caller holds ``lock``.
-    private func readPhoneVerification(id: String) async throws(SQLiteEnrollmentStoreError) -> PhoneVerificationRecord? {
-        let rows = try await execute("SELECT \(Self.phoneVerificationColumns) FROM phone_verifications WHERE id = ?", [.text(id)])
+    private func readPhoneVerification(id: String, on role: ConnectionRole = .writer) async throws(SQLiteEnrollmentStoreError)
+        -> PhoneVerificationRecord?
+    {
+        let rows = try await execute("SELECT \(Self.phoneVerificationColumns) FROM phone_verifications WHERE id = ?", [.text(id)], on: role)
         return try rows.first.map { row throws(SQLiteEnrollmentStoreError) in try RowReader(row: row).phoneVerificationRecord() }
     }
 

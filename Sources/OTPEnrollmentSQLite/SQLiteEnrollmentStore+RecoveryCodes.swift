@@ -51,9 +51,7 @@ extension SQLiteEnrollmentStore {
     }
 
     public func recoveryCodeCount(userID: String) async throws(SQLiteEnrollmentStoreError) -> Int {
-        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
-            try await self.execute("SELECT count(*) AS n FROM recovery_codes WHERE user_id = ?", [.text(userID)])
-        }
+        let rows = try await execute("SELECT count(*) AS n FROM recovery_codes WHERE user_id = ?", [.text(userID)], on: .reader)
         return Int(rows.first?.column("n")?.integer ?? 0)
     }
 

@@ -12,10 +12,11 @@ internal import Synchronization
 /// once the commit that holds it is on disk; when that commit fails, every write of the batch
 /// fails with the error and none of them is in the database.
 ///
-/// Reads never see a batch's uncommitted writes: a read that gets the connection while a
-/// transaction is open commits it first.
+/// Reads never see a batch's uncommitted writes: they run on the reader connection, which sees
+/// only commits, so they neither wait for a batch nor end it. A statement that needs the writer
+/// alone (a single-statement write, a check of the whole file) commits the open batch first.
 extension SQLiteEnrollmentStore {
-    /// Runs `body` alone on the connection, outside a transaction (for reads and single statements).
+    /// Runs `body` alone on the writer, outside a transaction (single-statement writes, maintenance).
     @discardableResult
     func locked<Value>(_ body: () async throws(SQLiteEnrollmentStoreError) -> Value) async throws(SQLiteEnrollmentStoreError) -> Value {
         try await lock.withLock { () async throws(SQLiteEnrollmentStoreError) -> Value in

@@ -18,6 +18,10 @@ internal import Glibc
 ///   (`UPDATE … WHERE id = ? AND last_accepted_step < ?`), so several processes sharing the file
 ///   never both accept one code. A process that finds the file locked waits up to
 ///   ``Options/busyTimeoutMilliseconds`` instead of failing.
+/// - Reads run on a second connection, on a thread of its own: in WAL mode a reader sees the last
+///   commit and never waits for the writer, so reads neither wait behind a set of writes nor end
+///   the transaction concurrent writes share (a read on the writing connection would have to
+///   commit it first, or see writes that might still roll back).
 /// - Secrets are sealed with AES-256-GCM by a `SecretSealer` under the operator's key,
 ///   bound to their record's id. Opening checks that every sealed row has its key, so a wrong or
 ///   missing key fails at start-up, not at the first sign-in.
@@ -52,9 +56,12 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
     /// The sealer that seals new secrets and opens stored ones.
     public let sealer: SecretSealer
     let options: Options
+    /// The connection every write, and every read inside a write, runs on.
     let connection: SQLiteConnection
-    /// The one thread the connection's statements run on (see ``open(path:sealer:options:)``).
-    private let threadPool: NIOThreadPool
+    /// The read-only connection that reads outside writes run on (``ConnectionRole/reader``).
+    let readerConnection: SQLiteConnection
+    /// The one thread each connection's statements run on (see ``open(path:sealer:options:)``).
+    private let threadPools: [NIOThreadPool]
     let lock = AsyncSerialLock()
     /// The transaction concurrent writes share until one of them commits it; touched only by
     /// the holder of ``lock``.
@@ -73,12 +80,16 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
     /// Set once by ``open(path:sealer:options:)``, before the store is handed out.
     let codeDigestSealer = Mutex<SecretSealer?>(nil)
 
-    private init(path: String, sealer: SecretSealer, options: Options, connection: SQLiteConnection, threadPool: NIOThreadPool) {
+    private init(
+        path: String, sealer: SecretSealer, options: Options, connection: SQLiteConnection, readerConnection: SQLiteConnection,
+        threadPools: [NIOThreadPool]
+    ) {
         self.path = path
         self.sealer = sealer
         self.options = options
         self.connection = connection
-        self.threadPool = threadPool
+        self.readerConnection = readerConnection
+        self.threadPools = threadPools
         signInStarts = OperationBatcher(maximumBatch: options.maximumOperationsPerCommit)
         signInCompletions = OperationBatcher(maximumBatch: options.maximumOperationsPerCommit)
     }
@@ -94,25 +105,34 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
         sealer: SecretSealer,
         options: Options = Options()
     ) async throws(SQLiteEnrollmentStoreError) -> SQLiteEnrollmentStore {
-        // A thread of its own: SQLite waits for another connection's lock by sleeping in the thread
-        // that runs the statement, and on the process-wide pool two such waits could take every
-        // thread, leaving none for the connection that holds the lock to finish.
-        let threadPool = NIOThreadPool(numberOfThreads: 1)
-        threadPool.start()
-        let connection: SQLiteConnection
-        do {
-            connection = try await SQLiteConnection.open(
-                storage: .file(path: path), threadPool: threadPool, on: MultiThreadedEventLoopGroup.singleton.any())
-        } catch {
-            try? await threadPool.shutdownGracefully()
-            if let error = error as? SQLiteError { throw diagnose(error, path: path) }
-            throw .cannotOpen(path: path, reason: "\(error)")
+        // A thread for each connection: SQLite waits for another connection's lock by sleeping in
+        // the thread that runs the statement, and on the process-wide pool two such waits could
+        // take every thread, leaving none for the connection that holds the lock to finish.
+        var threadPools: [NIOThreadPool] = []
+        var connections: [SQLiteConnection] = []
+        for _ in 0..<2 {
+            let threadPool = NIOThreadPool(numberOfThreads: 1)
+            threadPool.start()
+            threadPools.append(threadPool)
+            do {
+                connections.append(
+                    try await SQLiteConnection.open(
+                        storage: .file(path: path), threadPool: threadPool, on: MultiThreadedEventLoopGroup.singleton.any()))
+            } catch {
+                for connection in connections { try? await connection.close().get() }
+                for threadPool in threadPools { try? await threadPool.shutdownGracefully() }
+                if let error = error as? SQLiteError { throw diagnose(error, path: path) }
+                throw .cannotOpen(path: path, reason: "\(error)")
+            }
         }
-        let store = SQLiteEnrollmentStore(path: path, sealer: sealer, options: options, connection: connection, threadPool: threadPool)
+        let store = SQLiteEnrollmentStore(
+            path: path, sealer: sealer, options: options, connection: connections[0], readerConnection: connections[1],
+            threadPools: threadPools)
         do {
             try await store.configure()
             try await store.migrate()
             try await store.createSignInWrites()
+            try await store.configureReader()
             try await store.sealedTables.checkSealingKeys(with: sealer)
             let digestKeys = try await store.loadCodeDigestKey()
             store.codeDigestSealer.withLock { $0 = digestKeys }
@@ -140,6 +160,14 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
             let problems = try await integrityProblems(quick: true)
             guard problems.isEmpty else { throw .corrupt(path: path, detail: problems.prefix(3).joined(separator: "; ")) }
         }
+    }
+
+    /// The reader waits for a lock as the writer does (only a checkpoint or a crash recovery by
+    /// another connection makes it wait), and can never write: a write sent to it by mistake fails
+    /// instead of bypassing the shared transaction.
+    private func configureReader() async throws(SQLiteEnrollmentStoreError) {
+        try await execute("PRAGMA busy_timeout = \(max(0, options.busyTimeoutMilliseconds))", on: .reader)
+        try await execute("PRAGMA query_only = ON", on: .reader)
     }
 
     /// Switches the journal to WAL and returns the mode SQLite reports. Two connections switching a
@@ -180,7 +208,8 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
             // when the caller's task is cancelled and leave the connection open.
             do {
                 try await connection.close().get()
-                try await threadPool.shutdownGracefully()
+                try await readerConnection.close().get()
+                for threadPool in threadPools { try await threadPool.shutdownGracefully() }
             } catch {
                 throw .database(path: path, message: "closing failed: \(error)")
             }
@@ -191,19 +220,31 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
     /// of leaking the file handle or tripping sqlite-nio's debug assertion.
     deinit {
         if !closed.withLock({ $0 }) {
-            let threadPool = self.threadPool
-            connection.close().whenComplete { _ in threadPool.shutdownGracefully { _ in } }
+            for (connection, threadPool) in zip([connection, readerConnection], threadPools) {
+                connection.close().whenComplete { _ in threadPool.shutdownGracefully { _ in } }
+            }
         }
     }
 
     // MARK: Running statements
 
-    /// Runs one statement on the connection. The caller holds ``lock``.
+    /// Which connection runs a statement.
+    enum ConnectionRole {
+        /// The connection of writes and of reads inside them; its statements run under ``lock``.
+        case writer
+        /// The read-only connection: a statement runs alone as its own transaction, sees the
+        /// last commit, and needs no lock (its one thread runs the statements in turn).
+        case reader
+    }
+
+    /// Runs one statement. On the writer, the caller holds ``lock``.
     @discardableResult
-    func execute(_ sql: String, _ binds: [SQLiteData] = []) async throws(SQLiteEnrollmentStoreError) -> [SQLiteRow] {
+    func execute(_ sql: String, _ binds: [SQLiteData] = [], on role: ConnectionRole = .writer) async throws(SQLiteEnrollmentStoreError)
+        -> [SQLiteRow]
+    {
         guard !closed.withLock({ $0 }) else { throw .closed(path: path) }
         do {
-            return try await connection.query(sql, binds)
+            return try await (role == .writer ? connection : readerConnection).query(sql, binds)
         } catch let error as SQLiteError {
             throw Self.diagnose(error, path: path, busyTimeout: options.busyTimeoutMilliseconds)
         } catch {
