@@ -46,7 +46,7 @@ extension MultiFactorService {
         let credentialID = resolver.credentialID
         guard let canonical = RecoveryCodes.canonical(code) else {
             throw await signInFailure(
-                credentialID, failureKey: failureKey, kind: "recovery code", now: now,
+                credentialID, userID: userID, failureKey: failureKey, kind: "recovery code", now: now,
                 reason: "that is not a recovery code: recovery codes are ten letters and digits, such as k3m9q-7xw2c")
         }
         let digests: [[UInt8]]

@@ -100,8 +100,8 @@ extension MultiFactorService {
 
     /// `mfaSignIn:finalize`: the hot path of a server. Verifies on the prepared key the resolver
     /// carries, then lets one store call check the credential and the lock, record the step with a
-    /// compare-and-set, consume the credential and store the session. A wrong code costs two more
-    /// store calls (the credential with its failure counter, then the failure), as it is rare.
+    /// compare-and-set, consume the credential and store the session. A wrong code costs one more
+    /// store call, which checks the credential and the lock and counts the failure.
     func finalizeSignIn(_ resolver: MultiFactorResolver, enrollmentID: String, code: String) async throws(AuthError) -> AuthDataResult {
         guard !code.isEmpty else {
             throw AuthError(.missingVerificationCode, "no verification code given: enter the code the authenticator app shows")
@@ -134,11 +134,12 @@ extension MultiFactorService {
                 match = try verifier.totp.verify(code, at: now, window: window, after: after)
             } catch {
                 throw await signInFailure(
-                    credentialID, failureKey: enrollmentID, kind: "factor", now: now, reason: "invalid verification code: \(error)")
+                    credentialID, userID: resolver.identity.userID, failureKey: enrollmentID, kind: "factor", now: now,
+                    reason: "invalid verification code: \(error)")
             }
             guard let match else {
                 throw await signInFailure(
-                    credentialID, failureKey: enrollmentID, kind: "factor", now: now,
+                    credentialID, userID: resolver.identity.userID, failureKey: enrollmentID, kind: "factor", now: now,
                     reason: "wrong or already used verification code: enter the code the authenticator app shows now")
             }
             // The store decides: another request (or process) may have accepted this step meanwhile.
@@ -192,27 +193,26 @@ extension MultiFactorService {
     }
 
     /// The error for a code that did not verify: the credential's state first (gone, expired or
-    /// locked, counting nothing), otherwise the failure counted against the factor.
-    func signInFailure(_ credentialID: String, failureKey: String, kind: String, now: Int64, reason: String) async -> AuthError {
-        let found: (credential: PendingSignInRecord, failures: FailureCounter)?
+    /// locked, counting nothing), otherwise the failure counted against `failureKey`, in one store call.
+    func signInFailure(
+        _ credentialID: String, userID: String, failureKey: String, kind: String, now: Int64, reason: String
+    ) async -> AuthError {
+        let outcome: SignInFailure
         do {
-            found = try await storeCall("reading the pending sign-in") { try await store.pendingSignIn(id: credentialID, failureKey: failureKey) }
+            outcome = try await storeCall("counting a failure") {
+                try await store.recordSignInFailure(
+                    credentialID: credentialID, userID: userID, failureKey: failureKey, at: now,
+                    limit: configuration.maximumConsecutiveFailures, lockout: configuration.lockoutDuration)
+            }
         } catch {
             return error
         }
-        guard let (credential, counter) = found else { return credentialNotFound() }
-        guard now <= credential.expiresAt else {
-            do {
-                _ = try await storeCall("discarding an expired sign-in") { try await store.consumePendingSignIn(id: credentialID) }
-            } catch {
-                return error
-            }
-            return credentialExpired(credential.expiresAt, now: now)
+        switch outcome {
+        case .credentialNotFound: return credentialNotFound()
+        case .credentialExpired(let expiresAt): return credentialExpired(expiresAt, now: now)
+        case .locked(let until): return tooManyRequests(until: until, now: now)
+        case .counted(let counter): return failure(counted: counter, kind: kind, now: now, reason: reason)
         }
-        if let until = counter.lockEnd(at: now) {
-            return tooManyRequests(until: until, now: now)
-        }
-        return await failure(key: failureKey, kind: kind, now: now, reason: reason)
     }
 
     /// The error for a completion refused by the checks every kind starts with: the pending

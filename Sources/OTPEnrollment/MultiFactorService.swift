@@ -226,6 +226,11 @@ public final class MultiFactorService: Sendable {
         } catch {
             return error
         }
+        return failure(counted: counter, kind: kind, now: now, reason: reason)
+    }
+
+    /// The error for a failure just counted: the lock it started, or the wrong code.
+    func failure(counted counter: FailureCounter, kind: String, now: Int64, reason: String) -> AuthError {
         if let until = counter.lockEnd(at: now) {
             logger.notice("locked after repeated failed codes", metadata: ["kind": "\(kind)", "seconds": "\(until - now)"])
             return tooManyRequests(until: until, now: now)

@@ -302,6 +302,17 @@ extension SQLiteEnrollmentStore {
         return try await signInCompletions.submit(request) { requests in await self.completeSignIns(requests) }
     }
 
+    /// Concurrent wrong codes are counted together, a read and a write for all of them in one
+    /// savepoint of the shared transaction (`recordSignInFailures(_:)`), so a refusal costs a share
+    /// of one commit.
+    public func recordSignInFailure(
+        credentialID: String, userID: String, failureKey: String, at time: Int64, limit: Int, lockout: Int64
+    ) async throws(SQLiteEnrollmentStoreError) -> SignInFailure {
+        let request = SignInFailureBatch.Request(
+            credentialID: credentialID, userID: userID, failureKey: failureKey, time: time, limit: limit, lockout: lockout)
+        return try await signInFailures.submit(request) { requests in await self.recordSignInFailures(requests) }
+    }
+
     // MARK: Housekeeping
 
     public func purgeExpired(before time: Int64) async throws(SQLiteEnrollmentStoreError) {

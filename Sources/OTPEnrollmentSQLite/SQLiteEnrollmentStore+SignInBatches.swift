@@ -57,6 +57,53 @@ extension SQLiteEnrollmentStore {
         }
     }
 
+    /// Counts `requests` together (``recordSignInFailure(credentialID:userID:failureKey:at:limit:lockout:)``):
+    /// one result each, in order; all fail together only when the transaction does.
+    func recordSignInFailures(_ requests: [SignInFailureBatch.Request]) async -> [Result<SignInFailure, SQLiteEnrollmentStoreError>] {
+        do throws(SQLiteEnrollmentStoreError) {
+            let batch = try await transaction { () throws(SQLiteEnrollmentStoreError) -> SignInFailureBatch in
+                let batch = SignInFailureBatch(requests, rows: try await self.signInFailureRows(requests))
+                var rows = batch.deletedCredentials.map { Self.signInWrite("credential", id: $0) }
+                rows += batch.counters.map { Self.signInWrite("counter", id: $0.key, failures: $0.counter) }
+                try await self.insertSignInWrites(rows)
+                return batch
+            }
+            return batch.outcomes.map { .success($0) }
+        } catch {
+            return requests.map { _ in .failure(error) }
+        }
+    }
+
+    /// The credentials and failure counters `requests` name, in one statement. The caller holds a
+    /// transaction.
+    private func signInFailureRows(_ requests: [SignInFailureBatch.Request]) async throws(SQLiteEnrollmentStoreError)
+        -> SignInFailureBatch.Rows
+    {
+        let (credentialIDs, failureKeys) = SignInFailureBatch.keys(of: requests)
+        let tagged = try await execute(
+            """
+            SELECT 'credential' AS kind, id, user_id, first_factor_provider, created_at, expires_at,
+                   NULL AS consecutive_failures, NULL AS locked_until
+            FROM pending_sign_ins WHERE id IN (\(Self.placeholders(credentialIDs.count)))
+            UNION ALL
+            SELECT 'counter', key, NULL, NULL, NULL, NULL, consecutive_failures, locked_until
+            FROM failure_counters WHERE key IN (\(Self.placeholders(failureKeys.count)))
+            """,
+            credentialIDs.map { .text($0) } + failureKeys.map { .text($0) })
+        var rows = SignInFailureBatch.Rows()
+        for row in tagged {
+            let reader = RowReader(row: row)
+            if try reader.text("kind") == "credential" {
+                let record = try reader.pendingSignInRecord()
+                rows.credentials[record.id] = record
+            } else {
+                let key = try reader.text("id")
+                rows.failures[key] = try reader.failureCounter(key: key)
+            }
+        }
+        return rows
+    }
+
     /// The credentials, failure counters and factors `requests` name. The caller holds a transaction.
     private func signInCompletionRows(_ requests: [SignInCompletionBatch.Request]) async throws(SQLiteEnrollmentStoreError)
         -> SignInCompletionBatch.Rows
@@ -107,25 +154,34 @@ extension SQLiteEnrollmentStore {
         rows += batch.sessions.map { Self.signInWrite("session", session: $0) }
         // After every session of the set: each user keeps the newest sessions up to the cap.
         rows += batch.sessionCaps.map { Self.signInWrite("trim", userID: $0.key, cap: $0.value) }
+        try await insertSignInWrites(rows)
+    }
+
+    /// Applies `rows` of `sign_in_writes`, in order, as one statement. The caller holds a transaction.
+    private func insertSignInWrites(_ rows: [[SQLiteData]]) async throws(SQLiteEnrollmentStoreError) {
         guard !rows.isEmpty else { return }
         try await execute(
-            "INSERT INTO sign_in_writes (\(Self.signInWriteColumns)) VALUES \(Self.placeholders(rows.count, row: 10))",
+            "INSERT INTO sign_in_writes (\(Self.signInWriteColumns)) VALUES \(Self.placeholders(rows.count, row: 12))",
             rows.flatMap { $0 })
     }
 
-    private static let signInWriteColumns =
-        "kind, id, user_id, first_factor_provider, authenticated_at, second_factor_enrollment_id, last_used_at, expires_at, step, session_cap"
+    private static let signInWriteColumns = """
+        kind, id, user_id, first_factor_provider, authenticated_at, second_factor_enrollment_id, last_used_at, expires_at, step, \
+        session_cap, consecutive_failures, locked_until
+        """
 
     /// One row of `sign_in_writes`: what kind of write, and the columns that kind reads.
     private static func signInWrite(
-        _ kind: String, id: String? = nil, userID: String? = nil, step: Int64? = nil, session: SessionRecord? = nil, cap: Int? = nil
+        _ kind: String, id: String? = nil, userID: String? = nil, step: Int64? = nil, session: SessionRecord? = nil, cap: Int? = nil,
+        failures: FailureCounter? = nil
     ) -> [SQLiteData] {
         if let session {
-            return [.text(kind)] + sessionBinds(session) + [.null, .null]
+            return [.text(kind)] + sessionBinds(session) + [.null, .null, .null, .null]
         }
         return [
             .text(kind), id.map { .text($0) } ?? .null, userID.map { .text($0) } ?? .null, .null, .null, .null, .null, .null,
             step.map { .integer(.init($0)) } ?? .null, cap.map { .integer($0) } ?? .null,
+            failures.map { .integer($0.consecutiveFailures) } ?? .null, failures?.lockedUntil.map { .integer(.init($0)) } ?? .null,
         ]
     }
 
@@ -137,8 +193,8 @@ extension SQLiteEnrollmentStore {
     }
 
     /// A view that is only ever inserted into, and one trigger per kind of row, so that a set's
-    /// writes (credentials consumed or expired, steps accepted, failure counters cleared, sessions
-    /// started and trimmed) take one trip to the connection's thread instead of one per statement:
+    /// writes (credentials consumed or expired, steps accepted, failure counters cleared or
+    /// counted, sessions started and trimmed) take one trip to the connection's thread instead of one per statement:
     /// sqlite-nio prepares and runs one statement per trip, and on a busy machine the trips, not
     /// the writes, are what a set waits for. Temporary objects of the connection, made when it
     /// opens: nothing of them is in the file, so they need no migration and each process has its
@@ -146,7 +202,7 @@ extension SQLiteEnrollmentStore {
     static let signInWriteSchema = [
         """
         CREATE TEMP VIEW sign_in_writes (\(signInWriteColumns))
-        AS SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+        AS SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
         """,
         """
         CREATE TEMP TRIGGER sign_in_writes_credential INSTEAD OF INSERT ON sign_in_writes WHEN NEW.kind = 'credential'
@@ -159,6 +215,14 @@ extension SQLiteEnrollmentStore {
         """
         CREATE TEMP TRIGGER sign_in_writes_failure INSTEAD OF INSERT ON sign_in_writes WHEN NEW.kind = 'failure'
         BEGIN DELETE FROM failure_counters WHERE key = NEW.id; END
+        """,
+        """
+        CREATE TEMP TRIGGER sign_in_writes_counter INSTEAD OF INSERT ON sign_in_writes WHEN NEW.kind = 'counter'
+        BEGIN
+            INSERT INTO failure_counters (key, consecutive_failures, locked_until)
+            VALUES (NEW.id, NEW.consecutive_failures, NEW.locked_until)
+            ON CONFLICT (key) DO UPDATE SET consecutive_failures = excluded.consecutive_failures, locked_until = excluded.locked_until;
+        END
         """,
         """
         CREATE TEMP TRIGGER sign_in_writes_session INSTEAD OF INSERT ON sign_in_writes WHEN NEW.kind = 'session'

@@ -76,6 +76,8 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
     let signInStarts: OperationBatcher<PendingSignInRecord, SignInFactors, SQLiteEnrollmentStoreError>
     /// Concurrent sign-in completions, decided together.
     let signInCompletions: OperationBatcher<SignInCompletionBatch.Request, SignInCompletion, SQLiteEnrollmentStoreError>
+    /// Concurrent wrong codes of sign-ins, counted together.
+    let signInFailures: OperationBatcher<SignInFailureBatch.Request, SignInFailure, SQLiteEnrollmentStoreError>
     private let closed = Mutex(false)
     /// Set once by ``open(path:sealer:options:)``, before the store is handed out.
     let codeDigestSealer = Mutex<SecretSealer?>(nil)
@@ -92,6 +94,7 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
         self.threadPools = threadPools
         signInStarts = OperationBatcher(maximumBatch: options.maximumOperationsPerCommit)
         signInCompletions = OperationBatcher(maximumBatch: options.maximumOperationsPerCommit)
+        signInFailures = OperationBatcher(maximumBatch: options.maximumOperationsPerCommit)
     }
 
     /// Opens (or creates) the database at `path`, brings its schema up to date and checks that

@@ -40,6 +40,10 @@ public enum EnrollmentStoreConformance {
         .init("concurrent completions of one sign-in: exactly one stores its session", concurrentCompleteSignIn),
         .init("concurrent completions with one step on several sign-ins: exactly one wins", concurrentCompleteSameStep),
         .init("a crowd of concurrent sign-ins, fresh, replayed, expired, locked, at the session cap or without factors: each as alone", signInCrowd),
+        .init(
+            "a wrong code of a pending sign-in counts once, locks at the limit, and counts nothing for a credential gone, expired or locked",
+            recordSignInFailure),
+        .init("a crowd of concurrent wrong codes, on one factor past its limit and on many: each as alone", signInFailureCrowd),
         .init("recovery codes are replaced as a set, counted, and each completes one sign-in of its own user", recoveryCodes),
         .init("a refused recovery-code completion spends nothing, except that an expired credential is deleted", recoveryCodeRefusals),
         .init("concurrent completions with one recovery code: exactly one wins", concurrentRecoveryCode),

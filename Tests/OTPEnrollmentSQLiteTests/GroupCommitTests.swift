@@ -84,6 +84,56 @@ struct GroupCommitTests {
         try await reopened.close()
     }
 
+    @Test("a failed commit fails each wrong code of a sign-in it held, and none of them is counted")
+    func failedSignInFailureBatch() async throws {
+        let database = try TestDatabase()
+        let store = try await database.open()
+        let credentials = (0..<64).map { index in
+            PendingSignInRecord(id: "credential-\(index)", userID: "user-\(index)", firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
+        }
+        for credential in credentials { try await store.insertPendingSignIn(credential) }
+        store.injectCommitFailure()
+        let outcomes = await withTaskGroup(of: (Int, Result<SignInFailure, SQLiteEnrollmentStoreError>).self) { group in
+            for (index, credential) in credentials.enumerated() {
+                group.addTask {
+                    do throws(SQLiteEnrollmentStoreError) {
+                        return (
+                            index,
+                            .success(
+                                try await store.recordSignInFailure(
+                                    credentialID: credential.id, userID: credential.userID, failureKey: "factor-\(index)", at: 200, limit: 5,
+                                    lockout: 60))
+                        )
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            return await group.reduce(into: [Int: Result<SignInFailure, SQLiteEnrollmentStoreError>]()) { $0[$1.0] = $1.1 }
+        }
+        try await store.close()
+
+        let reopened = try await database.open()
+        var failed = 0
+        for index in credentials.indices {
+            let counter = try await reopened.failureCounter(key: "factor-\(index)")
+            switch outcomes[index] {
+            case .success(let outcome):
+                #expect(outcome == .counted(FailureCounter(consecutiveFailures: 1, lockedUntil: nil)), "wrong code \(index)")
+                #expect(counter.consecutiveFailures == 1, "wrong code \(index), answered as counted")
+            case .failure(let error):
+                failed += 1
+                #expect("\(error)".contains("the commit failed"), "\(error)")
+                #expect(counter == .zero, "wrong code \(index), failed")
+            case nil:
+                Issue.record("no outcome for wrong code \(index)")
+            }
+            #expect(try await reopened.pendingSignIn(id: credentials[index].id) == credentials[index], "credential \(index)")
+        }
+        #expect(failed >= 1)
+        try await reopened.close()
+    }
+
     @Test("writes refused inside a batch (an address taken) leave the others' writes in it")
     func refusalInsideBatch() async throws {
         try await withStore { store in

@@ -215,7 +215,7 @@ public protocol EnrollmentStore: Sendable {
 
     // A sign-in otherwise takes eight store calls; these let a store answer a successful one in two
     // (one lock or transaction each: start, complete), which matters on the hot path of a server,
-    // and a wrong code in two more (the credential with its counter, then the failure). The
+    // and a wrong code in one more (the credential, the lock and the failure together). The
     // default implementations in the extension below compose the operations above, so a store
     // need not implement them.
 
@@ -258,6 +258,22 @@ public protocol EnrollmentStore: Sendable {
         session: SessionRecord,
         maximumSessionsPerUser: Int
     ) async throws -> SignInCompletion
+
+    /// Counts a wrong second-factor code of a pending sign-in, in one atomic operation, checking
+    /// in this order:
+    /// 1. the pending sign-in credential `credentialID` exists and belongs to `userID`
+    ///    (otherwise ``SignInFailure/credentialNotFound``);
+    /// 2. it has not expired at `time` (otherwise it is deleted, and the result is
+    ///    ``SignInFailure/credentialExpired(expiresAt:)``);
+    /// 3. the failure counter under `failureKey` is not locked at `time`
+    ///    (``SignInFailure/locked(until:)``).
+    ///
+    /// When all hold it counts the failure as ``recordFailure(key:at:limit:lockout:)`` does and
+    /// returns the counter after it (``SignInFailure/counted(_:)``), which is locked when this
+    /// failure reached `limit`; otherwise it changes nothing but what step 2 says.
+    func recordSignInFailure(
+        credentialID: String, userID: String, failureKey: String, at time: Int64, limit: Int, lockout: Int64
+    ) async throws -> SignInFailure
 
     // MARK: Phone factors
 
@@ -470,6 +486,24 @@ extension EnrollmentStore {
         try await insertSession(session, maximumPerUser: maximumSessionsPerUser)
         return .completed
     }
+
+    /// Composed from the single operations, each atomic on its own: the failure itself is counted
+    /// atomically, but a credential that expires or a lock that starts between the read and the
+    /// count is not seen. A store should implement the method in one transaction.
+    public func recordSignInFailure(
+        credentialID: String, userID: String, failureKey: String, at time: Int64, limit: Int, lockout: Int64
+    ) async throws -> SignInFailure {
+        guard let (credential, failures) = try await pendingSignIn(id: credentialID, failureKey: failureKey), credential.userID == userID
+        else { return .credentialNotFound }
+        guard time <= credential.expiresAt else {
+            _ = try await consumePendingSignIn(id: credentialID)
+            return .credentialExpired(expiresAt: credential.expiresAt)
+        }
+        if let until = failures.lockEnd(at: time) {
+            return .locked(until: until)
+        }
+        return .counted(try await recordFailure(key: failureKey, at: time, limit: limit, lockout: lockout))
+    }
 }
 
 /// The outcome of ``EnrollmentStore/finalizeEnrollment(pendingID:factor:maximumFactorCount:)``.
@@ -505,6 +539,19 @@ public enum SignInCompletion: Sendable, Hashable {
     case verificationNotFound
     /// The phone verification expired, or took its last wrong code; it was deleted.
     case verificationExpired
+}
+
+/// The outcome of
+/// ``EnrollmentStore/recordSignInFailure(credentialID:userID:failureKey:at:limit:lockout:)``.
+public enum SignInFailure: Sendable, Hashable {
+    /// The failure was counted; the counter after it, locked when this failure reached the limit.
+    case counted(FailureCounter)
+    /// No pending sign-in credential of the user has that id; nothing was counted.
+    case credentialNotFound
+    /// The credential expired at `expiresAt` and was deleted; nothing was counted.
+    case credentialExpired(expiresAt: Int64)
+    /// The counter was locked already, until `until`; nothing was counted.
+    case locked(until: Int64)
 }
 
 /// The factors a sign-in's first step found (``EnrollmentStore/factorsStartingSignIn(_:)``).
