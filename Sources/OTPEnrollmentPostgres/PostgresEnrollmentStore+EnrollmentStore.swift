@@ -254,6 +254,16 @@ extension PostgresEnrollmentStore {
         return try await signInCompletions.submit(request) { requests in await self.completeSignIns(requests) }
     }
 
+    /// Concurrent wrong codes are counted together, a few statements for all of them in one
+    /// transaction (`recordSignInFailures(_:)`).
+    public func recordSignInFailure(
+        credentialID: String, userID: String, failureKey: String, at time: Int64, limit: Int, lockout: Int64
+    ) async throws(PostgresEnrollmentStoreError) -> SignInFailure {
+        let request = SignInFailureBatch.Request(
+            credentialID: credentialID, userID: userID, failureKey: failureKey, time: time, limit: limit, lockout: lockout)
+        return try await signInFailures.submit(request) { requests in await self.recordSignInFailures(requests) }
+    }
+
     // MARK: Quotas
 
     /// One upsert: the count goes up in the row only while the window holds fewer than `limit`

@@ -61,7 +61,88 @@ extension PostgresEnrollmentStore {
     }
 }
 
+extension PostgresEnrollmentStore {
+    /// Counts `requests` together (``recordSignInFailure(credentialID:userID:failureKey:at:limit:lockout:)``):
+    /// one result each, in order; all fail together only when the transaction does.
+    func recordSignInFailures(_ requests: [SignInFailureBatch.Request]) async -> [Result<SignInFailure, PostgresEnrollmentStoreError>] {
+        do throws(PostgresEnrollmentStoreError) {
+            let batch = try await transaction("counting wrong codes") { connection -> SignInFailureBatch in
+                let batch = SignInFailureBatch(requests, rows: try await connection.signInFailureRows(requests))
+                try await connection.write(batch)
+                return batch
+            }
+            return batch.outcomes.map { .success($0) }
+        } catch {
+            return requests.map { _ in .failure(error) }
+        }
+    }
+}
+
 extension PostgresEnrollmentStore.Connection {
+    /// The credentials and failure counters `requests` name, locked until the transaction ends.
+    ///
+    /// A counter is computed here and written back, so it must be locked, and a row that does not
+    /// exist yet cannot be: the missing ones are first inserted at zero (in key order, so that two
+    /// sets inserting the same keys wait for each other in one direction only), and the read that
+    /// follows, a statement of its own and so a later snapshot, locks every counter, including
+    /// one another server inserted meanwhile. The credentials are locked before the counters, as
+    /// completions lock them before their factors.
+    fileprivate func signInFailureRows(_ requests: [SignInFailureBatch.Request]) async throws -> SignInFailureBatch.Rows {
+        let (credentialIDs, failureKeys) = SignInFailureBatch.keys(of: requests)
+        try await execute(
+            """
+            INSERT INTO failure_counters (key, consecutive_failures, locked_until)
+            SELECT key, 0, NULL FROM unnest(\(failureKeys)::text[]) AS key ORDER BY key
+            ON CONFLICT (key) DO NOTHING
+            """)
+        let tagged = try await query(
+            """
+            WITH locked_credentials AS (
+                SELECT \(unescaped: StoredColumns.pendingSignIn) FROM pending_sign_ins WHERE id = ANY(\(credentialIDs)) ORDER BY id FOR UPDATE
+            ), locked_counters AS (
+                SELECT key, consecutive_failures, locked_until FROM failure_counters WHERE key = ANY(\(failureKeys)) ORDER BY key FOR UPDATE
+            )
+            SELECT 'credential' AS kind, id, user_id, first_factor_provider, created_at, expires_at,
+                   NULL::bigint AS consecutive_failures, NULL::bigint AS locked_until
+            FROM locked_credentials
+            UNION ALL
+            SELECT 'counter', key, NULL, NULL, NULL, NULL, consecutive_failures, locked_until FROM locked_counters
+            """)
+        var rows = SignInFailureBatch.Rows()
+        for row in tagged {
+            let stored = PostgresStoredRow(row: row)
+            if try stored.text("kind", of: "?") == "credential" {
+                let record = try stored.pendingSignInRecord()
+                rows.credentials[record.id] = record
+            } else {
+                let key = try stored.text("id", of: "?")
+                rows.failures[key] = try stored.failureCounter(key: key)
+            }
+        }
+        return rows
+    }
+
+    /// What `batch` decided to write, as one statement of data-modifying CTEs. postgres-nio binds
+    /// no array of optionals: whether a counter is locked goes beside the (then zero) time.
+    fileprivate func write(_ batch: SignInFailureBatch) async throws {
+        let counters = batch.counters
+        try await execute(
+            """
+            WITH expired AS (
+                DELETE FROM pending_sign_ins WHERE id = ANY(\(batch.deletedCredentials))
+            ), counted AS (
+                UPDATE failure_counters AS c
+                SET consecutive_failures = counter.failures, locked_until = CASE WHEN counter.is_locked THEN counter.until END
+                FROM unnest(
+                    \(counters.map(\.key))::text[], \(counters.map { Int64($0.counter.consecutiveFailures) })::int8[],
+                    \(counters.map { $0.counter.lockedUntil != nil })::bool[], \(counters.map { $0.counter.lockedUntil ?? 0 })::int8[]
+                ) AS counter (key, failures, is_locked, until)
+                WHERE c.key = counter.key
+            )
+            SELECT 1
+            """)
+    }
+
     /// The credentials, failure counters and factors `requests` name, the credentials and factors
     /// locked until the transaction ends: one statement, each row tagged with its kind, since every
     /// statement is a round trip. The credentials are locked before the factors, each in id order

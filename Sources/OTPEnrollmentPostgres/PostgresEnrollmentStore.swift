@@ -69,6 +69,8 @@ public final class PostgresEnrollmentStore: EnrollmentStore {
     let signInStarts: OperationBatcher<PendingSignInRecord, SignInFactors, PostgresEnrollmentStoreError>
     /// Concurrent sign-in completions, decided together.
     let signInCompletions: OperationBatcher<SignInCompletionBatch.Request, SignInCompletion, PostgresEnrollmentStoreError>
+    /// Concurrent wrong codes of sign-ins, counted together.
+    let signInFailures: OperationBatcher<SignInFailureBatch.Request, SignInFailure, PostgresEnrollmentStoreError>
 
     private struct State {
         var closed = false
@@ -83,6 +85,7 @@ public final class PostgresEnrollmentStore: EnrollmentStore {
         self.logger = logger
         signInStarts = OperationBatcher(maximumBatch: options.maximumSignInsPerBatch)
         signInCompletions = OperationBatcher(maximumBatch: options.maximumSignInsPerBatch)
+        signInFailures = OperationBatcher(maximumBatch: options.maximumSignInsPerBatch)
         var configuration = try settings.clientConfiguration()
         configuration.options.maximumConnections = max(1, poolSize)
         configuration.options.connectTimeout = options.connectTimeout

@@ -56,9 +56,9 @@ extension IdentityToolkitRoutes {
                 "INVALID_ARGUMENT", "give exactly one of phoneVerificationInfo, totpVerificationInfo and recoveryCodeVerificationInfo")
         }
         try await throttle.admit(.verification, address: source)
-        guard let (_, userID) = pendingCredentials.open(pending) else { throw invalidPendingCredential() }
+        guard let (credentialID, userID) = pendingCredentials.open(pending) else { throw invalidPendingCredential() }
         try await throttle.admit(.verification, account: userID)
-        let resolver = try await resolver(pending)
+        let resolver = try await resolver(credentialID: credentialID, userID: userID)
         let result: AuthDataResult
         do {
             result = try await call { () async throws(AuthError) in try await resolver.resolveSignIn(with: assertion) }
@@ -76,7 +76,13 @@ extension IdentityToolkitRoutes {
     /// did not make, and for one used, expired or of a deleted account.
     func resolver(_ pendingCredential: String) async throws(IdentityToolkitError) -> MultiFactorResolver {
         guard let (credentialID, userID) = pendingCredentials.open(pendingCredential) else { throw invalidPendingCredential() }
-        return try await call { () async throws(AuthError) in
+        return try await resolver(credentialID: credentialID, userID: userID)
+    }
+
+    /// The resolver of the pending sign-in `credentialID` of `userID`, which a pending credential
+    /// this server made named.
+    func resolver(credentialID: String, userID: String) async throws(IdentityToolkitError) -> MultiFactorResolver {
+        try await call { () async throws(AuthError) in
             try await service.resolver(forPendingCredential: credentialID, userID: userID)
         }
     }

@@ -44,6 +44,40 @@ struct RaceTests {
         }
     }
 
+    @Test("60 concurrent wrong codes on one new counter across two stores: each counted once, the lock starts once")
+    func wrongCodesCountedOnce() async throws {
+        try await withStore { first, database in
+            let second = try await database.open(poolSize: 8)
+            defer { Task { await second.close() } }
+            let now = TOTP.currentUnixTime()
+            // A credential each, as an attacker with many first-factor sign-ins would have: only
+            // the counter's own lock keeps the counts apart.
+            var credentials: [String] = []
+            for index in 0..<60 {
+                let credential = PendingSignInRecord(
+                    id: "credential-counted-\(index)", userID: "counted", firstFactorProvider: "password", createdAt: now, expiresAt: now + 300)
+                try await first.insertPendingSignIn(credential)
+                credentials.append(credential.id)
+            }
+            // A limit of 50: the fiftieth failure locks, and the ten after it find the lock.
+            let outcomes = try await withThrowingTaskGroup(of: SignInFailure.self) { group in
+                for (index, credential) in credentials.enumerated() {
+                    let store = index.isMultiple(of: 2) ? first : second
+                    group.addTask {
+                        try await store.recordSignInFailure(
+                            credentialID: credential, userID: "counted", failureKey: "factor-counted", at: now, limit: 50, lockout: 300)
+                    }
+                }
+                return try await group.reduce(into: [SignInFailure]()) { $0.append($1) }
+            }
+            let counted = outcomes.compactMap { if case .counted(let counter) = $0 { counter } else { nil } }
+            #expect(counted.count == 50, "\(outcomes)")
+            #expect(Set(counted.map(\.consecutiveFailures)) == Set(0..<50), "every count from 1 to 49 once, and the lock")
+            #expect(outcomes.filter { $0 == .locked(until: now + 300) }.count == 10)
+            #expect(try await first.failureCounter(key: "factor-counted") == FailureCounter(consecutiveFailures: 0, lockedUntil: now + 300))
+        }
+    }
+
     @Test("50 concurrent acceptances of one step across two stores: exactly one is accepted")
     func oneStepOneAcceptance() async throws {
         try await withStore { first, database in
