@@ -220,6 +220,60 @@ extension PostgresEnrollmentStore {
         try await signInStarts.submit(credential) { requests in await self.startSignIns(requests) }
     }
 
+    /// One round trip for the five reads, as one statement of rows tagged with their kind (so one
+    /// snapshot too): a server reads a context at every second step, and each statement is a
+    /// round trip to the database.
+    public func pendingSignInContext(id: String) async throws(PostgresEnrollmentStoreError) -> PendingSignInContext? {
+        var binds = PostgresBindings()
+        binds.append(id)
+        let query = PostgresQuery(unsafeSQL: Self.pendingSignInContextQuery, binds: binds)
+        let rows = try await reading("reading a pending sign-in") { connection in try await connection.query(query) }
+        var credential: PendingSignInRecord?
+        var account: AccountRecord?
+        var identityRows: [PostgresStoredRow] = []
+        var totp: [FactorRecord] = []
+        var phone: [PhoneFactorRecord] = []
+        for row in rows {
+            let stored = PostgresStoredRow(row: row)
+            switch try stored.text("kind", of: id) {
+            case "credential": credential = try stored.pendingSignInRecord()
+            case "account": account = try stored.accountRecord()
+            case "identity": identityRows.append(stored)
+            case "factor": totp.append(try stored.factorRecord(sealer))
+            default: phone.append(try stored.phoneFactorRecord())
+            }
+        }
+        guard let credential else { return nil }
+        return PendingSignInContext(
+            credential: credential, account: account,
+            identities: try identityRows.map { row throws(PostgresEnrollmentStoreError) in try row.providerIdentity(of: credential.userID) },
+            factors: SignInFactors(totp: totp, phone: phone))
+    }
+
+    /// The pending sign-in `$1` and its user's account, identities, TOTP and phone factors, sorted
+    /// by kind and then as each kind is listed alone (factors by enrollment time and id, identities
+    /// by provider).
+    static let pendingSignInContextQuery: String = {
+        let user = "(SELECT user_id FROM pending_sign_ins WHERE id = $1)"
+        return StoredColumns.taggedUnion(
+            [
+                .init(kind: "credential", columns: StoredColumns.pendingSignIn, from: "pending_sign_ins WHERE id = $1"),
+                .init(kind: "account", columns: StoredColumns.account, from: "accounts WHERE id = \(user)"),
+                .init(kind: "identity", columns: StoredColumns.providerIdentity, from: "provider_identities WHERE account_id = \(user)"),
+                .init(kind: "factor", columns: StoredColumns.factor, from: "factors WHERE user_id = \(user)"),
+                .init(kind: "phone", columns: StoredColumns.phoneFactor, from: "phone_factors WHERE user_id = \(user)"),
+            ], orderedBy: "kind, enrolled_at, provider_id, id"
+        ) { column in
+            switch column {
+            case "email_verified", "disabled": "NULL::boolean"
+            case "sealed_secret": "NULL::bytea"
+            case "created_at", "expires_at", "enrolled_at", "digits", "period", "last_accepted_step", "last_sign_in_at", "tokens_valid_after":
+                "NULL::bigint"
+            default: "NULL::text"
+            }
+        }
+    }()
+
     /// One statement: the credential joined with the counter.
     public func pendingSignIn(id: String, failureKey: String) async throws(PostgresEnrollmentStoreError) -> (
         credential: PendingSignInRecord, failures: FailureCounter
