@@ -68,7 +68,10 @@ public final class IDTokenKeyFileMonitor: Sendable {
             guard changed else { return nil }
             logger.info(
                 "ID token signing keys reloaded",
-                metadata: ["file": "\(path)", "signing-kid": "\(keys.signing.kid)", "keys": "\(keys.keys.count)"])
+                metadata: [
+                    "file": "\(path)", "signing-kid": "\(keys.signing.kid)", "signing-algorithm": "\(keys.signing.algorithm.rawValue)",
+                    "keys": "\(keys.keys.count)",
+                ])
             return keys
         case .success(nil):
             problem = .missing(path: path)

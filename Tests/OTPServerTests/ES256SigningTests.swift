@@ -223,6 +223,28 @@ import Testing
         }
     }
 
+    @Test func theConfigFileAndTheEnvironmentNameTheAlgorithmToo() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let settings = directory.file("server.json")
+        try #"{"signing-algorithm":"ES256","signing-key-file":"\#(directory.file("file.signing-key"))"}"#.write(
+            toFile: settings, atomically: true, encoding: .utf8)
+        try await ServerProcess.with(arguments: ["--emulator", "--config", settings], in: directory) { server in
+            let token = try await Self.signUp(server, "file@example.com").token
+            #expect(try Self.header(of: token)["alg"] as? String == "ES256")
+        }
+        let commandLine = [
+            "--db", directory.file("other.sqlite"), "--key-file", try ServerProcess.sealingKeyFile(in: directory), "--project-id",
+            "demo-otpkit", "--port", "0", "--emulator",
+        ]
+        try await ServerProcess.with(
+            commandLine: commandLine, environment: ["OTPKIT_SERVER_SIGNING_ALGORITHM": "ES256"], projectID: "demo-otpkit", in: directory
+        ) { server in
+            let token = try await Self.signUp(server, "env@example.com").token
+            #expect(try Self.header(of: token)["alg"] as? String == "ES256")
+        }
+    }
+
     @Test func aKeyOfAnUnknownAlgorithmStopsTheServerWithOneLine() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
