@@ -10,8 +10,9 @@ internal import Synchronization
 /// any key of the set, by the `kid` in their header only: a token naming a key the set does not
 /// hold is refused, never tried against another key, and so is a token whose `alg` is not the
 /// algorithm of the key its `kid` names (JWTKit verifies with the key's own algorithm whatever
-/// the header says, so the header would otherwise lie unnoticed). The set can be replaced while the issuer serves
-/// (``useKeys(_:)``, ``refreshKeys()``), which is how a running server takes up a rotation.
+/// the header says, so the header would otherwise lie unnoticed). The set can be replaced while
+/// the issuer serves (``useKeys(_:)``, ``refreshKeys()``), which is how a running server takes up
+/// a rotation.
 public final class IDTokenIssuer: Sendable {
     /// The project the tokens are for (`aud`, and the end of `iss`).
     public let projectID: String

@@ -8,8 +8,8 @@ public import OTPSealing
 /// The ID token signing keys at rest: one file, sealed under the operator's sealing key, made on
 /// first start and replaced whole by each rotation.
 ///
-/// Each key (its PEM, RSA or P-256) is encrypted with AES-256-GCM under a random 32-byte wrapping key, and
-/// the wrapping key is sealed by the `SecretSealer` like any enrolled secret (the key id in its
+/// Each key (its PEM, RSA or P-256) is encrypted with AES-256-GCM under a random 32-byte wrapping
+/// key, and the wrapping key is sealed by the `SecretSealer` like any enrolled secret (the key id in its
 /// associated data), so the file is useless without the sealing key and rotates with it through
 /// `previous` keys. A new file is published with `link(2)`, which never replaces a file: of servers
 /// starting at once on one file, one key wins and every server loads it. A rotation writes the
@@ -91,7 +91,6 @@ public enum IDTokenKeyFile {
 
     /// The keys in the file at `path`, made and written there (mode 0600) when there is no file.
     ///
-    /// - Throws: ``IDTokenKeyFileError`` saying what is wrong with the file and what to do.
     /// The key a new file gets signs with `algorithm`; an existing file is used as it is, whatever
     /// its keys' algorithm (a rotation changes that).
     ///

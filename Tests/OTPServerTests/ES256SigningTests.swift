@@ -340,7 +340,9 @@ import Testing
         // A key set mixing the two algorithms verifies each key's tokens.
         let rsa = try IDTokenSigningKey.generate()
         let mixed = await IDTokenIssuer(
-            projectID: "demo-a", signingKeys: IDTokenSigningKeySet(keys: [rsa, key.retiredCopy]), clock: clock.read)
+            projectID: "demo-a",
+            signingKeys: IDTokenSigningKeySet(keys: [rsa, IDTokenSigningKey(kid: key.kid, privateKey: key.privateKey, retiredAt: 0)]),
+            clock: clock.read)
         #expect(try await mixed.verify(token).subject == "user-1")
         let fromRSA = try await mixed.sign(claims)
         #expect(try Self.header(of: fromRSA)["alg"] as? String == "RS256")
@@ -348,9 +350,4 @@ import Testing
         let keySet = try mixed.keySetJSON()
         #expect(keySet.contains(#""kty":"EC""#) && keySet.contains(#""kty":"RSA""#) && keySet.contains(#""crv":"P-256""#))
     }
-}
-
-extension IDTokenSigningKey {
-    /// This key as a rotation keeps it: retired, verifying only.
-    fileprivate var retiredCopy: IDTokenSigningKey { IDTokenSigningKey(kid: kid, privateKey: privateKey, retiredAt: 0) }
 }
