@@ -3,13 +3,16 @@ internal import JWTKit
 public import OTPEnrollment
 internal import Synchronization
 
-/// Signs Firebase-shaped ID tokens (RS256, with `kid`) for one project and checks the tokens
-/// clients send back.
+/// Signs Firebase-shaped ID tokens (RS256 or ES256, with `kid`) for one project and checks the
+/// tokens clients send back.
 ///
-/// It signs with its key set's signing key and accepts tokens signed by any key of the set, by
-/// the `kid` in their header only: a token naming a key the set does not hold is refused, never
-/// tried against another key. The set can be replaced while the issuer serves
-/// (``useKeys(_:)``, ``refreshKeys()``), which is how a running server takes up a rotation.
+/// It signs with its key set's signing key, in that key's algorithm, and accepts tokens signed by
+/// any key of the set, by the `kid` in their header only: a token naming a key the set does not
+/// hold is refused, never tried against another key, and so is a token whose `alg` is not the
+/// algorithm of the key its `kid` names (JWTKit verifies with the key's own algorithm whatever
+/// the header says, so the header would otherwise lie unnoticed). The set can be replaced while
+/// the issuer serves (``useKeys(_:)``, ``refreshKeys()``), which is how a running server takes up
+/// a rotation.
 public final class IDTokenIssuer: Sendable {
     /// The project the tokens are for (`aud`, and the end of `iss`).
     public let projectID: String
@@ -28,13 +31,18 @@ public final class IDTokenIssuer: Sendable {
             self.set = set
             collection = JWTKeyCollection()
             for key in set.keys {
-                await collection.add(rsa: key.privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.kid))
+                let kid = JWKIdentifier(string: key.kid)
+                switch key.privateKey {
+                case .rsa(let rsa): await collection.add(rsa: rsa, digestAlgorithm: .sha256, kid: kid)
+                case .es256(let ecdsa): await collection.add(ecdsa: ecdsa, kid: kid)
+                }
             }
             // Without a default key, a token whose kid the set lacks finds no key at all.
             await collection.clearDefault()
         }
 
-        func holds(_ kid: String) -> Bool { set.keys.contains { $0.kid == kid } }
+        /// The key called `kid`, if the set holds one.
+        func key(_ kid: String) -> IDTokenSigningKey? { set.keys.first { $0.kid == kid } }
     }
 
     /// The issuer of `projectID`'s tokens.
@@ -121,14 +129,17 @@ public final class IDTokenIssuer: Sendable {
     /// The claims of `token` when this issuer signed it for its project, with a key it holds, and
     /// it has not expired.
     public func verify(_ token: String) async throws(IDTokenError) -> IDTokenClaims {
-        guard let kid = Self.keyID(of: token) else { throw .invalid }
+        guard let header = Self.header(of: token), let kid = header.kid else { throw .invalid }
         var keys = current.withLock { $0 }
-        if !keys.holds(kid) {
+        var key = keys.key(kid)
+        if key == nil {
             // Another server sharing the key file may have rotated it and signed with the new key
             // before this one's next periodic look.
             if await refreshKeys() { keys = current.withLock { $0 } }
-            guard keys.holds(kid) else { throw .unknownKey }
+            key = keys.key(kid)
         }
+        guard let key else { throw .unknownKey }
+        guard header.alg == key.algorithm.rawValue else { throw .invalid }
         let claims: IDTokenClaims
         do {
             claims = try await keys.collection.verify(token, as: IDTokenClaims.self)
@@ -148,10 +159,15 @@ public final class IDTokenIssuer: Sendable {
         return String(decoding: try encoder.encode(JWKS(keys: keys)), as: UTF8.self)
     }
 
-    /// The `kid` in the header of `token`, read before its signature is checked to pick the key.
-    static func keyID(of token: String) -> String? {
-        struct Header: Decodable { var kid: String? }
+    /// The fields of a token's header that pick the key and must agree with it.
+    struct Header: Decodable {
+        var kid: String?
+        var alg: String?
+    }
+
+    /// The header of `token`, read before its signature is checked to pick the key.
+    static func header(of token: String) -> Header? {
         guard let end = token.firstIndex(of: "."), let header = Base64URL.decode(token[..<end]) else { return nil }
-        return (try? JSONDecoder().decode(Header.self, from: Data(header)))?.kid
+        return try? JSONDecoder().decode(Header.self, from: Data(header))
     }
 }

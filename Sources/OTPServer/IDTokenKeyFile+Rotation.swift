@@ -17,22 +17,26 @@ extension IDTokenKeyFile {
     /// it: a reader sees the old set or the new one, and two rotations at once each keep the
     /// other's key.
     ///
+    /// The new key signs with `algorithm`, or with the algorithm of the key it replaces when
+    /// `nil`; the keys it retires keep theirs and verify as before.
+    ///
     /// - Returns: The new set; its `signing` key is the new one.
     /// - Throws: ``IDTokenKeyFileError`` saying what is wrong with the file and what to do; the
     ///   file is then left as it was.
     public static func rotate(
-        path: String, sealer: SecretSealer, now: Int64, retention: Int64 = defaultRetention
+        path: String, sealer: SecretSealer, now: Int64, retention: Int64 = defaultRetention, algorithm: IDTokenSigningAlgorithm? = nil
     ) throws(IDTokenKeyFileError) -> IDTokenSigningKeySet {
         let lock = try lockExclusively(path)
         // Closing the descriptor releases the lock.
         defer { try? lock.close() }
         guard let (current, _) = try load(path: path, sealer: sealer) else { throw .missing(path: path) }
-        var key = try IDTokenSigningKey.generate()
-        while current.keys.contains(where: { $0.kid == key.kid }) { key = try IDTokenSigningKey.generate() }
+        let algorithm = algorithm ?? current.signing.algorithm
+        var key = try IDTokenSigningKey.generate(algorithm: algorithm)
+        while current.keys.contains(where: { $0.kid == key.kid }) { key = try IDTokenSigningKey.generate(algorithm: algorithm) }
         let rotated = current.rotated(to: key, now: now, retention: retention)
         var sealed: [SealedKey] = []
         for key in rotated.keys { sealed.append(try seal(key, sealer: sealer)) }
-        try replace(try encode(FormatTwo(format: formatTwo, keys: sealed), path: path), at: path)
+        try replace(try encode(sealed: sealed, path: path), at: path)
         return rotated
     }
 

@@ -8,19 +8,26 @@ public import OTPSealing
 /// The ID token signing keys at rest: one file, sealed under the operator's sealing key, made on
 /// first start and replaced whole by each rotation.
 ///
-/// Each RSA key (its PEM) is encrypted with AES-256-GCM under a random 32-byte wrapping key, and
-/// the wrapping key is sealed by the `SecretSealer` like any enrolled secret (the key id in its
+/// Each key (its PEM, RSA or P-256) is encrypted with AES-256-GCM under a random 32-byte wrapping
+/// key, and the wrapping key is sealed by the `SecretSealer` like any enrolled secret (the key id in its
 /// associated data), so the file is useless without the sealing key and rotates with it through
 /// `previous` keys. A new file is published with `link(2)`, which never replaces a file: of servers
 /// starting at once on one file, one key wins and every server loads it. A rotation writes the
 /// whole set beside the file and renames it over the file, under an exclusive lock, so a reader
 /// sees the old set or the new one and two rotations never lose each other's key.
 ///
-/// Format 1 holds one key; format 2 an ordered set with retirement times. A new file is written
-/// in format 1, which every version reads; a rotated one in format 2.
+/// Format 1 holds one RS256 key; format 2 an ordered set of RS256 keys with retirement times;
+/// format 3 the same set with each key's algorithm. A file is written in the oldest format that
+/// holds its keys, so that every version that can use them reads it: a new RS256 key in format 1,
+/// a rotated set of RS256 keys in format 2, and a set holding any ES256 key in format 3, which
+/// versions before ES256 refuse as a format they do not know rather than try to read an EC key
+/// as an RSA one.
 public enum IDTokenKeyFile {
     static let formatOne = "otpkit-server ID token key 1"
     static let formatTwo = "otpkit-server ID token keys 2"
+    static let formatThree = "otpkit-server ID token keys 3"
+    /// What every format's name starts with, to tell a newer version's file from a stranger's.
+    static let formatPrefix = "otpkit-server ID token key"
     static let associatedDataPrefix = "OTPKit ID token key v1\0"
     /// Far above any real file (a few kilobytes a key); a larger one is no key file.
     static let maximumSize = 1 << 20
@@ -28,6 +35,8 @@ public enum IDTokenKeyFile {
     /// One key as the file holds it: sealed, with the time a rotation retired it.
     struct SealedKey: Codable {
         var kid: String
+        /// Absent in formats 1 and 2, whose keys are all RS256.
+        var algorithm: String?
         var retiredAt: Int64?
         var wrappedKey: String
         var nonce: String
@@ -45,7 +54,7 @@ public enum IDTokenKeyFile {
         var tag: String
     }
 
-    /// Format 2: the signing key first, then the retired ones.
+    /// Formats 2 and 3: the signing key first, then the retired ones.
     struct FormatTwo: Codable {
         var format: String
         var keys: [SealedKey]
@@ -82,20 +91,33 @@ public enum IDTokenKeyFile {
 
     /// The keys in the file at `path`, made and written there (mode 0600) when there is no file.
     ///
+    /// The key a new file gets signs with `algorithm`; an existing file is used as it is, whatever
+    /// its keys' algorithm (a rotation changes that).
+    ///
     /// - Throws: ``IDTokenKeyFileError`` saying what is wrong with the file and what to do.
-    public static func loadOrCreate(path: String, sealer: SecretSealer) throws(IDTokenKeyFileError) -> IDTokenSigningKeySet {
-        try loadOrCreateVersion(path: path, sealer: sealer).0
+    public static func loadOrCreate(
+        path: String, sealer: SecretSealer, algorithm: IDTokenSigningAlgorithm = .rs256
+    ) throws(IDTokenKeyFileError) -> IDTokenSigningKeySet {
+        try loadOrCreateVersion(path: path, sealer: sealer, algorithm: algorithm).0
     }
 
-    /// ``loadOrCreate(path:sealer:)``, and the version of the file the keys came from.
-    static func loadOrCreateVersion(path: String, sealer: SecretSealer) throws(IDTokenKeyFileError) -> (IDTokenSigningKeySet, Stamp) {
+    /// ``loadOrCreate(path:sealer:algorithm:)``, and the version of the file the keys came from.
+    static func loadOrCreateVersion(
+        path: String, sealer: SecretSealer, algorithm: IDTokenSigningAlgorithm = .rs256
+    ) throws(IDTokenKeyFileError) -> (IDTokenSigningKeySet, Stamp) {
         if let loaded = try load(path: path, sealer: sealer) { return loaded }
-        let key = try IDTokenSigningKey.generate()
+        let key = try IDTokenSigningKey.generate(algorithm: algorithm)
         let sealed = try seal(key, sealer: sealer)
-        let contents = FormatOne(
-            format: formatOne, kid: sealed.kid, wrappedKey: sealed.wrappedKey, nonce: sealed.nonce, ciphertext: sealed.ciphertext,
-            tag: sealed.tag)
-        try publish(try encode(contents, path: path), at: path)
+        let encoded: Data
+        if key.algorithm == .rs256 {
+            encoded = try encode(
+                FormatOne(
+                    format: formatOne, kid: sealed.kid, wrappedKey: sealed.wrappedKey, nonce: sealed.nonce,
+                    ciphertext: sealed.ciphertext, tag: sealed.tag), path: path)
+        } else {
+            encoded = try encode(sealed: [sealed], path: path)
+        }
+        try publish(encoded, at: path)
         // Another server may have published first; everyone uses what is in the file.
         guard let stored = try load(path: path, sealer: sealer) else {
             throw .unreadable(path: path, reason: "it vanished after it was written")
@@ -139,7 +161,7 @@ public enum IDTokenKeyFile {
         return (Array(data[..<count]), Stamp(status))
     }
 
-    /// The sealed keys of a file in either format, the signing one first.
+    /// The sealed keys of a file in any format, the signing one first.
     static func decode(_ data: [UInt8], path: String) throws(IDTokenKeyFileError) -> [SealedKey] {
         let decoder = JSONDecoder()
         guard let name = try? decoder.decode(FormatName.self, from: Data(data)) else { throw .malformed(path: path) }
@@ -147,17 +169,28 @@ public enum IDTokenKeyFile {
         case formatOne:
             guard let one = try? decoder.decode(FormatOne.self, from: Data(data)) else { throw .malformed(path: path) }
             return [SealedKey(kid: one.kid, wrappedKey: one.wrappedKey, nonce: one.nonce, ciphertext: one.ciphertext, tag: one.tag)]
-        case formatTwo:
-            guard let two = try? decoder.decode(FormatTwo.self, from: Data(data)), !two.keys.isEmpty,
-                Set(two.keys.map(\.kid)).count == two.keys.count
+        case formatTwo, formatThree:
+            guard let set = try? decoder.decode(FormatTwo.self, from: Data(data)), !set.keys.isEmpty,
+                Set(set.keys.map(\.kid)).count == set.keys.count
             else { throw .malformed(path: path) }
-            return two.keys
+            return set.keys
+        case let format where format.hasPrefix(formatPrefix):
+            throw .newerFormat(path: path, format: format)
         default:
             throw .malformed(path: path)
         }
     }
 
     static func open(_ sealed: SealedKey, path: String, sealer: SecretSealer) throws(IDTokenKeyFileError) -> IDTokenSigningKey {
+        let algorithm: IDTokenSigningAlgorithm
+        if let name = sealed.algorithm {
+            guard let known = IDTokenSigningAlgorithm(rawValue: name) else {
+                throw .unknownAlgorithm(path: path, kid: sealed.kid, algorithm: name)
+            }
+            algorithm = known
+        } else {
+            algorithm = .rs256
+        }
         guard let wrapped = bytes(hex: sealed.wrappedKey), let nonce = bytes(hex: sealed.nonce),
             let ciphertext = bytes(hex: sealed.ciphertext), let tag = bytes(hex: sealed.tag),
             let sealedWrappingKey = try? SealedSecret(bytes: wrapped)
@@ -185,7 +218,7 @@ public enum IDTokenKeyFile {
         } catch {
             throw .malformed(path: path)
         }
-        guard let privateKey = try? JWTKit.Insecure.RSA.PrivateKey(pem: pem) else { throw .malformed(path: path) }
+        guard let privateKey = IDTokenSigningKey.PrivateKey.read(pem: pem, algorithm: algorithm) else { throw .malformed(path: path) }
         return IDTokenSigningKey(kid: sealed.kid, privateKey: privateKey, retiredAt: sealed.retiredAt)
     }
 
@@ -206,11 +239,26 @@ public enum IDTokenKeyFile {
                 }
             }
             return SealedKey(
-                kid: key.kid, retiredAt: key.retiredAt, wrappedKey: Hex.encode(wrapped.bytes), nonce: Hex.encode(nonce),
+                kid: key.kid, algorithm: key.algorithm.rawValue, retiredAt: key.retiredAt, wrappedKey: Hex.encode(wrapped.bytes),
+                nonce: Hex.encode(nonce),
                 ciphertext: Hex.encode(sealed.ciphertext), tag: Hex.encode(sealed.tag))
         } catch {
             throw .keyGenerationFailed
         }
+    }
+
+    /// A set of sealed keys in the oldest format that holds them: format 2 when every key is
+    /// RS256 (without the algorithms, as format 2 has none), else format 3.
+    static func encode(sealed keys: [SealedKey], path: String) throws(IDTokenKeyFileError) -> Data {
+        if keys.allSatisfy({ $0.algorithm == IDTokenSigningAlgorithm.rs256.rawValue }) {
+            let plain = keys.map { (key) in
+                var key = key
+                key.algorithm = nil
+                return key
+            }
+            return try encode(FormatTwo(format: formatTwo, keys: plain), path: path)
+        }
+        return try encode(FormatTwo(format: formatThree, keys: keys), path: path)
     }
 
     static func encode(_ contents: some Encodable, path: String) throws(IDTokenKeyFileError) -> Data {

@@ -27,13 +27,14 @@ public final class IDTokenKeyFileMonitor: Sendable {
         var problem: IDTokenKeyFileError?
     }
 
-    /// The keys in the file at `path`, made there when there is no file, and a monitor of it.
+    /// The keys in the file at `path`, made there when there is no file (with a key that signs with
+    /// `algorithm`), and a monitor of it.
     ///
     /// - Throws: ``IDTokenKeyFileError`` saying what is wrong with the file and what to do.
-    public static func start(path: String, sealer: SecretSealer, logger: Logger) throws(IDTokenKeyFileError) -> (
-        IDTokenSigningKeySet, IDTokenKeyFileMonitor
-    ) {
-        let (keys, stamp) = try IDTokenKeyFile.loadOrCreateVersion(path: path, sealer: sealer)
+    public static func start(
+        path: String, sealer: SecretSealer, logger: Logger, algorithm: IDTokenSigningAlgorithm = .rs256
+    ) throws(IDTokenKeyFileError) -> (IDTokenSigningKeySet, IDTokenKeyFileMonitor) {
+        let (keys, stamp) = try IDTokenKeyFile.loadOrCreateVersion(path: path, sealer: sealer, algorithm: algorithm)
         return (keys, IDTokenKeyFileMonitor(path: path, sealer: sealer, logger: logger, loaded: stamp))
     }
 
@@ -67,7 +68,10 @@ public final class IDTokenKeyFileMonitor: Sendable {
             guard changed else { return nil }
             logger.info(
                 "ID token signing keys reloaded",
-                metadata: ["file": "\(path)", "signing-kid": "\(keys.signing.kid)", "keys": "\(keys.keys.count)"])
+                metadata: [
+                    "file": "\(path)", "signing-kid": "\(keys.signing.kid)", "signing-algorithm": "\(keys.signing.algorithm.rawValue)",
+                    "keys": "\(keys.keys.count)",
+                ])
             return keys
         case .success(nil):
             problem = .missing(path: path)

@@ -1,5 +1,6 @@
 /// The keys of one signing key file: the one that signs new ID tokens, and the retired ones kept
-/// so that tokens they signed still verify until those tokens have expired.
+/// so that tokens they signed still verify until those tokens have expired. The keys may differ in
+/// algorithm: after a rotation from RS256 to ES256 the RSA key verifies until it is dropped.
 public struct IDTokenSigningKeySet: Sendable {
     /// Every kept key, the signing one first, then the retired ones from the most recently retired.
     public let keys: [IDTokenSigningKey]
@@ -27,9 +28,7 @@ public struct IDTokenSigningKeySet: Sendable {
     /// The key retired by this rotation is always kept, whatever `retention` says: it signed
     /// tokens a moment ago.
     public func rotated(to key: IDTokenSigningKey, now: Int64, retention: Int64) -> IDTokenSigningKeySet {
-        let retiring = IDTokenSigningKey(kid: signing.kid, privateKey: signing.privateKey, retiredAt: now)
         let kept = keys.dropFirst().filter { ($0.retiredAt ?? now) > now - retention }
-        let fresh = IDTokenSigningKey(kid: key.kid, privateKey: key.privateKey)
-        return IDTokenSigningKeySet(keys: [fresh, retiring] + kept)
+        return IDTokenSigningKeySet(keys: [key.retired(at: nil), signing.retired(at: now)] + kept)
     }
 }

@@ -20,7 +20,8 @@ struct RotateSigningKeyCommand: ParsableCommand {
             published in the key set and accepted, for an hour and five minutes (the ID token lifetime \
             and time for every server to notice); a later rotation drops it then. Running servers \
             re-read the file within \(IDTokenKeyFileMonitor.checkInterval) seconds, and at once when \
-            a token names the new key. Prints the new key id on one line.
+            a token names the new key. Prints the new key id on one line. --algorithm changes the \
+            algorithm new tokens are signed with; the retired key keeps its own until it is dropped.
             """
     )
 
@@ -48,12 +49,19 @@ struct RotateSigningKeyCommand: ParsableCommand {
         help: ArgumentHelp("The ID token signing key file (default: the SQLite file's path + .signing-key).", valueName: "file"))
     var signingKeyFile: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The new key's algorithm: RS256 (as Firebase signs) or ES256 (ECDSA P-256, cheaper to sign with) (default: the current signing key's).",
+            valueName: "RS256|ES256"))
+    var algorithm: String?
+
     /// For tests: a retention short enough that a second rotation drops the first key.
     @Option(name: .customLong("retired-key-retention"), help: .private)
     var retention: Int64 = IDTokenKeyFile.defaultRetention
 
     func validate() throws {
         guard retention >= 0 else { throw ValidationError("--retired-key-retention must be 0 seconds or more") }
+        if let algorithm { _ = try ServerSettings.signingAlgorithm(algorithm, option: "--algorithm") }
     }
 
     func run() throws {
@@ -78,13 +86,15 @@ struct RotateSigningKeyCommand: ParsableCommand {
         } catch {
             throw ServerFailure("\(error)")
         }
+        let newAlgorithm = try algorithm.map { (name) throws(ValidationError) in try ServerSettings.signingAlgorithm(name, option: "--algorithm") }
         let keys: IDTokenSigningKeySet
         do {
-            keys = try IDTokenKeyFile.rotate(path: path, sealer: sealer, now: Int64(Date().timeIntervalSince1970), retention: retention)
+            keys = try IDTokenKeyFile.rotate(
+                path: path, sealer: sealer, now: Int64(Date().timeIntervalSince1970), retention: retention, algorithm: newAlgorithm)
         } catch {
             throw ServerFailure(error.description)
         }
         let retired = keys.keys.dropFirst().map(\.kid).joined(separator: ", ")
-        print("\(path): ID tokens are now signed with key \(keys.signing.kid); still verifying \(retired)")
+        print("\(path): ID tokens are now signed with key \(keys.signing.kid) (\(keys.signing.algorithm.rawValue)); still verifying \(retired)")
     }
 }

@@ -68,6 +68,13 @@ struct ServerCommand: AsyncParsableCommand {
             valueName: "file"))
     var signingKeyFile: String?
 
+    @Option(
+        name: .customLong("signing-algorithm"),
+        help: ArgumentHelp(
+            "The algorithm of the ID token signing key made on first start: RS256 (the default, as Firebase signs) or ES256 (ECDSA P-256, a fraction of RS256's CPU per token). An existing signing key file is never changed by it: `otpkit-server rotate-signing-key --algorithm` changes it. firebase-admin's verify_id_token accepts ES256 tokens only under FIREBASE_AUTH_EMULATOR_HOST, where it checks no signature; outside it refuses any algorithm but RS256.",
+            valueName: "RS256|ES256"))
+    var signingAlgorithm: String?
+
     @Option(name: .customLong("project-id"), help: ArgumentHelp("The Firebase project id tokens are issued for.", valueName: "id"))
     var projectID: String?
 
@@ -129,7 +136,8 @@ struct ServerCommand: AsyncParsableCommand {
     var commandLineLayer: ServerSettingsLayer {
         let layer = ServerSettingsLayer(
             database: database, keyFile: keyFile, previousKeyFiles: previousKeyFiles.nonEmpty, signingKeyFile: signingKeyFile,
-            projectID: projectID, apiKeys: apiKeys.nonEmpty, host: host, port: port, emulator: emulator, adminTokenFile: adminTokenFile,
+            signingAlgorithm: signingAlgorithm, projectID: projectID, apiKeys: apiKeys.nonEmpty, host: host, port: port, emulator: emulator,
+            adminTokenFile: adminTokenFile,
             smsCommand: smsCommand,
             smsWebhook: smsWebhook, identityProviders: identityProviders.nonEmpty, testPhoneNumbers: testPhoneNumbers.nonEmpty)
         return limitOptions.applied(to: layer)
@@ -196,7 +204,8 @@ struct ServerCommand: AsyncParsableCommand {
         let signingKeys: IDTokenSigningKeySet
         let signingKeyFile: IDTokenKeyFileMonitor
         do {
-            (signingKeys, signingKeyFile) = try IDTokenKeyFileMonitor.start(path: signingKeyPath, sealer: sealer, logger: logger)
+            (signingKeys, signingKeyFile) = try IDTokenKeyFileMonitor.start(
+                path: signingKeyPath, sealer: sealer, logger: logger, algorithm: settings.signingAlgorithm)
         } catch {
             throw ServerFailure(error.description)
         }

@@ -28,6 +28,7 @@ struct ServerOption: Sendable {
         ServerOption(name: "key-file", kind: .text(\.keyFile)),
         ServerOption(name: "previous-key-file", kind: .texts(\.previousKeyFiles)),
         ServerOption(name: "signing-key-file", kind: .text(\.signingKeyFile)),
+        ServerOption(name: "signing-algorithm", kind: .text(\.signingAlgorithm)),
         ServerOption(name: "project-id", kind: .text(\.projectID)),
         ServerOption(name: "api-key", kind: .texts(\.apiKeys)),
         ServerOption(name: "host", kind: .text(\.host)),

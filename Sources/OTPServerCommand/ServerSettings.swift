@@ -10,6 +10,8 @@ struct ServerSettings: Sendable {
     var keyFile: String?
     var previousKeyFiles: [String]
     var signingKeyFile: String?
+    /// The algorithm of the key made when there is no signing key file yet.
+    var signingAlgorithm: IDTokenSigningAlgorithm
     var projectID: String
     var apiKeys: [String]
     var host: String
@@ -52,6 +54,7 @@ struct ServerSettings: Sendable {
         keyFile = layer.keyFile
         previousKeyFiles = layer.previousKeyFiles ?? []
         signingKeyFile = layer.signingKeyFile
+        signingAlgorithm = try Self.signingAlgorithm(layer.signingAlgorithm, option: "--signing-algorithm")
         apiKeys = layer.apiKeys ?? []
         host = layer.host ?? "127.0.0.1"
         port = layer.port ?? 9099
@@ -110,6 +113,17 @@ struct ServerSettings: Sendable {
             verificationsPerAccount: pick(layer.verificationsPerAccount, standard.verificationsPerAccount),
             codeSendsPerAddress: pick(layer.codeSendsPerAddress, standard.codeSendsPerAddress),
             signUpsPerAddress: pick(layer.signUpsPerAddress, standard.signUpsPerAddress))
+    }
+
+    /// The algorithm `name` names (RS256 when `nil`), for `option`.
+    ///
+    /// - Throws: `ValidationError` naming the accepted values.
+    static func signingAlgorithm(_ name: String?, option: String) throws(ValidationError) -> IDTokenSigningAlgorithm {
+        guard let name else { return .rs256 }
+        guard let algorithm = IDTokenSigningAlgorithm(rawValue: name.uppercased()) else {
+            throw ValidationError("\(option) must be one of \(IDTokenSigningAlgorithm.names), not \(name)")
+        }
+        return algorithm
     }
 
     /// Reads the token of ``adminTokenFile``, when one is given.

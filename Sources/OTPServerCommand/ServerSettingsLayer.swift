@@ -10,6 +10,7 @@ struct ServerSettingsLayer: Sendable, Equatable {
     var keyFile: String?
     var previousKeyFiles: [String]?
     var signingKeyFile: String?
+    var signingAlgorithm: String?
     var projectID: String?
     var apiKeys: [String]?
     var host: String?
