@@ -58,7 +58,8 @@ def main():
     out.append("")
     out.append(
         f"{machine['date']}, commit {machine['commit']}, {machine['cpu']}, {machine['cores']} cores; "
-        f"{machine['otpkit_users']} users per OTPKit store, {machine['pi_users']} privacyIDEA users, {machine['duration']} s per run."
+        f"{machine['otpkit_users']} users per OTPKit store, {machine['pi_users']} privacyIDEA users, {machine['duration']} s per run, "
+        f"ID tokens signed {machine.get('signing_algorithm', 'RS256')}."
     )
     out.append("")
     out.append(f"- `uptime` before: `{machine['uptime_before'].strip()}`")

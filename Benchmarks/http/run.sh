@@ -10,7 +10,8 @@
 # DURATION (seconds per run), CONNECTIONS (wrk's, for otpkit-server), PI_CONNECTIONS, BENCH_WORK
 # (where everything outside the repository goes), BENCH_PERF=1 (profile otpkit-server with perf at
 # 499 Hz during each SQLite run), BENCH_ONLY (a space-separated subset of "sqlite postgres
-# privacyidea", to work on one part; the report compares only what ran together).
+# privacyidea", to work on one part; the report compares only what ran together), SIGNING_ALGORITHM
+# (RS256, the default, or ES256: the algorithm of otpkit-server's ID token signing key).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -19,6 +20,7 @@ work=${BENCH_WORK:-/opt/otpkit-bench}
 otpkit_users=${OTPKIT_USERS:-10000}
 pi_users=${PI_USERS:-400}
 duration=${DURATION:-5}
+signing_algorithm=${SIGNING_ALGORITHM:-RS256}
 connections=${CONNECTIONS:-64}
 # privacyIDEA runs two synchronous workers: more connections than twice that only wait in
 # gunicorn's queue, and past wrk's timeout they would count as errors rather than as slow answers.
@@ -139,7 +141,9 @@ otpkit_store() {
     local dir=$run_dir/$name
     mkdir -p "$dir"
     say "$name: enrolling $otpkit_users users"
-    start_server "$dir/setup" --db "$db" --key-file "$run_dir/sealing.key" --project-id bench-project --emulator "$@"
+    # The signing key file is made here, with the algorithm asked for; the measured server reuses it.
+    start_server "$dir/setup" --db "$db" --key-file "$run_dir/sealing.key" --project-id bench-project --emulator \
+        --signing-algorithm "$signing_algorithm" "$@"
     (cd "$here" && "$python" otpkit_setup.py enroll "$server_port" "$otpkit_users" "$dir/users.jsonl")
     # Pending credentials live 5 minutes: they are made last, just before the runs.
     say "$name: two pending credentials per user"
@@ -237,7 +241,7 @@ chmod 600 "$run_dir/sealing.key"
 {
     echo "{\"uptime_before\":\"$(uptime)\",\"date\":\"$(date -u +%Y-%m-%dT%H:%M:%SZ)\",\"commit\":\"$(git -C "$root" rev-parse --short HEAD)\","
     echo "\"cpu\":\"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')\",\"cores\":$(nproc),"
-    echo "\"otpkit_users\":$otpkit_users,\"pi_users\":$pi_users,\"duration\":$duration}"
+    echo "\"otpkit_users\":$otpkit_users,\"pi_users\":$pi_users,\"duration\":$duration,\"signing_algorithm\":\"$signing_algorithm\"}"
 } | tr -d '\n' >"$run_dir/machine.json"
 
 if wants sqlite; then otpkit_store sqlite "$run_dir/sqlite/otpkit.sqlite"; fi
