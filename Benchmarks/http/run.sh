@@ -11,7 +11,8 @@
 # (where everything outside the repository goes), BENCH_PERF=1 (profile otpkit-server with perf at
 # 499 Hz during each SQLite run), BENCH_ONLY (a space-separated subset of "sqlite postgres
 # privacyidea", to work on one part; the report compares only what ran together), SIGNING_ALGORITHM
-# (RS256, the default, or ES256: the algorithm of otpkit-server's ID token signing key).
+# (RS256, the default, or ES256: the algorithm of otpkit-server's ID token signing key),
+# BENCH_SERVER_BIN (a release binary to measure instead of building this tree's, to compare two).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -56,6 +57,11 @@ install_missing() {
 }
 
 build() {
+    if [[ -n ${BENCH_SERVER_BIN:-} ]]; then
+        server_bin=$BENCH_SERVER_BIN
+        say "using $server_bin"
+        return
+    fi
     say "building otpkit-server (release)"
     (cd "$root" && swift build -c release --product otpkit-server >&2)
     server_bin=$(cd "$root" && swift build -c release --show-bin-path)/otpkit-server

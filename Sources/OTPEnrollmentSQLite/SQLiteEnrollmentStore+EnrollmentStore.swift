@@ -258,16 +258,29 @@ extension SQLiteEnrollmentStore {
 
     /// Five reads on the reader, each of the last commit: the service decides nothing from them
     /// that a write does not check again (the completion checks the credential, the lock and the
-    /// step in its own transaction), so they need no snapshot in common.
+    /// step in its own transaction), so they need no snapshot in common. The four after the
+    /// credential are sent together: the reader's thread runs them back to back, so a second step
+    /// waits for two trips to that thread, not five (each a wake-up of three threads).
     public func pendingSignInContext(id: String) async throws(SQLiteEnrollmentStoreError) -> PendingSignInContext? {
         guard let credential = try await readPendingSignIn(id: id, on: .reader) else { return nil }
         let userID = SQLiteData.text(credential.userID)
-        let account = try await execute("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [userID], on: .reader)
-        let identities = try await execute(
+        async let accountRows = execute("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [userID], on: .reader)
+        async let identityRows = execute(
             "SELECT \(StoredColumns.providerIdentity) FROM provider_identities WHERE account_id = ? ORDER BY provider_id", [userID],
             on: .reader)
-        let totp = try await factorRows(userID: credential.userID, on: .reader)
-        let phone = try await phoneFactorRows(userID: credential.userID, on: .reader)
+        async let totpRows = factorRows(userID: credential.userID, on: .reader)
+        async let phoneRows = phoneFactorRows(userID: credential.userID, on: .reader)
+        let account: [SQLiteRow]
+        let identities: [SQLiteRow]
+        let totp: [SQLiteRow]
+        let phone: [SQLiteRow]
+        do {
+            (account, identities, totp, phone) = try await (accountRows, identityRows, totpRows, phoneRows)
+        } catch let error as SQLiteEnrollmentStoreError {
+            throw error
+        } catch {
+            throw .database(path: path, message: "\(error)")
+        }
         return PendingSignInContext(
             credential: credential, account: try account.first.map(accountRecord),
             identities: try identities.map { row throws(SQLiteEnrollmentStoreError) in
