@@ -107,17 +107,7 @@ public enum IDTokenKeyFile {
     ) throws(IDTokenKeyFileError) -> (IDTokenSigningKeySet, Stamp) {
         if let loaded = try load(path: path, sealer: sealer) { return loaded }
         let key = try IDTokenSigningKey.generate(algorithm: algorithm)
-        let sealed = try seal(key, sealer: sealer)
-        let encoded: Data
-        if key.algorithm == .rs256 {
-            encoded = try encode(
-                FormatOne(
-                    format: formatOne, kid: sealed.kid, wrappedKey: sealed.wrappedKey, nonce: sealed.nonce,
-                    ciphertext: sealed.ciphertext, tag: sealed.tag), path: path)
-        } else {
-            encoded = try encode(sealed: [sealed], path: path)
-        }
-        try publish(encoded, at: path)
+        try publish(try encode(sealed: [try seal(key, sealer: sealer)], path: path), at: path)
         // Another server may have published first; everyone uses what is in the file.
         guard let stored = try load(path: path, sealer: sealer) else {
             throw .unreadable(path: path, reason: "it vanished after it was written")
@@ -247,10 +237,18 @@ public enum IDTokenKeyFile {
         }
     }
 
-    /// A set of sealed keys in the oldest format that holds them: format 2 when every key is
-    /// RS256 (without the algorithms, as format 2 has none), else format 3.
+    /// A set of sealed keys in the oldest format that holds them: format 1 for one RS256 key that
+    /// signs, format 2 when every key is RS256 (without the algorithms, as format 2 has none), else
+    /// format 3.
     static func encode(sealed keys: [SealedKey], path: String) throws(IDTokenKeyFileError) -> Data {
-        if keys.allSatisfy({ $0.algorithm == IDTokenSigningAlgorithm.rs256.rawValue }) {
+        let rs256 = IDTokenSigningAlgorithm.rs256.rawValue
+        if keys.count == 1, let key = keys.first, key.algorithm == rs256, key.retiredAt == nil {
+            return try encode(
+                FormatOne(
+                    format: formatOne, kid: key.kid, wrappedKey: key.wrappedKey, nonce: key.nonce, ciphertext: key.ciphertext, tag: key.tag),
+                path: path)
+        }
+        if keys.allSatisfy({ $0.algorithm == rs256 }) {
             let plain = keys.map { (key) in
                 var key = key
                 key.algorithm = nil
