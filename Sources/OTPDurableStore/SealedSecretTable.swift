@@ -10,7 +10,7 @@ package import OTPSealing
 /// sealed value carries its key id too, and the value is the truth: the column is an index of it.
 /// A store keeps the two in agreement, and repairs the column when something outside OTPKit
 /// (a half-applied manual fix, another tool) left them apart.
-package protocol SealedSecretTable {
+package protocol SealedSecretTable: Sendable {
     /// The store's own error type.
     associatedtype Failure: Error
 
@@ -32,7 +32,7 @@ package protocol SealedSecretTable {
     func resealBatch(
         notUnder current: SealingKeyID,
         limit: Int,
-        _ reseal: (_ recordID: String, _ sealed: SealedSecret) throws(Failure) -> SealedSecret?
+        _ reseal: @escaping @Sendable (_ recordID: String, _ sealed: SealedSecret) throws(Failure) -> SealedSecret?
     ) async throws(Failure) -> (read: Int, rewritten: Int)
 
     /// The error for rows sealed under keys the sealer lacks.

@@ -85,7 +85,7 @@ extension PostgresEnrollmentStore {
         func resealBatch(
             notUnder current: SealingKeyID,
             limit: Int,
-            _ reseal: (String, SealedSecret) throws(PostgresEnrollmentStoreError) -> SealedSecret?
+            _ reseal: @escaping @Sendable (String, SealedSecret) throws(PostgresEnrollmentStoreError) -> SealedSecret?
         ) async throws(PostgresEnrollmentStoreError) -> (read: Int, rewritten: Int) {
             // The rows are read and locked in one transaction, re-sealed here, and written in a
             // second that changes a row only while it still holds the value read: a row another

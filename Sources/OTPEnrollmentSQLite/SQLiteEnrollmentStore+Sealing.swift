@@ -68,7 +68,7 @@ extension SQLiteEnrollmentStore {
         func resealBatch(
             notUnder current: SealingKeyID,
             limit: Int,
-            _ reseal: (String, SealedSecret) throws(SQLiteEnrollmentStoreError) -> SealedSecret?
+            _ reseal: @escaping @Sendable (String, SealedSecret) throws(SQLiteEnrollmentStoreError) -> SealedSecret?
         ) async throws(SQLiteEnrollmentStoreError) -> (read: Int, rewritten: Int) {
             let currentID = SQLiteData.text(current.description)
             return try await store.transaction { () throws(SQLiteEnrollmentStoreError) -> (read: Int, rewritten: Int) in

@@ -134,6 +134,27 @@ struct GroupCommitTests {
         try await reopened.close()
     }
 
+    @Test("writes whose tasks are cancelled midway run to their end or not at all, and the store goes on")
+    func cancelledWrites() async throws {
+        try await withStore { store in
+            for round in 0..<50 {
+                // Three statements each (`BEGIN`, the insert, `COMMIT`) when alone: the thread
+                // pool skips the statement of a cancelled task, wherever the cancel lands.
+                let tasks = (0..<8).map { index in
+                    Task { try await store.insertAccount(Self.account(round * 8 + index, email: "r\(round)-\(index)@example.com")) }
+                }
+                for _ in 0..<round % 5 { await Task.yield() }
+                for task in tasks { task.cancel() }
+                for (index, task) in tasks.enumerated() {
+                    let inserted = (try? await task.value) == .inserted
+                    let found = try await store.account(id: "account-\(round * 8 + index)") != nil
+                    #expect(found == inserted, "round \(round), write \(index): inserted \(inserted), in the file \(found)")
+                }
+                #expect(try await store.recordFailure(key: "after-\(round)", at: 1_800_000_000, limit: 5, lockout: 300).consecutiveFailures == 1)
+            }
+        }
+    }
+
     @Test("writes refused inside a batch (an address taken) leave the others' writes in it")
     func refusalInsideBatch() async throws {
         try await withStore { store in
@@ -155,7 +176,9 @@ struct GroupCommitTests {
         }
     }
 
-    @Test("a batch of sign-in completions that SQLite refuses (a trigger on one session) fails as a whole and writes nothing")
+    @Test(
+        "a batch of sign-in completions that SQLite refuses (a trigger on one session) fails as a whole and writes nothing; writes that shared its transaction fail with it or are kept"
+    )
     func failedSignInBatch() async throws {
         let database = try TestDatabase()
         let store = try await database.open()
@@ -164,11 +187,34 @@ struct GroupCommitTests {
                 """
                 CREATE TRIGGER refuse_session BEFORE INSERT ON sessions
                 WHEN NEW.id = '\(EnrollmentStoreConformance.refusedSessionID)'
-                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                BEGIN SELECT RAISE(ROLLBACK, 'refused by the test'); END
                 """)
         }
-        let failed = try await EnrollmentStoreConformance.failedSignInBatch(on: store)
-        #expect(failed >= 1)
+        // Other writes share the transaction the refused set is in: accounts inserted, eight at a
+        // time, until the completions are over. A set runs without a savepoint, and this trigger
+        // rolls back the whole transaction as an I/O error would, so each of those writes fails
+        // with the set or is in the file.
+        let inserting = Task {
+            var insertions: [Int: Bool] = [:]
+            while !Task.isCancelled {
+                let next = insertions.count
+                await withTaskGroup(of: (Int, Bool).self) { group in
+                    for index in next..<next + 8 {
+                        group.addTask {
+                            (index, (try? await store.insertAccount(Self.account(index, email: "u\(index)@example.com"))) == .inserted)
+                        }
+                    }
+                    for await (index, inserted) in group { insertions[index] = inserted }
+                }
+            }
+            return insertions
+        }
+        #expect(try await EnrollmentStoreConformance.failedSignInBatch(on: store) >= 1)
+        inserting.cancel()
+        let insertions = await inserting.value
+        for (index, inserted) in insertions {
+            #expect((try await store.account(id: "account-\(index)") != nil) == inserted, "account \(index), inserted: \(inserted)")
+        }
         // The store goes on after a failed batch.
         #expect(try await store.recordFailure(key: "after", at: 1_800_000_000, limit: 5, lockout: 300).consecutiveFailures == 1)
         try await store.close()
