@@ -249,8 +249,9 @@ extension SQLiteEnrollmentStore {
 
     // MARK: Sign-in in fewer round trips
 
-    /// Concurrent first steps are decided together: their factors read on the reader, two
-    /// statements for all of them, and their credentials stored in one (`startSignIns(_:)`).
+    /// One transaction, so the credential is stored only for a user whose factors were listed.
+    /// Concurrent first steps are decided together, a few statements for all of them
+    /// (`startSignIns(_:)`).
     public func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) -> SignInFactors {
         try await signInStarts.submit(credential) { requests in await self.startSignIns(requests) }
     }

@@ -11,21 +11,30 @@ internal import SQLiteNIO
 /// transaction, so a batch of many sign-ins costs about as many statements as one did.
 extension SQLiteEnrollmentStore {
     /// Starts `requests` together (``factorsStartingSignIn(_:)``): one result each, in order; all
-    /// fail together only when a read or the transaction does.
-    ///
-    /// The factors are read on the reader, which sees every acknowledged write, so the writer's
-    /// thread, the store's bottleneck, spends one statement on a set of first steps. A factor
-    /// enrolled or withdrawn between the read and the insert is a write concurrent with the sign-in,
-    /// and either order is one it could have had; the completion checks the factor again.
+    /// fail together only when the transaction does.
     func startSignIns(_ requests: [PendingSignInRecord]) async -> [Result<SignInFactors, SQLiteEnrollmentStoreError>] {
         do throws(SQLiteEnrollmentStoreError) {
-            let batch = try await signInStartBatch(requests)
-            if !batch.credentials.isEmpty {
-                try await transaction(isolated: false) { () throws(SQLiteEnrollmentStoreError) in
+            let batch = try await transaction { () throws(SQLiteEnrollmentStoreError) -> SignInStartBatch in
+                let users = SignInStartBatch.users(of: requests)
+                let userBinds = users.map { SQLiteData.text($0) }
+                let totp = try await self.execute(
+                    "SELECT \(Self.factorColumns) FROM factors WHERE user_id IN (\(Self.placeholders(users.count))) ORDER BY enrolled_at, id",
+                    userBinds)
+                let phone = try await self.execute(
+                    """
+                    SELECT \(Self.phoneFactorColumns) FROM phone_factors WHERE user_id IN (\(Self.placeholders(users.count)))
+                    ORDER BY enrolled_at, id
+                    """,
+                    userBinds)
+                let batch = SignInStartBatch(
+                    requests, totp: try self.factorRecords(totp),
+                    phone: try phone.map { row throws(SQLiteEnrollmentStoreError) in try self.phoneFactorRecord(row) })
+                if !batch.credentials.isEmpty {
                     try await self.execute(
                         "INSERT INTO pending_sign_ins (\(Self.pendingSignInColumns)) VALUES \(Self.placeholders(batch.credentials.count, row: 5))",
                         batch.credentials.flatMap(Self.pendingSignInBinds))
                 }
+                return batch
             }
             return batch.factors.map { .success($0) }
         } catch {
@@ -33,38 +42,11 @@ extension SQLiteEnrollmentStore {
         }
     }
 
-    /// The factors of the users of `requests`, the two kinds read together on the reader.
-    private func signInStartBatch(_ requests: [PendingSignInRecord]) async throws(SQLiteEnrollmentStoreError) -> SignInStartBatch {
-        let users = SignInStartBatch.users(of: requests)
-        let userBinds = users.map { SQLiteData.text($0) }
-        async let totpRows = execute(
-            "SELECT \(Self.factorColumns) FROM factors WHERE user_id IN (\(Self.placeholders(users.count))) ORDER BY enrolled_at, id",
-            userBinds, on: .reader)
-        async let phoneRows = execute(
-            """
-            SELECT \(Self.phoneFactorColumns) FROM phone_factors WHERE user_id IN (\(Self.placeholders(users.count)))
-            ORDER BY enrolled_at, id
-            """,
-            userBinds, on: .reader)
-        let totp: [SQLiteRow]
-        let phone: [SQLiteRow]
-        do {
-            (totp, phone) = try await (totpRows, phoneRows)
-        } catch let error as SQLiteEnrollmentStoreError {
-            throw error
-        } catch {
-            throw .database(path: path, message: "\(error)")
-        }
-        return SignInStartBatch(
-            requests, totp: try factorRecords(totp),
-            phone: try phone.map { row throws(SQLiteEnrollmentStoreError) in try phoneFactorRecord(row) })
-    }
-
     /// Completes `requests` together (``completeSignIn(credentialID:factorID:step:at:session:maximumSessionsPerUser:)``):
     /// one result each, in order; all fail together only when the transaction does.
     func completeSignIns(_ requests: [SignInCompletionBatch.Request]) async -> [Result<SignInCompletion, SQLiteEnrollmentStoreError>] {
         do throws(SQLiteEnrollmentStoreError) {
-            let batch = try await transaction(isolated: false) { () throws(SQLiteEnrollmentStoreError) -> SignInCompletionBatch in
+            let batch = try await transaction { () throws(SQLiteEnrollmentStoreError) -> SignInCompletionBatch in
                 let batch = SignInCompletionBatch(requests, rows: try await self.signInCompletionRows(requests))
                 try await self.write(batch)
                 return batch
@@ -79,7 +61,7 @@ extension SQLiteEnrollmentStore {
     /// one result each, in order; all fail together only when the transaction does.
     func recordSignInFailures(_ requests: [SignInFailureBatch.Request]) async -> [Result<SignInFailure, SQLiteEnrollmentStoreError>] {
         do throws(SQLiteEnrollmentStoreError) {
-            let batch = try await transaction(isolated: false) { () throws(SQLiteEnrollmentStoreError) -> SignInFailureBatch in
+            let batch = try await transaction { () throws(SQLiteEnrollmentStoreError) -> SignInFailureBatch in
                 let batch = SignInFailureBatch(requests, rows: try await self.signInFailureRows(requests))
                 var rows = batch.deletedCredentials.map { Self.signInWrite("credential", id: $0) }
                 rows += batch.counters.map { Self.signInWrite("counter", id: $0.key, failures: $0.counter) }

@@ -6,8 +6,7 @@ internal import Synchronization
 /// that finds no transaction open begins one (`BEGIN IMMEDIATE`, SQLite's write lock, so no other
 /// process can slip in halfway); each write that joins it runs inside a savepoint of its own, so a
 /// write that fails is undone alone and the others keep theirs (the first, alone in the transaction
-/// so far, fails by rolling it back; a set of sign-ins, which fails only when the database does,
-/// ends the transaction as a failed commit would). After its operation a write leaves the
+/// so far, fails by rolling it back). After its operation a write leaves the
 /// transaction open when more writes are waiting and the batch is not full, and commits it
 /// otherwise: a lone write commits at once, never waiting for company. Every write returns only
 /// once the commit that holds it is on disk; when that commit fails, every write of the batch
@@ -50,31 +49,25 @@ extension SQLiteEnrollmentStore {
 
     /// Runs `body` as one all-or-nothing write, in the transaction concurrent writes share, and
     /// returns once its commit is durable.
-    ///
-    /// When `isolated`, a failure of `body` undoes its writes alone (a savepoint around it). A set
-    /// of sign-ins is not: its one write is a single statement, which SQLite undoes by itself, and
-    /// its refusals are decided before it, so it fails only when the database does, and then it
-    /// ends the shared transaction as a failed commit would. That saves the savepoint's two
-    /// statements on the writer's thread, the store's bottleneck, for every set.
     @discardableResult
     func transaction<Value: Sendable>(
-        isolated: Bool = true, _ body: @escaping @Sendable () async throws(SQLiteEnrollmentStoreError) -> Value
+        _ body: @escaping @Sendable () async throws(SQLiteEnrollmentStoreError) -> Value
     ) async throws(SQLiteEnrollmentStoreError) -> Value {
         try await uncancelled { () async throws(SQLiteEnrollmentStoreError) -> Value in
-            try await self.joinTransaction(isolated: isolated, body)
+            try await self.joinTransaction(body)
         }
     }
 
-    /// ``transaction(isolated:_:)`` in the calling task.
+    /// ``transaction(_:)`` in the calling task.
     private func joinTransaction<Value: Sendable>(
-        isolated: Bool, _ body: () async throws(SQLiteEnrollmentStoreError) -> Value
+        _ body: () async throws(SQLiteEnrollmentStoreError) -> Value
     ) async throws(SQLiteEnrollmentStoreError) -> Value {
         waitingWrites.add(1, ordering: .relaxed)
         let (outcome, batch) = try await lock.withLock {
             () async throws(SQLiteEnrollmentStoreError) -> (Result<Value, SQLiteEnrollmentStoreError>, CommitBatch) in
             waitingWrites.subtract(1, ordering: .relaxed)
             let (batch, began) = try await openOrJoinBatch()
-            let outcome = began || !isolated ? await runEndingBatchOnFailure(body) : await runInSavepoint(body, batch: batch)
+            let outcome = began ? await runFirst(body) : await runInSavepoint(body, batch: batch)
             let members = batch.join()
             if members >= options.maximumOperationsPerCommit || waitingWrites.load(ordering: .relaxed) == 0 {
                 await commitOpenBatch()
@@ -94,13 +87,11 @@ extension SQLiteEnrollmentStore {
         return (batch, true)
     }
 
-    /// Runs `body` without a savepoint: a failure rolls the whole transaction back and fails every
-    /// write in it. For the first write of a transaction that undoes what a savepoint would, and
-    /// saves the savepoint's two statements (each a trip to the connection's thread) on every
-    /// transaction, most of all on a lone write. The caller holds ``lock``.
-    private func runEndingBatchOnFailure<Value>(_ body: () async throws(SQLiteEnrollmentStoreError) -> Value) async -> Result<
-        Value, SQLiteEnrollmentStoreError
-    > {
+    /// Runs `body` as the first write of the transaction it has just begun. Nothing else is in the
+    /// transaction yet, so a failure rolls all of it back, which undoes what a savepoint would
+    /// and saves the savepoint's two statements (each a trip to the connection's thread) on
+    /// every transaction, most of all on a lone write. The caller holds ``lock``.
+    private func runFirst<Value>(_ body: () async throws(SQLiteEnrollmentStoreError) -> Value) async -> Result<Value, SQLiteEnrollmentStoreError> {
         do throws(SQLiteEnrollmentStoreError) {
             return .success(try await body())
         } catch {
