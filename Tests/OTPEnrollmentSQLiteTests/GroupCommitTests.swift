@@ -134,27 +134,6 @@ struct GroupCommitTests {
         try await reopened.close()
     }
 
-    @Test("writes whose tasks are cancelled midway run to their end or not at all, and the store goes on")
-    func cancelledWrites() async throws {
-        try await withStore { store in
-            for round in 0..<50 {
-                // Three statements each (`BEGIN`, the insert, `COMMIT`) when alone: the thread
-                // pool skips the statement of a cancelled task, wherever the cancel lands.
-                let tasks = (0..<8).map { index in
-                    Task { try await store.insertAccount(Self.account(round * 8 + index, email: "r\(round)-\(index)@example.com")) }
-                }
-                for _ in 0..<round % 5 { await Task.yield() }
-                for task in tasks { task.cancel() }
-                for (index, task) in tasks.enumerated() {
-                    let inserted = (try? await task.value) == .inserted
-                    let found = try await store.account(id: "account-\(round * 8 + index)") != nil
-                    #expect(found == inserted, "round \(round), write \(index): inserted \(inserted), in the file \(found)")
-                }
-                #expect(try await store.recordFailure(key: "after-\(round)", at: 1_800_000_000, limit: 5, lockout: 300).consecutiveFailures == 1)
-            }
-        }
-    }
-
     @Test("writes refused inside a batch (an address taken) leave the others' writes in it")
     func refusalInsideBatch() async throws {
         try await withStore { store in

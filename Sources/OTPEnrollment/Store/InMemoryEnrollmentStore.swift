@@ -347,6 +347,25 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         }
     }
 
+    public func recordSignInFailure(
+        credentialID: String, userID: String, failureKey: String, at time: Int64, limit: Int, lockout: Int64
+    ) -> SignInFailure {
+        state.withLock { state in
+            guard let credential = state.pendingSignIns[credentialID], credential.userID == userID else { return .credentialNotFound }
+            guard time <= credential.expiresAt else {
+                state.pendingSignIns.removeValue(forKey: credentialID)
+                return .credentialExpired(expiresAt: credential.expiresAt)
+            }
+            let failures = state.failureCounter(key: failureKey)
+            if let until = failures.lockEnd(at: time) {
+                return .locked(until: until)
+            }
+            let counter = failures.recordingFailure(at: time, limit: limit, lockout: lockout)
+            state.failures[failureKey] = counter
+            return .counted(counter)
+        }
+    }
+
     public func completeSignIn(
         credentialID: String,
         factorID: String,
