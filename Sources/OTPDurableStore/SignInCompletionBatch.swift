@@ -52,6 +52,18 @@ package struct SignInCompletionBatch: Sendable {
         package init() {}
     }
 
+    /// A completion that succeeded, with everything it writes.
+    package struct Completed: Sendable {
+        package var credentialID: String
+        package var factorID: String
+        package var step: Int64
+        /// Whether the factor's failure counter is cleared: it counted failures before.
+        package var clearsFailures: Bool
+        package var session: SessionRecord
+        /// How many of the user's sessions, newest first, are kept once ``session`` is stored.
+        package var sessionCap: Int
+    }
+
     /// Each request's outcome, in the order of the requests.
     package private(set) var outcomes: [SignInCompletion] = []
     /// The credentials to delete: consumed by a completion, or expired.
@@ -65,6 +77,13 @@ package struct SignInCompletionBatch: Sendable {
     /// The users whose oldest sessions end beyond a cap, with the cap (the last completion's,
     /// should concurrent completions of one user name different caps).
     package private(set) var sessionCaps: [String: Int] = [:]
+
+    /// The completions that succeeded, in the order of the requests: applied one after the other,
+    /// each as a run of it alone would, they write what the lists above say together, so that a
+    /// store may send one row per completion instead.
+    package private(set) var completed: [Completed] = []
+    /// The credentials that completions found expired, to delete.
+    package private(set) var expiredCredentials: [String] = []
 
     /// The users of ``sessionCaps`` grouped by their cap: one statement per cap ends the sessions
     /// beyond it, and the caps of one service are all the same.
@@ -94,6 +113,7 @@ package struct SignInCompletionBatch: Sendable {
         guard request.time <= credential.expiresAt else {
             rows.credentials[request.credentialID] = nil
             deletedCredentials.append(request.credentialID)
+            expiredCredentials.append(request.credentialID)
             return .credentialExpired(expiresAt: credential.expiresAt)
         }
         let failures = rows.failures[request.factorID] ?? .zero
@@ -116,7 +136,12 @@ package struct SignInCompletionBatch: Sendable {
             clearedFailures.append(request.factorID)
         }
         sessions.append(request.session)
-        sessionCaps[request.session.userID] = max(1, request.maximumSessionsPerUser)
+        let cap = max(1, request.maximumSessionsPerUser)
+        sessionCaps[request.session.userID] = cap
+        completed.append(
+            Completed(
+                credentialID: request.credentialID, factorID: request.factorID, step: request.step, clearsFailures: failures != .zero,
+                session: request.session, sessionCap: cap))
         return .completed
     }
 }

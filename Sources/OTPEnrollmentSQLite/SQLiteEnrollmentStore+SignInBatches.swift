@@ -144,44 +144,43 @@ extension SQLiteEnrollmentStore {
         return rows
     }
 
-    /// What `batch` decided to write, as one statement: rows inserted into `sign_in_writes`, whose
-    /// triggers apply each (``signInWriteSchema``). The caller holds a transaction.
+    /// What `batch` decided to write: one row of `sign_in_completions` per completion, whose
+    /// trigger applies it, and the expired credentials' deletions (rare, so a statement of their
+    /// own when there are any). The caller holds a transaction.
+    ///
+    /// A row per completion rather than per write: sqlite-nio prepares every statement anew, and
+    /// the parse of a set's statement, which grows with its placeholders, was a quarter of the
+    /// writer thread's time.
     private func write(_ batch: SignInCompletionBatch) async throws(SQLiteEnrollmentStoreError) {
-        var rows: [[SQLiteData]] = []
-        rows += batch.deletedCredentials.map { Self.signInWrite("credential", id: $0) }
-        rows += batch.acceptedSteps.map { Self.signInWrite("step", id: $0.factorID, step: $0.step) }
-        rows += batch.clearedFailures.map { Self.signInWrite("failure", id: $0) }
-        rows += batch.sessions.map { Self.signInWrite("session", session: $0) }
-        // After every session of the set: each user keeps the newest sessions up to the cap.
-        rows += batch.sessionCaps.map { Self.signInWrite("trim", userID: $0.key, cap: $0.value) }
-        try await insertSignInWrites(rows)
+        if !batch.expiredCredentials.isEmpty {
+            try await insertSignInWrites(batch.expiredCredentials.map { Self.signInWrite("credential", id: $0) })
+        }
+        guard !batch.completed.isEmpty else { return }
+        try await execute(
+            "INSERT INTO sign_in_completions (\(Self.signInCompletionColumns)) VALUES \(Self.placeholders(batch.completed.count, row: 12))",
+            batch.completed.flatMap { completed -> [SQLiteData] in
+                [
+                    .text(completed.credentialID), .text(completed.factorID), .integer(.init(completed.step)),
+                    .integer(completed.clearsFailures ? 1 : 0), .integer(completed.sessionCap),
+                ] + Self.sessionBinds(completed.session)
+            })
     }
 
     /// Applies `rows` of `sign_in_writes`, in order, as one statement. The caller holds a transaction.
     private func insertSignInWrites(_ rows: [[SQLiteData]]) async throws(SQLiteEnrollmentStoreError) {
         guard !rows.isEmpty else { return }
         try await execute(
-            "INSERT INTO sign_in_writes (\(Self.signInWriteColumns)) VALUES \(Self.placeholders(rows.count, row: 12))",
+            "INSERT INTO sign_in_writes (kind, id, consecutive_failures, locked_until) VALUES \(Self.placeholders(rows.count, row: 4))",
             rows.flatMap { $0 })
     }
 
-    private static let signInWriteColumns = """
-        kind, id, user_id, first_factor_provider, authenticated_at, second_factor_enrollment_id, last_used_at, expires_at, step, \
-        session_cap, consecutive_failures, locked_until
-        """
+    private static let signInCompletionColumns = "credential_id, factor_id, step, clears_failures, session_cap, \(sessionColumns)"
 
-    /// One row of `sign_in_writes`: what kind of write, and the columns that kind reads.
-    private static func signInWrite(
-        _ kind: String, id: String? = nil, userID: String? = nil, step: Int64? = nil, session: SessionRecord? = nil, cap: Int? = nil,
-        failures: FailureCounter? = nil
-    ) -> [SQLiteData] {
-        if let session {
-            return [.text(kind)] + sessionBinds(session) + [.null, .null, .null, .null]
-        }
-        return [
-            .text(kind), id.map { .text($0) } ?? .null, userID.map { .text($0) } ?? .null, .null, .null, .null, .null, .null,
-            step.map { .integer(.init($0)) } ?? .null, cap.map { .integer($0) } ?? .null,
-            failures.map { .integer($0.consecutiveFailures) } ?? .null, failures?.lockedUntil.map { .integer(.init($0)) } ?? .null,
+    /// One row of `sign_in_writes`: a credential to delete, or a failure counter to store.
+    private static func signInWrite(_ kind: String, id: String, failures: FailureCounter? = nil) -> [SQLiteData] {
+        [
+            .text(kind), .text(id), failures.map { .integer($0.consecutiveFailures) } ?? .null,
+            failures?.lockedUntil.map { .integer(.init($0)) } ?? .null,
         ]
     }
 
@@ -192,29 +191,19 @@ extension SQLiteEnrollmentStore {
         }
     }
 
-    /// A view that is only ever inserted into, and one trigger per kind of row, so that a set's
-    /// writes (credentials consumed or expired, steps accepted, failure counters cleared or
-    /// counted, sessions started and trimmed) take one trip to the connection's thread instead of one per statement:
-    /// sqlite-nio prepares and runs one statement per trip, and on a busy machine the trips, not
-    /// the writes, are what a set waits for. Temporary objects of the connection, made when it
-    /// opens: nothing of them is in the file, so they need no migration and each process has its
-    /// own. Rows apply in the order they are inserted, and one that fails fails the statement.
+    /// Views that are only ever inserted into, with triggers that apply each row, so that a set's
+    /// writes (credentials consumed or expired, failure counters counted, completions with their
+    /// steps, cleared counters and sessions) take one trip to the connection's thread instead of
+    /// one per statement: sqlite-nio prepares and runs one statement per trip, and on a busy
+    /// machine the trips, not the writes, are what a set waits for. Temporary objects of the
+    /// connection, made when it opens: nothing of them is in the file, so they need no migration
+    /// and each process has its own. Rows apply in the order they are inserted, and one that fails
+    /// fails the statement.
     static let signInWriteSchema = [
-        """
-        CREATE TEMP VIEW sign_in_writes (\(signInWriteColumns))
-        AS SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
-        """,
+        "CREATE TEMP VIEW sign_in_writes (kind, id, consecutive_failures, locked_until) AS SELECT NULL, NULL, NULL, NULL",
         """
         CREATE TEMP TRIGGER sign_in_writes_credential INSTEAD OF INSERT ON sign_in_writes WHEN NEW.kind = 'credential'
         BEGIN DELETE FROM pending_sign_ins WHERE id = NEW.id; END
-        """,
-        """
-        CREATE TEMP TRIGGER sign_in_writes_step INSTEAD OF INSERT ON sign_in_writes WHEN NEW.kind = 'step'
-        BEGIN UPDATE factors SET last_accepted_step = NEW.step WHERE id = NEW.id; END
-        """,
-        """
-        CREATE TEMP TRIGGER sign_in_writes_failure INSTEAD OF INSERT ON sign_in_writes WHEN NEW.kind = 'failure'
-        BEGIN DELETE FROM failure_counters WHERE key = NEW.id; END
         """,
         """
         CREATE TEMP TRIGGER sign_in_writes_counter INSTEAD OF INSERT ON sign_in_writes WHEN NEW.kind = 'counter'
@@ -225,16 +214,21 @@ extension SQLiteEnrollmentStore {
         END
         """,
         """
-        CREATE TEMP TRIGGER sign_in_writes_session INSTEAD OF INSERT ON sign_in_writes WHEN NEW.kind = 'session'
+        CREATE TEMP VIEW sign_in_completions (\(signInCompletionColumns))
+        AS SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+        """,
+        // One completion as `completeSignIn` alone writes it: the credential consumed, the step
+        // recorded, the failures cleared, the session stored, and the user's sessions beyond the
+        // cap ended, oldest first.
+        """
+        CREATE TEMP TRIGGER sign_in_completions_apply INSTEAD OF INSERT ON sign_in_completions
         BEGIN
+            DELETE FROM pending_sign_ins WHERE id = NEW.credential_id;
+            UPDATE factors SET last_accepted_step = NEW.step WHERE id = NEW.factor_id;
+            DELETE FROM failure_counters WHERE NEW.clears_failures AND key = NEW.factor_id;
             INSERT INTO sessions (\(sessionColumns))
             VALUES (NEW.id, NEW.user_id, NEW.first_factor_provider, NEW.authenticated_at, NEW.second_factor_enrollment_id,
                     NEW.last_used_at, NEW.expires_at);
-        END
-        """,
-        """
-        CREATE TEMP TRIGGER sign_in_writes_trim INSTEAD OF INSERT ON sign_in_writes WHEN NEW.kind = 'trim'
-        BEGIN
             DELETE FROM sessions WHERE user_id = NEW.user_id AND rowid NOT IN (
                 SELECT rowid FROM sessions WHERE user_id = NEW.user_id ORDER BY rowid DESC LIMIT NEW.session_cap
             );
