@@ -249,9 +249,8 @@ extension SQLiteEnrollmentStore {
 
     // MARK: Sign-in in fewer round trips
 
-    /// One transaction, so the credential is stored only for a user whose factors were listed.
-    /// Concurrent first steps are decided together, a few statements for all of them
-    /// (`startSignIns(_:)`).
+    /// Concurrent first steps are decided together: their factors read on the reader, and the
+    /// credentials of those who have any stored in one statement (`startSignIns(_:)`).
     public func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) -> SignInFactors {
         try await signInStarts.submit(credential) { requests in await self.startSignIns(requests) }
     }

@@ -11,35 +11,44 @@ internal import SQLiteNIO
 /// transaction, so a batch of many sign-ins costs about as many statements as one did.
 extension SQLiteEnrollmentStore {
     /// Starts `requests` together (``factorsStartingSignIn(_:)``): one result each, in order; all
-    /// fail together only when the transaction does.
+    /// fail together only when a read or the transaction does.
+    ///
+    /// The factors are read on the reader, which sees every acknowledged write, so that the
+    /// writer's thread, the store's bottleneck, runs only the insert. A factor enrolled or withdrawn
+    /// between the read and the insert is a write concurrent with the sign-in, and either order is
+    /// one it could have had; the completion checks the factor again.
     func startSignIns(_ requests: [PendingSignInRecord]) async -> [Result<SignInFactors, SQLiteEnrollmentStoreError>] {
         do throws(SQLiteEnrollmentStoreError) {
-            let batch = try await transaction { () throws(SQLiteEnrollmentStoreError) -> SignInStartBatch in
-                let users = SignInStartBatch.users(of: requests)
-                let userBinds = users.map { SQLiteData.text($0) }
-                let totp = try await self.execute(
-                    "SELECT \(Self.factorColumns) FROM factors WHERE user_id IN (\(Self.placeholders(users.count))) ORDER BY enrolled_at, id",
-                    userBinds)
-                let phone = try await self.execute(
-                    """
-                    SELECT \(Self.phoneFactorColumns) FROM phone_factors WHERE user_id IN (\(Self.placeholders(users.count)))
-                    ORDER BY enrolled_at, id
-                    """,
-                    userBinds)
-                let batch = SignInStartBatch(
-                    requests, totp: try self.factorRecords(totp),
-                    phone: try phone.map { row throws(SQLiteEnrollmentStoreError) in try self.phoneFactorRecord(row) })
-                if !batch.credentials.isEmpty {
+            let batch = try await signInStartBatch(requests)
+            if !batch.credentials.isEmpty {
+                try await transaction { () throws(SQLiteEnrollmentStoreError) in
                     try await self.execute(
                         "INSERT INTO pending_sign_ins (\(Self.pendingSignInColumns)) VALUES \(Self.placeholders(batch.credentials.count, row: 5))",
                         batch.credentials.flatMap(Self.pendingSignInBinds))
                 }
-                return batch
             }
             return batch.factors.map { .success($0) }
         } catch {
             return requests.map { _ in .failure(error) }
         }
+    }
+
+    /// The factors of the users of `requests`, read on the reader.
+    private func signInStartBatch(_ requests: [PendingSignInRecord]) async throws(SQLiteEnrollmentStoreError) -> SignInStartBatch {
+        let users = SignInStartBatch.users(of: requests)
+        let userBinds = users.map { SQLiteData.text($0) }
+        let totp = try await execute(
+            "SELECT \(Self.factorColumns) FROM factors WHERE user_id IN (\(Self.placeholders(users.count))) ORDER BY enrolled_at, id",
+            userBinds, on: .reader)
+        let phone = try await execute(
+            """
+            SELECT \(Self.phoneFactorColumns) FROM phone_factors WHERE user_id IN (\(Self.placeholders(users.count)))
+            ORDER BY enrolled_at, id
+            """,
+            userBinds, on: .reader)
+        return SignInStartBatch(
+            requests, totp: try factorRecords(totp),
+            phone: try phone.map { row throws(SQLiteEnrollmentStoreError) in try phoneFactorRecord(row) })
     }
 
     /// Completes `requests` together (``completeSignIn(credentialID:factorID:step:at:session:maximumSessionsPerUser:)``):
