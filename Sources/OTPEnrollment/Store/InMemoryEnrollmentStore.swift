@@ -351,10 +351,10 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         credentialID: String, userID: String, failureKey: String, at time: Int64, limit: Int, lockout: Int64
     ) -> SignInFailure {
         state.withLock { state in
-            guard let credential = state.pendingSignIns[credentialID], credential.userID == userID else { return .credentialNotFound }
-            guard time <= credential.expiresAt else {
-                state.pendingSignIns.removeValue(forKey: credentialID)
-                return .credentialExpired(expiresAt: credential.expiresAt)
+            switch state.refuseCredential(credentialID, userID: userID, at: time) {
+            case nil: break
+            case .credentialExpired(let expiresAt): return .credentialExpired(expiresAt: expiresAt)
+            default: return .credentialNotFound
             }
             let failures = state.failureCounter(key: failureKey)
             if let until = failures.lockEnd(at: time) {
