@@ -213,8 +213,8 @@ extension PostgresEnrollmentStore {
 
     // MARK: Sign-in in fewer round trips
 
-    /// One transaction, so the credential is stored only for a user whose factors were listed.
-    /// Concurrent first steps are decided together, a few statements for all of them in one
+    /// One statement, so the credential is stored only for a user whose factors were listed.
+    /// Concurrent first steps are decided together, one statement for all of them in one
     /// transaction (`startSignIns(_:)`).
     public func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws(PostgresEnrollmentStoreError) -> SignInFactors {
         try await signInStarts.submit(credential) { requests in await self.startSignIns(requests) }
@@ -262,17 +262,19 @@ extension PostgresEnrollmentStore {
                 .init(kind: "identity", columns: StoredColumns.providerIdentity, from: "provider_identities WHERE account_id = \(user)"),
                 .init(kind: "factor", columns: StoredColumns.factor, from: "factors WHERE user_id = \(user)"),
                 .init(kind: "phone", columns: StoredColumns.phoneFactor, from: "phone_factors WHERE user_id = \(user)"),
-            ], orderedBy: "kind, enrolled_at, provider_id, id"
-        ) { column in
-            switch column {
-            case "email_verified", "disabled": "NULL::boolean"
-            case "sealed_secret": "NULL::bytea"
-            case "created_at", "expires_at", "enrolled_at", "digits", "period", "last_accepted_step", "last_sign_in_at", "tokens_valid_after":
-                "NULL::bigint"
-            default: "NULL::text"
-            }
-        }
+            ], orderedBy: "kind, enrolled_at, provider_id, id", null: typedNull)
     }()
+
+    /// The `NULL` of a column's type, for ``StoredColumns/taggedUnion(_:orderedBy:null:)``.
+    static func typedNull(_ column: String) -> String {
+        switch column {
+        case "email_verified", "disabled": "NULL::boolean"
+        case "sealed_secret": "NULL::bytea"
+        case "created_at", "expires_at", "enrolled_at", "digits", "period", "last_accepted_step", "last_sign_in_at", "tokens_valid_after":
+            "NULL::bigint"
+        default: "NULL::text"
+        }
+    }
 
     /// One statement: the credential joined with the counter.
     public func pendingSignIn(id: String, failureKey: String) async throws(PostgresEnrollmentStoreError) -> (

@@ -16,34 +16,55 @@ extension PostgresEnrollmentStore {
     /// fail together only when the transaction does.
     func startSignIns(_ requests: [PendingSignInRecord]) async -> [Result<SignInFactors, PostgresEnrollmentStoreError>] {
         let sealer = self.sealer
+        let users = SignInStartBatch.users(of: requests)
+        var binds = PostgresBindings()
+        binds.append(users)
+        binds.append(requests.map(\.id))
+        binds.append(requests.map(\.userID))
+        binds.append(requests.map(\.firstFactorProvider))
+        binds.append(requests.map(\.createdAt))
+        binds.append(requests.map(\.expiresAt))
+        let query = PostgresQuery(unsafeSQL: Self.startSignInsQuery, binds: binds)
         do throws(PostgresEnrollmentStoreError) {
-            let batch = try await transaction("starting sign-ins") { connection -> SignInStartBatch in
-                let users = SignInStartBatch.users(of: requests)
-                let totp = try await connection.query(
-                    "SELECT \(unescaped: StoredColumns.factor) FROM factors WHERE user_id = ANY(\(users)) ORDER BY enrolled_at, id")
-                let phone = try await connection.query(
-                    "SELECT \(unescaped: StoredColumns.phoneFactor) FROM phone_factors WHERE user_id = ANY(\(users)) ORDER BY enrolled_at, id")
-                let batch = SignInStartBatch(
-                    requests, totp: try totp.records { row throws(PostgresEnrollmentStoreError) in try row.factorRecord(sealer) },
-                    phone: try phone.records { row throws(PostgresEnrollmentStoreError) in try row.phoneFactorRecord() })
-                let credentials = batch.credentials
-                if !credentials.isEmpty {
-                    try await connection.execute(
-                        """
-                        INSERT INTO pending_sign_ins (\(unescaped: StoredColumns.pendingSignIn))
-                        SELECT * FROM unnest(
-                            \(credentials.map(\.id))::text[], \(credentials.map(\.userID))::text[],
-                            \(credentials.map(\.firstFactorProvider))::text[], \(credentials.map(\.createdAt))::int8[],
-                            \(credentials.map(\.expiresAt))::int8[])
-                        """)
+            let rows = try await transaction("starting sign-ins") { connection in try await connection.query(query) }
+            var totp: [FactorRecord] = []
+            var phone: [PhoneFactorRecord] = []
+            for row in rows {
+                let stored = PostgresStoredRow(row: row)
+                if try stored.text("kind", of: "a sign-in's factor") == "factor" {
+                    totp.append(try stored.factorRecord(sealer))
+                } else {
+                    phone.append(try stored.phoneFactorRecord())
                 }
-                return batch
             }
-            return batch.factors.map { .success($0) }
+            return SignInStartBatch(requests, totp: totp, phone: phone).factors.map { .success($0) }
         } catch {
             return requests.map { _ in .failure(error) }
         }
     }
+
+    /// The factors of the users `$1`, both kinds tagged as in ``pendingSignInContextQuery``, and
+    /// the credentials `$2`…`$6` (one array per column) stored for those of them who have any: the
+    /// rule of `SignInStartBatch`, in one statement, so a set of first steps is one round trip
+    /// between its `BEGIN` and its `COMMIT`.
+    static let startSignInsQuery: String = {
+        let factors = StoredColumns.taggedUnion(
+            [
+                .init(kind: "factor", columns: StoredColumns.factor, from: "totp"),
+                .init(kind: "phone", columns: StoredColumns.phoneFactor, from: "phone"),
+            ], orderedBy: "kind, enrolled_at, id", null: PostgresEnrollmentStore.typedNull)
+        return """
+            WITH totp AS (SELECT \(StoredColumns.factor) FROM factors WHERE user_id = ANY($1)),
+                phone AS (SELECT \(StoredColumns.phoneFactor) FROM phone_factors WHERE user_id = ANY($1)),
+                stored AS (
+                    INSERT INTO pending_sign_ins (\(StoredColumns.pendingSignIn))
+                    SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::int8[], $6::int8[])
+                        AS credential (\(StoredColumns.pendingSignIn))
+                    WHERE credential.user_id IN (SELECT user_id FROM totp UNION ALL SELECT user_id FROM phone)
+                )
+            \(factors)
+            """
+    }()
 
     /// Completes `requests` together (``completeSignIn(credentialID:factorID:step:at:session:maximumSessionsPerUser:)``):
     /// one result each, in order; all fail together only when the transaction does.
