@@ -66,24 +66,29 @@ package struct SignInCompletionBatch: Sendable {
 
     /// Each request's outcome, in the order of the requests.
     package private(set) var outcomes: [SignInCompletion] = []
-    /// The credentials to delete: consumed by a completion, or expired.
-    package private(set) var deletedCredentials: [String] = []
-    /// The factors whose last accepted step moves on, with the step.
-    package private(set) var acceptedSteps: [(factorID: String, step: Int64)] = []
-    /// The failure counters a completion clears.
-    package private(set) var clearedFailures: [String] = []
-    /// The sessions to insert, in the order of their completions.
-    package private(set) var sessions: [SessionRecord] = []
-    /// The users whose oldest sessions end beyond a cap, with the cap (the last completion's,
-    /// should concurrent completions of one user name different caps).
-    package private(set) var sessionCaps: [String: Int] = [:]
-
     /// The completions that succeeded, in the order of the requests: applied one after the other,
-    /// each as a run of it alone would, they write what the lists above say together, so that a
-    /// store may send one row per completion instead.
+    /// each as a run of it alone would, they write what the set-wide views below say together, so
+    /// a store may send one row per completion or one statement per kind of write.
     package private(set) var completed: [Completed] = []
     /// The credentials that completions found expired, to delete.
     package private(set) var expiredCredentials: [String] = []
+
+    /// The credentials to delete: consumed by a completion, or expired.
+    package var deletedCredentials: [String] { expiredCredentials + completed.map(\.credentialID) }
+    /// The factors whose last accepted step moves on, with the step: the last completion's, which
+    /// is the highest, since each one accepted on a factor is above the one before.
+    package var acceptedSteps: [(factorID: String, step: Int64)] {
+        Dictionary(completed.map { ($0.factorID, $0.step) }, uniquingKeysWith: { _, last in last }).map { (factorID: $0.key, step: $0.value) }
+    }
+    /// The failure counters a completion clears.
+    package var clearedFailures: [String] { completed.filter(\.clearsFailures).map(\.factorID) }
+    /// The sessions to insert, in the order of their completions.
+    package var sessions: [SessionRecord] { completed.map(\.session) }
+    /// The users whose oldest sessions end beyond a cap, with the cap (the last completion's,
+    /// should concurrent completions of one user name different caps).
+    package var sessionCaps: [String: Int] {
+        Dictionary(completed.map { ($0.session.userID, $0.sessionCap) }, uniquingKeysWith: { _, last in last })
+    }
 
     /// The users of ``sessionCaps`` grouped by their cap: one statement per cap ends the sessions
     /// beyond it, and the caps of one service are all the same.
@@ -94,11 +99,9 @@ package struct SignInCompletionBatch: Sendable {
     /// Decides `requests` against `rows`.
     package init(_ requests: [Request], rows: Rows) {
         var rows = rows
-        var steps: [String: Int64] = [:]
         for request in requests {
-            outcomes.append(complete(request, rows: &rows, steps: &steps))
+            outcomes.append(complete(request, rows: &rows))
         }
-        acceptedSteps = steps.map { (factorID: $0.key, step: $0.value) }
     }
 
     /// The ids the batch reads: its credentials and its factors (also the failure counters' keys).
@@ -106,13 +109,12 @@ package struct SignInCompletionBatch: Sendable {
         (Array(Set(requests.map(\.credentialID))), Array(Set(requests.map(\.factorID))))
     }
 
-    private mutating func complete(_ request: Request, rows: inout Rows, steps: inout [String: Int64]) -> SignInCompletion {
+    private mutating func complete(_ request: Request, rows: inout Rows) -> SignInCompletion {
         guard let credential = rows.credentials[request.credentialID], credential.userID == request.session.userID else {
             return .credentialNotFound
         }
         guard request.time <= credential.expiresAt else {
             rows.credentials[request.credentialID] = nil
-            deletedCredentials.append(request.credentialID)
             expiredCredentials.append(request.credentialID)
             return .credentialExpired(expiresAt: credential.expiresAt)
         }
@@ -128,20 +130,14 @@ package struct SignInCompletionBatch: Sendable {
         }
         factor.lastAcceptedStep = request.step
         rows.factors[request.factorID] = factor
-        steps[request.factorID] = request.step
         rows.credentials[request.credentialID] = nil
-        deletedCredentials.append(request.credentialID)
         if failures != .zero {
             rows.failures[request.factorID] = .zero
-            clearedFailures.append(request.factorID)
         }
-        sessions.append(request.session)
-        let cap = max(1, request.maximumSessionsPerUser)
-        sessionCaps[request.session.userID] = cap
         completed.append(
             Completed(
                 credentialID: request.credentialID, factorID: request.factorID, step: request.step, clearsFailures: failures != .zero,
-                session: request.session, sessionCap: cap))
+                session: request.session, sessionCap: max(1, request.maximumSessionsPerUser)))
         return .completed
     }
 }

@@ -208,14 +208,16 @@ extension PostgresEnrollmentStore.Connection {
     /// of data-modifying CTEs, which PostgreSQL runs once each; each has a table of its own, so
     /// their order does not matter.
     fileprivate func write(_ batch: SignInCompletionBatch) async throws {
-        if !batch.deletedCredentials.isEmpty || !batch.acceptedSteps.isEmpty {
+        let deleted = batch.deletedCredentials
+        let steps = batch.acceptedSteps
+        if !deleted.isEmpty || !steps.isEmpty {
             try await execute(
                 """
                 WITH consumed AS (
-                    DELETE FROM pending_sign_ins WHERE id = ANY(\(batch.deletedCredentials))
+                    DELETE FROM pending_sign_ins WHERE id = ANY(\(deleted))
                 ), accepted AS (
                     UPDATE factors AS f SET last_accepted_step = step.value
-                    FROM unnest(\(batch.acceptedSteps.map(\.factorID))::text[], \(batch.acceptedSteps.map(\.step))::int8[]) AS step (id, value)
+                    FROM unnest(\(steps.map(\.factorID))::text[], \(steps.map(\.step))::int8[]) AS step (id, value)
                     WHERE f.id = step.id
                 ), cleared AS (
                     DELETE FROM failure_counters WHERE key = ANY(\(batch.clearedFailures))
