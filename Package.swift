@@ -108,7 +108,10 @@ let package = Package(
         // Reads the QR codes in PNG and JPEG images (exports shown as QR codes, screenshots).
         // OTPCore for its file reading loop; nothing about OTP.
         .target(name: "OTPQRScan", dependencies: ["OTPCore", "CZBar", "CTurboJPEG", "CPNG"]),
-        .target(name: "OTPSealing", dependencies: ["OTPCore", "CCryptoOpenSSL"]),
+        .target(
+            name: "OTPSealing",
+            dependencies: ["OTPCore", "CCryptoOpenSSL", .product(name: "ExtrasBase64", package: "swift-extras-base64")]
+        ),
         // The encrypted vault of `totp`: Aegis's envelope (scrypt and raw key slots, AES-256-GCM),
         // safe writes under a lock, and unlocked sessions in the kernel keyring.
         .target(name: "OTPVault", dependencies: ["OTPCore", "OTPURI", "CCryptoOpenSSL", "CKeyutils"]),

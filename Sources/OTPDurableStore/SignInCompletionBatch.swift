@@ -4,14 +4,14 @@ package import OTPEnrollment
 /// set-based statements, and what it then writes, in a few more, all in one transaction.
 ///
 /// The rules are those of `EnrollmentStore.completeSignIn`, applied to the requests one after the
-/// other in the order given, each seeing what the ones before it changed (a credential consumed, a
+/// other in the order given, each seeing what the ones before it changed (a credential spent, a
 /// step accepted, a failure counter cleared). Concurrent requests have no order of their own, so
 /// any order is one they could have run in alone; the outcome is the same as that of running them
 /// one at a time, with the statements of a batch in place of a transaction each.
 package struct SignInCompletionBatch: Sendable {
     /// One caller's `completeSignIn`.
     package struct Request: Sendable {
-        package var credentialID: String
+        package var credential: PendingSignInRecord
         package var factorID: String
         /// The matched time step, as the stores keep it (a signed 64-bit column).
         package var step: Int64
@@ -20,9 +20,9 @@ package struct SignInCompletionBatch: Sendable {
         package var maximumSessionsPerUser: Int
 
         package init(
-            credentialID: String, factorID: String, step: Int64, time: Int64, session: SessionRecord, maximumSessionsPerUser: Int
+            credential: PendingSignInRecord, factorID: String, step: Int64, time: Int64, session: SessionRecord, maximumSessionsPerUser: Int
         ) {
-            self.credentialID = credentialID
+            self.credential = credential
             self.factorID = factorID
             self.step = step
             self.time = time
@@ -45,7 +45,8 @@ package struct SignInCompletionBatch: Sendable {
     /// What the database holds for the batch's credentials, counters and factors; absent keys
     /// have no row.
     package struct Rows: Sendable {
-        package var credentials: [String: PendingSignInRecord] = [:]
+        /// The batch's credentials that were spent already.
+        package var spentCredentials: Set<String> = []
         package var failures: [String: FailureCounter] = [:]
         package var factors: [String: Factor] = [:]
 
@@ -54,7 +55,7 @@ package struct SignInCompletionBatch: Sendable {
 
     /// A completion that succeeded, with everything it writes.
     package struct Completed: Sendable {
-        package var credentialID: String
+        package var credential: PendingSignInRecord
         package var factorID: String
         package var step: Int64
         /// Whether the factor's failure counter is cleared: it counted failures before.
@@ -70,11 +71,9 @@ package struct SignInCompletionBatch: Sendable {
     /// each as a run of it alone would, they write what the set-wide views below say together, so
     /// a store may send one row per completion or one statement per kind of write.
     package private(set) var completed: [Completed] = []
-    /// The credentials that completions found expired, to delete.
-    package private(set) var expiredCredentials: [String] = []
 
-    /// The credentials to delete: consumed by a completion, or expired.
-    package var deletedCredentials: [String] { expiredCredentials + completed.map(\.credentialID) }
+    /// The credentials the completions spend.
+    package var spentCredentials: [PendingSignInRecord] { completed.map(\.credential) }
     /// The factors whose last accepted step moves on, with the step: the last completion's, which
     /// is the highest, since each one accepted on a factor is above the one before.
     package var acceptedSteps: [(factorID: String, step: Int64)] {
@@ -106,23 +105,18 @@ package struct SignInCompletionBatch: Sendable {
 
     /// The ids the batch reads: its credentials and its factors (also the failure counters' keys).
     package static func keys(of requests: [Request]) -> (credentials: [String], factors: [String]) {
-        (Array(Set(requests.map(\.credentialID))), Array(Set(requests.map(\.factorID))))
+        (Array(Set(requests.map(\.credential.id))), Array(Set(requests.map(\.factorID))))
     }
 
     private mutating func complete(_ request: Request, rows: inout Rows) -> SignInCompletion {
-        guard let credential = rows.credentials[request.credentialID], credential.userID == request.session.userID else {
-            return .credentialNotFound
-        }
-        guard request.time <= credential.expiresAt else {
-            rows.credentials[request.credentialID] = nil
-            expiredCredentials.append(request.credentialID)
-            return .credentialExpired(expiresAt: credential.expiresAt)
-        }
+        let credential = request.credential
+        guard !rows.spentCredentials.contains(credential.id) else { return .credentialNotFound }
+        guard request.time <= credential.expiresAt else { return .credentialExpired(expiresAt: credential.expiresAt) }
         let failures = rows.failures[request.factorID] ?? .zero
         if let until = failures.lockEnd(at: request.time) {
             return .locked(until: until)
         }
-        guard var factor = rows.factors[request.factorID], factor.userID == request.session.userID else {
+        guard var factor = rows.factors[request.factorID], factor.userID == credential.userID else {
             return .factorNotFound
         }
         if let last = factor.lastAcceptedStep, last >= request.step {
@@ -130,13 +124,13 @@ package struct SignInCompletionBatch: Sendable {
         }
         factor.lastAcceptedStep = request.step
         rows.factors[request.factorID] = factor
-        rows.credentials[request.credentialID] = nil
+        rows.spentCredentials.insert(credential.id)
         if failures != .zero {
             rows.failures[request.factorID] = .zero
         }
         completed.append(
             Completed(
-                credentialID: request.credentialID, factorID: request.factorID, step: request.step, clearsFailures: failures != .zero,
+                credential: credential, factorID: request.factorID, step: request.step, clearsFailures: failures != .zero,
                 session: request.session, sessionCap: max(1, request.maximumSessionsPerUser)))
         return .completed
     }

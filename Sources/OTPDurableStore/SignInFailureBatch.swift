@@ -4,21 +4,19 @@ package import OTPEnrollment
 /// set-based statement, and what it then writes, in one more, all in one transaction.
 ///
 /// The rules are those of `EnrollmentStore.recordSignInFailure`, applied to the requests one after
-/// the other in the order given, each seeing what the ones before it changed (a credential
-/// deleted, a failure counted, a lock started), as ``SignInCompletionBatch`` does for completions.
+/// the other in the order given, each seeing what the ones before it changed (a failure counted,
+/// a lock started), as ``SignInCompletionBatch`` does for completions.
 package struct SignInFailureBatch: Sendable {
     /// One caller's `recordSignInFailure`.
     package struct Request: Sendable {
-        package var credentialID: String
-        package var userID: String
+        package var credential: PendingSignInRecord
         package var failureKey: String
         package var time: Int64
         package var limit: Int
         package var lockout: Int64
 
-        package init(credentialID: String, userID: String, failureKey: String, time: Int64, limit: Int, lockout: Int64) {
-            self.credentialID = credentialID
-            self.userID = userID
+        package init(credential: PendingSignInRecord, failureKey: String, time: Int64, limit: Int, lockout: Int64) {
+            self.credential = credential
             self.failureKey = failureKey
             self.time = time
             self.limit = limit
@@ -28,7 +26,8 @@ package struct SignInFailureBatch: Sendable {
 
     /// What the database holds for the batch's credentials and counters; absent keys have no row.
     package struct Rows: Sendable {
-        package var credentials: [String: PendingSignInRecord] = [:]
+        /// The batch's credentials that were spent already.
+        package var spentCredentials: Set<String> = []
         package var failures: [String: FailureCounter] = [:]
 
         package init() {}
@@ -36,8 +35,6 @@ package struct SignInFailureBatch: Sendable {
 
     /// Each request's outcome, in the order of the requests.
     package private(set) var outcomes: [SignInFailure] = []
-    /// The expired credentials to delete.
-    package private(set) var deletedCredentials: [String] = []
     /// The counters to store, each once, with its value after the whole batch.
     package private(set) var counters: [(key: String, counter: FailureCounter)] = []
 
@@ -55,18 +52,13 @@ package struct SignInFailureBatch: Sendable {
 
     /// The ids the batch reads: its credentials and its failure counters' keys.
     package static func keys(of requests: [Request]) -> (credentials: [String], failureKeys: [String]) {
-        (Array(Set(requests.map(\.credentialID))), Array(Set(requests.map(\.failureKey))))
+        (Array(Set(requests.map(\.credential.id))), Array(Set(requests.map(\.failureKey))))
     }
 
     private mutating func record(_ request: Request, rows: inout Rows) -> SignInFailure {
-        guard let credential = rows.credentials[request.credentialID], credential.userID == request.userID else {
-            return .credentialNotFound
-        }
-        guard request.time <= credential.expiresAt else {
-            rows.credentials[request.credentialID] = nil
-            deletedCredentials.append(request.credentialID)
-            return .credentialExpired(expiresAt: credential.expiresAt)
-        }
+        let credential = request.credential
+        guard !rows.spentCredentials.contains(credential.id) else { return .credentialNotFound }
+        guard request.time <= credential.expiresAt else { return .credentialExpired(expiresAt: credential.expiresAt) }
         let failures = rows.failures[request.failureKey] ?? .zero
         if let until = failures.lockEnd(at: request.time) {
             return .locked(until: until)

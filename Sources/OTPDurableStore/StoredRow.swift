@@ -35,7 +35,6 @@ package enum StoredColumns {
     package static let pendingEnrollment = "id, user_id, sealed_secret, key_id, algorithm, digits, period, created_at, deadline"
     package static let factor =
         "id, user_id, factor_id, display_name, enrolled_at, sealed_secret, key_id, algorithm, digits, period, last_accepted_step"
-    package static let pendingSignIn = "id, user_id, first_factor_provider, created_at, expires_at"
     package static let session = "id, user_id, first_factor_provider, authenticated_at, second_factor_enrollment_id, last_used_at, expires_at"
     package static let account =
         "id, email, email_verified, display_name, photo_url, disabled, created_at, last_sign_in_at, password_hash, tokens_valid_after, custom_attributes"
@@ -99,18 +98,6 @@ extension StoredRow {
                 }
                 return step
             }
-        )
-    }
-
-    /// A row of ``StoredColumns/pendingSignIn``.
-    package func pendingSignInRecord() throws(Failure) -> PendingSignInRecord {
-        let id = try text("id", of: "?")
-        return PendingSignInRecord(
-            id: id,
-            userID: try text("user_id", of: id),
-            firstFactorProvider: try text("first_factor_provider", of: id),
-            createdAt: try integer("created_at", of: id),
-            expiresAt: try integer("expires_at", of: id)
         )
     }
 

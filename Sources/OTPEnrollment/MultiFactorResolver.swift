@@ -7,28 +7,30 @@ public final class MultiFactorResolver: Sendable {
     public let session: MultiFactorSession
     let service: MultiFactorService
     let identity: FirstFactorIdentity
-    let credentialID: String
+    let credential: PendingSignInRecord
     /// The prepared keys of the TOTP factors, which lead ``hints`` in the same order.
     let verifiers: [MultiFactorService.Verifier]
 
-    /// The id of the pending sign-in (Firebase's `mfaPendingCredential`), for a server that hands
-    /// it to a client between requests and finds the resolver again with
-    /// ``MultiFactorService/resolver(forPendingCredential:userID:)``. It is a bearer secret until the
-    /// sign-in completes or expires: authenticate it before it leaves the server.
-    public var pendingCredential: String { credentialID }
+    /// The pending sign-in as an opaque credential (Firebase's `mfaPendingCredential`), for a
+    /// server that hands it to a client between requests and finds the resolver again with
+    /// ``MultiFactorService/resolver(forPendingCredential:)``. It carries the pending sign-in under a
+    /// MAC of the store's keys, so nothing is stored until it completes; it is a bearer secret
+    /// until then or until it expires.
+    public let pendingCredential: String
     /// The id of the user signing in.
     public var uid: String { identity.userID }
 
     init(
-        service: MultiFactorService, identity: FirstFactorIdentity, credentialID: String, hints: [MultiFactorInfo],
-        verifiers: [MultiFactorService.Verifier]
+        service: MultiFactorService, identity: FirstFactorIdentity, credential: PendingSignInRecord, pendingCredential: String,
+        hints: [MultiFactorInfo], verifiers: [MultiFactorService.Verifier]
     ) {
         self.service = service
         self.identity = identity
-        self.credentialID = credentialID
+        self.credential = credential
+        self.pendingCredential = pendingCredential
         self.hints = hints
         self.verifiers = verifiers
-        self.session = MultiFactorSession(kind: .signIn(credentialID: credentialID, userID: identity.userID, service: service))
+        self.session = MultiFactorSession(kind: .signIn(credential: credential, service: service))
     }
 
     /// Completes the sign-in with a second factor's assertion.

@@ -1,32 +1,34 @@
+internal import OTPSealing
+
 extension MultiFactorService {
     /// The resolver of a sign-in whose first step ended in ``AuthErrorCode/secondFactorRequired``,
     /// found again from its pending credential: for a server that hands
     /// ``MultiFactorResolver/pendingCredential`` to a client (Firebase's `mfaPendingCredential`)
     /// and gets it back in a later request, perhaps at another server of the same store.
     ///
-    /// The credential must name a sign-in of `userID` that is neither completed nor expired, and the
-    /// user must have an account in the store (the service's own first factors; a host that
-    /// authenticates users itself keeps its resolver instead). The hints are the user's factors
-    /// now, phone numbers masked.
+    /// The credential must be one a service of the same store made, of a sign-in neither completed
+    /// nor expired, and its user must have an account in the store (the service's own first
+    /// factors; a host that authenticates users itself keeps its resolver instead). The hints are
+    /// the user's factors now, phone numbers masked.
     /// - Throws: ``AuthError`` with ``AuthErrorCode/invalidMultiFactorSession`` for a credential
-    ///   that is unknown, used, of another user or expired (an expired one is discarded),
+    ///   that is not one of ours, used, expired or of a deleted account,
     ///   ``AuthErrorCode/userDisabled`` when the account was disabled since, or
     ///   ``AuthErrorCode/internalError`` when the store fails.
-    public func resolver(forPendingCredential credentialID: String, userID: String) async throws(AuthError) -> MultiFactorResolver {
+    public func resolver(forPendingCredential pendingCredential: String) async throws(AuthError) -> MultiFactorResolver {
         let now = clock.now()
-        // One store call for everything: a durable store answers it in one trip, and the second
-        // step of a server's sign-in comes here on every request.
-        guard let context = try await storeCall("reading the pending sign-in", { try await store.pendingSignInContext(id: credentialID) }),
-            context.credential.userID == userID
-        else { throw credentialNotFound() }
-        let credential = context.credential
+        guard let credential = pendingSignIn(forCredential: pendingCredential) else {
+            throw AuthError(.invalidMultiFactorSession, "this is not a pending credential of this service: sign in with the first factor again")
+        }
         guard now <= credential.expiresAt else {
-            _ = try await storeCall("discarding an expired sign-in") { try await store.consumePendingSignIn(id: credentialID) }
             // Not sessionExpired: clients read that as an expired SMS code, and this is the sign-in.
             throw AuthError(
                 .invalidMultiFactorSession, "the sign-in expired \(now - credential.expiresAt) seconds ago: sign in with the first factor again")
         }
-        guard let account = context.account else { throw credentialNotFound() }
+        // One store call for everything: a durable store answers it in one trip, and the second
+        // step of a server's sign-in comes here on every request.
+        guard let context = try await storeCall("reading the pending sign-in", { try await store.pendingSignInContext(credential) }),
+            let account = context.account
+        else { throw credentialNotFound() }
         guard !account.isDisabled else { throw userDisabled() }
         let identity = firstFactorIdentity(
             account, provider: FirstFactorProvider(rawValue: credential.firstFactorProvider), linked: context.identities)
@@ -34,13 +36,46 @@ extension MultiFactorService {
         let phone = context.factors.phone
         // TOTP hints first, lined up with their prepared keys, as signIn(_:) orders them.
         return MultiFactorResolver(
-            service: self, identity: identity, credentialID: credentialID,
+            service: self, identity: identity, credential: credential, pendingCredential: pendingCredential,
             hints: totp.map(MultiFactorInfo.init) + phone.map { MultiFactorInfo($0, masked: true) }, verifiers: try verifiers(for: totp))
+    }
+
+    /// The user a pending credential names, when it is one a service of the same store made (its
+    /// MAC checked in constant time), whether or not its sign-in completed or expired since: for a
+    /// server that throttles per account before it takes the sign-in up again.
+    public func userID(ofPendingCredential pendingCredential: String) -> String? {
+        pendingSignIn(forCredential: pendingCredential)?.userID
     }
 
     /// The second factors of account `id`, as its owner sees them (phone numbers whole): TOTP
     /// factors, then phone factors, each oldest first (Firebase's `mfaInfo` of a lookup).
     public func enrolledFactors(accountID id: String) async throws(AuthError) -> [MultiFactorInfo] {
         try await enrolledFactors(userID: id)
+    }
+
+    // MARK: Pending credentials
+
+    /// `otpkp2.<id>.<uid>.<first factor>.<created>.<expires>.<MAC>`; the MAC context differs from
+    /// every other use of the keys, the server's refresh tokens included.
+    static func pendingCredentials(_ keys: SecretSealer) -> SignedTokenCodec {
+        SignedTokenCodec(keys: keys, prefix: "otpkp2", context: "otpkit pending sign-in:")
+    }
+
+    /// The opaque credential that carries `record`.
+    func pendingCredential(for record: PendingSignInRecord) throws(AuthError) -> String {
+        let claims = [record.firstFactorProvider, String(record.createdAt), String(record.expiresAt)]
+        do {
+            return try pendingCredentials.token(recordID: record.id, userID: record.userID, claims: claims)
+        } catch {
+            throw AuthError(.internalError, "could not make the pending credential: \(error)")
+        }
+    }
+
+    /// The pending sign-in `pendingCredential` carries, when its MAC is ours.
+    func pendingSignIn(forCredential pendingCredential: String) -> PendingSignInRecord? {
+        guard let (id, userID, claims) = pendingCredentials.open(pendingCredential, claimCount: 3),
+            let createdAt = Int64(claims[1]), let expiresAt = Int64(claims[2])
+        else { return nil }
+        return PendingSignInRecord(id: id, userID: userID, firstFactorProvider: claims[0], createdAt: createdAt, expiresAt: expiresAt)
     }
 }

@@ -69,15 +69,16 @@ extension MultiFactorService {
 
     /// `mfaSignIn:start` for a phone factor: checks the pending sign-in, then sends a code to the
     /// number the factor was enrolled with.
-    func startPhoneSignIn(credentialID: String, userID: String, enrollmentID: String) async throws(AuthError) -> String {
+    func startPhoneSignIn(_ credential: PendingSignInRecord, enrollmentID: String) async throws(AuthError) -> String {
         try requirePhoneEnabled()
         let now = clock.now()
-        let found = try await storeCall("reading the pending sign-in") { try await store.pendingSignIn(id: credentialID, failureKey: enrollmentID) }
-        guard let (credential, failures) = found, credential.userID == userID else { throw credentialNotFound() }
-        guard now <= credential.expiresAt else {
-            _ = try await storeCall("discarding an expired sign-in") { try await store.consumePendingSignIn(id: credentialID) }
-            throw credentialExpired(credential.expiresAt, now: now)
+        guard now <= credential.expiresAt else { throw credentialExpired(credential.expiresAt, now: now) }
+        let credentialID = credential.id
+        let userID = credential.userID
+        let found = try await storeCall("reading the pending sign-in") {
+            try await store.pendingSignInFailures(credentialID: credentialID, failureKey: enrollmentID)
         }
+        guard let failures = found else { throw credentialNotFound() }
         if let until = failures.lockEnd(at: now) {
             throw tooManyRequests(until: until, now: now)
         }
@@ -94,10 +95,10 @@ extension MultiFactorService {
     func finalizePhoneSignIn(_ resolver: MultiFactorResolver, credential: PhoneAuthCredential) async throws(AuthError) -> AuthDataResult {
         let (verificationID, digests) = try phoneCodeDigests(credential)
         let now = clock.now()
-        let credentialID = resolver.credentialID
+        let credential = resolver.credential
         // Read first for the factor the code went to, which the session records.
         guard let verification = try await storeCall("reading the verification", { try await store.phoneVerification(id: verificationID) }),
-            verification.purpose == .signIn, verification.credentialID == credentialID, let enrollmentID = verification.enrollmentID
+            verification.purpose == .signIn, verification.credentialID == credential.id, let enrollmentID = verification.enrollmentID
         else {
             throw AuthError(
                 .invalidVerificationID,
@@ -111,7 +112,7 @@ extension MultiFactorService {
         let attempts = configuration.phone.maximumAttempts
         let completion = try await storeCall("completing the sign-in") {
             try await store.completeSignIn(
-                credentialID: credentialID, phoneVerificationID: verificationID, codeDigests: digests, maximumAttempts: attempts, at: now,
+                credential: credential, phoneVerificationID: verificationID, codeDigests: digests, maximumAttempts: attempts, at: now,
                 session: session, maximumSessionsPerUser: limit)
         }
         switch completion {

@@ -43,10 +43,10 @@ extension MultiFactorService {
         let now = clock.now()
         let userID = resolver.identity.userID
         let failureKey = RecoveryCodes.failureKey(userID: userID)
-        let credentialID = resolver.credentialID
+        let credential = resolver.credential
         guard let canonical = RecoveryCodes.canonical(code) else {
             throw await signInFailure(
-                credentialID, userID: userID, failureKey: failureKey, kind: "recovery code", now: now,
+                credential, failureKey: failureKey, kind: "recovery code", now: now,
                 reason: "that is not a recovery code: recovery codes are ten letters and digits, such as k3m9q-7xw2c")
         }
         let digests: [[UInt8]]
@@ -59,7 +59,7 @@ extension MultiFactorService {
         let limit = configuration.maximumSessionsPerUser
         let completion = try await storeCall("completing the sign-in") {
             try await store.completeSignIn(
-                credentialID: credentialID, recoveryCodeDigests: digests, failureKey: failureKey, at: now, session: session,
+                credential: credential, recoveryCodeDigests: digests, failureKey: failureKey, at: now, session: session,
                 maximumSessionsPerUser: limit)
         }
         switch completion {

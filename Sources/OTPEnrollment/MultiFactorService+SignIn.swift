@@ -9,16 +9,8 @@ extension MultiFactorService {
     ///   ask for its code, and call ``MultiFactorResolver/resolveSignIn(with:)-(MultiFactorAssertion)``.
     public func signIn(_ identity: FirstFactorIdentity) async throws(AuthError) -> User {
         let now = clock.now()
-        // Made before the factors are known so that one store call lists them and, for a user who
-        // has some, stores the credential; a user without factors just leaves an unused id.
-        let credential = PendingSignInRecord(
-            id: try newID(),
-            userID: identity.userID,
-            firstFactorProvider: identity.provider.rawValue,
-            createdAt: now,
-            expiresAt: now + configuration.pendingSignInLifetime
-        )
-        let factors = try await storeCall("starting a sign-in") { try await store.factorsStartingSignIn(credential) }
+        let userID = identity.userID
+        let factors = try await storeCall("starting a sign-in") { try await store.signInFactors(userID: userID) }
         if factors.isEmpty {
             return try await startSession(identity, at: now, secondFactor: nil, enrolledFactors: [])
         }
@@ -29,10 +21,19 @@ extension MultiFactorService {
         if !factors.phone.isEmpty {
             hints += factors.phone.map { MultiFactorInfo($0, masked: true) }
         }
+        // The pending sign-in is not stored: its credential carries it (see PendingSignInRecord).
+        let credential = PendingSignInRecord(
+            id: try newID(),
+            userID: userID,
+            firstFactorProvider: identity.provider.rawValue,
+            createdAt: now,
+            expiresAt: now + configuration.pendingSignInLifetime
+        )
         let resolver = MultiFactorResolver(
             service: self,
             identity: identity,
-            credentialID: credential.id,
+            credential: credential,
+            pendingCredential: try pendingCredential(for: credential),
             hints: hints,
             verifiers: try verifiers(for: factors.totp)
         )
@@ -124,7 +125,7 @@ extension MultiFactorService {
             hintIndex.map { resolver.hints[$0] }
             ?? MultiFactorInfo(uid: enrollmentID, displayName: nil, enrollmentTime: 0, factorID: TOTPMultiFactorID)
         let session = try newSession(resolver.identity, at: now, secondFactor: hint)
-        let credentialID = resolver.credentialID
+        let credential = resolver.credential
         let sessionLimit = configuration.maximumSessionsPerUser
 
         var after = verifier.lastAcceptedStep
@@ -134,18 +135,17 @@ extension MultiFactorService {
                 match = try verifier.totp.verify(code, at: now, window: window, after: after)
             } catch {
                 throw await signInFailure(
-                    credentialID, userID: resolver.identity.userID, failureKey: enrollmentID, kind: "factor", now: now,
-                    reason: "invalid verification code: \(error)")
+                    credential, failureKey: enrollmentID, kind: "factor", now: now, reason: "invalid verification code: \(error)")
             }
             guard let match else {
                 throw await signInFailure(
-                    credentialID, userID: resolver.identity.userID, failureKey: enrollmentID, kind: "factor", now: now,
+                    credential, failureKey: enrollmentID, kind: "factor", now: now,
                     reason: "wrong or already used verification code: enter the code the authenticator app shows now")
             }
             // The store decides: another request (or process) may have accepted this step meanwhile.
             let completion = try await storeCall("completing the sign-in") {
                 try await store.completeSignIn(
-                    credentialID: credentialID, factorID: enrollmentID, step: match.step, at: now, session: session,
+                    credential: credential, factorID: enrollmentID, step: match.step, at: now, session: session,
                     maximumSessionsPerUser: sessionLimit
                 )
             }
@@ -195,13 +195,13 @@ extension MultiFactorService {
     /// The error for a code that did not verify: the credential's state first (gone, expired or
     /// locked, counting nothing), otherwise the failure counted against `failureKey`, in one store call.
     func signInFailure(
-        _ credentialID: String, userID: String, failureKey: String, kind: String, now: Int64, reason: String
+        _ credential: PendingSignInRecord, failureKey: String, kind: String, now: Int64, reason: String
     ) async -> AuthError {
         let outcome: SignInFailure
         do {
             outcome = try await storeCall("counting a failure") {
                 try await store.recordSignInFailure(
-                    credentialID: credentialID, userID: userID, failureKey: failureKey, at: now,
+                    credential: credential, failureKey: failureKey, at: now,
                     limit: configuration.maximumConsecutiveFailures, lockout: configuration.lockoutDuration)
             }
         } catch {

@@ -25,6 +25,8 @@ public final class MultiFactorService: Sendable {
     let window: VerificationWindow
     /// The keys codes are digested under: the store's, or a random one for as long as the process.
     let codeDigestKeys: SecretSealer
+    /// Pending credentials, under a MAC of ``codeDigestKeys``.
+    let pendingCredentials: SignedTokenCodec
     private let verifiers = Mutex<[String: Verifier]>([:])
     private let ids = RandomIDs()
 
@@ -104,15 +106,18 @@ public final class MultiFactorService: Sendable {
         } catch {
             throw .adjacentIntervalsOutOfRange(configuration.adjacentIntervals)
         }
-        if let keys = store.codeDigestKeys {
-            self.codeDigestKeys = keys
+        let keys: SecretSealer
+        if let storeKeys = store.codeDigestKeys {
+            keys = storeKeys
         } else {
             do {
-                self.codeDigestKeys = try SecretSealer(current: SealingKey.random())
+                keys = try SecretSealer(current: SealingKey.random())
             } catch {
                 throw .randomKeyUnavailable
             }
         }
+        self.codeDigestKeys = keys
+        self.pendingCredentials = Self.pendingCredentials(keys)
     }
 
     /// Deletes expired pending enrollments, sign-in credentials and sessions, and ended locks; call

@@ -3,7 +3,7 @@
 public struct MultiFactorSession: Sendable {
     enum Kind: Sendable {
         case user(User)
-        case signIn(credentialID: String, userID: String, service: MultiFactorService)
+        case signIn(credential: PendingSignInRecord, service: MultiFactorService)
     }
 
     let kind: Kind

@@ -100,7 +100,6 @@ extension PostgresEnrollmentStore {
             try await connection.execute("DELETE FROM factors WHERE user_id = \(id)")
             try await connection.execute("DELETE FROM phone_factors WHERE user_id = \(id)")
             try await connection.execute("DELETE FROM pending_enrollments WHERE user_id = \(id)")
-            try await connection.execute("DELETE FROM pending_sign_ins WHERE user_id = \(id)")
             try await connection.execute("DELETE FROM phone_verifications WHERE user_id = \(id)")
             try await connection.execute("DELETE FROM sessions WHERE user_id = \(id)")
             try await connection.execute("DELETE FROM recovery_codes WHERE user_id = \(id)")

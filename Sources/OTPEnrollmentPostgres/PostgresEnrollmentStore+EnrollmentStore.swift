@@ -139,27 +139,20 @@ extension PostgresEnrollmentStore {
         }
     }
 
-    // MARK: Pending sign-in credentials
+    // MARK: Pending sign-ins
 
-    public func insertPendingSignIn(_ record: PendingSignInRecord) async throws(PostgresEnrollmentStoreError) {
-        try await transaction("storing a pending sign-in", retry: .ifNotApplied) { connection in
-            try await connection.insertPendingSignIn(record)
-        }
+    public func isPendingSignInSpent(id: String) async throws(PostgresEnrollmentStoreError) -> Bool {
+        try await !reading("reading a pending sign-in") { connection in
+            try await connection.query("SELECT 1 FROM spent_sign_ins WHERE id = \(id)")
+        }.isEmpty
     }
 
-    public func pendingSignIn(id: String) async throws(PostgresEnrollmentStoreError) -> PendingSignInRecord? {
-        let rows = try await reading("reading a pending sign-in") { connection in
-            try await connection.query("SELECT \(unescaped: StoredColumns.pendingSignIn) FROM pending_sign_ins WHERE id = \(id)")
+    /// One `INSERT … ON CONFLICT DO NOTHING RETURNING`: the server whose statement inserts the row
+    /// is the one that spends it.
+    public func spendPendingSignIn(_ credential: PendingSignInRecord) async throws(PostgresEnrollmentStoreError) -> Bool {
+        try await transaction("spending a pending sign-in", retry: .ifNotApplied) { connection in
+            try await connection.claim(credential)
         }
-        return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.pendingSignInRecord() }.first
-    }
-
-    /// One `DELETE … RETURNING`: the server whose statement deletes the row is the one that gets it.
-    public func consumePendingSignIn(id: String) async throws(PostgresEnrollmentStoreError) -> PendingSignInRecord? {
-        let rows = try await transaction("consuming a pending sign-in", retry: .ifNotApplied) { connection in
-            try await connection.query("DELETE FROM pending_sign_ins WHERE id = \(id) RETURNING \(unescaped: StoredColumns.pendingSignIn)")
-        }
-        return try rows.records { row throws(PostgresEnrollmentStoreError) in try row.pendingSignInRecord() }.first
     }
 
     // MARK: Sessions
@@ -213,57 +206,54 @@ extension PostgresEnrollmentStore {
 
     // MARK: Sign-in in fewer round trips
 
-    /// One statement, so the credential is stored only for a user whose factors were listed.
-    /// Concurrent first steps are decided together, one statement for all of them in one
-    /// transaction (`startSignIns(_:)`).
-    public func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws(PostgresEnrollmentStoreError) -> SignInFactors {
-        try await signInStarts.submit(credential) { requests in await self.startSignIns(requests) }
+    /// Concurrent first steps are answered together, one statement for all of them
+    /// (`startSignIns(_:)`); nothing is written.
+    public func signInFactors(userID: String) async throws(PostgresEnrollmentStoreError) -> SignInFactors {
+        try await signInStarts.submit(userID) { requests in await self.startSignIns(requests) }
     }
 
     /// One round trip for the five reads, as one statement of rows tagged with their kind (so one
     /// snapshot too): a server reads a context at every second step, and each statement is a
     /// round trip to the database.
-    public func pendingSignInContext(id: String) async throws(PostgresEnrollmentStoreError) -> PendingSignInContext? {
+    public func pendingSignInContext(_ credential: PendingSignInRecord) async throws(PostgresEnrollmentStoreError) -> PendingSignInContext? {
         var binds = PostgresBindings()
-        binds.append(id)
+        binds.append(credential.id)
+        binds.append(credential.userID)
         let query = PostgresQuery(unsafeSQL: Self.pendingSignInContextQuery, binds: binds)
         let rows = try await reading("reading a pending sign-in") { connection in try await connection.query(query) }
-        var credential: PendingSignInRecord?
+        var spent = false
         var account: AccountRecord?
         var identityRows: [PostgresStoredRow] = []
         var totp: [FactorRecord] = []
         var phone: [PhoneFactorRecord] = []
         for row in rows {
             let stored = PostgresStoredRow(row: row)
-            switch try stored.text("kind", of: id) {
-            case "credential": credential = try stored.pendingSignInRecord()
+            switch try stored.text("kind", of: credential.id) {
+            case "spent": spent = true
             case "account": account = try stored.accountRecord()
             case "identity": identityRows.append(stored)
             case "factor": totp.append(try stored.factorRecord(sealer))
             default: phone.append(try stored.phoneFactorRecord())
             }
         }
-        guard let credential else { return nil }
+        guard !spent else { return nil }
         return PendingSignInContext(
             credential: credential, account: account,
             identities: try identityRows.map { row throws(PostgresEnrollmentStoreError) in try row.providerIdentity(of: credential.userID) },
             factors: SignInFactors(totp: totp, phone: phone))
     }
 
-    /// The pending sign-in `$1` and its user's account, identities, TOTP and phone factors, sorted
-    /// by kind and then as each kind is listed alone (factors by enrollment time and id, identities
-    /// by provider).
-    static let pendingSignInContextQuery: String = {
-        let user = "(SELECT user_id FROM pending_sign_ins WHERE id = $1)"
-        return StoredColumns.taggedUnion(
-            [
-                .init(kind: "credential", columns: StoredColumns.pendingSignIn, from: "pending_sign_ins WHERE id = $1"),
-                .init(kind: "account", columns: StoredColumns.account, from: "accounts WHERE id = \(user)"),
-                .init(kind: "identity", columns: StoredColumns.providerIdentity, from: "provider_identities WHERE account_id = \(user)"),
-                .init(kind: "factor", columns: StoredColumns.factor, from: "factors WHERE user_id = \(user)"),
-                .init(kind: "phone", columns: StoredColumns.phoneFactor, from: "phone_factors WHERE user_id = \(user)"),
-            ], orderedBy: "kind, enrolled_at, provider_id, id", null: typedNull)
-    }()
+    /// Whether the pending sign-in `$1` was spent, and its user `$2`'s account, identities, TOTP
+    /// and phone factors, sorted by kind and then as each kind is listed alone (factors by
+    /// enrollment time and id, identities by provider).
+    static let pendingSignInContextQuery: String = StoredColumns.taggedUnion(
+        [
+            .init(kind: "spent", columns: "id", from: "spent_sign_ins WHERE id = $1"),
+            .init(kind: "account", columns: StoredColumns.account, from: "accounts WHERE id = $2"),
+            .init(kind: "identity", columns: StoredColumns.providerIdentity, from: "provider_identities WHERE account_id = $2"),
+            .init(kind: "factor", columns: StoredColumns.factor, from: "factors WHERE user_id = $2"),
+            .init(kind: "phone", columns: StoredColumns.phoneFactor, from: "phone_factors WHERE user_id = $2"),
+        ], orderedBy: "kind, enrolled_at, provider_id, id", null: typedNull)
 
     /// The `NULL` of a column's type, for ``StoredColumns/taggedUnion(_:orderedBy:null:)``.
     static func typedNull(_ column: String) -> String {
@@ -276,28 +266,26 @@ extension PostgresEnrollmentStore {
         }
     }
 
-    /// One statement: the credential joined with the counter.
-    public func pendingSignIn(id: String, failureKey: String) async throws(PostgresEnrollmentStoreError) -> (
-        credential: PendingSignInRecord, failures: FailureCounter
-    )? {
+    /// One statement: whether the credential was spent, with the counter.
+    public func pendingSignInFailures(credentialID: String, failureKey: String) async throws(PostgresEnrollmentStoreError) -> FailureCounter? {
         let rows = try await reading("reading a pending sign-in") { connection in
             try await connection.query(
                 """
-                SELECT p.id, p.user_id, p.first_factor_provider, p.created_at, p.expires_at,
+                SELECT EXISTS (SELECT 1 FROM spent_sign_ins WHERE id = \(credentialID)) AS spent,
                        coalesce(f.consecutive_failures, 0) AS consecutive_failures, f.locked_until
-                FROM pending_sign_ins AS p LEFT JOIN failure_counters AS f ON f.key = \(failureKey)
-                WHERE p.id = \(id)
+                FROM (SELECT 1) AS one LEFT JOIN failure_counters AS f ON f.key = \(failureKey)
                 """)
         }
         guard let row = rows.first else { return nil }
         let reader = PostgresStoredRow(row: row)
-        return (try reader.pendingSignInRecord(), try reader.failureCounter(key: failureKey))
+        guard try !reader.boolean("spent", of: credentialID) else { return nil }
+        return try reader.failureCounter(key: failureKey)
     }
 
     /// Concurrent completions are decided together, a few statements for all of them in one
     /// transaction (`completeSignIns(_:)`).
     public func completeSignIn(
-        credentialID: String,
+        credential: PendingSignInRecord,
         factorID: String,
         step: UInt64,
         at time: Int64,
@@ -305,7 +293,7 @@ extension PostgresEnrollmentStore {
         maximumSessionsPerUser: Int
     ) async throws(PostgresEnrollmentStoreError) -> SignInCompletion {
         let request = SignInCompletionBatch.Request(
-            credentialID: credentialID, factorID: factorID, step: try Self.storedStep(step), time: time, session: session,
+            credential: credential, factorID: factorID, step: try Self.storedStep(step), time: time, session: session,
             maximumSessionsPerUser: maximumSessionsPerUser)
         return try await signInCompletions.submit(request) { requests in await self.completeSignIns(requests) }
     }
@@ -313,10 +301,9 @@ extension PostgresEnrollmentStore {
     /// Concurrent wrong codes are counted together, a few statements for all of them in one
     /// transaction (`recordSignInFailures(_:)`).
     public func recordSignInFailure(
-        credentialID: String, userID: String, failureKey: String, at time: Int64, limit: Int, lockout: Int64
+        credential: PendingSignInRecord, failureKey: String, at time: Int64, limit: Int, lockout: Int64
     ) async throws(PostgresEnrollmentStoreError) -> SignInFailure {
-        let request = SignInFailureBatch.Request(
-            credentialID: credentialID, userID: userID, failureKey: failureKey, time: time, limit: limit, lockout: lockout)
+        let request = SignInFailureBatch.Request(credential: credential, failureKey: failureKey, time: time, limit: limit, lockout: lockout)
         return try await signInFailures.submit(request) { requests in await self.recordSignInFailures(requests) }
     }
 
@@ -350,7 +337,7 @@ extension PostgresEnrollmentStore {
     public func purgeExpired(before time: Int64) async throws(PostgresEnrollmentStoreError) {
         try await transaction("purging expired records", retry: .always) { connection in
             try await connection.execute("DELETE FROM pending_enrollments WHERE deadline < \(time)")
-            try await connection.execute("DELETE FROM pending_sign_ins WHERE expires_at < \(time)")
+            try await connection.execute("DELETE FROM spent_sign_ins WHERE expires_at < \(time)")
             try await connection.execute("DELETE FROM sessions WHERE expires_at < \(time)")
             try await connection.execute("DELETE FROM quotas WHERE window_end <= \(time)")
             try await connection.execute("DELETE FROM phone_verifications WHERE expires_at < \(time)")
@@ -415,27 +402,31 @@ extension PostgresEnrollmentStore.Connection {
         return try PostgresStoredRow(row: row).failureCounter(key: key)
     }
 
-    func insertPendingSignIn(_ record: PendingSignInRecord) async throws {
-        try await execute(
+    /// Marks `credential` spent, unless it was: `true` when this transaction did. The row is
+    /// locked until the transaction ends, so a concurrent claim of another server waits for it and
+    /// then finds it, or, if this transaction releases it, inserts it itself.
+    func claim(_ credential: PendingSignInRecord) async throws -> Bool {
+        try await !query(
             """
-            INSERT INTO pending_sign_ins (\(unescaped: StoredColumns.pendingSignIn))
-            VALUES (\(record.id), \(record.userID), \(record.firstFactorProvider), \(record.createdAt), \(record.expiresAt))
-            """)
+            INSERT INTO spent_sign_ins (id, expires_at) VALUES (\(credential.id), \(credential.expiresAt))
+            ON CONFLICT (id) DO NOTHING RETURNING id
+            """
+        ).isEmpty
     }
 
-    /// The checks every sign-in completion starts with: the credential `id` exists, is
-    /// `userID`'s and has not expired at `time` (an expired one is deleted). `nil` when all hold;
-    /// the credential is then locked until the transaction ends.
-    func refuseCredential(_ id: String, userID: String, at time: Int64) async throws -> SignInCompletion? {
-        let rows = try await query("SELECT \(unescaped: StoredColumns.pendingSignIn) FROM pending_sign_ins WHERE id = \(id) FOR UPDATE")
-        guard let row = rows.first else { return .credentialNotFound }
-        let credential = try PostgresStoredRow(row: row).pendingSignInRecord()
-        guard credential.userID == userID else { return .credentialNotFound }
-        guard time <= credential.expiresAt else {
-            try await execute("DELETE FROM pending_sign_ins WHERE id = \(id)")
-            return .credentialExpired(expiresAt: credential.expiresAt)
+    /// A sign-in completion that spends `credential`: the checks every completion starts with
+    /// (the credential not spent, then not expired at `time`), then `body`, with the credential
+    /// claimed (``claim(_:)``) so that concurrent completions of it wait for this one. The claim
+    /// is released unless `body` completes.
+    func completing(
+        _ credential: PendingSignInRecord, at time: Int64, _ body: () async throws -> SignInCompletion
+    ) async throws -> SignInCompletion {
+        guard try await claim(credential) else { return .credentialNotFound }
+        let outcome = time <= credential.expiresAt ? try await body() : .credentialExpired(expiresAt: credential.expiresAt)
+        if outcome != .completed {
+            try await execute("DELETE FROM spent_sign_ins WHERE id = \(credential.id)")
         }
-        return nil
+        return outcome
     }
 
     /// Takes the session locks of `users` until the transaction ends, in the order of their

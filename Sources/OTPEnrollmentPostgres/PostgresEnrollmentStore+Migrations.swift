@@ -177,6 +177,15 @@ extension PostgresEnrollmentStore {
             summary: "accounts: the custom claims an administrator set (Firebase's customAttributes)",
             statements: ["ALTER TABLE accounts ADD COLUMN custom_attributes text"]
         ),
+        Migration(
+            version: 6,
+            summary: "pending sign-ins travel in their credentials: only the ids of the spent ones are kept, until they expire",
+            statements: [
+                "DROP TABLE pending_sign_ins",
+                "CREATE TABLE spent_sign_ins (id text PRIMARY KEY, expires_at bigint NOT NULL)",
+                "CREATE INDEX spent_sign_ins_by_expiry ON spent_sign_ins (expires_at)",
+            ]
+        ),
     ]
 
     /// The key of the advisory lock migrations run under: "OTPK" and "MIGR" as one 64-bit number,

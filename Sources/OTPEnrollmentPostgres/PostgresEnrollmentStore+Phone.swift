@@ -116,7 +116,7 @@ extension PostgresEnrollmentStore {
     /// One transaction: the credential and the verification are locked as they are read, so of
     /// concurrent completions with one verification the first spends it and the others find it gone.
     public func completeSignIn(
-        credentialID: String,
+        credential: PendingSignInRecord,
         phoneVerificationID verificationID: String,
         codeDigests: [[UInt8]],
         maximumAttempts: Int,
@@ -125,26 +125,26 @@ extension PostgresEnrollmentStore {
         maximumSessionsPerUser: Int
     ) async throws(PostgresEnrollmentStoreError) -> SignInCompletion {
         try await transaction("completing a phone sign-in") { connection -> SignInCompletion in
-            if let refusal = try await connection.refuseCredential(credentialID, userID: session.userID, at: time) { return refusal }
-            guard let verification = try await connection.lockedPhoneVerification(id: verificationID), verification.purpose == .signIn,
-                verification.credentialID == credentialID, verification.userID == session.userID, let factorID = verification.enrollmentID
-            else { return .verificationNotFound }
-            if let until = try await connection.failureCounter(key: factorID).lockEnd(at: time) {
-                return .locked(until: until)
+            try await connection.completing(credential, at: time) { () async throws -> SignInCompletion in
+                guard let verification = try await connection.lockedPhoneVerification(id: verificationID), verification.purpose == .signIn,
+                    verification.credentialID == credential.id, verification.userID == credential.userID, let factorID = verification.enrollmentID
+                else { return .verificationNotFound }
+                if let until = try await connection.failureCounter(key: factorID).lockEnd(at: time) {
+                    return .locked(until: until)
+                }
+                let factor = try await connection.query("SELECT id FROM phone_factors WHERE id = \(factorID) AND user_id = \(credential.userID)")
+                guard !factor.isEmpty else { return .factorNotFound }
+                let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
+                try await connection.keepPhoneVerification(kept, id: verificationID)
+                switch outcome {
+                case .matched: break
+                case .wrong: return .codeRejected
+                case .exhausted, .expired: return .verificationExpired
+                }
+                try await connection.execute("DELETE FROM failure_counters WHERE key = \(factorID)")
+                _ = try await connection.insertSession(session, maximumPerUser: maximumSessionsPerUser)
+                return .completed
             }
-            let factor = try await connection.query("SELECT id FROM phone_factors WHERE id = \(factorID) AND user_id = \(session.userID)")
-            guard !factor.isEmpty else { return .factorNotFound }
-            let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
-            try await connection.keepPhoneVerification(kept, id: verificationID)
-            switch outcome {
-            case .matched: break
-            case .wrong: return .codeRejected
-            case .exhausted, .expired: return .verificationExpired
-            }
-            try await connection.execute("DELETE FROM pending_sign_ins WHERE id = \(credentialID)")
-            try await connection.execute("DELETE FROM failure_counters WHERE key = \(factorID)")
-            _ = try await connection.insertSession(session, maximumPerUser: maximumSessionsPerUser)
-            return .completed
         }
     }
 }

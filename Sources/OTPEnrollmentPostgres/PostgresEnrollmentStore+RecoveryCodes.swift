@@ -24,7 +24,7 @@ extension PostgresEnrollmentStore {
     /// one code only the one whose statement deletes the row completes (the other waits for the
     /// row, then finds it gone). The row is found by its keyed digest through the primary key.
     public func completeSignIn(
-        credentialID: String,
+        credential: PendingSignInRecord,
         recoveryCodeDigests digests: [[UInt8]],
         failureKey: String,
         at time: Int64,
@@ -33,21 +33,21 @@ extension PostgresEnrollmentStore {
     ) async throws(PostgresEnrollmentStoreError) -> SignInCompletion {
         let buffers = digests.map { ByteBuffer(bytes: $0) }
         return try await transaction("completing a recovery-code sign-in") { connection -> SignInCompletion in
-            if let refusal = try await connection.refuseCredential(credentialID, userID: session.userID, at: time) { return refusal }
-            if let until = try await connection.failureCounter(key: failureKey).lockEnd(at: time) {
-                return .locked(until: until)
+            try await connection.completing(credential, at: time) { () async throws -> SignInCompletion in
+                if let until = try await connection.failureCounter(key: failureKey).lockEnd(at: time) {
+                    return .locked(until: until)
+                }
+                var spent = false
+                for digest in buffers where !spent {
+                    spent = try await !connection.query(
+                        "DELETE FROM recovery_codes WHERE user_id = \(credential.userID) AND digest = \(digest) RETURNING user_id"
+                    ).isEmpty
+                }
+                guard spent else { return .codeRejected }
+                try await connection.execute("DELETE FROM failure_counters WHERE key = \(failureKey)")
+                _ = try await connection.insertSession(session, maximumPerUser: maximumSessionsPerUser)
+                return .completed
             }
-            var spent = false
-            for digest in buffers where !spent {
-                spent = try await !connection.query(
-                    "DELETE FROM recovery_codes WHERE user_id = \(session.userID) AND digest = \(digest) RETURNING user_id"
-                ).isEmpty
-            }
-            guard spent else { return .codeRejected }
-            try await connection.execute("DELETE FROM pending_sign_ins WHERE id = \(credentialID)")
-            try await connection.execute("DELETE FROM failure_counters WHERE key = \(failureKey)")
-            _ = try await connection.insertSession(session, maximumPerUser: maximumSessionsPerUser)
-            return .completed
         }
     }
 }

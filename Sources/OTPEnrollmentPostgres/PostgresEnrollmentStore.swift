@@ -66,7 +66,7 @@ public final class PostgresEnrollmentStore: EnrollmentStore {
     private let runner: Task<Void, Never>
     private let state = NIOLockedValueBox(State())
     /// Concurrent first steps of sign-ins, decided together.
-    let signInStarts: OperationBatcher<PendingSignInRecord, SignInFactors, PostgresEnrollmentStoreError>
+    let signInStarts: OperationBatcher<String, SignInFactors, PostgresEnrollmentStoreError>
     /// Concurrent sign-in completions, decided together.
     let signInCompletions: OperationBatcher<SignInCompletionBatch.Request, SignInCompletion, PostgresEnrollmentStoreError>
     /// Concurrent wrong codes of sign-ins, counted together.

@@ -143,43 +143,39 @@ extension SQLiteEnrollmentStore {
         }
     }
 
-    // MARK: Pending sign-in credentials
+    // MARK: Pending sign-ins
 
-    public func insertPendingSignIn(_ record: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) {
+    public func isPendingSignInSpent(id: String) async throws(SQLiteEnrollmentStoreError) -> Bool {
+        try await isSpent(id: id, on: .reader)
+    }
+
+    /// One `INSERT … ON CONFLICT DO NOTHING RETURNING`: the process whose statement inserts the
+    /// row is the one that spends it.
+    public func spendPendingSignIn(_ credential: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) -> Bool {
         try await locked { () throws(SQLiteEnrollmentStoreError) in
-            try await self.execute(
-                "INSERT INTO pending_sign_ins (\(Self.pendingSignInColumns)) VALUES (?, ?, ?, ?, ?)", Self.pendingSignInBinds(record))
+            try await !self.execute(
+                "INSERT INTO spent_sign_ins (id, expires_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING RETURNING id",
+                [.text(credential.id), .integer(.init(credential.expiresAt))]
+            ).isEmpty
         }
     }
 
-    public func pendingSignIn(id: String) async throws(SQLiteEnrollmentStoreError) -> PendingSignInRecord? {
-        try await readPendingSignIn(id: id, on: .reader)
-    }
-
-    /// The checks every sign-in completion starts with: the credential `id` exists, is
-    /// `userID`'s and has not expired at `time` (an expired one is deleted). `nil` when all hold.
-    /// The caller holds a transaction.
-    func refuseCredential(_ id: String, userID: String, at time: Int64) async throws(SQLiteEnrollmentStoreError) -> SignInCompletion? {
-        guard let credential = try await readPendingSignIn(id: id), credential.userID == userID else { return .credentialNotFound }
-        guard time <= credential.expiresAt else {
-            try await execute("DELETE FROM pending_sign_ins WHERE id = ?", [.text(id)])
-            return .credentialExpired(expiresAt: credential.expiresAt)
-        }
+    /// The checks every sign-in completion starts with: the credential was not spent and has not
+    /// expired at `time`. `nil` when both hold. The caller holds a transaction.
+    func refuseCredential(_ credential: PendingSignInRecord, at time: Int64) async throws(SQLiteEnrollmentStoreError) -> SignInCompletion? {
+        guard try await !isSpent(id: credential.id) else { return .credentialNotFound }
+        guard time <= credential.expiresAt else { return .credentialExpired(expiresAt: credential.expiresAt) }
         return nil
     }
 
-    /// On the writer, the caller holds ``lock``.
-    func readPendingSignIn(id: String, on role: ConnectionRole = .writer) async throws(SQLiteEnrollmentStoreError) -> PendingSignInRecord? {
-        let rows = try await execute("SELECT \(Self.pendingSignInColumns) FROM pending_sign_ins WHERE id = ?", [.text(id)], on: role)
-        return try rows.first.map { row throws(SQLiteEnrollmentStoreError) in try pendingSignInRecord(row) }
+    /// Marks `credential` spent. The caller holds a transaction in which it was not.
+    func spend(_ credential: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) {
+        try await execute("INSERT INTO spent_sign_ins (id, expires_at) VALUES (?, ?)", [.text(credential.id), .integer(.init(credential.expiresAt))])
     }
 
-    /// One `DELETE … RETURNING`: the process whose statement deletes the row is the one that gets it.
-    public func consumePendingSignIn(id: String) async throws(SQLiteEnrollmentStoreError) -> PendingSignInRecord? {
-        let rows = try await locked { () throws(SQLiteEnrollmentStoreError) in
-            try await self.execute("DELETE FROM pending_sign_ins WHERE id = ? RETURNING \(Self.pendingSignInColumns)", [.text(id)])
-        }
-        return try rows.first.map { row throws(SQLiteEnrollmentStoreError) in try pendingSignInRecord(row) }
+    /// On the writer, the caller holds ``lock``.
+    func isSpent(id: String, on role: ConnectionRole = .writer) async throws(SQLiteEnrollmentStoreError) -> Bool {
+        try await !execute("SELECT 1 FROM spent_sign_ins WHERE id = ?", [.text(id)], on: role).isEmpty
     }
 
     // MARK: Sessions
@@ -249,19 +245,19 @@ extension SQLiteEnrollmentStore {
 
     // MARK: Sign-in in fewer round trips
 
-    /// Concurrent first steps are decided together: their factors read on the reader, and the
-    /// credentials of those who have any stored in one statement (`startSignIns(_:)`).
-    public func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) -> SignInFactors {
-        try await signInStarts.submit(credential) { requests in await self.startSignIns(requests) }
+    /// Concurrent first steps are answered together, their factors read on the reader in one
+    /// statement per kind (`startSignIns(_:)`); nothing is written.
+    public func signInFactors(userID: String) async throws(SQLiteEnrollmentStoreError) -> SignInFactors {
+        try await signInStarts.submit(userID) { requests in await self.startSignIns(requests) }
     }
 
     /// Five reads on the reader, each of the last commit: the service decides nothing from them
     /// that a write does not check again (the completion checks the credential, the lock and the
     /// step in its own transaction), so they need no snapshot in common. The four after the
-    /// credential are sent together: the reader's thread runs them back to back, so a second step
+    /// spent check are sent together: the reader's thread runs them back to back, so a second step
     /// waits for two trips to that thread, not five (each a wake-up of three threads).
-    public func pendingSignInContext(id: String) async throws(SQLiteEnrollmentStoreError) -> PendingSignInContext? {
-        guard let credential = try await readPendingSignIn(id: id, on: .reader) else { return nil }
+    public func pendingSignInContext(_ credential: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) -> PendingSignInContext? {
+        guard try await !isSpent(id: credential.id, on: .reader) else { return nil }
         let userID = SQLiteData.text(credential.userID)
         async let accountRows = execute("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [userID], on: .reader)
         async let identityRows = execute(
@@ -289,19 +285,16 @@ extension SQLiteEnrollmentStore {
                 totp: try factorRecords(totp), phone: try phone.map { row throws(SQLiteEnrollmentStoreError) in try phoneFactorRecord(row) }))
     }
 
-    public func pendingSignIn(id: String, failureKey: String) async throws(SQLiteEnrollmentStoreError) -> (
-        credential: PendingSignInRecord, failures: FailureCounter
-    )? {
-        guard let credential = try await readPendingSignIn(id: id, on: .reader) else { return nil }
-        return (credential, try await readFailureCounter(key: failureKey, on: .reader))
+    public func pendingSignInFailures(credentialID: String, failureKey: String) async throws(SQLiteEnrollmentStoreError) -> FailureCounter? {
+        guard try await !isSpent(id: credentialID, on: .reader) else { return nil }
+        return try await readFailureCounter(key: failureKey, on: .reader)
     }
 
     /// Concurrent completions are decided together, a few statements for all of them in one
     /// savepoint of the shared transaction (`completeSignIns(_:)`); a successful second step
-    /// costs a share of one commit, and a refusal commits nothing but an expired credential's
-    /// deletion.
+    /// costs a share of one commit, and a refusal commits nothing.
     public func completeSignIn(
-        credentialID: String,
+        credential: PendingSignInRecord,
         factorID: String,
         step: UInt64,
         at time: Int64,
@@ -309,7 +302,7 @@ extension SQLiteEnrollmentStore {
         maximumSessionsPerUser: Int
     ) async throws(SQLiteEnrollmentStoreError) -> SignInCompletion {
         let request = SignInCompletionBatch.Request(
-            credentialID: credentialID, factorID: factorID, step: try Self.storedStep(step), time: time, session: session,
+            credential: credential, factorID: factorID, step: try Self.storedStep(step), time: time, session: session,
             maximumSessionsPerUser: maximumSessionsPerUser)
         return try await signInCompletions.submit(request) { requests in await self.completeSignIns(requests) }
     }
@@ -318,10 +311,9 @@ extension SQLiteEnrollmentStore {
     /// savepoint of the shared transaction (`recordSignInFailures(_:)`), so a refusal costs a share
     /// of one commit.
     public func recordSignInFailure(
-        credentialID: String, userID: String, failureKey: String, at time: Int64, limit: Int, lockout: Int64
+        credential: PendingSignInRecord, failureKey: String, at time: Int64, limit: Int, lockout: Int64
     ) async throws(SQLiteEnrollmentStoreError) -> SignInFailure {
-        let request = SignInFailureBatch.Request(
-            credentialID: credentialID, userID: userID, failureKey: failureKey, time: time, limit: limit, lockout: lockout)
+        let request = SignInFailureBatch.Request(credential: credential, failureKey: failureKey, time: time, limit: limit, lockout: lockout)
         return try await signInFailures.submit(request) { requests in await self.recordSignInFailures(requests) }
     }
 
@@ -330,7 +322,7 @@ extension SQLiteEnrollmentStore {
     public func purgeExpired(before time: Int64) async throws(SQLiteEnrollmentStoreError) {
         try await transaction { () throws(SQLiteEnrollmentStoreError) in
             try await self.execute("DELETE FROM pending_enrollments WHERE deadline < ?", [.integer(.init(time))])
-            try await self.execute("DELETE FROM pending_sign_ins WHERE expires_at < ?", [.integer(.init(time))])
+            try await self.execute("DELETE FROM spent_sign_ins WHERE expires_at < ?", [.integer(.init(time))])
             try await self.execute("DELETE FROM sessions WHERE expires_at < ?", [.integer(.init(time))])
             try await self.execute("DELETE FROM quotas WHERE window_end <= ?", [.integer(.init(time))])
             try await self.execute("DELETE FROM phone_verifications WHERE expires_at < ?", [.integer(.init(time))])

@@ -198,6 +198,20 @@ extension SQLiteEnrollmentStore {
             summary: "accounts: the custom claims an administrator set (Firebase's customAttributes)",
             statements: ["ALTER TABLE accounts ADD COLUMN custom_attributes TEXT"]
         ),
+        Migration(
+            version: 10,
+            summary: "pending sign-ins travel in their credentials: only the ids of the spent ones are kept, until they expire",
+            statements: [
+                "DROP TABLE pending_sign_ins",
+                """
+                CREATE TABLE spent_sign_ins (
+                    id TEXT PRIMARY KEY,
+                    expires_at INTEGER NOT NULL
+                ) STRICT, WITHOUT ROWID
+                """,
+                "CREATE INDEX spent_sign_ins_by_expiry ON spent_sign_ins (expires_at)",
+            ]
+        ),
     ]
 
     /// Brings the schema up to date inside one write transaction, so two processes opening a new

@@ -119,7 +119,7 @@ extension SQLiteEnrollmentStore {
     /// One `BEGIN IMMEDIATE` transaction: of concurrent completions with one verification, the
     /// first to take the write lock spends it; the others find it gone.
     public func completeSignIn(
-        credentialID: String,
+        credential: PendingSignInRecord,
         phoneVerificationID verificationID: String,
         codeDigests: [[UInt8]],
         maximumAttempts: Int,
@@ -128,15 +128,15 @@ extension SQLiteEnrollmentStore {
         maximumSessionsPerUser: Int
     ) async throws(SQLiteEnrollmentStoreError) -> SignInCompletion {
         try await transaction { () throws(SQLiteEnrollmentStoreError) -> SignInCompletion in
-            if let refusal = try await self.refuseCredential(credentialID, userID: session.userID, at: time) { return refusal }
+            if let refusal = try await self.refuseCredential(credential, at: time) { return refusal }
             guard let verification = try await self.readPhoneVerification(id: verificationID), verification.purpose == .signIn,
-                verification.credentialID == credentialID, verification.userID == session.userID, let factorID = verification.enrollmentID
+                verification.credentialID == credential.id, verification.userID == credential.userID, let factorID = verification.enrollmentID
             else { return .verificationNotFound }
             if let until = try await self.readFailureCounter(key: factorID).lockEnd(at: time) {
                 return .locked(until: until)
             }
             let factor = try await self.execute(
-                "SELECT 1 FROM phone_factors WHERE id = ? AND user_id = ?", [.text(factorID), .text(session.userID)])
+                "SELECT 1 FROM phone_factors WHERE id = ? AND user_id = ?", [.text(factorID), .text(credential.userID)])
             guard !factor.isEmpty else { return .factorNotFound }
             let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
             try await self.keepPhoneVerification(kept, id: verificationID)
@@ -145,7 +145,7 @@ extension SQLiteEnrollmentStore {
             case .wrong: return .codeRejected
             case .exhausted, .expired: return .verificationExpired
             }
-            try await self.execute("DELETE FROM pending_sign_ins WHERE id = ?", [.text(credentialID)])
+            try await self.spend(credential)
             try await self.execute("DELETE FROM failure_counters WHERE key = ?", [.text(factorID)])
             _ = try await self.insertSessionRow(session, maximumPerUser: maximumSessionsPerUser)
             return .completed

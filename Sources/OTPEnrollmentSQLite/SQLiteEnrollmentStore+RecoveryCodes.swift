@@ -60,7 +60,7 @@ extension SQLiteEnrollmentStore {
     /// row is found by its digest through the primary key, as tokens are: the digest is keyed, so
     /// the time a lookup takes says nothing an attacker can turn toward a code.
     public func completeSignIn(
-        credentialID: String,
+        credential: PendingSignInRecord,
         recoveryCodeDigests digests: [[UInt8]],
         failureKey: String,
         at time: Int64,
@@ -68,7 +68,7 @@ extension SQLiteEnrollmentStore {
         maximumSessionsPerUser: Int
     ) async throws(SQLiteEnrollmentStoreError) -> SignInCompletion {
         try await transaction { () throws(SQLiteEnrollmentStoreError) -> SignInCompletion in
-            if let refusal = try await self.refuseCredential(credentialID, userID: session.userID, at: time) { return refusal }
+            if let refusal = try await self.refuseCredential(credential, at: time) { return refusal }
             if let until = try await self.readFailureCounter(key: failureKey).lockEnd(at: time) {
                 return .locked(until: until)
             }
@@ -76,11 +76,11 @@ extension SQLiteEnrollmentStore {
             for digest in digests where !spent {
                 spent = try await !self.execute(
                     "DELETE FROM recovery_codes WHERE user_id = ? AND digest = ? RETURNING user_id",
-                    [.text(session.userID), .blob(ByteBuffer(bytes: digest))]
+                    [.text(credential.userID), .blob(ByteBuffer(bytes: digest))]
                 ).isEmpty
             }
             guard spent else { return .codeRejected }
-            try await self.execute("DELETE FROM pending_sign_ins WHERE id = ?", [.text(credentialID)])
+            try await self.spend(credential)
             try await self.execute("DELETE FROM failure_counters WHERE key = ?", [.text(failureKey)])
             _ = try await self.insertSessionRow(session, maximumPerUser: maximumSessionsPerUser)
             return .completed

@@ -9,7 +9,6 @@ internal import SQLiteNIO
 extension SQLiteEnrollmentStore {
     static let pendingColumns = StoredColumns.pendingEnrollment
     static let factorColumns = StoredColumns.factor
-    static let pendingSignInColumns = StoredColumns.pendingSignIn
     static let sessionColumns = StoredColumns.session
 
     func sealed(_ secret: OTPSecret, recordID: String) throws(SQLiteEnrollmentStoreError) -> [SQLiteData] {
@@ -49,10 +48,6 @@ extension SQLiteEnrollmentStore {
 
     func factorRecord(_ row: SQLiteRow) throws(SQLiteEnrollmentStoreError) -> FactorRecord {
         try RowReader(row: row).factorRecord(sealer)
-    }
-
-    func pendingSignInRecord(_ row: SQLiteRow) throws(SQLiteEnrollmentStoreError) -> PendingSignInRecord {
-        try RowReader(row: row).pendingSignInRecord()
     }
 
     func sessionRecord(_ row: SQLiteRow) throws(SQLiteEnrollmentStoreError) -> SessionRecord {

@@ -2,7 +2,8 @@ internal import OTPDurableStore
 internal import OTPEnrollment
 internal import SQLiteNIO
 
-/// The two writes of every sign-in, in sets.
+/// The steps of every sign-in, in sets: the first step's read, and the completion's or the wrong
+/// code's write.
 ///
 /// sqlite-nio runs each statement as a trip to the connection's thread and back, and that trip,
 /// not the commit, is what a sign-in spends most of its time on once group commit shares the
@@ -10,31 +11,19 @@ internal import SQLiteNIO
 /// writes are each one statement over all of its sign-ins, in one savepoint of the shared
 /// transaction, so a batch of many sign-ins costs about as many statements as one did.
 extension SQLiteEnrollmentStore {
-    /// Starts `requests` together (``factorsStartingSignIn(_:)``): one result each, in order; all
-    /// fail together only when a read or the transaction does.
-    ///
-    /// The factors are read on the reader, which sees every acknowledged write, so that the
-    /// writer's thread, the store's bottleneck, runs only the insert. A factor enrolled or withdrawn
-    /// between the read and the insert is a write concurrent with the sign-in, and either order is
-    /// one it could have had; the completion checks the factor again.
-    func startSignIns(_ requests: [PendingSignInRecord]) async -> [Result<SignInFactors, SQLiteEnrollmentStoreError>] {
+    /// Answers `requests` (user ids) together (``signInFactors(userID:)``): one result each, in
+    /// order; all fail together only when a read does. The factors are read on the reader, which
+    /// sees every acknowledged write, and the writer's thread, the store's bottleneck, runs nothing.
+    func startSignIns(_ requests: [String]) async -> [Result<SignInFactors, SQLiteEnrollmentStoreError>] {
         do throws(SQLiteEnrollmentStoreError) {
-            let batch = try await signInStartBatch(requests)
-            if !batch.credentials.isEmpty {
-                try await transaction { () throws(SQLiteEnrollmentStoreError) in
-                    try await self.execute(
-                        "INSERT INTO pending_sign_ins (\(Self.pendingSignInColumns)) VALUES \(Self.placeholders(batch.credentials.count, row: 5))",
-                        batch.credentials.flatMap(Self.pendingSignInBinds))
-                }
-            }
-            return batch.factors.map { .success($0) }
+            return try await signInStartBatch(requests).factors.map { .success($0) }
         } catch {
             return requests.map { _ in .failure(error) }
         }
     }
 
-    /// The factors of the users of `requests`, read on the reader.
-    private func signInStartBatch(_ requests: [PendingSignInRecord]) async throws(SQLiteEnrollmentStoreError) -> SignInStartBatch {
+    /// The factors of the users `requests`, read on the reader.
+    private func signInStartBatch(_ requests: [String]) async throws(SQLiteEnrollmentStoreError) -> SignInStartBatch {
         let users = SignInStartBatch.users(of: requests)
         let userBinds = users.map { SQLiteData.text($0) }
         let totp = try await execute(
@@ -51,7 +40,7 @@ extension SQLiteEnrollmentStore {
             phone: try phone.map { row throws(SQLiteEnrollmentStoreError) in try phoneFactorRecord(row) })
     }
 
-    /// Completes `requests` together (``completeSignIn(credentialID:factorID:step:at:session:maximumSessionsPerUser:)``):
+    /// Completes `requests` together (``completeSignIn(credential:factorID:step:at:session:maximumSessionsPerUser:)``):
     /// one result each, in order; all fail together only when the transaction does.
     func completeSignIns(_ requests: [SignInCompletionBatch.Request]) async -> [Result<SignInCompletion, SQLiteEnrollmentStoreError>] {
         do throws(SQLiteEnrollmentStoreError) {
@@ -66,15 +55,13 @@ extension SQLiteEnrollmentStore {
         }
     }
 
-    /// Counts `requests` together (``recordSignInFailure(credentialID:userID:failureKey:at:limit:lockout:)``):
+    /// Counts `requests` together (``recordSignInFailure(credential:failureKey:at:limit:lockout:)``):
     /// one result each, in order; all fail together only when the transaction does.
     func recordSignInFailures(_ requests: [SignInFailureBatch.Request]) async -> [Result<SignInFailure, SQLiteEnrollmentStoreError>] {
         do throws(SQLiteEnrollmentStoreError) {
             let batch = try await transaction { () throws(SQLiteEnrollmentStoreError) -> SignInFailureBatch in
                 let batch = SignInFailureBatch(requests, rows: try await self.signInFailureRows(requests))
-                var rows = batch.deletedCredentials.map { Self.signInWrite("credential", id: $0) }
-                rows += batch.counters.map { Self.signInWrite("counter", id: $0.key, failures: $0.counter) }
-                try await self.insertSignInWrites(rows)
+                try await self.storeFailureCounters(batch.counters)
                 return batch
             }
             return batch.outcomes.map { .success($0) }
@@ -83,28 +70,26 @@ extension SQLiteEnrollmentStore {
         }
     }
 
-    /// The credentials and failure counters `requests` name, in one statement. The caller holds a
-    /// transaction.
+    /// The spent credentials and failure counters `requests` name, in one statement. The caller
+    /// holds a transaction.
     private func signInFailureRows(_ requests: [SignInFailureBatch.Request]) async throws(SQLiteEnrollmentStoreError)
         -> SignInFailureBatch.Rows
     {
         let (credentialIDs, failureKeys) = SignInFailureBatch.keys(of: requests)
         let tagged = try await execute(
             """
-            SELECT 'credential' AS kind, id, user_id, first_factor_provider, created_at, expires_at,
-                   NULL AS consecutive_failures, NULL AS locked_until
-            FROM pending_sign_ins WHERE id IN (\(Self.placeholders(credentialIDs.count)))
+            SELECT 'spent' AS kind, id, NULL AS consecutive_failures, NULL AS locked_until
+            FROM spent_sign_ins WHERE id IN (\(Self.placeholders(credentialIDs.count)))
             UNION ALL
-            SELECT 'counter', key, NULL, NULL, NULL, NULL, consecutive_failures, locked_until
+            SELECT 'counter', key, consecutive_failures, locked_until
             FROM failure_counters WHERE key IN (\(Self.placeholders(failureKeys.count)))
             """,
             credentialIDs.map { .text($0) } + failureKeys.map { .text($0) })
         var rows = SignInFailureBatch.Rows()
         for row in tagged {
             let reader = RowReader(row: row)
-            if try reader.text("kind") == "credential" {
-                let record = try reader.pendingSignInRecord()
-                rows.credentials[record.id] = record
+            if try reader.text("kind") == "spent" {
+                rows.spentCredentials.insert(try reader.text("id"))
             } else {
                 let key = try reader.text("id")
                 rows.failures[key] = try reader.failureCounter(key: key)
@@ -113,7 +98,8 @@ extension SQLiteEnrollmentStore {
         return rows
     }
 
-    /// The credentials, failure counters and factors `requests` name. The caller holds a transaction.
+    /// The spent credentials, failure counters and factors `requests` name. The caller holds a
+    /// transaction.
     private func signInCompletionRows(_ requests: [SignInCompletionBatch.Request]) async throws(SQLiteEnrollmentStoreError)
         -> SignInCompletionBatch.Rows
     {
@@ -124,14 +110,13 @@ extension SQLiteEnrollmentStore {
         // costs a trip to the connection's thread and back, more than reading the rows does.
         let tagged = try await execute(
             """
-            SELECT 'credential' AS kind, id, user_id, first_factor_provider, created_at, expires_at,
-                   NULL AS consecutive_failures, NULL AS locked_until, NULL AS last_accepted_step
-            FROM pending_sign_ins WHERE id IN (\(Self.placeholders(credentialIDs.count)))
+            SELECT 'spent' AS kind, id, NULL AS user_id, NULL AS consecutive_failures, NULL AS locked_until, NULL AS last_accepted_step
+            FROM spent_sign_ins WHERE id IN (\(Self.placeholders(credentialIDs.count)))
             UNION ALL
-            SELECT 'counter', key, NULL, NULL, NULL, NULL, consecutive_failures, locked_until, NULL
+            SELECT 'counter', key, NULL, consecutive_failures, locked_until, NULL
             FROM failure_counters WHERE key IN (\(Self.placeholders(factorIDs.count)))
             UNION ALL
-            SELECT 'factor', id, user_id, NULL, NULL, NULL, NULL, NULL, last_accepted_step
+            SELECT 'factor', id, user_id, NULL, NULL, last_accepted_step
             FROM factors WHERE id IN (\(Self.placeholders(factorIDs.count)))
             """,
             credentialBinds + factorBinds + factorBinds)
@@ -139,9 +124,8 @@ extension SQLiteEnrollmentStore {
         for row in tagged {
             let reader = RowReader(row: row)
             switch try reader.text("kind") {
-            case "credential":
-                let record = try reader.pendingSignInRecord()
-                rows.credentials[record.id] = record
+            case "spent":
+                rows.spentCredentials.insert(try reader.text("id"))
             case "counter":
                 let key = try reader.text("id")
                 rows.failures[key] = try reader.failureCounter(key: key)
@@ -154,44 +138,38 @@ extension SQLiteEnrollmentStore {
     }
 
     /// What `batch` decided to write: one row of `sign_in_completions` per completion, whose
-    /// trigger applies it, and the expired credentials' deletions (rare, so a statement of their
-    /// own when there are any). The caller holds a transaction.
+    /// trigger applies it. The caller holds a transaction.
     ///
     /// A row per completion rather than per write: sqlite-nio prepares every statement anew, and
     /// the parse of a set's statement, which grows with its placeholders, was a quarter of the
     /// writer thread's time.
     private func write(_ batch: SignInCompletionBatch) async throws(SQLiteEnrollmentStoreError) {
-        if !batch.expiredCredentials.isEmpty {
-            try await insertSignInWrites(batch.expiredCredentials.map { Self.signInWrite("credential", id: $0) })
-        }
         guard !batch.completed.isEmpty else { return }
         try await execute(
-            "INSERT INTO sign_in_completions (\(Self.signInCompletionColumns)) VALUES \(Self.placeholders(batch.completed.count, row: 12))",
+            "INSERT INTO sign_in_completions (\(Self.signInCompletionColumns)) VALUES \(Self.placeholders(batch.completed.count, row: 13))",
             batch.completed.flatMap { completed -> [SQLiteData] in
                 [
-                    .text(completed.credentialID), .text(completed.factorID), .integer(.init(completed.step)),
-                    .integer(completed.clearsFailures ? 1 : 0), .integer(completed.sessionCap),
+                    .text(completed.credential.id), .integer(.init(completed.credential.expiresAt)), .text(completed.factorID),
+                    .integer(.init(completed.step)), .integer(completed.clearsFailures ? 1 : 0), .integer(completed.sessionCap),
                 ] + Self.sessionBinds(completed.session)
             })
     }
 
-    /// Applies `rows` of `sign_in_writes`, in order, as one statement. The caller holds a transaction.
-    private func insertSignInWrites(_ rows: [[SQLiteData]]) async throws(SQLiteEnrollmentStoreError) {
-        guard !rows.isEmpty else { return }
+    /// Stores `counters`, each over any row it had, as one statement. The caller holds a transaction.
+    private func storeFailureCounters(_ counters: [(key: String, counter: FailureCounter)]) async throws(SQLiteEnrollmentStoreError) {
+        guard !counters.isEmpty else { return }
         try await execute(
-            "INSERT INTO sign_in_writes (kind, id, consecutive_failures, locked_until) VALUES \(Self.placeholders(rows.count, row: 4))",
-            rows.flatMap { $0 })
+            """
+            INSERT INTO failure_counters (key, consecutive_failures, locked_until) VALUES \(Self.placeholders(counters.count, row: 3))
+            ON CONFLICT (key) DO UPDATE SET consecutive_failures = excluded.consecutive_failures, locked_until = excluded.locked_until
+            """,
+            counters.flatMap { key, counter -> [SQLiteData] in
+                [.text(key), .integer(counter.consecutiveFailures), counter.lockedUntil.map { .integer(.init($0)) } ?? .null]
+            })
     }
 
-    private static let signInCompletionColumns = "credential_id, factor_id, step, clears_failures, session_cap, \(sessionColumns)"
-
-    /// One row of `sign_in_writes`: a credential to delete, or a failure counter to store.
-    private static func signInWrite(_ kind: String, id: String, failures: FailureCounter? = nil) -> [SQLiteData] {
-        [
-            .text(kind), .text(id), failures.map { .integer($0.consecutiveFailures) } ?? .null,
-            failures?.lockedUntil.map { .integer(.init($0)) } ?? .null,
-        ]
-    }
+    private static let signInCompletionColumns =
+        "credential_id, credential_expires_at, factor_id, step, clears_failures, session_cap, \(sessionColumns)"
 
     /// Creates ``signInWriteSchema`` on the connection; once, after the migrations.
     func createSignInWrites() async throws(SQLiteEnrollmentStoreError) {
@@ -200,39 +178,25 @@ extension SQLiteEnrollmentStore {
         }
     }
 
-    /// Views that are only ever inserted into, with triggers that apply each row, so that a set's
-    /// writes (credentials consumed or expired, failure counters counted, completions with their
-    /// steps, cleared counters and sessions) take one trip to the connection's thread instead of
-    /// one per statement: sqlite-nio prepares and runs one statement per trip, and on a busy
-    /// machine the trips, not the writes, are what a set waits for. Temporary objects of the
-    /// connection, made when it opens: nothing of them is in the file, so they need no migration
-    /// and each process has its own. Rows apply in the order they are inserted, and one that fails
-    /// fails the statement.
+    /// A view that is only ever inserted into, with a trigger that applies each row, so that a
+    /// set's completions (credentials spent, steps, cleared counters and sessions) take one trip to
+    /// the connection's thread instead of one per statement: sqlite-nio prepares and runs one
+    /// statement per trip, and on a busy machine the trips, not the writes, are what a set waits
+    /// for. Temporary objects of the connection, made when it opens: nothing of them is in the
+    /// file, so they need no migration and each process has its own. Rows apply in the order they
+    /// are inserted, and one that fails fails the statement.
     static let signInWriteSchema = [
-        "CREATE TEMP VIEW sign_in_writes (kind, id, consecutive_failures, locked_until) AS SELECT NULL, NULL, NULL, NULL",
-        """
-        CREATE TEMP TRIGGER sign_in_writes_credential INSTEAD OF INSERT ON sign_in_writes WHEN NEW.kind = 'credential'
-        BEGIN DELETE FROM pending_sign_ins WHERE id = NEW.id; END
-        """,
-        """
-        CREATE TEMP TRIGGER sign_in_writes_counter INSTEAD OF INSERT ON sign_in_writes WHEN NEW.kind = 'counter'
-        BEGIN
-            INSERT INTO failure_counters (key, consecutive_failures, locked_until)
-            VALUES (NEW.id, NEW.consecutive_failures, NEW.locked_until)
-            ON CONFLICT (key) DO UPDATE SET consecutive_failures = excluded.consecutive_failures, locked_until = excluded.locked_until;
-        END
-        """,
         """
         CREATE TEMP VIEW sign_in_completions (\(signInCompletionColumns))
-        AS SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+        AS SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
         """,
-        // One completion as `completeSignIn` alone writes it: the credential consumed, the step
+        // One completion as `completeSignIn` alone writes it: the credential spent, the step
         // recorded, the failures cleared, the session stored, and the user's sessions beyond the
         // cap ended, oldest first.
         """
         CREATE TEMP TRIGGER sign_in_completions_apply INSTEAD OF INSERT ON sign_in_completions
         BEGIN
-            DELETE FROM pending_sign_ins WHERE id = NEW.credential_id;
+            INSERT INTO spent_sign_ins (id, expires_at) VALUES (NEW.credential_id, NEW.credential_expires_at);
             UPDATE factors SET last_accepted_step = NEW.step WHERE id = NEW.factor_id;
             DELETE FROM failure_counters WHERE NEW.clears_failures AND key = NEW.factor_id;
             INSERT INTO sessions (\(sessionColumns))
@@ -249,14 +213,6 @@ extension SQLiteEnrollmentStore {
     static func placeholders(_ count: Int, row: Int = 1) -> String {
         let one = row == 1 ? "?" : "(" + Array(repeating: "?", count: row).joined(separator: ", ") + ")"
         return Array(repeating: one, count: count).joined(separator: ", ")
-    }
-
-    /// The values of ``pendingSignInColumns`` for `record`.
-    static func pendingSignInBinds(_ record: PendingSignInRecord) -> [SQLiteData] {
-        [
-            .text(record.id), .text(record.userID), .text(record.firstFactorProvider),
-            .integer(.init(record.createdAt)), .integer(.init(record.expiresAt)),
-        ]
     }
 
     /// The values of ``sessionColumns`` for `record`.

@@ -73,7 +73,7 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
     /// Transactions committed since the store opened, for tests and benchmarks of group commit.
     let commits = Atomic(0)
     /// Concurrent first steps of sign-ins, decided together.
-    let signInStarts: OperationBatcher<PendingSignInRecord, SignInFactors, SQLiteEnrollmentStoreError>
+    let signInStarts: OperationBatcher<String, SignInFactors, SQLiteEnrollmentStoreError>
     /// Concurrent sign-in completions, decided together.
     let signInCompletions: OperationBatcher<SignInCompletionBatch.Request, SignInCompletion, SQLiteEnrollmentStoreError>
     /// Concurrent wrong codes of sign-ins, counted together.

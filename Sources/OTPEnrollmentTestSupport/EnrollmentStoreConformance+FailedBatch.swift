@@ -17,7 +17,7 @@ extension EnrollmentStoreConformance {
             let factor = try await enrolledFactor(in: store, step: 5)
             var session = signInSession(of: factor)
             if index == completions / 2 { session.id = refusedSessionID }
-            signIns.append((factor, try await pendingSignIn(of: factor.userID, in: store), session))
+            signIns.append((factor, pendingSignIn(of: factor.userID), session))
         }
         let factors = signIns.map(\.factor)
         let credentials = signIns.map(\.credential)
@@ -30,7 +30,7 @@ extension EnrollmentStoreConformance {
                             index,
                             .success(
                                 try await store.completeSignIn(
-                                    credentialID: credentials[index].id, factorID: factors[index].id, step: 6, at: 200, session: sessions[index],
+                                    credential: credentials[index], factorID: factors[index].id, step: 6, at: 200, session: sessions[index],
                                     maximumSessionsPerUser: 10))
                         )
                     } catch {
@@ -44,18 +44,18 @@ extension EnrollmentStoreConformance {
         for index in 0..<completions {
             let what = "completion \(index) of \(completions), the refused session's at \(completions / 2)"
             let step = try await store.factor(id: factors[index].id)?.lastAcceptedStep
-            let credential = try await store.pendingSignIn(id: credentials[index].id)
+            let spent = try await store.isPendingSignInSpent(id: credentials[index].id)
             let session = try await store.session(id: sessions[index].id)
             switch outcomes[index] {
             case .success(let completion):
                 try checkEqual(completion, .completed, "the outcome of \(what)")
                 try checkEqual(step, 6, "the step of \(what), which succeeded")
-                try checkEqual(credential, nil, "the credential of \(what), which succeeded")
+                try checkEqual(spent, true, "the credential of \(what), which succeeded")
                 try checkEqual(session, sessions[index], "the session of \(what), which succeeded")
             case .failure:
                 failed += 1
                 try checkEqual(step, 5, "the step of \(what), which failed")
-                try checkEqual(credential, credentials[index], "the credential of \(what), which failed")
+                try checkEqual(spent, false, "the credential of \(what), which failed")
                 try checkEqual(session, nil, "the session of \(what), which failed")
             case nil:
                 try check(false, "an outcome of \(what)")

@@ -322,7 +322,7 @@ extension EnrollmentStoreConformance {
             try await store.replaceRecoveryCodes(userID: user, digests: [[1, 2, 3], [4, 5, 6]])
             factors.append(enrolled)
         }
-        let credential = try await pendingSignIn(of: ada.id, in: store)
+        let credential = pendingSignIn(of: ada.id)
 
         try checkEqual(try await store.deleteAccount(id: ada.id), true, "deleting Ada")
         try checkEqual(try await store.account(id: ada.id), nil, "Ada's account")
@@ -334,7 +334,9 @@ extension EnrollmentStoreConformance {
         try checkEqual(try await store.failureCounter(key: factors[0].id), .zero, "the failures of Ada's factor")
         try checkEqual(try await store.removeSessions(userID: ada.id, except: nil), 0, "Ada's sessions")
         try checkEqual(try await store.recoveryCodeCount(userID: ada.id), 0, "Ada's recovery codes")
-        try checkEqual(try await store.pendingSignIn(id: credential.id), nil, "Ada's pending sign-in")
+        let context = try await store.pendingSignInContext(credential)
+        try checkEqual(context?.account, nil, "the account of Ada's pending sign-in")
+        try checkEqual(context?.factors, SignInFactors(totp: [], phone: []), "the factors of Ada's pending sign-in")
         try checkEqual(try await store.deleteAccount(id: ada.id), false, "deleting Ada again")
 
         // Bob keeps everything; Ada's address and identity are free again.

@@ -4,7 +4,7 @@ import OTPEnrollment
 // statements); every outcome must still be the one each would have had alone.
 extension EnrollmentStoreConformance {
     private enum Kind: CaseIterable {
-        case fresh, replayed, expired, locked, atCap, noFactors
+        case fresh, replayed, reused, expired, locked, atCap, noFactors
     }
 
     private struct Outcome: Sendable {
@@ -47,15 +47,16 @@ extension EnrollmentStoreConformance {
         let outcomes = try await withThrowingTaskGroup(of: (Int, Outcome).self) { group in
             for (index, user) in users.enumerated() {
                 group.addTask {
-                    let started = try await store.factorsStartingSignIn(credentials[index][0])
-                    if user.kind == .replayed { _ = try await store.factorsStartingSignIn(credentials[index][1]) }
+                    let started = try await store.signInFactors(userID: user.factor.userID)
                     guard !started.isEmpty else { return (index, Outcome(started: started, completions: [])) }
-                    let attempts = user.kind == .replayed ? 2 : 1
+                    let attempts = user.kind == .replayed || user.kind == .reused ? 2 : 1
                     let completions = try await withThrowingTaskGroup(of: SignInCompletion.self) { attemptGroup in
                         for attempt in 0..<attempts {
                             attemptGroup.addTask {
+                                // A reused credential goes twice, with two steps; a replayed step with two credentials.
                                 try await store.completeSignIn(
-                                    credentialID: credentials[index][attempt].id, factorID: user.factor.id, step: 6, at: 200,
+                                    credential: credentials[index][user.kind == .reused ? 0 : attempt], factorID: user.factor.id,
+                                    step: user.kind == .reused ? 6 + UInt64(attempt) : 6, at: 200,
                                     session: sessions[index][attempt], maximumSessionsPerUser: user.kind == .atCap ? 2 : 10)
                             }
                         }
@@ -78,7 +79,7 @@ extension EnrollmentStoreConformance {
             switch user.kind {
             case .fresh, .atCap:
                 try checkEqual(outcome.completions, [.completed], "the completion of \(what)")
-                try checkEqual(try await store.pendingSignIn(id: credentials[index][0].id), nil, "the credential of \(what)")
+                try checkEqual(try await store.isPendingSignInSpent(id: credentials[index][0].id), true, "the credential of \(what)")
                 try checkEqual(try await store.factor(id: user.factor.id)?.lastAcceptedStep, 6, "the step of \(what)")
                 try checkEqual(storedSessions.map(\.id), [sessions[index][0].id], "the sessions of \(what)")
                 if user.kind == .atCap {
@@ -90,18 +91,24 @@ extension EnrollmentStoreConformance {
                     outcome.completions.sorted { "\($0)" < "\($1)" }, [.completed, .stepRejected(lastAcceptedStep: 6)],
                     "the two completions with one step of \(what)")
                 try checkEqual(storedSessions.count, 1, "the sessions of \(what)")
+            case .reused:
+                try checkEqual(
+                    outcome.completions.sorted { "\($0)" < "\($1)" }, [.completed, .credentialNotFound],
+                    "the two completions with one credential of \(what)")
+                try checkEqual(storedSessions.count, 1, "the sessions of \(what)")
+                try checkEqual(try await store.isPendingSignInSpent(id: credentials[index][0].id), true, "the credential of \(what)")
             case .expired:
                 try checkEqual(outcome.completions, [.credentialExpired(expiresAt: 150)], "the completion of \(what)")
-                try checkEqual(try await store.pendingSignIn(id: credentials[index][0].id), nil, "the credential of \(what)")
+                try checkEqual(try await store.isPendingSignInSpent(id: credentials[index][0].id), false, "the credential of \(what)")
                 try checkEqual(try await store.factor(id: user.factor.id)?.lastAcceptedStep, 5, "the step of \(what)")
                 try checkEqual(storedSessions.count, 0, "the sessions of \(what)")
             case .locked:
                 try checkEqual(outcome.completions, [.locked(until: 3_750)], "the completion of \(what)")
-                try checkEqual(try await store.pendingSignIn(id: credentials[index][0].id), credentials[index][0], "the credential of \(what)")
+                try checkEqual(try await store.isPendingSignInSpent(id: credentials[index][0].id), false, "the credential of \(what)")
                 try checkEqual(try await store.factor(id: user.factor.id)?.lastAcceptedStep, 5, "the step of \(what)")
                 try checkEqual(storedSessions.count, 0, "the sessions of \(what)")
             case .noFactors:
-                try checkEqual(try await store.pendingSignIn(id: credentials[index][0].id), nil, "the credential of \(what)")
+                try checkEqual(outcome.completions, [], "the completions of \(what), which has no second step")
             }
         }
     }

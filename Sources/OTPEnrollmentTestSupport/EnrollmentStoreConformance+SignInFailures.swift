@@ -5,14 +5,13 @@ import OTPEnrollment
 extension EnrollmentStoreConformance {
     static func recordSignInFailure(_ store: any EnrollmentStore) async throws {
         let factor = try await enrolledFactor(in: store, step: 5)
-        let stranger = try await enrolledFactor(in: store, step: nil)
-        let credential = try await pendingSignIn(of: factor.userID, in: store)
-        func fail(_ credentialID: String = credential.id, userID: String = factor.userID, at time: Int64 = 200) async throws -> SignInFailure {
-            try await store.recordSignInFailure(
-                credentialID: credentialID, userID: userID, failureKey: factor.id, at: time, limit: 3, lockout: 60)
+        let credential = pendingSignIn(of: factor.userID)
+        func fail(_ credential: PendingSignInRecord = credential, at time: Int64 = 200) async throws -> SignInFailure {
+            try await store.recordSignInFailure(credential: credential, failureKey: factor.id, at: time, limit: 3, lockout: 60)
         }
-        try checkEqual(try await fail(uniqueID("credential")), .credentialNotFound, "a wrong code with an unknown credential")
-        try checkEqual(try await fail(userID: stranger.userID), .credentialNotFound, "a wrong code with another user's credential")
+        let spent = pendingSignIn(of: factor.userID)
+        try checkEqual(try await store.spendPendingSignIn(spent), true, "spending a pending sign-in")
+        try checkEqual(try await fail(spent), .credentialNotFound, "a wrong code with a spent credential")
         try checkEqual(try await store.failureCounter(key: factor.id), .zero, "the counter after refusals that count nothing")
         try checkEqual(try await fail(), .counted(FailureCounter(consecutiveFailures: 1, lockedUntil: nil)), "the first wrong code")
         try checkEqual(try await fail(), .counted(FailureCounter(consecutiveFailures: 2, lockedUntil: nil)), "the second wrong code")
@@ -23,9 +22,8 @@ extension EnrollmentStoreConformance {
             "the counter after a wrong code while locked, which counts nothing")
         try checkEqual(
             try await fail(at: 260), .counted(FailureCounter(consecutiveFailures: 1, lockedUntil: nil)), "a wrong code once the lock has ended")
-        try checkEqual(try await store.pendingSignIn(id: credential.id), credential, "the credential after wrong codes")
+        try checkEqual(try await store.isPendingSignInSpent(id: credential.id), false, "the credential after wrong codes")
         try checkEqual(try await fail(at: 401), .credentialExpired(expiresAt: 400), "a wrong code with an expired credential")
-        try checkEqual(try await store.pendingSignIn(id: credential.id), nil, "an expired credential after a wrong code")
         try checkEqual(
             try await store.failureCounter(key: factor.id), FailureCounter(consecutiveFailures: 1, lockedUntil: nil),
             "the counter after an expired credential, which counts nothing")
@@ -33,16 +31,15 @@ extension EnrollmentStoreConformance {
 
     static func signInFailureCrowd(_ store: any EnrollmentStore) async throws {
         let shared = try await enrolledFactor(in: store, step: 5)
-        let sharedCredential = try await pendingSignIn(of: shared.userID, in: store)
+        let sharedCredential = pendingSignIn(of: shared.userID)
         var loners: [(factor: FactorRecord, credential: PendingSignInRecord)] = []
         for _ in 0..<16 {
             let factor = try await enrolledFactor(in: store, step: 5)
-            loners.append((factor, try await pendingSignIn(of: factor.userID, in: store)))
+            loners.append((factor, pendingSignIn(of: factor.userID)))
         }
         let expired = try await enrolledFactor(in: store, step: 5)
         let expiredCredential = PendingSignInRecord(
             id: uniqueID("credential"), userID: expired.userID, firstFactorProvider: "password", createdAt: 100, expiresAt: 150)
-        try await store.insertPendingSignIn(expiredCredential)
         // Twelve wrong codes on one factor with a limit of five: two locks' worth, then two more,
         // in whatever order the crowd runs them.
         let sharedOutcomes = try await withThrowingTaskGroup(of: [SignInFailure].self) { group in
@@ -50,21 +47,21 @@ extension EnrollmentStoreConformance {
                 group.addTask {
                     [
                         try await store.recordSignInFailure(
-                            credentialID: sharedCredential.id, userID: shared.userID, failureKey: shared.id, at: 200, limit: 5, lockout: 60)
+                            credential: sharedCredential, failureKey: shared.id, at: 200, limit: 5, lockout: 60)
                     ]
                 }
             }
             for (factor, credential) in loners {
                 group.addTask {
                     let outcome = try await store.recordSignInFailure(
-                        credentialID: credential.id, userID: factor.userID, failureKey: factor.id, at: 200, limit: 5, lockout: 60)
+                        credential: credential, failureKey: factor.id, at: 200, limit: 5, lockout: 60)
                     try checkEqual(outcome, .counted(FailureCounter(consecutiveFailures: 1, lockedUntil: nil)), "a lone wrong code in a crowd")
                     return []
                 }
             }
             group.addTask {
                 let outcome = try await store.recordSignInFailure(
-                    credentialID: expiredCredential.id, userID: expired.userID, failureKey: expired.id, at: 200, limit: 5, lockout: 60)
+                    credential: expiredCredential, failureKey: expired.id, at: 200, limit: 5, lockout: 60)
                 try checkEqual(outcome, .credentialExpired(expiresAt: 150), "a wrong code with an expired credential in a crowd")
                 return []
             }
@@ -84,7 +81,6 @@ extension EnrollmentStoreConformance {
             try checkEqual(
                 try await store.failureCounter(key: factor.id), FailureCounter(consecutiveFailures: 1, lockedUntil: nil), "a lone factor's counter")
         }
-        try checkEqual(try await store.pendingSignIn(id: expiredCredential.id), nil, "the expired credential after the crowd")
         try checkEqual(try await store.failureCounter(key: expired.id), .zero, "the counter of the expired credential's factor")
     }
 }

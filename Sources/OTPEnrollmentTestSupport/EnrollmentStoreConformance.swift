@@ -28,18 +28,20 @@ public enum EnrollmentStoreConformance {
         .init("failures count up, lock at the limit and unlock after the lockout", failureCounting),
         .init("concurrent failures are all counted", concurrentFailures),
         .init("failure counters are independent per key and reset to zero", failureKeysIndependent),
-        .init("pending sign-in credentials round-trip and are consumed once", pendingSignInConsumedOnce),
-        .init("concurrent consumption of a pending sign-in: exactly one gets it", concurrentConsume),
+        .init("a pending sign-in is spent once", pendingSignInSpentOnce),
+        .init("concurrent spending of a pending sign-in: exactly one spends it", concurrentSpend),
         .init("sessions are stored, extended, ended one by one, per user and per second factor", sessions),
         .init("sessions beyond the per-user limit end oldest first, whichever operation stores them", sessionLimit),
-        .init("starting a sign-in lists the factors and stores the credential only for a user who has some", factorsStartingSignIn),
+        .init("starting a sign-in lists the user's factors", signInFactors),
         .init("a pending sign-in reads back with its factor's failure counter", pendingSignInWithFailures),
         .init("a pending sign-in reads back with its user's account, identities and factors", pendingSignInContext),
-        .init("completing a sign-in records the step, consumes the credential once, stores the session and resets failures", completeSignIn),
-        .init("a refused completion changes nothing, except that an expired credential is deleted", completeSignInRefusals),
+        .init("completing a sign-in records the step, spends the credential once, stores the session and resets failures", completeSignIn),
+        .init("a refused completion changes nothing", completeSignInRefusals),
         .init("concurrent completions of one sign-in: exactly one stores its session", concurrentCompleteSignIn),
         .init("concurrent completions with one step on several sign-ins: exactly one wins", concurrentCompleteSameStep),
-        .init("a crowd of concurrent sign-ins, fresh, replayed, expired, locked, at the session cap or without factors: each as alone", signInCrowd),
+        .init(
+            "a crowd of concurrent sign-ins, fresh, replayed, reused, expired, locked, at the session cap or without factors: each as alone",
+            signInCrowd),
         .init(
             "a wrong code of a pending sign-in counts once, locks at the limit, and counts nothing for a credential gone, expired or locked",
             recordSignInFailure),
@@ -47,7 +49,7 @@ public enum EnrollmentStoreConformance {
             "a crowd of concurrent wrong codes, on one factor past its limit and on many: each as alone", holdsForComposedDefaults: false,
             signInFailureCrowd),
         .init("recovery codes are replaced as a set, counted, and each completes one sign-in of its own user", recoveryCodes),
-        .init("a refused recovery-code completion spends nothing, except that an expired credential is deleted", recoveryCodeRefusals),
+        .init("a refused recovery-code completion spends nothing", recoveryCodeRefusals),
         .init("concurrent completions with one recovery code: exactly one wins", concurrentRecoveryCode),
         .init("phone enrollment: a verification's code enrolls its number once; refusals change nothing", phoneEnrollment),
         .init("phone enrollment counts wrong codes and ends the verification at the cap or its expiry", phoneEnrollmentAttempts),
@@ -443,28 +445,25 @@ public enum EnrollmentStoreConformance {
 
     // MARK: Pending sign-ins
 
-    static func pendingSignInConsumedOnce(_ store: any EnrollmentStore) async throws {
-        let record = PendingSignInRecord(
-            id: uniqueID("credential"), userID: uniqueID("user"), firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
-        try await store.insertPendingSignIn(record)
-        try checkEqual(try await store.pendingSignIn(id: record.id), record, "a pending sign-in reads back unchanged")
-        try checkEqual(try await store.consumePendingSignIn(id: record.id), record, "consumption returns the credential")
-        try checkEqual(try await store.consumePendingSignIn(id: record.id), nil, "a second consumption")
-        try checkEqual(try await store.pendingSignIn(id: record.id), nil, "a consumed credential")
-        try checkEqual(try await store.pendingSignIn(id: uniqueID("missing")), nil, "an unknown credential")
+    static func pendingSignInSpentOnce(_ store: any EnrollmentStore) async throws {
+        let record = pendingSignIn(of: uniqueID("user"))
+        try checkEqual(try await store.isPendingSignInSpent(id: record.id), false, "a pending sign-in before it is spent")
+        try checkEqual(try await store.spendPendingSignIn(record), true, "spending it")
+        try checkEqual(try await store.spendPendingSignIn(record), false, "spending it again")
+        try checkEqual(try await store.isPendingSignInSpent(id: record.id), true, "a spent pending sign-in")
+        try checkEqual(try await store.isPendingSignInSpent(id: uniqueID("missing")), false, "another pending sign-in")
     }
 
-    static func concurrentConsume(_ store: any EnrollmentStore) async throws {
+    static func concurrentSpend(_ store: any EnrollmentStore) async throws {
         let record = PendingSignInRecord(
             id: uniqueID("credential"), userID: uniqueID("user"), firstFactorProvider: "google.com", createdAt: 0, expiresAt: 10)
-        try await store.insertPendingSignIn(record)
         let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
             for _ in 0..<100 {
-                group.addTask { try await store.consumePendingSignIn(id: record.id) != nil }
+                group.addTask { try await store.spendPendingSignIn(record) }
             }
             return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
-        try checkEqual(winners, 1, "consumptions that got the credential among 100 concurrent ones")
+        try checkEqual(winners, 1, "calls that spent the pending sign-in among 100 concurrent ones")
     }
 
     // MARK: Sessions
@@ -540,11 +539,11 @@ public enum EnrollmentStoreConformance {
         try await store.insertSession(earlier, maximumPerUser: 2)
         let later = session(factor.userID)
         try await store.insertSession(later, maximumPerUser: 2)
-        let credential = try await pendingSignIn(of: factor.userID, in: store)
+        let credential = pendingSignIn(of: factor.userID)
         let signedIn = signInSession(of: factor)
         try checkEqual(
             try await store.completeSignIn(
-                credentialID: credential.id, factorID: factor.id, step: 6, at: 200, session: signedIn, maximumSessionsPerUser: 2),
+                credential: credential, factorID: factor.id, step: 6, at: 200, session: signedIn, maximumSessionsPerUser: 2),
             .completed, "completing a sign-in of a user at the session limit"
         )
         try checkEqual(try await store.session(id: earlier.id), nil, "the oldest session after a sign-in past the limit")
@@ -554,17 +553,13 @@ public enum EnrollmentStoreConformance {
 
     // MARK: Sign-in in fewer round trips
 
-    static func factorsStartingSignIn(_ store: any EnrollmentStore) async throws {
+    static func signInFactors(_ store: any EnrollmentStore) async throws {
         let enrolled = try await enrolledFactor(in: store, step: 5)
-        let credential = PendingSignInRecord(
-            id: uniqueID("credential"), userID: enrolled.userID, firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
         try checkEqual(
-            try await store.factorsStartingSignIn(credential), SignInFactors(totp: [enrolled], phone: []), "the factors of a user starting a sign-in")
-        try checkEqual(try await store.pendingSignIn(id: credential.id), credential, "the credential of a user with factors")
-        let nobody = PendingSignInRecord(
-            id: uniqueID("credential"), userID: uniqueID("user"), firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
-        try checkEqual(try await store.factorsStartingSignIn(nobody), SignInFactors(totp: [], phone: []), "the factors of a user without any")
-        try checkEqual(try await store.pendingSignIn(id: nobody.id), nil, "the credential of a user without factors")
+            try await store.signInFactors(userID: enrolled.userID), SignInFactors(totp: [enrolled], phone: []),
+            "the factors of a user starting a sign-in")
+        try checkEqual(
+            try await store.signInFactors(userID: uniqueID("user")), SignInFactors(totp: [], phone: []), "the factors of a user without any")
     }
 
     static func pendingSignInContext(_ store: any EnrollmentStore) async throws {
@@ -576,53 +571,55 @@ public enum EnrollmentStoreConformance {
         let github = ProviderIdentity(providerID: "github.com", providerUID: uniqueID("sub"))
         try checkEqual(try await store.insertAccount(account, identity: google), .inserted, "the account of a user with factors")
         try checkEqual(try await store.linkProviderIdentity(github, accountID: user), .linked, "a second identity")
-        let credential = try await pendingSignIn(of: user, in: store)
+        let credential = pendingSignIn(of: user)
         try checkEqual(
-            try await store.pendingSignInContext(id: credential.id),
+            try await store.pendingSignInContext(credential),
             PendingSignInContext(
                 credential: credential, account: account, identities: [github, google], factors: SignInFactors(totp: [totp], phone: [phone])),
             "a pending sign-in with everything its second step needs")
 
-        let stranger = try await pendingSignIn(of: uniqueID("user"), in: store)
+        let stranger = pendingSignIn(of: uniqueID("user"))
         try checkEqual(
-            try await store.pendingSignInContext(id: stranger.id),
+            try await store.pendingSignInContext(stranger),
             PendingSignInContext(credential: stranger, account: nil, identities: [], factors: SignInFactors(totp: [], phone: [])),
             "a pending sign-in of a user without an account or factors")
-        try checkEqual(try await store.pendingSignInContext(id: uniqueID("credential")), nil, "an unknown credential")
+        try checkEqual(try await store.spendPendingSignIn(credential), true, "spending the pending sign-in")
+        try checkEqual(try await store.pendingSignInContext(credential), nil, "a spent pending sign-in")
     }
 
     static func pendingSignInWithFailures(_ store: any EnrollmentStore) async throws {
-        let credential = PendingSignInRecord(
-            id: uniqueID("credential"), userID: uniqueID("user"), firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
+        let credential = pendingSignIn(of: uniqueID("user"))
         let key = uniqueID("factor")
-        try check(try await store.pendingSignIn(id: credential.id, failureKey: key) == nil, "an unknown credential with a failure key reads as nil")
-        try await store.insertPendingSignIn(credential)
-        let fresh = try await store.pendingSignIn(id: credential.id, failureKey: key)
-        try checkEqual(fresh?.credential, credential, "the credential read with its failure counter")
-        try checkEqual(fresh?.failures, .zero, "the failure counter of a key without failures")
+        try checkEqual(
+            try await store.pendingSignInFailures(credentialID: credential.id, failureKey: key), .zero,
+            "the failure counter of a key without failures")
         _ = try await store.recordFailure(key: key, at: 150, limit: 5, lockout: 60)
         try checkEqual(
-            try await store.pendingSignIn(id: credential.id, failureKey: key)?.failures.consecutiveFailures, 1, "the failures counted under the key")
+            try await store.pendingSignInFailures(credentialID: credential.id, failureKey: key)?.consecutiveFailures, 1,
+            "the failures counted under the key")
+        try checkEqual(try await store.spendPendingSignIn(credential), true, "spending the pending sign-in")
+        try checkEqual(
+            try await store.pendingSignInFailures(credentialID: credential.id, failureKey: key), nil, "the failures of a spent pending sign-in")
     }
 
     static func completeSignIn(_ store: any EnrollmentStore) async throws {
         let factor = try await enrolledFactor(in: store, step: 5)
-        let credential = try await pendingSignIn(of: factor.userID, in: store)
+        let credential = pendingSignIn(of: factor.userID)
         _ = try await store.recordFailure(key: factor.id, at: 150, limit: 5, lockout: 60)
         let session = signInSession(of: factor)
         try checkEqual(
             try await store.completeSignIn(
-                credentialID: credential.id, factorID: factor.id, step: 6, at: 200, session: session, maximumSessionsPerUser: 10),
+                credential: credential, factorID: factor.id, step: 6, at: 200, session: session, maximumSessionsPerUser: 10),
             .completed, "completing a pending sign-in"
         )
-        try checkEqual(try await store.pendingSignIn(id: credential.id), nil, "the credential after completion")
+        try checkEqual(try await store.isPendingSignInSpent(id: credential.id), true, "the credential after completion")
         try checkEqual(try await store.session(id: session.id), session, "the session of a completed sign-in")
         try checkEqual(try await store.factor(id: factor.id)?.lastAcceptedStep, 6, "the step of a completed sign-in")
         try checkEqual(try await store.failureCounter(key: factor.id), .zero, "the failures after completion")
         let late = signInSession(of: factor)
         try checkEqual(
             try await store.completeSignIn(
-                credentialID: credential.id, factorID: factor.id, step: 7, at: 201, session: late, maximumSessionsPerUser: 10),
+                credential: credential, factorID: factor.id, step: 7, at: 201, session: late, maximumSessionsPerUser: 10),
             .credentialNotFound, "completing it again"
         )
         try checkEqual(try await store.session(id: late.id), nil, "the session of a second completion")
@@ -633,22 +630,21 @@ public enum EnrollmentStoreConformance {
     static func completeSignInRefusals(_ store: any EnrollmentStore) async throws {
         let factor = try await enrolledFactor(in: store, step: 5)
         let stranger = try await enrolledFactor(in: store, step: nil)
-        let credential = try await pendingSignIn(of: factor.userID, in: store)
+        let credential = pendingSignIn(of: factor.userID)
         func complete(
-            _ credentialID: String = credential.id, factorID: String = factor.id, step: UInt64 = 6, at time: Int64 = 200,
-            userID: String = factor.userID
+            _ credential: PendingSignInRecord = credential, factorID: String = factor.id, step: UInt64 = 6, at time: Int64 = 200
         ) async throws -> SignInCompletion {
-            var session = signInSession(of: factor)
-            session.userID = userID
+            let session = signInSession(of: factor)
             let completion = try await store.completeSignIn(
-                credentialID: credentialID, factorID: factorID, step: step, at: time, session: session, maximumSessionsPerUser: 10)
+                credential: credential, factorID: factorID, step: step, at: time, session: session, maximumSessionsPerUser: 10)
             if completion != .completed {
                 try checkEqual(try await store.session(id: session.id), nil, "the session of a refused completion (\(completion))")
             }
             return completion
         }
-        try checkEqual(try await complete(uniqueID("credential")), .credentialNotFound, "an unknown credential")
-        try checkEqual(try await complete(userID: stranger.userID), .credentialNotFound, "another user's credential")
+        let spent = pendingSignIn(of: factor.userID)
+        try checkEqual(try await store.spendPendingSignIn(spent), true, "spending a pending sign-in")
+        try checkEqual(try await complete(spent), .credentialNotFound, "a spent credential")
         try checkEqual(try await complete(factorID: uniqueID("factor")), .factorNotFound, "an unknown factor")
         try checkEqual(try await complete(factorID: stranger.id), .factorNotFound, "another user's factor")
         try checkEqual(try await complete(step: 5), .stepRejected(lastAcceptedStep: 5), "the step accepted already")
@@ -656,24 +652,22 @@ public enum EnrollmentStoreConformance {
         _ = try await store.recordFailure(key: factor.id, at: 150, limit: 1, lockout: 60)
         try checkEqual(try await complete(at: 209), .locked(until: 210), "a locked factor")
         try checkEqual(try await store.factor(id: factor.id)?.lastAcceptedStep, 5, "the step after refusals")
-        try checkEqual(try await store.pendingSignIn(id: credential.id), credential, "the credential after refusals")
+        try checkEqual(try await store.isPendingSignInSpent(id: credential.id), false, "the credential after refusals")
         try checkEqual(try await complete(at: 401), .credentialExpired(expiresAt: 400), "an expired credential")
-        try checkEqual(try await store.pendingSignIn(id: credential.id), nil, "an expired credential after completing it")
+        try checkEqual(try await store.isPendingSignInSpent(id: credential.id), false, "an expired credential after completing it")
         try checkEqual(try await store.factor(id: factor.id)?.lastAcceptedStep, 5, "the step after an expired credential")
-
-        let next = try await pendingSignIn(of: factor.userID, in: store)
-        try checkEqual(try await complete(next.id, at: 210), .completed, "a completion when the lock has ended")
+        try checkEqual(try await complete(at: 210), .completed, "a completion when the lock has ended")
     }
 
     static func concurrentCompleteSignIn(_ store: any EnrollmentStore) async throws {
         let factor = try await enrolledFactor(in: store, step: 5)
-        let credential = try await pendingSignIn(of: factor.userID, in: store)
+        let credential = pendingSignIn(of: factor.userID)
         let sessions = (0..<100).map { _ in signInSession(of: factor) }
         let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
             for (offset, session) in sessions.enumerated() {
                 group.addTask {
                     try await store.completeSignIn(
-                        credentialID: credential.id, factorID: factor.id, step: 6 + UInt64(offset), at: 200, session: session,
+                        credential: credential, factorID: factor.id, step: 6 + UInt64(offset), at: 200, session: session,
                         maximumSessionsPerUser: 10) == .completed
                 }
             }
@@ -691,13 +685,13 @@ public enum EnrollmentStoreConformance {
         let factor = try await enrolledFactor(in: store, step: 5)
         var credentials: [PendingSignInRecord] = []
         for _ in 0..<100 {
-            credentials.append(try await pendingSignIn(of: factor.userID, in: store))
+            credentials.append(pendingSignIn(of: factor.userID))
         }
         let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
             for credential in credentials {
                 group.addTask {
                     try await store.completeSignIn(
-                        credentialID: credential.id, factorID: factor.id, step: 6, at: 200, session: signInSession(of: factor),
+                        credential: credential, factorID: factor.id, step: 6, at: 200, session: signInSession(of: factor),
                         maximumSessionsPerUser: 10) == .completed
                 }
             }
@@ -720,7 +714,7 @@ public enum EnrollmentStoreConformance {
             id: uniqueID("session"), userID: credential.userID, firstFactorProvider: "password", authenticatedAt: time,
             secondFactorEnrollmentID: "recovery", lastUsedAt: time, expiresAt: 5_000)
         let completion = try await store.completeSignIn(
-            credentialID: credential.id, recoveryCodeDigests: digests, failureKey: "recovery:\(credential.userID)", at: time, session: session,
+            credential: credential, recoveryCodeDigests: digests, failureKey: "recovery:\(credential.userID)", at: time, session: session,
             maximumSessionsPerUser: 10)
         return (completion, session)
     }
@@ -735,18 +729,18 @@ public enum EnrollmentStoreConformance {
         try checkEqual(try await store.recoveryCodeCount(userID: user), 2, "codes after a new set")
         try checkEqual(try await store.recoveryCodeCount(userID: uniqueID("user")), 0, "codes of a user who has none")
 
-        let credential = try await pendingSignIn(of: user, in: store)
+        let credential = pendingSignIn(of: user)
         try checkEqual(try await completeWithCode(store, credential: credential, digests: [old[0]]).0, .codeRejected, "a code of the voided set")
-        try checkEqual(try await store.pendingSignIn(id: credential.id), credential, "the credential after a refused code")
+        try checkEqual(try await store.isPendingSignInSpent(id: credential.id), false, "the credential after a refused code")
         _ = try await store.recordFailure(key: "recovery:\(user)", at: 150, limit: 5, lockout: 60)
         let (completion, session) = try await completeWithCode(store, credential: credential, digests: [digest(9), fresh[1]])
         try checkEqual(completion, .completed, "a code of the current set, among the digests offered")
         try checkEqual(try await store.recoveryCodeCount(userID: user), 1, "codes after one was spent")
-        try checkEqual(try await store.pendingSignIn(id: credential.id), nil, "the credential after completion")
+        try checkEqual(try await store.isPendingSignInSpent(id: credential.id), true, "the credential after completion")
         try checkEqual(try await store.session(id: session.id), session, "the session of the completion")
         try checkEqual(try await store.failureCounter(key: "recovery:\(user)"), .zero, "the failures after completion")
 
-        let again = try await pendingSignIn(of: user, in: store)
+        let again = pendingSignIn(of: user)
         try checkEqual(try await completeWithCode(store, credential: again, digests: [fresh[1]]).0, .codeRejected, "a spent code")
         let other = uniqueID("user")
         try await store.replaceRecoveryCodes(userID: other, digests: [digest(7)])
@@ -761,25 +755,18 @@ public enum EnrollmentStoreConformance {
         let user = uniqueID("user")
         let code = digest(1)
         try await store.replaceRecoveryCodes(userID: user, digests: [code])
-        let credential = try await pendingSignIn(of: user, in: store)
-        try checkEqual(
-            try await completeWithCode(
-                store,
-                credential: PendingSignInRecord(
-                    id: uniqueID("credential"), userID: user, firstFactorProvider: "password", createdAt: 100, expiresAt: 400), digests: [code]
-            ).0,
-            .credentialNotFound, "an unknown credential")
-        let stranger = PendingSignInRecord(
-            id: credential.id, userID: uniqueID("user"), firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
-        try checkEqual(try await completeWithCode(store, credential: stranger, digests: [code]).0, .credentialNotFound, "another user's credential")
+        let credential = pendingSignIn(of: user)
+        let spent = pendingSignIn(of: user)
+        try checkEqual(try await store.spendPendingSignIn(spent), true, "spending a pending sign-in")
+        try checkEqual(try await completeWithCode(store, credential: spent, digests: [code]).0, .credentialNotFound, "a spent credential")
         _ = try await store.recordFailure(key: "recovery:\(user)", at: 150, limit: 1, lockout: 100)
         try checkEqual(try await completeWithCode(store, credential: credential, digests: [code]).0, .locked(until: 250), "a locked user")
         try checkEqual(try await store.recoveryCodeCount(userID: user), 1, "codes after refusals")
-        try checkEqual(try await store.pendingSignIn(id: credential.id), credential, "the credential after refusals")
+        try checkEqual(try await store.isPendingSignInSpent(id: credential.id), false, "the credential after refusals")
         try checkEqual(
             try await completeWithCode(store, credential: credential, digests: [code], at: 401).0, .credentialExpired(expiresAt: 400),
             "an expired credential")
-        try checkEqual(try await store.pendingSignIn(id: credential.id), nil, "an expired credential after completing with it")
+        try checkEqual(try await store.isPendingSignInSpent(id: credential.id), false, "an expired credential after completing with it")
         try checkEqual(try await store.recoveryCodeCount(userID: user), 1, "codes after an expired credential")
     }
 
@@ -788,7 +775,7 @@ public enum EnrollmentStoreConformance {
         let code = digest(1)
         try await store.replaceRecoveryCodes(userID: user, digests: [code, digest(2)])
         var credentials: [PendingSignInRecord] = []
-        for _ in 0..<50 { credentials.append(try await pendingSignIn(of: user, in: store)) }
+        for _ in 0..<50 { credentials.append(pendingSignIn(of: user)) }
         let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
             for credential in credentials {
                 group.addTask { try await completeWithCode(store, credential: credential, digests: [code]).0 == .completed }
@@ -954,7 +941,7 @@ public enum EnrollmentStoreConformance {
     static func phoneSignIn(_ store: any EnrollmentStore) async throws {
         let user = uniqueID("user")
         let factor = try await enrollPhone(store, user: user)
-        let credential = try await pendingSignIn(of: user, in: store)
+        let credential = pendingSignIn(of: user)
         let record = verification(.signIn, user: user, enrollmentID: factor.id, credentialID: credential.id)
         try await store.insertPhoneVerification(record)
         func complete(_ id: String = record.id, credential: PendingSignInRecord = credential, digests: [[UInt8]], at time: Int64 = 250) async throws
@@ -964,11 +951,11 @@ public enum EnrollmentStoreConformance {
                 id: uniqueID("session"), userID: credential.userID, firstFactorProvider: "password", authenticatedAt: time,
                 secondFactorEnrollmentID: factor.id, lastUsedAt: time, expiresAt: 5_000)
             let completion = try await store.completeSignIn(
-                credentialID: credential.id, phoneVerificationID: id, codeDigests: digests, maximumAttempts: 3, at: time, session: session,
+                credential: credential, phoneVerificationID: id, codeDigests: digests, maximumAttempts: 3, at: time, session: session,
                 maximumSessionsPerUser: 10)
             return (completion, session)
         }
-        let other = try await pendingSignIn(of: user, in: store)
+        let other = pendingSignIn(of: user)
         try checkEqual(try await complete(credential: other, digests: [record.codeDigest]).0, .verificationNotFound, "another sign-in's code")
         try checkEqual(try await complete(uniqueID("verification"), digests: [record.codeDigest]).0, .verificationNotFound, "an unknown verification")
         try checkEqual(try await complete(digests: [digest(9)]).0, .codeRejected, "a wrong code")
@@ -978,16 +965,16 @@ public enum EnrollmentStoreConformance {
         let (completion, session) = try await complete(digests: [record.codeDigest], at: 270)
         try checkEqual(completion, .completed, "the right code")
         try checkEqual(try await store.session(id: session.id), session, "the session of the sign-in")
-        try checkEqual(try await store.pendingSignIn(id: credential.id), nil, "the credential after the sign-in")
+        try checkEqual(try await store.isPendingSignInSpent(id: credential.id), true, "the credential after the sign-in")
         try checkEqual(try await store.phoneVerification(id: record.id), nil, "the verification after the sign-in")
         try checkEqual(try await store.failureCounter(key: factor.id), .zero, "the factor's failures after the sign-in")
         try checkEqual(try await complete(digests: [record.codeDigest], at: 271).0, .credentialNotFound, "the same code again")
 
-        let third = try await pendingSignIn(of: user, in: store)
+        let third = pendingSignIn(of: user)
         let late = verification(.signIn, user: user, enrollmentID: factor.id, credentialID: third.id, expiresAt: 300)
         try await store.insertPhoneVerification(late)
         try checkEqual(try await complete(late.id, credential: third, digests: [late.codeDigest], at: 301).0, .verificationExpired, "an expired code")
-        try checkEqual(try await store.pendingSignIn(id: third.id), third, "the credential after an expired code")
+        try checkEqual(try await store.isPendingSignInSpent(id: third.id), false, "the credential after an expired code")
         let gone = verification(.signIn, user: user, enrollmentID: factor.id, credentialID: third.id)
         try await store.insertPhoneVerification(gone)
         try checkEqual(try await store.removePhoneFactor(id: factor.id, userID: user), factor, "removing the phone factor")
@@ -997,7 +984,7 @@ public enum EnrollmentStoreConformance {
     static func concurrentPhoneSignIn(_ store: any EnrollmentStore) async throws {
         let user = uniqueID("user")
         let factor = try await enrollPhone(store, user: user)
-        let credential = try await pendingSignIn(of: user, in: store)
+        let credential = pendingSignIn(of: user)
         let record = verification(.signIn, user: user, enrollmentID: factor.id, credentialID: credential.id)
         try await store.insertPhoneVerification(record)
         let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -1007,7 +994,7 @@ public enum EnrollmentStoreConformance {
                         id: uniqueID("session"), userID: user, firstFactorProvider: "password", authenticatedAt: 250,
                         secondFactorEnrollmentID: factor.id, lastUsedAt: 250, expiresAt: 5_000)
                     return try await store.completeSignIn(
-                        credentialID: credential.id, phoneVerificationID: record.id, codeDigests: [record.codeDigest], maximumAttempts: 3,
+                        credential: credential, phoneVerificationID: record.id, codeDigests: [record.codeDigest], maximumAttempts: 3,
                         at: 250, session: session, maximumSessionsPerUser: 100) == .completed
                 }
             }
@@ -1025,18 +1012,12 @@ public enum EnrollmentStoreConformance {
         try checkEqual(try await store.phoneFactors(userID: user), [first, second], "the phone factors, oldest first")
         try checkEqual(try await store.phoneFactor(id: second.id), second, "a phone factor by id")
         try checkEqual(try await store.phoneFactors(userID: uniqueID("user")), [], "the phone factors of a user without any")
-        let credential = PendingSignInRecord(
-            id: uniqueID("credential"), userID: user, firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
         try checkEqual(
-            try await store.factorsStartingSignIn(credential), SignInFactors(totp: [totp], phone: [first, second]),
+            try await store.signInFactors(userID: user), SignInFactors(totp: [totp], phone: [first, second]),
             "both kinds of factors starting a sign-in")
         let phoneOnly = uniqueID("user")
         let only = try await enrollPhone(store, user: phoneOnly)
-        let onlyCredential = PendingSignInRecord(
-            id: uniqueID("credential"), userID: phoneOnly, firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
-        try checkEqual(
-            try await store.factorsStartingSignIn(onlyCredential), SignInFactors(totp: [], phone: [only]), "a user with phone factors only")
-        try checkEqual(try await store.pendingSignIn(id: onlyCredential.id), onlyCredential, "the credential of a user with phone factors only")
+        try checkEqual(try await store.signInFactors(userID: phoneOnly), SignInFactors(totp: [], phone: [only]), "a user with phone factors only")
 
         let pending = try pending(user: user)
         try await store.insertPendingEnrollment(pending)
@@ -1109,8 +1090,8 @@ public enum EnrollmentStoreConformance {
             id: uniqueID("credential"), userID: user, firstFactorProvider: "password", createdAt: 0, expiresAt: 999)
         let liveCredential = PendingSignInRecord(
             id: uniqueID("credential"), userID: user, firstFactorProvider: "password", createdAt: 0, expiresAt: 1_000)
-        try await store.insertPendingSignIn(oldCredential)
-        try await store.insertPendingSignIn(liveCredential)
+        try checkEqual(try await store.spendPendingSignIn(oldCredential), true, "spending a pending sign-in that expires at 999")
+        try checkEqual(try await store.spendPendingSignIn(liveCredential), true, "spending a pending sign-in that expires at 1000")
         let endedLock = uniqueID("factor")
         let activeLock = uniqueID("factor")
         let counting = uniqueID("factor")
@@ -1129,8 +1110,8 @@ public enum EnrollmentStoreConformance {
         try await store.purgeExpired(before: 1_000)
         try checkEqual(try await store.pendingEnrollment(id: expired.id), nil, "a pending enrollment past its deadline")
         try checkEqual(try await store.pendingEnrollment(id: onTime.id), onTime, "a pending enrollment at its deadline")
-        try checkEqual(try await store.pendingSignIn(id: oldCredential.id), nil, "an expired pending sign-in")
-        try checkEqual(try await store.pendingSignIn(id: liveCredential.id), liveCredential, "a pending sign-in at its expiry")
+        try checkEqual(try await store.isPendingSignInSpent(id: oldCredential.id), false, "a spent pending sign-in past its expiry")
+        try checkEqual(try await store.isPendingSignInSpent(id: liveCredential.id), true, "a spent pending sign-in at its expiry")
         try checkEqual(try await store.failureCounter(key: endedLock), .zero, "a counter whose lock ended")
         try checkEqual(try await store.failureCounter(key: activeLock).lockedUntil, 5_000, "a counter still locked")
         try checkEqual(try await store.failureCounter(key: counting).consecutiveFailures, 1, "a counter with failures")
@@ -1185,12 +1166,10 @@ public enum EnrollmentStoreConformance {
         return enrolled
     }
 
-    /// A stored pending sign-in of `userID`, created at 100 and expiring at 400.
-    static func pendingSignIn(of userID: String, in store: any EnrollmentStore) async throws -> PendingSignInRecord {
-        let credential = PendingSignInRecord(
-            id: uniqueID("credential"), userID: userID, firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
-        try await store.insertPendingSignIn(credential)
-        return credential
+    /// A new pending sign-in of `userID`, created at 100 and expiring at 400 (nothing is stored
+    /// until it is spent).
+    static func pendingSignIn(of userID: String) -> PendingSignInRecord {
+        PendingSignInRecord(id: uniqueID("credential"), userID: userID, firstFactorProvider: "password", createdAt: 100, expiresAt: 400)
     }
 
     static func signInSession(of factor: FactorRecord) -> SessionRecord {

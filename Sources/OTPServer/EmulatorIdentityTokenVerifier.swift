@@ -1,4 +1,5 @@
 internal import Foundation
+internal import OTPSealing
 public import OTPEnrollment
 
 /// The IdP credentials Firebase's Auth emulator accepts, for `otpkit-server --emulator` only:

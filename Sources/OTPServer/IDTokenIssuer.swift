@@ -1,4 +1,5 @@
 internal import Foundation
+internal import OTPSealing
 internal import JWTKit
 public import OTPEnrollment
 internal import Synchronization

@@ -1,5 +1,6 @@
 internal import CryptoExtras
 internal import Foundation
+internal import OTPSealing
 public import JWTKit
 
 /// A key otpkit-server signs ID tokens with, RS256 or ES256 (``IDTokenSigningAlgorithm``), and

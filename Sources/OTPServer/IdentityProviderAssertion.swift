@@ -1,4 +1,5 @@
 internal import Foundation
+internal import OTPSealing
 internal import OTPEnrollment
 
 /// The IdP credential of an `accounts:signInWithIdp` request: the provider and its ID token from

@@ -56,9 +56,9 @@ extension IdentityToolkitRoutes {
                 "INVALID_ARGUMENT", "give exactly one of phoneVerificationInfo, totpVerificationInfo and recoveryCodeVerificationInfo")
         }
         try await throttle.admit(.verification, address: source)
-        guard let (credentialID, userID) = pendingCredentials.open(pending) else { throw invalidPendingCredential() }
+        guard let userID = service.userID(ofPendingCredential: pending) else { throw invalidPendingCredential() }
         try await throttle.admit(.verification, account: userID)
-        let resolver = try await resolver(credentialID: credentialID, userID: userID)
+        let resolver = try await resolver(pending)
         let result: AuthDataResult
         do {
             result = try await call { () async throws(AuthError) in try await resolver.resolveSignIn(with: assertion) }
@@ -75,15 +75,9 @@ extension IdentityToolkitRoutes {
     /// The resolver a pending credential names: `INVALID_MFA_PENDING_CREDENTIAL` for one this server
     /// did not make, and for one used, expired or of a deleted account.
     func resolver(_ pendingCredential: String) async throws(IdentityToolkitError) -> MultiFactorResolver {
-        guard let (credentialID, userID) = pendingCredentials.open(pendingCredential) else { throw invalidPendingCredential() }
-        return try await resolver(credentialID: credentialID, userID: userID)
-    }
-
-    /// The resolver of the pending sign-in `credentialID` of `userID`, which a pending credential
-    /// this server made named.
-    func resolver(credentialID: String, userID: String) async throws(IdentityToolkitError) -> MultiFactorResolver {
-        try await call { () async throws(AuthError) in
-            try await service.resolver(forPendingCredential: credentialID, userID: userID)
+        guard service.userID(ofPendingCredential: pendingCredential) != nil else { throw invalidPendingCredential() }
+        return try await call { () async throws(AuthError) in
+            try await service.resolver(forPendingCredential: pendingCredential)
         }
     }
 
@@ -94,15 +88,12 @@ extension IdentityToolkitRoutes {
     /// What a first factor answers when the account has second factors, whichever the first
     /// factor was: the pending credential and the hints (phone numbers masked), instead of tokens.
     func multiFactorChallenge(_ resolver: MultiFactorResolver) throws(IdentityToolkitError) -> (String, [WireMultiFactorInfo]) {
-        (try pendingCredential(for: resolver), resolver.hints.map(WireMultiFactorInfo.init))
+        (pendingCredential(for: resolver), resolver.hints.map(WireMultiFactorInfo.init))
     }
 
-    /// The pending credential of a sign-in that needs its second factor.
-    func pendingCredential(for resolver: MultiFactorResolver) throws(IdentityToolkitError) -> String {
-        do {
-            return try pendingCredentials.token(recordID: resolver.pendingCredential, userID: resolver.uid)
-        } catch {
-            throw IdentityToolkitError(status: .internalServerError, "INTERNAL_ERROR", "the server could not make a pending credential")
-        }
+    /// The pending credential of a sign-in that needs its second factor: the service's, which
+    /// carries the sign-in under a MAC of the store's keys.
+    func pendingCredential(for resolver: MultiFactorResolver) -> String {
+        resolver.pendingCredential
     }
 }

@@ -14,7 +14,7 @@ extension IdentityToolkitRoutes {
         guard let token = request.refresh_token ?? request.refreshToken, !token.isEmpty else {
             throw IdentityToolkitError("MISSING_REFRESH_TOKEN", "give the refresh token")
         }
-        guard let (sessionID, userID) = refreshTokens.open(token) else {
+        guard let (sessionID, userID, _) = refreshTokens.open(token) else {
             throw IdentityToolkitError("INVALID_REFRESH_TOKEN", "the refresh token is not one this server issued: sign in again")
         }
         let (user, account) = try await sessionUser(sessionID: sessionID, userID: userID)

@@ -21,7 +21,6 @@ public struct IdentityToolkitRoutes: Sendable {
     let tokens: IDTokenIssuer
     let configuration: IdentityToolkitConfiguration
     let refreshTokens: SignedTokenCodec
-    let pendingCredentials: SignedTokenCodec
     let verificationCodes: EmulatorSMSOutbox?
     let logger: Logger
     let metrics: IdentityToolkitMetrics
@@ -58,8 +57,7 @@ public struct IdentityToolkitRoutes: Sendable {
     ) {
         self.service = service
         self.tokens = tokens
-        self.refreshTokens = .refreshTokens(refreshTokenKeys)
-        self.pendingCredentials = .pendingCredentials(refreshTokenKeys)
+        self.refreshTokens = SignedTokenCodec(keys: refreshTokenKeys, prefix: "otpk1", context: "otpkit-server refresh token:")
         self.configuration = configuration
         self.verificationCodes = verificationCodes
         self.logger = logger

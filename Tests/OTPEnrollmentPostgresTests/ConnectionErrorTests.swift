@@ -144,21 +144,21 @@ struct ConnectionErrorTests {
 
     @Test("every pooled connection busy: a caller waits for the bound, then gets poolExhausted")
     func poolExhausted() async throws {
-        try await withStore { roomy, database in
+        try await withStore { _, database in
             let store = try await database.open(poolSize: 1, options: .init(connectionWait: .milliseconds(300)))
             defer { Task { await store.close() } }
             // Every step before the measured one may itself outlast the short wait on a loaded
-            // machine (the tests share two cores), so those steps retry or use the roomy store.
+            // machine (the tests share two cores), so those steps retry.
             let credential = PendingSignInRecord(id: "held", userID: "u", firstFactorProvider: "password", createdAt: 0, expiresAt: .max)
-            try await roomy.insertPendingSignIn(credential)
-            // A transaction beside the store locks the row; the store's only connection then waits for it.
+            // A transaction beside the store spends the credential without committing; the store's
+            // only connection, spending it too, then waits for it.
             let admin = try await database.connect()
             try await admin.query("BEGIN", logger: TestServer.logger)
-            try await admin.query("SELECT id FROM pending_sign_ins WHERE id = 'held' FOR UPDATE", logger: TestServer.logger)
+            try await admin.query("INSERT INTO spent_sign_ins (id, expires_at) VALUES ('held', 1)", logger: TestServer.logger)
             let blocked = Task {
                 while true {
                     do {
-                        return try await store.consumePendingSignIn(id: "held")
+                        return try await store.spendPendingSignIn(credential)
                     } catch PostgresEnrollmentStoreError.poolExhausted(_, _) {
                         continue
                     }
@@ -176,9 +176,9 @@ struct ConnectionErrorTests {
             #expect(milliseconds == 300)
             // At least the bound; the upper limit only shows it did not wait for the row's lock.
             #expect(waited >= .milliseconds(250) && waited < .seconds(60), "waited \(waited)")
-            try await admin.query("COMMIT", logger: TestServer.logger)
+            try await admin.query("ROLLBACK", logger: TestServer.logger)
             try await admin.close()
-            #expect(try await blocked.value?.id == "held", "the waiting operation completes once the row is free")
+            #expect(try await blocked.value == true, "the waiting operation completes once the row is free, and spends it")
         }
     }
 

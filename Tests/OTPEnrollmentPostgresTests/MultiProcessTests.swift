@@ -55,14 +55,8 @@ struct MultiProcessTests {
             let now = TOTP.currentUnixTime()
             // The digests the helper offers (its spendDigest).
             let digests = (0..<rounds).map { Array("spend-digest-\($0)".utf8) }
-            func credential(_ id: String) -> PendingSignInRecord {
-                PendingSignInRecord(id: id, userID: "racer", firstFactorProvider: "password", createdAt: now, expiresAt: now + 3600)
-            }
             if kind == "recovery" {
                 try await store.replaceRecoveryCodes(userID: "racer", digests: digests)
-                for round in 0..<rounds {
-                    for process in 0..<2 { try await store.insertPendingSignIn(credential("cred-\(round)-\(process)")) }
-                }
             } else {
                 let enrollmentCode = Array("enrollment".utf8)
                 try await store.insertPhoneVerification(
@@ -78,7 +72,6 @@ struct MultiProcessTests {
                     return
                 }
                 for round in 0..<rounds {
-                    try await store.insertPendingSignIn(credential("cred-\(round)"))
                     try await store.insertPhoneVerification(
                         PhoneVerificationRecord(
                             id: "verification-\(round)", purpose: .signIn, userID: "racer", enrollmentID: "phone-factor",

@@ -14,12 +14,9 @@ struct RaceTests {
             defer { Task { await second.close() } }
             let factor = try await enroll(first, userID: "racer")
             let now = TOTP.currentUnixTime()
-            var credentials: [String] = []
-            for index in 0..<50 {
-                let credential = PendingSignInRecord(
+            let credentials = (0..<50).map { index in
+                PendingSignInRecord(
                     id: "credential-\(index)", userID: "racer", firstFactorProvider: "password", createdAt: now, expiresAt: now + 300)
-                try await first.insertPendingSignIn(credential)
-                credentials.append(credential.id)
             }
             let step = UInt64(now / 30)
             let outcomes = try await withThrowingTaskGroup(of: SignInCompletion.self) { group in
@@ -30,7 +27,7 @@ struct RaceTests {
                             id: "session-\(index)", userID: "racer", firstFactorProvider: "password", authenticatedAt: now,
                             secondFactorEnrollmentID: factor.id, lastUsedAt: now, expiresAt: now + 3600)
                         return try await store.completeSignIn(
-                            credentialID: credential, factorID: factor.id, step: step, at: now, session: session, maximumSessionsPerUser: 100)
+                            credential: credential, factorID: factor.id, step: step, at: now, session: session, maximumSessionsPerUser: 100)
                     }
                 }
                 return try await group.reduce(into: [SignInCompletion]()) { $0.append($1) }
@@ -39,8 +36,44 @@ struct RaceTests {
             #expect(outcomes.filter { $0 == .stepRejected(lastAcceptedStep: step) }.count == 49)
             let sessions = try await database.query("SELECT id FROM sessions WHERE user_id = 'racer'")
             #expect(sessions.count == 1, "one session, for the one completion")
-            let credentialsLeft = try await database.query("SELECT id FROM pending_sign_ins WHERE user_id = 'racer'")
-            #expect(credentialsLeft.count == 49, "the refused completions changed nothing")
+            let spent = try await database.query("SELECT id FROM spent_sign_ins WHERE id LIKE 'credential-%'")
+            #expect(spent.count == 1, "one credential spent: the refused completions changed nothing")
+        }
+    }
+
+    @Test("50 concurrent completions of one credential with different steps across two stores: exactly one completes")
+    func oneCredentialOneSignIn() async throws {
+        try await withStore { first, database in
+            let second = try await database.open(poolSize: 8)
+            defer { Task { await second.close() } }
+            let factor = try await enroll(first, userID: "reuser")
+            let now = TOTP.currentUnixTime()
+            let credential = PendingSignInRecord(
+                id: "credential-reused", userID: "reuser", firstFactorProvider: "password", createdAt: now, expiresAt: now + 300)
+            let outcomes = try await withThrowingTaskGroup(of: SignInCompletion.self) { group in
+                for index in 0..<50 {
+                    let store = index.isMultiple(of: 2) ? first : second
+                    group.addTask {
+                        let session = SessionRecord(
+                            id: "session-reused-\(index)", userID: "reuser", firstFactorProvider: "password", authenticatedAt: now,
+                            secondFactorEnrollmentID: factor.id, lastUsedAt: now, expiresAt: now + 3600)
+                        return try await store.completeSignIn(
+                            credential: credential, factorID: factor.id, step: UInt64(1_000 + index), at: now, session: session,
+                            maximumSessionsPerUser: 100)
+                    }
+                }
+                return try await group.reduce(into: [SignInCompletion]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == .completed }.count == 1, "\(outcomes)")
+            // The others found it spent, or lost to a higher step accepted meanwhile: either way nothing of theirs was written.
+            #expect(
+                outcomes.allSatisfy { outcome in
+                    if case .stepRejected = outcome { true } else { outcome == .completed || outcome == .credentialNotFound }
+                }, "\(outcomes)")
+            let sessions = try await database.query("SELECT id FROM sessions WHERE user_id = 'reuser'")
+            #expect(sessions.count == 1, "one session, for the one completion")
+            let spent = try await database.query("SELECT id FROM spent_sign_ins WHERE id = 'credential-reused'")
+            #expect(spent.count == 1)
         }
     }
 
@@ -52,12 +85,9 @@ struct RaceTests {
             let now = TOTP.currentUnixTime()
             // A credential each, as an attacker with many first-factor sign-ins would have: only
             // the counter's own lock keeps the counts apart.
-            var credentials: [String] = []
-            for index in 0..<60 {
-                let credential = PendingSignInRecord(
+            let credentials = (0..<60).map { index in
+                PendingSignInRecord(
                     id: "credential-counted-\(index)", userID: "counted", firstFactorProvider: "password", createdAt: now, expiresAt: now + 300)
-                try await first.insertPendingSignIn(credential)
-                credentials.append(credential.id)
             }
             // A limit of 50: the fiftieth failure locks, and the ten after it find the lock.
             let outcomes = try await withThrowingTaskGroup(of: SignInFailure.self) { group in
@@ -65,7 +95,7 @@ struct RaceTests {
                     let store = index.isMultiple(of: 2) ? first : second
                     group.addTask {
                         try await store.recordSignInFailure(
-                            credentialID: credential, userID: "counted", failureKey: "factor-counted", at: now, limit: 50, lockout: 300)
+                            credential: credential, failureKey: "factor-counted", at: now, limit: 50, lockout: 300)
                     }
                 }
                 return try await group.reduce(into: [SignInFailure]()) { $0.append($1) }

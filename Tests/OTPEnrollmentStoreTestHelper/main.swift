@@ -130,13 +130,17 @@ case "spend":
         let session = SessionRecord(
             id: "session-\(round)-\(process)", userID: "racer", firstFactorProvider: "password", authenticatedAt: now,
             secondFactorEnrollmentID: nil, lastUsedAt: now, expiresAt: now + 3600)
+        func credential(_ id: String) -> PendingSignInRecord {
+            PendingSignInRecord(id: id, userID: "racer", firstFactorProvider: "password", createdAt: now, expiresAt: now + 3600)
+        }
         let completion =
             arguments[3] == "recovery"
             ? try await store.completeSignIn(
-                credentialID: "cred-\(round)-\(process)", recoveryCodeDigests: [spendDigest(round)], failureKey: "recovery-racer", at: now,
+                credential: credential("cred-\(round)-\(process)"), recoveryCodeDigests: [spendDigest(round)], failureKey: "recovery-racer", at: now,
                 session: session, maximumSessionsPerUser: 10_000)
             : try await store.completeSignIn(
-                credentialID: "cred-\(round)", phoneVerificationID: "verification-\(round)", codeDigests: [spendDigest(round)], maximumAttempts: 5,
+                credential: credential("cred-\(round)"), phoneVerificationID: "verification-\(round)", codeDigests: [spendDigest(round)],
+                maximumAttempts: 5,
                 at: now, session: session, maximumSessionsPerUser: 10_000)
         lines.append(completion == .completed ? "completed \(round)" : "refused \(round) \(completion)")
     }

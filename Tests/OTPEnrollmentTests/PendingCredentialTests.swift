@@ -28,7 +28,10 @@ import Testing
         let fixture = try Fixture()
         let (first, info, secret) = try await pendingSignIn(fixture)
         #expect(first.uid == "kim")
-        let again = try await fixture.service.resolver(forPendingCredential: first.pendingCredential, userID: "kim")
+        #expect(fixture.service.userID(ofPendingCredential: first.pendingCredential) == "kim")
+        // Another service of the same store takes the sign-in up: nothing of it was stored.
+        let other = try MultiFactorService(store: fixture.store, clock: fixture.clock, opener: fixture.opener)
+        let again = try await other.resolver(forPendingCredential: first.pendingCredential)
         #expect(again.hints.map(\.uid) == [info.uid])
         fixture.nextStep()
         let result = try await again.resolveSignIn(
@@ -36,23 +39,40 @@ import Testing
         #expect(result.user.signInSecondFactor == "totp")
         #expect(result.user.providerID == "password")
         #expect(
-            await authErrorCode { _ = try await fixture.service.resolver(forPendingCredential: first.pendingCredential, userID: "kim") }
+            await authErrorCode { _ = try await fixture.service.resolver(forPendingCredential: first.pendingCredential) }
                 == .invalidMultiFactorSession, "a completed sign-in is no longer pending")
     }
 
-    @Test func unknownForeignAndExpiredCredentialsAreRefused() async throws {
+    @Test func unknownForgedForeignAndExpiredCredentialsAreRefused() async throws {
         let fixture = try Fixture()
         let (resolver, _, _) = try await pendingSignIn(fixture)
-        #expect(
-            await authErrorCode { _ = try await fixture.service.resolver(forPendingCredential: "nosuchcredential", userID: "kim") }
-                == .invalidMultiFactorSession)
-        #expect(
-            await authErrorCode { _ = try await fixture.service.resolver(forPendingCredential: resolver.pendingCredential, userID: "someone") }
-                == .invalidMultiFactorSession)
+        let credential = resolver.pendingCredential
+        // otpkp2.<id>.<uid>.<first factor>.<created>.<expires>.<MAC>, every part after the id base64url.
+        var parts = credential.split(separator: ".").map(String.init)
+        #expect(parts.count == 7 && parts[0] == "otpkp2")
+        func refused(_ candidate: String, _ what: Comment) async {
+            #expect(fixture.service.userID(ofPendingCredential: candidate) == nil, what)
+            #expect(
+                await authErrorCode { _ = try await fixture.service.resolver(forPendingCredential: candidate) } == .invalidMultiFactorSession,
+                what)
+        }
+        await refused("nosuchcredential", "a string that is no credential")
+        let genuineUser = parts[2]
+        parts[2] = "c29tZW9uZQ"  // "someone"
+        await refused(parts.joined(separator: "."), "a credential whose user was changed")
+        parts[2] = genuineUser
+        let genuineExpiry = parts[5]
+        parts[5] = "OTk5OTk5OTk5OQ"  // "9999999999"
+        await refused(parts.joined(separator: "."), "a credential whose expiry was moved")
+        parts[5] = genuineExpiry
+        #expect(parts.joined(separator: ".") == credential)
+        let (foreign, _, _) = try await pendingSignIn(try Fixture())
+        await refused(foreign.pendingCredential, "a credential of another store's service, whose key differs")
         fixture.clock.advance(by: fixture.service.configuration.pendingSignInLifetime + 1)
+        #expect(fixture.service.userID(ofPendingCredential: credential) == "kim", "an expired credential is still genuine")
         #expect(
-            await authErrorCode { _ = try await fixture.service.resolver(forPendingCredential: resolver.pendingCredential, userID: "kim") }
-                == .invalidMultiFactorSession)
+            await authErrorCode { _ = try await fixture.service.resolver(forPendingCredential: credential) } == .invalidMultiFactorSession,
+            "an expired credential")
     }
 
     @Test func anEnrollmentSessionInfoIsBoundToItsUser() async throws {

@@ -124,17 +124,13 @@ final class FailingStore: EnrollmentStore {
         try check()
         base.resetFailures(key: key)
     }
-    func insertPendingSignIn(_ record: PendingSignInRecord) async throws {
+    func isPendingSignInSpent(id: String) async throws -> Bool {
         try check()
-        base.insertPendingSignIn(record)
+        return base.isPendingSignInSpent(id: id)
     }
-    func pendingSignIn(id: String) async throws -> PendingSignInRecord? {
+    func spendPendingSignIn(_ credential: PendingSignInRecord) async throws -> Bool {
         try check()
-        return base.pendingSignIn(id: id)
-    }
-    func consumePendingSignIn(id: String) async throws -> PendingSignInRecord? {
-        try check()
-        return base.consumePendingSignIn(id: id)
+        return base.spendPendingSignIn(credential)
     }
     func insertSession(_ record: SessionRecord, maximumPerUser: Int) async throws -> Int {
         try check()
@@ -169,12 +165,12 @@ final class FailingStore: EnrollmentStore {
         return base.recoveryCodeCount(userID: userID)
     }
     func completeSignIn(
-        credentialID: String, recoveryCodeDigests digests: [[UInt8]], failureKey: String, at time: Int64, session: SessionRecord,
+        credential: PendingSignInRecord, recoveryCodeDigests digests: [[UInt8]], failureKey: String, at time: Int64, session: SessionRecord,
         maximumSessionsPerUser: Int
     ) async throws -> SignInCompletion {
         try check()
         return base.completeSignIn(
-            credentialID: credentialID, recoveryCodeDigests: digests, failureKey: failureKey, at: time, session: session,
+            credential: credential, recoveryCodeDigests: digests, failureKey: failureKey, at: time, session: session,
             maximumSessionsPerUser: maximumSessionsPerUser)
     }
     func consumeQuota(key: String, window: Int64, limit: Int, at time: Int64) async throws -> QuotaConsumption {
@@ -221,12 +217,12 @@ final class FailingStore: EnrollmentStore {
             factorID: factorID, displayName: displayName, maximumFactorCount: maximumFactorCount)
     }
     func completeSignIn(
-        credentialID: String, phoneVerificationID verificationID: String, codeDigests: [[UInt8]], maximumAttempts: Int, at time: Int64,
-        session: SessionRecord, maximumSessionsPerUser: Int
+        credential: PendingSignInRecord, phoneVerificationID verificationID: String, codeDigests: [[UInt8]], maximumAttempts: Int,
+        at time: Int64, session: SessionRecord, maximumSessionsPerUser: Int
     ) async throws -> SignInCompletion {
         try check()
         return base.completeSignIn(
-            credentialID: credentialID, phoneVerificationID: verificationID, codeDigests: codeDigests, maximumAttempts: maximumAttempts,
+            credential: credential, phoneVerificationID: verificationID, codeDigests: codeDigests, maximumAttempts: maximumAttempts,
             at: time, session: session, maximumSessionsPerUser: maximumSessionsPerUser)
     }
     func purgeExpired(before time: Int64) async throws {

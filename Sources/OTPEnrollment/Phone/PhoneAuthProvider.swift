@@ -88,8 +88,8 @@ public struct PhoneAuthProvider: Sendable {
     ///   ``AuthErrorCode/internalError`` when the message could not be sent.
     public func verifyPhoneNumber(with hint: MultiFactorInfo, multiFactorSession: MultiFactorSession) async throws(AuthError) -> String {
         switch multiFactorSession.kind {
-        case .signIn(let credentialID, let userID, let service):
-            return try await service.startPhoneSignIn(credentialID: credentialID, userID: userID, enrollmentID: hint.uid)
+        case .signIn(let credential, let service):
+            return try await service.startPhoneSignIn(credential, enrollmentID: hint.uid)
         case .user:
             throw AuthError(
                 .missingMultiFactorSession,

@@ -2,14 +2,14 @@ public import OTPSealing
 
 /// Everything the multi-factor service persists: pending enrollments, enrolled factors with their
 /// secrets, the highest accepted time step of each factor, failure counters, pending sign-in
-/// credentials and sessions.
+/// sign-ins spent and sessions.
 ///
 /// The service holds no state of its own beyond caches, so several service instances (or
 /// processes, with a shared durable store) can serve the same users. Operations that decide a race
 /// are single atomic operations here, never a read followed by a write in the service:
 /// ``recordAcceptedStep(_:factorID:)`` is a compare-and-set, ``recordFailure(key:at:limit:lockout:)``
 /// an atomic increment, ``finalizeEnrollment(pendingID:factor:maximumFactorCount:)`` and
-/// ``consumePendingSignIn(id:)`` take something away exactly once.
+/// ``spendPendingSignIn(_:)`` take something away exactly once.
 ///
 /// Records carry secrets as `OTPSecret`. A durable store seals them at rest (for example
 /// with AES-256-GCM under an operator key, with the record's id — ``PendingEnrollmentRecord/id`` or
@@ -131,7 +131,7 @@ public protocol EnrollmentStore: Sendable {
 
     /// Deletes account `id` and everything of its user in one atomic operation: its provider
     /// identities, TOTP and phone factors with their failure counters, pending enrollments,
-    /// pending sign-in credentials, phone verifications, sessions and recovery codes. Returns
+    /// phone verifications, sessions and recovery codes. Returns
     /// whether there was such an account; without one, changes nothing. Its email address and
     /// identities are free for other accounts afterwards.
     func deleteAccount(id: String) async throws -> Bool
@@ -171,17 +171,19 @@ public protocol EnrollmentStore: Sendable {
     /// Deletes the counter under `key` (a success ends a run of consecutive failures).
     func resetFailures(key: String) async throws
 
-    // MARK: Pending sign-in credentials
+    // MARK: Pending sign-ins
 
-    /// Stores a pending sign-in credential (proof that the first factor passed).
-    func insertPendingSignIn(_ record: PendingSignInRecord) async throws
+    // A pending sign-in is not stored when it starts: its credential carries it, authenticated by
+    // the service (``PendingSignInRecord``). A store keeps the ids of the pending sign-ins that
+    // completed, until they expire, so that each completes once.
 
-    /// The pending sign-in credential with `id`, or `nil`.
-    func pendingSignIn(id: String) async throws -> PendingSignInRecord?
+    /// Whether the pending sign-in `id` was spent (it completed a sign-in).
+    func isPendingSignInSpent(id: String) async throws -> Bool
 
-    /// Atomically deletes and returns the pending sign-in credential `id`: of concurrent calls, only
-    /// one gets it.
-    func consumePendingSignIn(id: String) async throws -> PendingSignInRecord?
+    /// Atomically marks `credential` spent until its ``PendingSignInRecord/expiresAt``: `true`
+    /// when this call spent it, `false` when it was spent already. Of concurrent calls, exactly
+    /// one gets `true`.
+    func spendPendingSignIn(_ credential: PendingSignInRecord) async throws -> Bool
 
     // MARK: Sessions
 
@@ -219,39 +221,38 @@ public protocol EnrollmentStore: Sendable {
     // default implementations in the extension below compose the operations above, so a store
     // need not implement them.
 
-    /// The TOTP and phone factors of `credential.userID`, as ``factors(userID:)`` and
-    /// ``phoneFactors(userID:)``; when there are any, also stores `credential` as
-    /// ``insertPendingSignIn(_:)`` does.
-    func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws -> SignInFactors
+    /// The TOTP and phone factors of `userID`, as ``factors(userID:)`` and ``phoneFactors(userID:)``
+    /// read them: what a sign-in's first step needs.
+    func signInFactors(userID: String) async throws -> SignInFactors
 
-    /// The pending sign-in credential `id` with its user's account, provider identities and
-    /// factors, as ``pendingSignIn(id:)``, ``account(id:)``, ``providerIdentities(accountID:)``,
-    /// ``factors(userID:)`` and ``phoneFactors(userID:)`` would read them; `nil` when there is no
-    /// such credential. For a server that takes a sign-in up again at its second step.
-    func pendingSignInContext(id: String) async throws -> PendingSignInContext?
+    /// The pending sign-in `credential` with its user's account, provider identities and factors,
+    /// as ``account(id:)``, ``providerIdentities(accountID:)``, ``factors(userID:)`` and
+    /// ``phoneFactors(userID:)`` would read them; `nil` when it was spent
+    /// (``isPendingSignInSpent(id:)``). For a server that takes a sign-in up again at its second step.
+    func pendingSignInContext(_ credential: PendingSignInRecord) async throws -> PendingSignInContext?
 
-    /// The pending sign-in credential `id`, as ``pendingSignIn(id:)``, with the failure counter
-    /// under `failureKey`, as ``failureCounter(key:)``; `nil` when there is no such credential.
-    func pendingSignIn(id: String, failureKey: String) async throws -> (credential: PendingSignInRecord, failures: FailureCounter)?
+    /// The failure counter under `failureKey`, as ``failureCounter(key:)``; `nil` when the pending
+    /// sign-in `credentialID` was spent (``isPendingSignInSpent(id:)``).
+    func pendingSignInFailures(credentialID: String, failureKey: String) async throws -> FailureCounter?
 
     /// Completes a sign-in whose code matched time step `step` of factor `factorID`, in one atomic
     /// operation, checking in this order:
-    /// 1. the pending sign-in credential `credentialID` exists and belongs to `session.userID`
-    ///    (otherwise ``SignInCompletion/credentialNotFound``);
-    /// 2. it has not expired at `time` (otherwise it is deleted, and the result is
-    ///    ``SignInCompletion/credentialExpired(expiresAt:)``);
+    /// 1. the pending sign-in `credential` was not spent (otherwise
+    ///    ``SignInCompletion/credentialNotFound``);
+    /// 2. it has not expired at `time` (otherwise ``SignInCompletion/credentialExpired(expiresAt:)``);
     /// 3. the failure counter under `factorID` is not locked at `time`
     ///    (``SignInCompletion/locked(until:)``);
-    /// 4. `factorID` is a factor of that user (``SignInCompletion/factorNotFound``);
+    /// 4. `factorID` is a factor of the credential's user (``SignInCompletion/factorNotFound``);
     /// 5. `step` is strictly greater than the factor's last accepted step, as in
     ///    ``recordAcceptedStep(_:factorID:)`` (``SignInCompletion/stepRejected(lastAcceptedStep:)``).
     ///
-    /// When all hold it records `step`, consumes the credential, deletes the failure counter under
-    /// `factorID` and stores `session` as ``insertSession(_:maximumPerUser:)`` does with
-    /// `maximumSessionsPerUser`; otherwise it changes nothing but what step 2 says. Of concurrent
-    /// calls for one credential, or with one step of one factor, at most one completes.
+    /// When all hold it records `step`, spends the credential as ``spendPendingSignIn(_:)`` does,
+    /// deletes the failure counter under `factorID` and stores `session` (of the credential's user)
+    /// as ``insertSession(_:maximumPerUser:)`` does with `maximumSessionsPerUser`; otherwise it
+    /// changes nothing. Of concurrent calls for one credential, or with one step of one factor, at
+    /// most one completes.
     func completeSignIn(
-        credentialID: String,
+        credential: PendingSignInRecord,
         factorID: String,
         step: UInt64,
         at time: Int64,
@@ -261,18 +262,16 @@ public protocol EnrollmentStore: Sendable {
 
     /// Counts a wrong second-factor code of a pending sign-in, in one atomic operation, checking
     /// in this order:
-    /// 1. the pending sign-in credential `credentialID` exists and belongs to `userID`
-    ///    (otherwise ``SignInFailure/credentialNotFound``);
-    /// 2. it has not expired at `time` (otherwise it is deleted, and the result is
-    ///    ``SignInFailure/credentialExpired(expiresAt:)``);
+    /// 1. the pending sign-in `credential` was not spent (otherwise ``SignInFailure/credentialNotFound``);
+    /// 2. it has not expired at `time` (otherwise ``SignInFailure/credentialExpired(expiresAt:)``);
     /// 3. the failure counter under `failureKey` is not locked at `time`
     ///    (``SignInFailure/locked(until:)``).
     ///
     /// When all hold it counts the failure as ``recordFailure(key:at:limit:lockout:)`` does and
     /// returns the counter after it (``SignInFailure/counted(_:)``), which is locked when this
-    /// failure reached `limit`; otherwise it changes nothing but what step 2 says.
+    /// failure reached `limit`; otherwise it changes nothing.
     func recordSignInFailure(
-        credentialID: String, userID: String, failureKey: String, at time: Int64, limit: Int, lockout: Int64
+        credential: PendingSignInRecord, failureKey: String, at time: Int64, limit: Int, lockout: Int64
     ) async throws -> SignInFailure
 
     // MARK: Phone factors
@@ -335,9 +334,8 @@ public protocol EnrollmentStore: Sendable {
 
     /// Completes a sign-in with a code sent to a phone factor, in one atomic operation, checking in
     /// this order:
-    /// 1. the pending sign-in credential `credentialID` exists and belongs to `session.userID`
-    ///    (``SignInCompletion/credentialNotFound``), and has not expired
-    ///    (``SignInCompletion/credentialExpired(expiresAt:)``, deleting it);
+    /// 1. the pending sign-in `credential` was not spent (``SignInCompletion/credentialNotFound``)
+    ///    and has not expired (``SignInCompletion/credentialExpired(expiresAt:)``);
     /// 2. the verification `verificationID` exists, is for a sign-in with that credential
     ///    (``SignInCompletion/verificationNotFound``);
     /// 3. the failure counter under its factor is not locked (``SignInCompletion/locked(until:)``);
@@ -346,11 +344,11 @@ public protocol EnrollmentStore: Sendable {
     ///    (``SignInCompletion/codeRejected`` counts the attempt; ``SignInCompletion/verificationExpired``
     ///    deletes the verification).
     ///
-    /// When all hold it deletes the verification and the credential, deletes the failure counter
-    /// under the factor and stores `session` as ``insertSession(_:maximumPerUser:)`` does. Of
-    /// concurrent completions of one verification, at most one completes.
+    /// When all hold it deletes the verification, spends the credential, deletes the failure
+    /// counter under the factor and stores `session` as ``insertSession(_:maximumPerUser:)`` does.
+    /// Of concurrent completions of one verification, at most one completes.
     func completeSignIn(
-        credentialID: String,
+        credential: PendingSignInRecord,
         phoneVerificationID verificationID: String,
         codeDigests: [[UInt8]],
         maximumAttempts: Int,
@@ -375,21 +373,20 @@ public protocol EnrollmentStore: Sendable {
     func recoveryCodeCount(userID: String) async throws -> Int
 
     /// Completes a sign-in with a recovery code, in one atomic operation, checking in this order:
-    /// 1. the pending sign-in credential `credentialID` exists and belongs to `session.userID`
-    ///    (otherwise ``SignInCompletion/credentialNotFound``);
-    /// 2. it has not expired at `time` (otherwise it is deleted, and the result is
-    ///    ``SignInCompletion/credentialExpired(expiresAt:)``);
+    /// 1. the pending sign-in `credential` was not spent (otherwise
+    ///    ``SignInCompletion/credentialNotFound``);
+    /// 2. it has not expired at `time` (otherwise ``SignInCompletion/credentialExpired(expiresAt:)``);
     /// 3. the failure counter under `failureKey` is not locked at `time`
     ///    (``SignInCompletion/locked(until:)``);
-    /// 4. one of the user's unused recovery codes has a digest among `digests`
+    /// 4. one of the credential's user's unused recovery codes has a digest among `digests`
     ///    (``SignInCompletion/codeRejected``).
     ///
-    /// When all hold it deletes that code, consumes the credential, deletes the failure counter
+    /// When all hold it deletes that code, spends the credential, deletes the failure counter
     /// under `failureKey` and stores `session` as ``insertSession(_:maximumPerUser:)`` does with
-    /// `maximumSessionsPerUser`; otherwise it changes nothing but what step 2 says. Of concurrent
-    /// calls with one code, at most one completes.
+    /// `maximumSessionsPerUser`; otherwise it changes nothing. Of concurrent calls with one code,
+    /// at most one completes.
     func completeSignIn(
-        credentialID: String,
+        credential: PendingSignInRecord,
         recoveryCodeDigests digests: [[UInt8]],
         failureKey: String,
         at time: Int64,
@@ -408,7 +405,7 @@ public protocol EnrollmentStore: Sendable {
 
     // MARK: Housekeeping
 
-    /// Deletes pending enrollments whose deadline is before `time`, pending sign-in credentials and
+    /// Deletes pending enrollments whose deadline is before `time`, spent pending sign-ins,
     /// sessions and phone verifications that expired before `time`, failure counters with no failures whose lock ended
     /// before `time`, and quota counters whose window ended at or before `time`.
     func purgeExpired(before time: Int64) async throws
@@ -429,45 +426,38 @@ extension EnrollmentStore {
 
     public var codeDigestKeys: SecretSealer? { nil }
 
-    public func factorsStartingSignIn(_ credential: PendingSignInRecord) async throws -> SignInFactors {
-        let found = SignInFactors(totp: try await factors(userID: credential.userID), phone: try await phoneFactors(userID: credential.userID))
-        if !found.isEmpty {
-            try await insertPendingSignIn(credential)
-        }
-        return found
+    public func signInFactors(userID: String) async throws -> SignInFactors {
+        SignInFactors(totp: try await factors(userID: userID), phone: try await phoneFactors(userID: userID))
     }
 
-    public func pendingSignInContext(id: String) async throws -> PendingSignInContext? {
-        guard let credential = try await pendingSignIn(id: id) else { return nil }
+    public func pendingSignInContext(_ credential: PendingSignInRecord) async throws -> PendingSignInContext? {
+        guard try await !isPendingSignInSpent(id: credential.id) else { return nil }
         let userID = credential.userID
         return PendingSignInContext(
             credential: credential, account: try await account(id: userID), identities: try await providerIdentities(accountID: userID),
-            factors: SignInFactors(totp: try await factors(userID: userID), phone: try await phoneFactors(userID: userID)))
+            factors: try await signInFactors(userID: userID))
     }
 
-    public func pendingSignIn(id: String, failureKey: String) async throws -> (credential: PendingSignInRecord, failures: FailureCounter)? {
-        guard let credential = try await pendingSignIn(id: id) else { return nil }
-        return (credential, try await failureCounter(key: failureKey))
+    public func pendingSignInFailures(credentialID: String, failureKey: String) async throws -> FailureCounter? {
+        guard try await !isPendingSignInSpent(id: credentialID) else { return nil }
+        return try await failureCounter(key: failureKey)
     }
 
     /// Composed from the single operations, each atomic on its own: when two calls race for one
     /// credential with different steps, the loser's step can be spent without a session. A store
     /// should implement the method in one transaction.
     public func completeSignIn(
-        credentialID: String,
+        credential: PendingSignInRecord,
         factorID: String,
         step: UInt64,
         at time: Int64,
         session: SessionRecord,
         maximumSessionsPerUser: Int
     ) async throws -> SignInCompletion {
-        guard let (credential, failures) = try await pendingSignIn(id: credentialID, failureKey: factorID),
-            credential.userID == session.userID
-        else { return .credentialNotFound }
-        guard time <= credential.expiresAt else {
-            _ = try await consumePendingSignIn(id: credentialID)
-            return .credentialExpired(expiresAt: credential.expiresAt)
+        guard let failures = try await pendingSignInFailures(credentialID: credential.id, failureKey: factorID) else {
+            return .credentialNotFound
         }
+        guard time <= credential.expiresAt else { return .credentialExpired(expiresAt: credential.expiresAt) }
         if let until = failures.lockEnd(at: time) {
             return .locked(until: until)
         }
@@ -479,7 +469,7 @@ extension EnrollmentStore {
         case .rejected(let last): return .stepRejected(lastAcceptedStep: last)
         case .factorNotFound: return .factorNotFound
         }
-        guard try await consumePendingSignIn(id: credentialID) != nil else { return .credentialNotFound }
+        guard try await spendPendingSignIn(credential) else { return .credentialNotFound }
         if failures != .zero {
             try await resetFailures(key: factorID)
         }
@@ -488,17 +478,15 @@ extension EnrollmentStore {
     }
 
     /// Composed from the single operations, each atomic on its own: the failure itself is counted
-    /// atomically, but a credential that expires or a lock that starts between the read and the
-    /// count is not seen. A store should implement the method in one transaction.
+    /// atomically, but a credential spent or a lock that starts between the read and the count is
+    /// not seen. A store should implement the method in one transaction.
     public func recordSignInFailure(
-        credentialID: String, userID: String, failureKey: String, at time: Int64, limit: Int, lockout: Int64
+        credential: PendingSignInRecord, failureKey: String, at time: Int64, limit: Int, lockout: Int64
     ) async throws -> SignInFailure {
-        guard let (credential, failures) = try await pendingSignIn(id: credentialID, failureKey: failureKey), credential.userID == userID
-        else { return .credentialNotFound }
-        guard time <= credential.expiresAt else {
-            _ = try await consumePendingSignIn(id: credentialID)
-            return .credentialExpired(expiresAt: credential.expiresAt)
+        guard let failures = try await pendingSignInFailures(credentialID: credential.id, failureKey: failureKey) else {
+            return .credentialNotFound
         }
+        guard time <= credential.expiresAt else { return .credentialExpired(expiresAt: credential.expiresAt) }
         if let until = failures.lockEnd(at: time) {
             return .locked(until: until)
         }
@@ -517,14 +505,13 @@ public enum EnrollmentFinalization: Sendable, Hashable {
 }
 
 /// The outcome of
-/// ``EnrollmentStore/completeSignIn(credentialID:factorID:step:at:session:maximumSessionsPerUser:)``.
+/// ``EnrollmentStore/completeSignIn(credential:factorID:step:at:session:maximumSessionsPerUser:)``.
 public enum SignInCompletion: Sendable, Hashable {
-    /// The step was recorded, the credential consumed, the failures reset and the session stored.
+    /// The step was recorded, the credential spent, the failures reset and the session stored.
     case completed
-    /// No pending sign-in credential of the session's user has that id (completed already, purged,
-    /// or never started).
+    /// The pending sign-in was spent already (it completed a sign-in).
     case credentialNotFound
-    /// The credential expired at `expiresAt` and was deleted.
+    /// The credential expired at `expiresAt`.
     case credentialExpired(expiresAt: Int64)
     /// The factor is locked after too many failures until `until`.
     case locked(until: Int64)
@@ -542,19 +529,19 @@ public enum SignInCompletion: Sendable, Hashable {
 }
 
 /// The outcome of
-/// ``EnrollmentStore/recordSignInFailure(credentialID:userID:failureKey:at:limit:lockout:)``.
+/// ``EnrollmentStore/recordSignInFailure(credential:failureKey:at:limit:lockout:)``.
 public enum SignInFailure: Sendable, Hashable {
     /// The failure was counted; the counter after it, locked when this failure reached the limit.
     case counted(FailureCounter)
-    /// No pending sign-in credential of the user has that id; nothing was counted.
+    /// The pending sign-in was spent already (it completed a sign-in); nothing was counted.
     case credentialNotFound
-    /// The credential expired at `expiresAt` and was deleted; nothing was counted.
+    /// The credential expired at `expiresAt`; nothing was counted.
     case credentialExpired(expiresAt: Int64)
     /// The counter was locked already, until `until`; nothing was counted.
     case locked(until: Int64)
 }
 
-/// The factors a sign-in's first step found (``EnrollmentStore/factorsStartingSignIn(_:)``).
+/// The factors a sign-in's first step found (``EnrollmentStore/signInFactors(userID:)``).
 public struct SignInFactors: Sendable, Equatable {
     /// The user's TOTP factors, oldest first.
     public var totp: [FactorRecord]

@@ -1,4 +1,5 @@
 internal import OTPCore
+public import OTPSealing
 internal import Synchronization
 
 /// An ``EnrollmentStore`` that keeps everything in memory, behind one lock: for tests, for
@@ -83,7 +84,8 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         /// The user of each enrolled factor, by enrollment id.
         var factorOwners: [String: String] = [:]
         var failures: [String: FailureCounter] = [:]
-        var pendingSignIns: [String: PendingSignInRecord] = [:]
+        /// The expiry of each spent pending sign-in, by its id.
+        var spentSignIns: [String: Int64] = [:]
         var sessions = ShardedDictionary<SessionRecord>()
         var phoneVerifications: [String: PhoneVerificationRecord] = [:]
         /// Each user's unused recovery code digests.
@@ -121,14 +123,11 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             return evicted.count
         }
 
-        /// The checks every sign-in completion starts with: the credential `id` exists, is
-        /// `userID`'s and has not expired at `time` (an expired one is deleted). `nil` when all hold.
-        mutating func refuseCredential(_ id: String, userID: String, at time: Int64) -> SignInCompletion? {
-            guard let credential = pendingSignIns[id], credential.userID == userID else { return .credentialNotFound }
-            guard time <= credential.expiresAt else {
-                pendingSignIns.removeValue(forKey: id)
-                return .credentialExpired(expiresAt: credential.expiresAt)
-            }
+        /// The checks every sign-in completion starts with: the credential was not spent and has
+        /// not expired at `time`. `nil` when both hold.
+        func refuseCredential(_ credential: PendingSignInRecord, at time: Int64) -> SignInCompletion? {
+            guard spentSignIns[credential.id] == nil else { return .credentialNotFound }
+            guard time <= credential.expiresAt else { return .credentialExpired(expiresAt: credential.expiresAt) }
             return nil
         }
 
@@ -167,6 +166,11 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
 
     /// Creates an empty store.
     public init() {}
+
+    /// A random key made with the store, so that every service on it digests codes and
+    /// authenticates pending credentials alike; `nil` only when OpenSSL could not make one (each
+    /// service then makes its own, or fails to start).
+    public let codeDigestKeys: SecretSealer? = try? SecretSealer(current: SealingKey.random())
 
     // MARK: Pending enrollments
 
@@ -251,18 +255,14 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         _ = state.withLock { $0.failures.removeValue(forKey: key) }
     }
 
-    // MARK: Pending sign-in credentials
+    // MARK: Pending sign-ins
 
-    public func insertPendingSignIn(_ record: PendingSignInRecord) {
-        state.withLock { $0.pendingSignIns[record.id] = record }
+    public func isPendingSignInSpent(id: String) -> Bool {
+        state.withLock { $0.spentSignIns[id] != nil }
     }
 
-    public func pendingSignIn(id: String) -> PendingSignInRecord? {
-        state.withLock { $0.pendingSignIns[id] }
-    }
-
-    public func consumePendingSignIn(id: String) -> PendingSignInRecord? {
-        state.withLock { $0.pendingSignIns.removeValue(forKey: id) }
+    public func spendPendingSignIn(_ credential: PendingSignInRecord) -> Bool {
+        state.withLock { $0.spentSignIns.updateValue(credential.expiresAt, forKey: credential.id) == nil }
     }
 
     // MARK: Sessions
@@ -329,29 +329,24 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
 
     // MARK: Sign-in in fewer round trips
 
-    public func factorsStartingSignIn(_ credential: PendingSignInRecord) -> SignInFactors {
+    public func signInFactors(userID: String) -> SignInFactors {
         state.withLock { state in
-            let entry = state.users[credential.userID]
-            let found = SignInFactors(totp: entry?.factors ?? [], phone: entry?.phoneFactors ?? [])
-            if !found.isEmpty {
-                state.pendingSignIns[credential.id] = credential
-            }
-            return found
+            let entry = state.users[userID]
+            return SignInFactors(totp: entry?.factors ?? [], phone: entry?.phoneFactors ?? [])
         }
     }
 
-    public func pendingSignIn(id: String, failureKey: String) -> (credential: PendingSignInRecord, failures: FailureCounter)? {
+    public func pendingSignInFailures(credentialID: String, failureKey: String) -> FailureCounter? {
         state.withLock { state in
-            guard let credential = state.pendingSignIns[id] else { return nil }
-            return (credential, state.failureCounter(key: failureKey))
+            state.spentSignIns[credentialID] == nil ? state.failureCounter(key: failureKey) : nil
         }
     }
 
     public func recordSignInFailure(
-        credentialID: String, userID: String, failureKey: String, at time: Int64, limit: Int, lockout: Int64
+        credential: PendingSignInRecord, failureKey: String, at time: Int64, limit: Int, lockout: Int64
     ) -> SignInFailure {
         state.withLock { state in
-            switch state.refuseCredential(credentialID, userID: userID, at: time) {
+            switch state.refuseCredential(credential, at: time) {
             case nil: break
             case .credentialExpired(let expiresAt): return .credentialExpired(expiresAt: expiresAt)
             default: return .credentialNotFound
@@ -367,7 +362,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
     }
 
     public func completeSignIn(
-        credentialID: String,
+        credential: PendingSignInRecord,
         factorID: String,
         step: UInt64,
         at time: Int64,
@@ -375,15 +370,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         maximumSessionsPerUser: Int
     ) -> SignInCompletion {
         state.withLock { state in
-            // The index serves both reading and removing the credential.
-            guard let credentialIndex = state.pendingSignIns.index(forKey: credentialID),
-                case let credential = state.pendingSignIns.values[credentialIndex],
-                credential.userID == session.userID
-            else { return .credentialNotFound }
-            guard time <= credential.expiresAt else {
-                state.pendingSignIns.remove(at: credentialIndex)
-                return .credentialExpired(expiresAt: credential.expiresAt)
-            }
+            if let refusal = state.refuseCredential(credential, at: time) { return refusal }
             let failures = state.failureCounter(key: factorID)
             if let until = failures.lockEnd(at: time) {
                 return .locked(until: until)
@@ -403,7 +390,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             case .rejected(let last): return .stepRejected(lastAcceptedStep: last)
             case .factorNotFound: return .factorNotFound
             }
-            state.pendingSignIns.remove(at: credentialIndex)
+            state.spentSignIns[credential.id] = credential.expiresAt
             if failures != .zero {
                 state.failures.removeValue(forKey: factorID)
             }
@@ -498,7 +485,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
     }
 
     public func completeSignIn(
-        credentialID: String,
+        credential: PendingSignInRecord,
         phoneVerificationID verificationID: String,
         codeDigests: [[UInt8]],
         maximumAttempts: Int,
@@ -507,15 +494,15 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         maximumSessionsPerUser: Int
     ) -> SignInCompletion {
         state.withLock { state in
-            if let refusal = state.refuseCredential(credentialID, userID: session.userID, at: time) { return refusal }
+            if let refusal = state.refuseCredential(credential, at: time) { return refusal }
             guard let verification = state.phoneVerifications[verificationID], verification.purpose == .signIn,
-                verification.credentialID == credentialID, verification.userID == session.userID,
+                verification.credentialID == credential.id, verification.userID == credential.userID,
                 let factorID = verification.enrollmentID
             else { return .verificationNotFound }
             if let until = state.failureCounter(key: factorID).lockEnd(at: time) {
                 return .locked(until: until)
             }
-            guard state.users[session.userID]?.phoneFactors.contains(where: { $0.id == factorID }) == true else {
+            guard state.users[credential.userID]?.phoneFactors.contains(where: { $0.id == factorID }) == true else {
                 return .factorNotFound
             }
             let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
@@ -525,7 +512,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             case .wrong: return .codeRejected
             case .exhausted, .expired: return .verificationExpired
             }
-            state.pendingSignIns.removeValue(forKey: credentialID)
+            state.spentSignIns[credential.id] = credential.expiresAt
             state.failures.removeValue(forKey: factorID)
             _ = state.insertSession(session, maximumPerUser: maximumSessionsPerUser)
             return .completed
@@ -605,7 +592,6 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
                 for session in entry.sessionIDs { state.sessions.removeValue(forKey: session) }
             }
             state.pendingEnrollments = state.pendingEnrollments.filter { $0.value.userID != id }
-            state.pendingSignIns = state.pendingSignIns.filter { $0.value.userID != id }
             state.phoneVerifications = state.phoneVerifications.filter { $0.value.userID != id }
             state.recoveryCodes.removeValue(forKey: id)
             return true
@@ -710,7 +696,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
     }
 
     public func completeSignIn(
-        credentialID: String,
+        credential: PendingSignInRecord,
         recoveryCodeDigests digests: [[UInt8]],
         failureKey: String,
         at time: Int64,
@@ -718,12 +704,12 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         maximumSessionsPerUser: Int
     ) -> SignInCompletion {
         state.withLock { state in
-            if let refusal = state.refuseCredential(credentialID, userID: session.userID, at: time) { return refusal }
+            if let refusal = state.refuseCredential(credential, at: time) { return refusal }
             let failures = state.failureCounter(key: failureKey)
             if let until = failures.lockEnd(at: time) {
                 return .locked(until: until)
             }
-            guard var codes = state.recoveryCodes[session.userID] else { return .codeRejected }
+            guard var codes = state.recoveryCodes[credential.userID] else { return .codeRejected }
             // Every stored code is compared, in constant time, so the time does not tell which matched.
             var match: Int?
             for (index, code) in codes.enumerated() where ConstantTime.contains(digests, code) && match == nil {
@@ -731,8 +717,8 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             }
             guard let index = match else { return .codeRejected }
             codes.remove(at: index)
-            state.recoveryCodes[session.userID] = codes.isEmpty ? nil : codes
-            state.pendingSignIns.removeValue(forKey: credentialID)
+            state.recoveryCodes[credential.userID] = codes.isEmpty ? nil : codes
+            state.spentSignIns[credential.id] = credential.expiresAt
             state.failures.removeValue(forKey: failureKey)
             _ = state.insertSession(session, maximumPerUser: maximumSessionsPerUser)
             return .completed
@@ -754,7 +740,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
     public func purgeExpired(before time: Int64) {
         state.withLock { state in
             state.pendingEnrollments = state.pendingEnrollments.filter { $0.value.deadline >= time }
-            state.pendingSignIns = state.pendingSignIns.filter { $0.value.expiresAt >= time }
+            state.spentSignIns = state.spentSignIns.filter { $0.value >= time }
             state.quotas = state.quotas.filter { $0.value.windowEnd > time }
             state.phoneVerifications = state.phoneVerifications.filter { $0.value.expiresAt >= time }
             var endedByUser: [String: Set<String>] = [:]

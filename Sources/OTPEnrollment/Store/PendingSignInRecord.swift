@@ -1,7 +1,12 @@
 /// Proof that a user passed the first factor and now owes a second one (Firebase's
 /// `mfaPendingCredential`).
+///
+/// The service does not store it when the sign-in starts: ``MultiFactorResolver/pendingCredential``
+/// carries it under a MAC of the store's keys, so a first step writes nothing and any service of
+/// the same store can take the sign-in up again. A store keeps only the ids of the ones that
+/// completed a sign-in (``EnrollmentStore/spendPendingSignIn(_:)``), until they expire.
 public struct PendingSignInRecord: Sendable, Hashable {
-    /// The opaque credential the ``MultiFactorResolver`` carries; unique.
+    /// A random id, unique to this sign-in (letters and digits).
     public var id: String
     /// The user signing in.
     public var userID: String

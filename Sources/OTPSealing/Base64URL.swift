@@ -1,13 +1,13 @@
 internal import ExtrasBase64
 
-/// base64url without padding (RFC 7515 section 2), as JSON Web Keys and the server's tokens write bytes.
-enum Base64URL {
-    static func encode(_ bytes: some Collection<UInt8>) -> String {
+/// base64url without padding (RFC 7515 section 2), as JSON Web Keys and signed tokens write bytes.
+package enum Base64URL {
+    package static func encode(_ bytes: some Collection<UInt8>) -> String {
         Base64.encodeToString(bytes: bytes, options: [.base64UrlAlphabet, .omitPaddingCharacter])
     }
 
     /// The bytes of `text`, or `nil` when it is not base64url without padding.
-    static func decode(_ text: some StringProtocol) -> [UInt8]? {
+    package static func decode(_ text: some StringProtocol) -> [UInt8]? {
         guard !text.utf8.contains(UInt8(ascii: "=")) else { return nil }
         return try? Base64.decode(bytes: text.utf8, options: [.base64UrlAlphabet, .omitPaddingCharacter])
     }
