@@ -103,9 +103,10 @@ package struct SignInCompletionBatch: Sendable {
         }
     }
 
-    /// The ids the batch reads: its credentials and its factors (also the failure counters' keys).
-    package static func keys(of requests: [Request]) -> (credentials: [String], factors: [String]) {
-        (Array(Set(requests.map(\.credential.id))), Array(Set(requests.map(\.factorID))))
+    /// What the batch reads: its credentials (each once) and its factors' ids (also the failure
+    /// counters' keys).
+    package static func keys(of requests: [Request]) -> (credentials: [PendingSignInRecord], factors: [String]) {
+        (Array(Set(requests.map(\.credential))), Array(Set(requests.map(\.factorID))))
     }
 
     private mutating func complete(_ request: Request, rows: inout Rows) -> SignInCompletion {

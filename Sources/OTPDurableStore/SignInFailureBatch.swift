@@ -50,9 +50,9 @@ package struct SignInFailureBatch: Sendable {
         counters = counted.map { (key: $0, counter: rows.failures[$0] ?? .zero) }
     }
 
-    /// The ids the batch reads: its credentials and its failure counters' keys.
-    package static func keys(of requests: [Request]) -> (credentials: [String], failureKeys: [String]) {
-        (Array(Set(requests.map(\.credential.id))), Array(Set(requests.map(\.failureKey))))
+    /// What the batch reads: its credentials (each once) and its failure counters' keys.
+    package static func keys(of requests: [Request]) -> (credentials: [PendingSignInRecord], failureKeys: [String]) {
+        (Array(Set(requests.map(\.credential))), Array(Set(requests.map(\.failureKey))))
     }
 
     private mutating func record(_ request: Request, rows: inout Rows) -> SignInFailure {

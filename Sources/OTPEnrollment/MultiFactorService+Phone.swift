@@ -73,11 +73,8 @@ extension MultiFactorService {
         try requirePhoneEnabled()
         let now = clock.now()
         guard now <= credential.expiresAt else { throw credentialExpired(credential.expiresAt, now: now) }
-        let credentialID = credential.id
         let userID = credential.userID
-        let found = try await storeCall("reading the pending sign-in") {
-            try await store.pendingSignInFailures(credentialID: credentialID, failureKey: enrollmentID)
-        }
+        let found = try await storeCall("reading the pending sign-in") { try await store.pendingSignInFailures(credential, failureKey: enrollmentID) }
         guard let failures = found else { throw credentialNotFound() }
         if let until = failures.lockEnd(at: now) {
             throw tooManyRequests(until: until, now: now)
@@ -87,7 +84,7 @@ extension MultiFactorService {
         else {
             throw AuthError(.multiFactorInfoNotFound, "the user has no phone factor with this enrollment id: pick one of the resolver's phone hints")
         }
-        return try await sendCode(.signIn, userID: userID, enrollmentID: factor.id, credentialID: credentialID, to: factor.phoneNumber, now: now)
+        return try await sendCode(.signIn, userID: userID, enrollmentID: factor.id, credentialID: credential.id, to: factor.phoneNumber, now: now)
     }
 
     /// `mfaSignIn:finalize` for a phone: one store call checks the credential, the verification and

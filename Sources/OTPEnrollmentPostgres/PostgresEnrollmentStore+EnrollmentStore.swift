@@ -141,9 +141,9 @@ extension PostgresEnrollmentStore {
 
     // MARK: Pending sign-ins
 
-    public func isPendingSignInSpent(id: String) async throws(PostgresEnrollmentStoreError) -> Bool {
+    public func isPendingSignInSpent(_ credential: PendingSignInRecord) async throws(PostgresEnrollmentStoreError) -> Bool {
         try await !reading("reading a pending sign-in") { connection in
-            try await connection.query("SELECT 1 FROM spent_sign_ins WHERE id = \(id)")
+            try await connection.query("SELECT 1 FROM spent_sign_ins WHERE expires_at = \(credential.expiresAt) AND id = \(credential.id)")
         }.isEmpty
     }
 
@@ -219,6 +219,7 @@ extension PostgresEnrollmentStore {
         var binds = PostgresBindings()
         binds.append(credential.id)
         binds.append(credential.userID)
+        binds.append(credential.expiresAt)
         let query = PostgresQuery(unsafeSQL: Self.pendingSignInContextQuery, binds: binds)
         let rows = try await reading("reading a pending sign-in") { connection in try await connection.query(query) }
         var spent = false
@@ -243,12 +244,12 @@ extension PostgresEnrollmentStore {
             factors: SignInFactors(totp: totp, phone: phone))
     }
 
-    /// Whether the pending sign-in `$1` was spent, and its user `$2`'s account, identities, TOTP
+    /// Whether the pending sign-in `$1` expiring at `$3` was spent, and its user `$2`'s account, identities, TOTP
     /// and phone factors, sorted by kind and then as each kind is listed alone (factors by
     /// enrollment time and id, identities by provider).
     static let pendingSignInContextQuery: String = StoredColumns.taggedUnion(
         [
-            .init(kind: "spent", columns: "id", from: "spent_sign_ins WHERE id = $1"),
+            .init(kind: "spent", columns: "id", from: "spent_sign_ins WHERE expires_at = $3 AND id = $1"),
             .init(kind: "account", columns: StoredColumns.account, from: "accounts WHERE id = $2"),
             .init(kind: "identity", columns: StoredColumns.providerIdentity, from: "provider_identities WHERE account_id = $2"),
             .init(kind: "factor", columns: StoredColumns.factor, from: "factors WHERE user_id = $2"),
@@ -267,18 +268,20 @@ extension PostgresEnrollmentStore {
     }
 
     /// One statement: whether the credential was spent, with the counter.
-    public func pendingSignInFailures(credentialID: String, failureKey: String) async throws(PostgresEnrollmentStoreError) -> FailureCounter? {
+    public func pendingSignInFailures(_ credential: PendingSignInRecord, failureKey: String) async throws(PostgresEnrollmentStoreError)
+        -> FailureCounter?
+    {
         let rows = try await reading("reading a pending sign-in") { connection in
             try await connection.query(
                 """
-                SELECT EXISTS (SELECT 1 FROM spent_sign_ins WHERE id = \(credentialID)) AS spent,
+                SELECT EXISTS (SELECT 1 FROM spent_sign_ins WHERE expires_at = \(credential.expiresAt) AND id = \(credential.id)) AS spent,
                        coalesce(f.consecutive_failures, 0) AS consecutive_failures, f.locked_until
                 FROM (SELECT 1) AS one LEFT JOIN failure_counters AS f ON f.key = \(failureKey)
                 """)
         }
         guard let row = rows.first else { return nil }
         let reader = PostgresStoredRow(row: row)
-        guard try !reader.boolean("spent", of: credentialID) else { return nil }
+        guard try !reader.boolean("spent", of: credential.id) else { return nil }
         return try reader.failureCounter(key: failureKey)
     }
 
@@ -408,8 +411,8 @@ extension PostgresEnrollmentStore.Connection {
     func claim(_ credential: PendingSignInRecord) async throws -> Bool {
         try await !query(
             """
-            INSERT INTO spent_sign_ins (id, expires_at) VALUES (\(credential.id), \(credential.expiresAt))
-            ON CONFLICT (id) DO NOTHING RETURNING id
+            INSERT INTO spent_sign_ins (expires_at, id) VALUES (\(credential.expiresAt), \(credential.id))
+            ON CONFLICT DO NOTHING RETURNING id
             """
         ).isEmpty
     }
@@ -424,7 +427,7 @@ extension PostgresEnrollmentStore.Connection {
         guard try await claim(credential) else { return .credentialNotFound }
         let outcome = time <= credential.expiresAt ? try await body() : .credentialExpired(expiresAt: credential.expiresAt)
         if outcome != .completed {
-            try await execute("DELETE FROM spent_sign_ins WHERE id = \(credential.id)")
+            try await execute("DELETE FROM spent_sign_ins WHERE expires_at = \(credential.expiresAt) AND id = \(credential.id)")
         }
         return outcome
     }

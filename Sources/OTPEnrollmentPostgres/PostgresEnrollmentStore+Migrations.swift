@@ -182,8 +182,9 @@ extension PostgresEnrollmentStore {
             summary: "pending sign-ins travel in their credentials: only the ids of the spent ones are kept, until they expire",
             statements: [
                 "DROP TABLE pending_sign_ins",
-                "CREATE TABLE spent_sign_ins (id text PRIMARY KEY, expires_at bigint NOT NULL)",
-                "CREATE INDEX spent_sign_ins_by_expiry ON spent_sign_ins (expires_at)",
+                // Keyed by expiry first, so that spending appends near the end of the index and the
+                // purge deletes a prefix; the credential gives both.
+                "CREATE TABLE spent_sign_ins (expires_at bigint NOT NULL, id text NOT NULL, PRIMARY KEY (expires_at, id))",
             ]
         ),
     ]

@@ -54,7 +54,7 @@ extension PostgresEnrollmentStore {
                 let rows = try await connection.signInCompletionRows(requests)
                 let batch = SignInCompletionBatch(requests, rows: rows)
                 try await connection.write(
-                    batch, claimed: SignInCompletionBatch.keys(of: requests).credentials.filter { !rows.spentCredentials.contains($0) })
+                    batch, claimed: SignInCompletionBatch.keys(of: requests).credentials.filter { !rows.spentCredentials.contains($0.id) })
                 return batch
             }
             return batch.outcomes.map { .success($0) }
@@ -73,7 +73,7 @@ extension PostgresEnrollmentStore {
                 let rows = try await connection.signInFailureRows(requests)
                 let batch = SignInFailureBatch(requests, rows: rows)
                 try await connection.write(
-                    batch, claimed: SignInFailureBatch.keys(of: requests).credentials.filter { !rows.spentCredentials.contains($0) })
+                    batch, claimed: SignInFailureBatch.keys(of: requests).credentials.filter { !rows.spentCredentials.contains($0.id) })
                 return batch
             }
             return batch.outcomes.map { .success($0) }
@@ -94,9 +94,9 @@ extension PostgresEnrollmentStore.Connection {
     /// one another server inserted meanwhile. The credentials are claimed before the counters, as
     /// completions claim them before they lock their factors.
     fileprivate func signInFailureRows(_ requests: [SignInFailureBatch.Request]) async throws -> SignInFailureBatch.Rows {
-        let (credentialIDs, failureKeys) = SignInFailureBatch.keys(of: requests)
+        let (credentials, failureKeys) = SignInFailureBatch.keys(of: requests)
         var rows = SignInFailureBatch.Rows()
-        rows.spentCredentials = try await claim(requests.map(\.credential), ids: credentialIDs)
+        rows.spentCredentials = try await claim(credentials)
         try await execute(
             """
             INSERT INTO failure_counters (key, consecutive_failures, locked_until)
@@ -113,18 +113,18 @@ extension PostgresEnrollmentStore.Connection {
         return rows
     }
 
-    /// Claims the credentials `ids` of `credentials` (as `PostgresEnrollmentStore.Connection.claim(_:)`
-    /// does, in id order) and returns those that were spent already. The caller releases the
+    /// Claims `credentials` (each once; as `PostgresEnrollmentStore.Connection.claim(_:)` does, in
+    /// key order) and returns the ids of those that were spent already. The caller releases the
     /// ones it claimed and did not spend before it commits.
-    private func claim(_ credentials: [PendingSignInRecord], ids: [String]) async throws -> Set<String> {
-        let expiries = Dictionary(credentials.map { ($0.id, $0.expiresAt) }, uniquingKeysWith: { first, _ in first })
+    private func claim(_ credentials: [PendingSignInRecord]) async throws -> Set<String> {
         let claimed = try await query(
             """
-            INSERT INTO spent_sign_ins (id, expires_at)
-            SELECT id, expires_at FROM unnest(\(ids)::text[], \(ids.map { expiries[$0] ?? 0 })::int8[]) AS claim (id, expires_at) ORDER BY id
-            ON CONFLICT (id) DO NOTHING RETURNING id
+            INSERT INTO spent_sign_ins (expires_at, id)
+            SELECT * FROM unnest(\(credentials.map(\.expiresAt))::int8[], \(credentials.map(\.id))::text[]) AS claim (expires_at, id)
+            ORDER BY expires_at, id
+            ON CONFLICT DO NOTHING RETURNING id
             """)
-        var spent = Set(ids)
+        var spent = Set(credentials.map(\.id))
         for row in claimed {
             spent.remove(try PostgresStoredRow(row: row).text("id", of: "?"))
         }
@@ -134,12 +134,13 @@ extension PostgresEnrollmentStore.Connection {
     /// What `batch` decided to write, and the release of the credentials its rows claimed, as one
     /// statement of data-modifying CTEs. postgres-nio binds no array of optionals: whether a
     /// counter is locked goes beside the (then zero) time.
-    fileprivate func write(_ batch: SignInFailureBatch, claimed: [String]) async throws {
+    fileprivate func write(_ batch: SignInFailureBatch, claimed: [PendingSignInRecord]) async throws {
         let counters = batch.counters
         try await execute(
             """
             WITH released AS (
-                DELETE FROM spent_sign_ins WHERE id = ANY(\(claimed))
+                DELETE FROM spent_sign_ins
+                WHERE (expires_at, id) IN (SELECT * FROM unnest(\(claimed.map(\.expiresAt))::int8[], \(claimed.map(\.id))::text[]))
             ), counted AS (
                 UPDATE failure_counters AS c
                 SET consecutive_failures = counter.failures, locked_until = CASE WHEN counter.is_locked THEN counter.until END
@@ -159,9 +160,9 @@ extension PostgresEnrollmentStore.Connection {
     /// counters are one statement, each row tagged with its kind, since every statement is a
     /// round trip.
     fileprivate func signInCompletionRows(_ requests: [SignInCompletionBatch.Request]) async throws -> SignInCompletionBatch.Rows {
-        let (credentialIDs, factorIDs) = SignInCompletionBatch.keys(of: requests)
+        let (credentials, factorIDs) = SignInCompletionBatch.keys(of: requests)
         var rows = SignInCompletionBatch.Rows()
-        rows.spentCredentials = try await claim(requests.map(\.credential), ids: credentialIDs)
+        rows.spentCredentials = try await claim(credentials)
         let tagged = try await query(
             """
             WITH locked_factors AS (
@@ -191,15 +192,16 @@ extension PostgresEnrollmentStore.Connection {
     /// completion spent. The releases, steps and failure counters are one statement of
     /// data-modifying CTEs, which PostgreSQL runs once each; each has a table of its own, so their
     /// order does not matter.
-    fileprivate func write(_ batch: SignInCompletionBatch, claimed: [String]) async throws {
+    fileprivate func write(_ batch: SignInCompletionBatch, claimed: [PendingSignInRecord]) async throws {
         let spent = Set(batch.spentCredentials.map(\.id))
-        let released = claimed.filter { !spent.contains($0) }
+        let released = claimed.filter { !spent.contains($0.id) }
         let steps = batch.acceptedSteps
         if !released.isEmpty || !steps.isEmpty {
             try await execute(
                 """
                 WITH released AS (
-                    DELETE FROM spent_sign_ins WHERE id = ANY(\(released))
+                    DELETE FROM spent_sign_ins
+                    WHERE (expires_at, id) IN (SELECT * FROM unnest(\(released.map(\.expiresAt))::int8[], \(released.map(\.id))::text[]))
                 ), accepted AS (
                     UPDATE factors AS f SET last_accepted_step = step.value
                     FROM unnest(\(steps.map(\.factorID))::text[], \(steps.map(\.step))::int8[]) AS step (id, value)

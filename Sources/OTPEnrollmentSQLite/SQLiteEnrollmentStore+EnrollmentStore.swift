@@ -145,8 +145,8 @@ extension SQLiteEnrollmentStore {
 
     // MARK: Pending sign-ins
 
-    public func isPendingSignInSpent(id: String) async throws(SQLiteEnrollmentStoreError) -> Bool {
-        try await isSpent(id: id, on: .reader)
+    public func isPendingSignInSpent(_ credential: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) -> Bool {
+        try await isSpent(credential, on: .reader)
     }
 
     /// One `INSERT … ON CONFLICT DO NOTHING RETURNING`: the process whose statement inserts the
@@ -154,8 +154,8 @@ extension SQLiteEnrollmentStore {
     public func spendPendingSignIn(_ credential: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) -> Bool {
         try await locked { () throws(SQLiteEnrollmentStoreError) in
             try await !self.execute(
-                "INSERT INTO spent_sign_ins (id, expires_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING RETURNING id",
-                [.text(credential.id), .integer(.init(credential.expiresAt))]
+                "INSERT INTO spent_sign_ins (expires_at, id) VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING id",
+                Self.spentKey(credential)
             ).isEmpty
         }
     }
@@ -163,19 +163,24 @@ extension SQLiteEnrollmentStore {
     /// The checks every sign-in completion starts with: the credential was not spent and has not
     /// expired at `time`. `nil` when both hold. The caller holds a transaction.
     func refuseCredential(_ credential: PendingSignInRecord, at time: Int64) async throws(SQLiteEnrollmentStoreError) -> SignInCompletion? {
-        guard try await !isSpent(id: credential.id) else { return .credentialNotFound }
+        guard try await !isSpent(credential) else { return .credentialNotFound }
         guard time <= credential.expiresAt else { return .credentialExpired(expiresAt: credential.expiresAt) }
         return nil
     }
 
     /// Marks `credential` spent. The caller holds a transaction in which it was not.
     func spend(_ credential: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) {
-        try await execute("INSERT INTO spent_sign_ins (id, expires_at) VALUES (?, ?)", [.text(credential.id), .integer(.init(credential.expiresAt))])
+        try await execute("INSERT INTO spent_sign_ins (expires_at, id) VALUES (?, ?)", Self.spentKey(credential))
     }
 
     /// On the writer, the caller holds ``lock``.
-    func isSpent(id: String, on role: ConnectionRole = .writer) async throws(SQLiteEnrollmentStoreError) -> Bool {
-        try await !execute("SELECT 1 FROM spent_sign_ins WHERE id = ?", [.text(id)], on: role).isEmpty
+    func isSpent(_ credential: PendingSignInRecord, on role: ConnectionRole = .writer) async throws(SQLiteEnrollmentStoreError) -> Bool {
+        try await !execute("SELECT 1 FROM spent_sign_ins WHERE expires_at = ? AND id = ?", Self.spentKey(credential), on: role).isEmpty
+    }
+
+    /// The key of `credential`'s row in `spent_sign_ins`.
+    static func spentKey(_ credential: PendingSignInRecord) -> [SQLiteData] {
+        [.integer(.init(credential.expiresAt)), .text(credential.id)]
     }
 
     // MARK: Sessions
@@ -257,7 +262,7 @@ extension SQLiteEnrollmentStore {
     /// spent check are sent together: the reader's thread runs them back to back, so a second step
     /// waits for two trips to that thread, not five (each a wake-up of three threads).
     public func pendingSignInContext(_ credential: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) -> PendingSignInContext? {
-        guard try await !isSpent(id: credential.id, on: .reader) else { return nil }
+        guard try await !isSpent(credential, on: .reader) else { return nil }
         let userID = SQLiteData.text(credential.userID)
         async let accountRows = execute("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [userID], on: .reader)
         async let identityRows = execute(
@@ -285,8 +290,10 @@ extension SQLiteEnrollmentStore {
                 totp: try factorRecords(totp), phone: try phone.map { row throws(SQLiteEnrollmentStoreError) in try phoneFactorRecord(row) }))
     }
 
-    public func pendingSignInFailures(credentialID: String, failureKey: String) async throws(SQLiteEnrollmentStoreError) -> FailureCounter? {
-        guard try await !isSpent(id: credentialID, on: .reader) else { return nil }
+    public func pendingSignInFailures(_ credential: PendingSignInRecord, failureKey: String) async throws(SQLiteEnrollmentStoreError)
+        -> FailureCounter?
+    {
+        guard try await !isSpent(credential, on: .reader) else { return nil }
         return try await readFailureCounter(key: failureKey, on: .reader)
     }
 

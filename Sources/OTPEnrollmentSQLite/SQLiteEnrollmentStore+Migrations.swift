@@ -203,13 +203,16 @@ extension SQLiteEnrollmentStore {
             summary: "pending sign-ins travel in their credentials: only the ids of the spent ones are kept, until they expire",
             statements: [
                 "DROP TABLE pending_sign_ins",
+                // Keyed by expiry first: a completion, which knows both from the credential, appends
+                // near the end of the one B-tree instead of writing a random page of it and one of an
+                // index, and the purge deletes a prefix.
                 """
                 CREATE TABLE spent_sign_ins (
-                    id TEXT PRIMARY KEY,
-                    expires_at INTEGER NOT NULL
+                    expires_at INTEGER NOT NULL,
+                    id TEXT NOT NULL,
+                    PRIMARY KEY (expires_at, id)
                 ) STRICT, WITHOUT ROWID
                 """,
-                "CREATE INDEX spent_sign_ins_by_expiry ON spent_sign_ins (expires_at)",
             ]
         ),
     ]

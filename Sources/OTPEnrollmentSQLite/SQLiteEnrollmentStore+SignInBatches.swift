@@ -75,16 +75,16 @@ extension SQLiteEnrollmentStore {
     private func signInFailureRows(_ requests: [SignInFailureBatch.Request]) async throws(SQLiteEnrollmentStoreError)
         -> SignInFailureBatch.Rows
     {
-        let (credentialIDs, failureKeys) = SignInFailureBatch.keys(of: requests)
+        let (credentials, failureKeys) = SignInFailureBatch.keys(of: requests)
         let tagged = try await execute(
             """
             SELECT 'spent' AS kind, id, NULL AS consecutive_failures, NULL AS locked_until
-            FROM spent_sign_ins WHERE id IN (\(Self.placeholders(credentialIDs.count)))
+            FROM spent_sign_ins WHERE (expires_at, id) IN (VALUES \(Self.placeholders(credentials.count, row: 2)))
             UNION ALL
             SELECT 'counter', key, consecutive_failures, locked_until
             FROM failure_counters WHERE key IN (\(Self.placeholders(failureKeys.count)))
             """,
-            credentialIDs.map { .text($0) } + failureKeys.map { .text($0) })
+            credentials.flatMap(Self.spentKey) + failureKeys.map { .text($0) })
         var rows = SignInFailureBatch.Rows()
         for row in tagged {
             let reader = RowReader(row: row)
@@ -103,15 +103,14 @@ extension SQLiteEnrollmentStore {
     private func signInCompletionRows(_ requests: [SignInCompletionBatch.Request]) async throws(SQLiteEnrollmentStoreError)
         -> SignInCompletionBatch.Rows
     {
-        let (credentialIDs, factorIDs) = SignInCompletionBatch.keys(of: requests)
-        let credentialBinds = credentialIDs.map { SQLiteData.text($0) }
+        let (credentials, factorIDs) = SignInCompletionBatch.keys(of: requests)
         let factorBinds = factorIDs.map { SQLiteData.text($0) }
         // One statement for the three kinds of row, each row tagged with its kind: every statement
         // costs a trip to the connection's thread and back, more than reading the rows does.
         let tagged = try await execute(
             """
             SELECT 'spent' AS kind, id, NULL AS user_id, NULL AS consecutive_failures, NULL AS locked_until, NULL AS last_accepted_step
-            FROM spent_sign_ins WHERE id IN (\(Self.placeholders(credentialIDs.count)))
+            FROM spent_sign_ins WHERE (expires_at, id) IN (VALUES \(Self.placeholders(credentials.count, row: 2)))
             UNION ALL
             SELECT 'counter', key, NULL, consecutive_failures, locked_until, NULL
             FROM failure_counters WHERE key IN (\(Self.placeholders(factorIDs.count)))
@@ -119,7 +118,7 @@ extension SQLiteEnrollmentStore {
             SELECT 'factor', id, user_id, NULL, NULL, last_accepted_step
             FROM factors WHERE id IN (\(Self.placeholders(factorIDs.count)))
             """,
-            credentialBinds + factorBinds + factorBinds)
+            credentials.flatMap(Self.spentKey) + factorBinds + factorBinds)
         var rows = SignInCompletionBatch.Rows()
         for row in tagged {
             let reader = RowReader(row: row)
@@ -196,7 +195,7 @@ extension SQLiteEnrollmentStore {
         """
         CREATE TEMP TRIGGER sign_in_completions_apply INSTEAD OF INSERT ON sign_in_completions
         BEGIN
-            INSERT INTO spent_sign_ins (id, expires_at) VALUES (NEW.credential_id, NEW.credential_expires_at);
+            INSERT INTO spent_sign_ins (expires_at, id) VALUES (NEW.credential_expires_at, NEW.credential_id);
             UPDATE factors SET last_accepted_step = NEW.step WHERE id = NEW.factor_id;
             DELETE FROM failure_counters WHERE NEW.clears_failures AND key = NEW.factor_id;
             INSERT INTO sessions (\(sessionColumns))

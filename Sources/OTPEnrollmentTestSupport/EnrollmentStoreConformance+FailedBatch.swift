@@ -44,7 +44,7 @@ extension EnrollmentStoreConformance {
         for index in 0..<completions {
             let what = "completion \(index) of \(completions), the refused session's at \(completions / 2)"
             let step = try await store.factor(id: factors[index].id)?.lastAcceptedStep
-            let spent = try await store.isPendingSignInSpent(id: credentials[index].id)
+            let spent = try await store.isPendingSignInSpent(credentials[index])
             let session = try await store.session(id: sessions[index].id)
             switch outcomes[index] {
             case .success(let completion):

@@ -79,7 +79,7 @@ extension EnrollmentStoreConformance {
             switch user.kind {
             case .fresh, .atCap:
                 try checkEqual(outcome.completions, [.completed], "the completion of \(what)")
-                try checkEqual(try await store.isPendingSignInSpent(id: credentials[index][0].id), true, "the credential of \(what)")
+                try checkEqual(try await store.isPendingSignInSpent(credentials[index][0]), true, "the credential of \(what)")
                 try checkEqual(try await store.factor(id: user.factor.id)?.lastAcceptedStep, 6, "the step of \(what)")
                 try checkEqual(storedSessions.map(\.id), [sessions[index][0].id], "the sessions of \(what)")
                 if user.kind == .atCap {
@@ -96,15 +96,15 @@ extension EnrollmentStoreConformance {
                     outcome.completions.sorted { "\($0)" < "\($1)" }, [.completed, .credentialNotFound],
                     "the two completions with one credential of \(what)")
                 try checkEqual(storedSessions.count, 1, "the sessions of \(what)")
-                try checkEqual(try await store.isPendingSignInSpent(id: credentials[index][0].id), true, "the credential of \(what)")
+                try checkEqual(try await store.isPendingSignInSpent(credentials[index][0]), true, "the credential of \(what)")
             case .expired:
                 try checkEqual(outcome.completions, [.credentialExpired(expiresAt: 150)], "the completion of \(what)")
-                try checkEqual(try await store.isPendingSignInSpent(id: credentials[index][0].id), false, "the credential of \(what)")
+                try checkEqual(try await store.isPendingSignInSpent(credentials[index][0]), false, "the credential of \(what)")
                 try checkEqual(try await store.factor(id: user.factor.id)?.lastAcceptedStep, 5, "the step of \(what)")
                 try checkEqual(storedSessions.count, 0, "the sessions of \(what)")
             case .locked:
                 try checkEqual(outcome.completions, [.locked(until: 3_750)], "the completion of \(what)")
-                try checkEqual(try await store.isPendingSignInSpent(id: credentials[index][0].id), false, "the credential of \(what)")
+                try checkEqual(try await store.isPendingSignInSpent(credentials[index][0]), false, "the credential of \(what)")
                 try checkEqual(try await store.factor(id: user.factor.id)?.lastAcceptedStep, 5, "the step of \(what)")
                 try checkEqual(storedSessions.count, 0, "the sessions of \(what)")
             case .noFactors:

@@ -22,7 +22,7 @@ extension EnrollmentStoreConformance {
             "the counter after a wrong code while locked, which counts nothing")
         try checkEqual(
             try await fail(at: 260), .counted(FailureCounter(consecutiveFailures: 1, lockedUntil: nil)), "a wrong code once the lock has ended")
-        try checkEqual(try await store.isPendingSignInSpent(id: credential.id), false, "the credential after wrong codes")
+        try checkEqual(try await store.isPendingSignInSpent(credential), false, "the credential after wrong codes")
         try checkEqual(try await fail(at: 401), .credentialExpired(expiresAt: 400), "a wrong code with an expired credential")
         try checkEqual(
             try await store.failureCounter(key: factor.id), FailureCounter(consecutiveFailures: 1, lockedUntil: nil),

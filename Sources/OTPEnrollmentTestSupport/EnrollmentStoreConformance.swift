@@ -447,11 +447,11 @@ public enum EnrollmentStoreConformance {
 
     static func pendingSignInSpentOnce(_ store: any EnrollmentStore) async throws {
         let record = pendingSignIn(of: uniqueID("user"))
-        try checkEqual(try await store.isPendingSignInSpent(id: record.id), false, "a pending sign-in before it is spent")
+        try checkEqual(try await store.isPendingSignInSpent(record), false, "a pending sign-in before it is spent")
         try checkEqual(try await store.spendPendingSignIn(record), true, "spending it")
         try checkEqual(try await store.spendPendingSignIn(record), false, "spending it again")
-        try checkEqual(try await store.isPendingSignInSpent(id: record.id), true, "a spent pending sign-in")
-        try checkEqual(try await store.isPendingSignInSpent(id: uniqueID("missing")), false, "another pending sign-in")
+        try checkEqual(try await store.isPendingSignInSpent(record), true, "a spent pending sign-in")
+        try checkEqual(try await store.isPendingSignInSpent(pendingSignIn(of: record.userID)), false, "another pending sign-in")
     }
 
     static func concurrentSpend(_ store: any EnrollmentStore) async throws {
@@ -591,15 +591,15 @@ public enum EnrollmentStoreConformance {
         let credential = pendingSignIn(of: uniqueID("user"))
         let key = uniqueID("factor")
         try checkEqual(
-            try await store.pendingSignInFailures(credentialID: credential.id, failureKey: key), .zero,
+            try await store.pendingSignInFailures(credential, failureKey: key), .zero,
             "the failure counter of a key without failures")
         _ = try await store.recordFailure(key: key, at: 150, limit: 5, lockout: 60)
         try checkEqual(
-            try await store.pendingSignInFailures(credentialID: credential.id, failureKey: key)?.consecutiveFailures, 1,
+            try await store.pendingSignInFailures(credential, failureKey: key)?.consecutiveFailures, 1,
             "the failures counted under the key")
         try checkEqual(try await store.spendPendingSignIn(credential), true, "spending the pending sign-in")
         try checkEqual(
-            try await store.pendingSignInFailures(credentialID: credential.id, failureKey: key), nil, "the failures of a spent pending sign-in")
+            try await store.pendingSignInFailures(credential, failureKey: key), nil, "the failures of a spent pending sign-in")
     }
 
     static func completeSignIn(_ store: any EnrollmentStore) async throws {
@@ -612,7 +612,7 @@ public enum EnrollmentStoreConformance {
                 credential: credential, factorID: factor.id, step: 6, at: 200, session: session, maximumSessionsPerUser: 10),
             .completed, "completing a pending sign-in"
         )
-        try checkEqual(try await store.isPendingSignInSpent(id: credential.id), true, "the credential after completion")
+        try checkEqual(try await store.isPendingSignInSpent(credential), true, "the credential after completion")
         try checkEqual(try await store.session(id: session.id), session, "the session of a completed sign-in")
         try checkEqual(try await store.factor(id: factor.id)?.lastAcceptedStep, 6, "the step of a completed sign-in")
         try checkEqual(try await store.failureCounter(key: factor.id), .zero, "the failures after completion")
@@ -652,9 +652,9 @@ public enum EnrollmentStoreConformance {
         _ = try await store.recordFailure(key: factor.id, at: 150, limit: 1, lockout: 60)
         try checkEqual(try await complete(at: 209), .locked(until: 210), "a locked factor")
         try checkEqual(try await store.factor(id: factor.id)?.lastAcceptedStep, 5, "the step after refusals")
-        try checkEqual(try await store.isPendingSignInSpent(id: credential.id), false, "the credential after refusals")
+        try checkEqual(try await store.isPendingSignInSpent(credential), false, "the credential after refusals")
         try checkEqual(try await complete(at: 401), .credentialExpired(expiresAt: 400), "an expired credential")
-        try checkEqual(try await store.isPendingSignInSpent(id: credential.id), false, "an expired credential after completing it")
+        try checkEqual(try await store.isPendingSignInSpent(credential), false, "an expired credential after completing it")
         try checkEqual(try await store.factor(id: factor.id)?.lastAcceptedStep, 5, "the step after an expired credential")
         try checkEqual(try await complete(at: 210), .completed, "a completion when the lock has ended")
     }
@@ -731,12 +731,12 @@ public enum EnrollmentStoreConformance {
 
         let credential = pendingSignIn(of: user)
         try checkEqual(try await completeWithCode(store, credential: credential, digests: [old[0]]).0, .codeRejected, "a code of the voided set")
-        try checkEqual(try await store.isPendingSignInSpent(id: credential.id), false, "the credential after a refused code")
+        try checkEqual(try await store.isPendingSignInSpent(credential), false, "the credential after a refused code")
         _ = try await store.recordFailure(key: "recovery:\(user)", at: 150, limit: 5, lockout: 60)
         let (completion, session) = try await completeWithCode(store, credential: credential, digests: [digest(9), fresh[1]])
         try checkEqual(completion, .completed, "a code of the current set, among the digests offered")
         try checkEqual(try await store.recoveryCodeCount(userID: user), 1, "codes after one was spent")
-        try checkEqual(try await store.isPendingSignInSpent(id: credential.id), true, "the credential after completion")
+        try checkEqual(try await store.isPendingSignInSpent(credential), true, "the credential after completion")
         try checkEqual(try await store.session(id: session.id), session, "the session of the completion")
         try checkEqual(try await store.failureCounter(key: "recovery:\(user)"), .zero, "the failures after completion")
 
@@ -762,11 +762,11 @@ public enum EnrollmentStoreConformance {
         _ = try await store.recordFailure(key: "recovery:\(user)", at: 150, limit: 1, lockout: 100)
         try checkEqual(try await completeWithCode(store, credential: credential, digests: [code]).0, .locked(until: 250), "a locked user")
         try checkEqual(try await store.recoveryCodeCount(userID: user), 1, "codes after refusals")
-        try checkEqual(try await store.isPendingSignInSpent(id: credential.id), false, "the credential after refusals")
+        try checkEqual(try await store.isPendingSignInSpent(credential), false, "the credential after refusals")
         try checkEqual(
             try await completeWithCode(store, credential: credential, digests: [code], at: 401).0, .credentialExpired(expiresAt: 400),
             "an expired credential")
-        try checkEqual(try await store.isPendingSignInSpent(id: credential.id), false, "an expired credential after completing with it")
+        try checkEqual(try await store.isPendingSignInSpent(credential), false, "an expired credential after completing with it")
         try checkEqual(try await store.recoveryCodeCount(userID: user), 1, "codes after an expired credential")
     }
 
@@ -965,7 +965,7 @@ public enum EnrollmentStoreConformance {
         let (completion, session) = try await complete(digests: [record.codeDigest], at: 270)
         try checkEqual(completion, .completed, "the right code")
         try checkEqual(try await store.session(id: session.id), session, "the session of the sign-in")
-        try checkEqual(try await store.isPendingSignInSpent(id: credential.id), true, "the credential after the sign-in")
+        try checkEqual(try await store.isPendingSignInSpent(credential), true, "the credential after the sign-in")
         try checkEqual(try await store.phoneVerification(id: record.id), nil, "the verification after the sign-in")
         try checkEqual(try await store.failureCounter(key: factor.id), .zero, "the factor's failures after the sign-in")
         try checkEqual(try await complete(digests: [record.codeDigest], at: 271).0, .credentialNotFound, "the same code again")
@@ -974,7 +974,7 @@ public enum EnrollmentStoreConformance {
         let late = verification(.signIn, user: user, enrollmentID: factor.id, credentialID: third.id, expiresAt: 300)
         try await store.insertPhoneVerification(late)
         try checkEqual(try await complete(late.id, credential: third, digests: [late.codeDigest], at: 301).0, .verificationExpired, "an expired code")
-        try checkEqual(try await store.isPendingSignInSpent(id: third.id), false, "the credential after an expired code")
+        try checkEqual(try await store.isPendingSignInSpent(third), false, "the credential after an expired code")
         let gone = verification(.signIn, user: user, enrollmentID: factor.id, credentialID: third.id)
         try await store.insertPhoneVerification(gone)
         try checkEqual(try await store.removePhoneFactor(id: factor.id, userID: user), factor, "removing the phone factor")
@@ -1110,8 +1110,8 @@ public enum EnrollmentStoreConformance {
         try await store.purgeExpired(before: 1_000)
         try checkEqual(try await store.pendingEnrollment(id: expired.id), nil, "a pending enrollment past its deadline")
         try checkEqual(try await store.pendingEnrollment(id: onTime.id), onTime, "a pending enrollment at its deadline")
-        try checkEqual(try await store.isPendingSignInSpent(id: oldCredential.id), false, "a spent pending sign-in past its expiry")
-        try checkEqual(try await store.isPendingSignInSpent(id: liveCredential.id), true, "a spent pending sign-in at its expiry")
+        try checkEqual(try await store.isPendingSignInSpent(oldCredential), false, "a spent pending sign-in past its expiry")
+        try checkEqual(try await store.isPendingSignInSpent(liveCredential), true, "a spent pending sign-in at its expiry")
         try checkEqual(try await store.failureCounter(key: endedLock), .zero, "a counter whose lock ended")
         try checkEqual(try await store.failureCounter(key: activeLock).lockedUntil, 5_000, "a counter still locked")
         try checkEqual(try await store.failureCounter(key: counting).consecutiveFailures, 1, "a counter with failures")

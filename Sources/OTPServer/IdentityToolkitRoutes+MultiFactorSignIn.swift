@@ -75,8 +75,7 @@ extension IdentityToolkitRoutes {
     /// The resolver a pending credential names: `INVALID_MFA_PENDING_CREDENTIAL` for one this server
     /// did not make, and for one used, expired or of a deleted account.
     func resolver(_ pendingCredential: String) async throws(IdentityToolkitError) -> MultiFactorResolver {
-        guard service.userID(ofPendingCredential: pendingCredential) != nil else { throw invalidPendingCredential() }
-        return try await call { () async throws(AuthError) in
+        try await call { () async throws(AuthError) in
             try await service.resolver(forPendingCredential: pendingCredential)
         }
     }

@@ -154,7 +154,7 @@ struct ConnectionErrorTests {
             // only connection, spending it too, then waits for it.
             let admin = try await database.connect()
             try await admin.query("BEGIN", logger: TestServer.logger)
-            try await admin.query("INSERT INTO spent_sign_ins (id, expires_at) VALUES ('held', 1)", logger: TestServer.logger)
+            try await admin.query("INSERT INTO spent_sign_ins (expires_at, id) VALUES (\(Int64.max), 'held')", logger: TestServer.logger)
             let blocked = Task {
                 while true {
                     do {

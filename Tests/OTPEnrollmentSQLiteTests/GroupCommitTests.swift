@@ -126,7 +126,7 @@ struct GroupCommitTests {
             case nil:
                 Issue.record("no outcome for wrong code \(index)")
             }
-            #expect(try await !reopened.isPendingSignInSpent(id: credentials[index].id), "credential \(index)")
+            #expect(try await !reopened.isPendingSignInSpent(credentials[index]), "credential \(index)")
         }
         #expect(failed >= 1)
         try await reopened.close()

@@ -124,9 +124,9 @@ final class FailingStore: EnrollmentStore {
         try check()
         base.resetFailures(key: key)
     }
-    func isPendingSignInSpent(id: String) async throws -> Bool {
+    func isPendingSignInSpent(_ credential: PendingSignInRecord) async throws -> Bool {
         try check()
-        return base.isPendingSignInSpent(id: id)
+        return base.isPendingSignInSpent(credential)
     }
     func spendPendingSignIn(_ credential: PendingSignInRecord) async throws -> Bool {
         try check()

@@ -177,8 +177,9 @@ public protocol EnrollmentStore: Sendable {
     // the service (``PendingSignInRecord``). A store keeps the ids of the pending sign-ins that
     // completed, until they expire, so that each completes once.
 
-    /// Whether the pending sign-in `id` was spent (it completed a sign-in).
-    func isPendingSignInSpent(id: String) async throws -> Bool
+    /// Whether the pending sign-in `credential` was spent (it completed a sign-in). A store may
+    /// find it by its id and expiry together: the record comes from an authenticated credential.
+    func isPendingSignInSpent(_ credential: PendingSignInRecord) async throws -> Bool
 
     /// Atomically marks `credential` spent until its ``PendingSignInRecord/expiresAt``: `true`
     /// when this call spent it, `false` when it was spent already. Of concurrent calls, exactly
@@ -228,12 +229,12 @@ public protocol EnrollmentStore: Sendable {
     /// The pending sign-in `credential` with its user's account, provider identities and factors,
     /// as ``account(id:)``, ``providerIdentities(accountID:)``, ``factors(userID:)`` and
     /// ``phoneFactors(userID:)`` would read them; `nil` when it was spent
-    /// (``isPendingSignInSpent(id:)``). For a server that takes a sign-in up again at its second step.
+    /// (``isPendingSignInSpent(_:)``). For a server that takes a sign-in up again at its second step.
     func pendingSignInContext(_ credential: PendingSignInRecord) async throws -> PendingSignInContext?
 
     /// The failure counter under `failureKey`, as ``failureCounter(key:)``; `nil` when the pending
-    /// sign-in `credentialID` was spent (``isPendingSignInSpent(id:)``).
-    func pendingSignInFailures(credentialID: String, failureKey: String) async throws -> FailureCounter?
+    /// sign-in `credential` was spent (``isPendingSignInSpent(_:)``).
+    func pendingSignInFailures(_ credential: PendingSignInRecord, failureKey: String) async throws -> FailureCounter?
 
     /// Completes a sign-in whose code matched time step `step` of factor `factorID`, in one atomic
     /// operation, checking in this order:
@@ -431,15 +432,15 @@ extension EnrollmentStore {
     }
 
     public func pendingSignInContext(_ credential: PendingSignInRecord) async throws -> PendingSignInContext? {
-        guard try await !isPendingSignInSpent(id: credential.id) else { return nil }
+        guard try await !isPendingSignInSpent(credential) else { return nil }
         let userID = credential.userID
         return PendingSignInContext(
             credential: credential, account: try await account(id: userID), identities: try await providerIdentities(accountID: userID),
             factors: try await signInFactors(userID: userID))
     }
 
-    public func pendingSignInFailures(credentialID: String, failureKey: String) async throws -> FailureCounter? {
-        guard try await !isPendingSignInSpent(id: credentialID) else { return nil }
+    public func pendingSignInFailures(_ credential: PendingSignInRecord, failureKey: String) async throws -> FailureCounter? {
+        guard try await !isPendingSignInSpent(credential) else { return nil }
         return try await failureCounter(key: failureKey)
     }
 
@@ -454,7 +455,7 @@ extension EnrollmentStore {
         session: SessionRecord,
         maximumSessionsPerUser: Int
     ) async throws -> SignInCompletion {
-        guard let failures = try await pendingSignInFailures(credentialID: credential.id, failureKey: factorID) else {
+        guard let failures = try await pendingSignInFailures(credential, failureKey: factorID) else {
             return .credentialNotFound
         }
         guard time <= credential.expiresAt else { return .credentialExpired(expiresAt: credential.expiresAt) }
@@ -483,7 +484,7 @@ extension EnrollmentStore {
     public func recordSignInFailure(
         credential: PendingSignInRecord, failureKey: String, at time: Int64, limit: Int, lockout: Int64
     ) async throws -> SignInFailure {
-        guard let failures = try await pendingSignInFailures(credentialID: credential.id, failureKey: failureKey) else {
+        guard let failures = try await pendingSignInFailures(credential, failureKey: failureKey) else {
             return .credentialNotFound
         }
         guard time <= credential.expiresAt else { return .credentialExpired(expiresAt: credential.expiresAt) }

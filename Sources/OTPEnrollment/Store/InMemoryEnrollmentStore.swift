@@ -257,8 +257,8 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
 
     // MARK: Pending sign-ins
 
-    public func isPendingSignInSpent(id: String) -> Bool {
-        state.withLock { $0.spentSignIns[id] != nil }
+    public func isPendingSignInSpent(_ credential: PendingSignInRecord) -> Bool {
+        state.withLock { $0.spentSignIns[credential.id] != nil }
     }
 
     public func spendPendingSignIn(_ credential: PendingSignInRecord) -> Bool {
@@ -336,9 +336,9 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         }
     }
 
-    public func pendingSignInFailures(credentialID: String, failureKey: String) -> FailureCounter? {
+    public func pendingSignInFailures(_ credential: PendingSignInRecord, failureKey: String) -> FailureCounter? {
         state.withLock { state in
-            state.spentSignIns[credentialID] == nil ? state.failureCounter(key: failureKey) : nil
+            state.spentSignIns[credential.id] == nil ? state.failureCounter(key: failureKey) : nil
         }
     }
 
