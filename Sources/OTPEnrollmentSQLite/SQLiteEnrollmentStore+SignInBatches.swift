@@ -22,22 +22,29 @@ extension SQLiteEnrollmentStore {
         }
     }
 
-    /// The factors of the users `requests`, read on the reader.
+    /// The factors of the users `requests`, read on the reader in one statement of rows tagged
+    /// with their kind: each statement is a trip to the connection's thread and back.
     private func signInStartBatch(_ requests: [String]) async throws(SQLiteEnrollmentStoreError) -> SignInStartBatch {
         let users = SignInStartBatch.users(of: requests)
         let userBinds = users.map { SQLiteData.text($0) }
-        let totp = try await execute(
-            "SELECT \(Self.factorColumns) FROM factors WHERE user_id IN (\(Self.placeholders(users.count))) ORDER BY enrolled_at, id",
-            userBinds, on: .reader)
-        let phone = try await execute(
-            """
-            SELECT \(Self.phoneFactorColumns) FROM phone_factors WHERE user_id IN (\(Self.placeholders(users.count)))
-            ORDER BY enrolled_at, id
-            """,
-            userBinds, on: .reader)
-        return SignInStartBatch(
-            requests, totp: try factorRecords(totp),
-            phone: try phone.map { row throws(SQLiteEnrollmentStoreError) in try phoneFactorRecord(row) })
+        let placeholders = Self.placeholders(users.count)
+        let rows = try await execute(
+            StoredColumns.taggedUnion(
+                [
+                    .init(kind: "factor", columns: Self.factorColumns, from: "factors WHERE user_id IN (\(placeholders))"),
+                    .init(kind: "phone", columns: Self.phoneFactorColumns, from: "phone_factors WHERE user_id IN (\(placeholders))"),
+                ], orderedBy: "kind, enrolled_at, id"),
+            userBinds + userBinds, on: .reader)
+        var totp: [FactorRecord] = []
+        var phone: [PhoneFactorRecord] = []
+        for row in rows {
+            if try RowReader(row: row).text("kind") == "factor" {
+                totp.append(try factorRecord(row))
+            } else {
+                phone.append(try phoneFactorRecord(row))
+            }
+        }
+        return SignInStartBatch(requests, totp: totp, phone: phone)
     }
 
     /// Completes `requests` together (``completeSignIn(credential:factorID:step:at:session:maximumSessionsPerUser:)``):

@@ -20,7 +20,7 @@ func registerConcurrentSignInBenchmarks() {
     let p50 = BenchmarkMetric.custom("latency p50 (us)", polarity: .prefersSmaller, useScalingFactor: false)
     let p99 = BenchmarkMetric.custom("latency p99 (us)", polarity: .prefersSmaller, useScalingFactor: false)
     let configuration = Benchmark.Configuration(
-        metrics: [.throughput, .wallClock, p50, p99], warmupIterations: 1, scalingFactor: .kilo, maxDuration: .seconds(10), maxIterations: 20)
+        metrics: [.throughput, .wallClock, .cpuTotal, p50, p99], warmupIterations: 1, scalingFactor: .kilo, maxDuration: .seconds(10), maxIterations: 20)
     for (name, operationsPerCommit) in [("grouped", SQLiteEnrollmentStore.Options().maximumOperationsPerCommit), ("alone", 1)] {
         for clients in [1, 16, 64, 256] {
             Benchmark("otpkit.enrollment.signin.sqlite.\(name).clients\(clients)", configuration: configuration) { benchmark in

@@ -58,7 +58,7 @@ func registerPostgresSignInBenchmarks() {
     let p50 = BenchmarkMetric.custom("latency p50 (us)", polarity: .prefersSmaller, useScalingFactor: false)
     let p99 = BenchmarkMetric.custom("latency p99 (us)", polarity: .prefersSmaller, useScalingFactor: false)
     let configuration = Benchmark.Configuration(
-        metrics: [.throughput, .wallClock, p50, p99], warmupIterations: 1, scalingFactor: .kilo, maxDuration: .seconds(10), maxIterations: 20)
+        metrics: [.throughput, .wallClock, .cpuTotal, p50, p99], warmupIterations: 1, scalingFactor: .kilo, maxDuration: .seconds(10), maxIterations: 20)
     for instances in [1, 2] {
         for clients in [1, 16, 64, 256] where clients >= instances {
             let name = instances == 1 ? "one" : "two"
