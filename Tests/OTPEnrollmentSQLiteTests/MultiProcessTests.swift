@@ -11,6 +11,20 @@ import Testing
 struct MultiProcessTests {
     @Test("two processes verify the same valid codes at the same moment: exactly one acceptance per code")
     func replayAcrossProcesses() async throws {
+        // The processes start each round at the same millisecond, but a machine busy with the rest
+        // of the suite can put one of them behind for a whole run (one CI run saw no race in 400
+        // rounds, where others saw 18 to 113): each run must accept each code once, and some run
+        // of up to three must have raced, or the test proved nothing.
+        var decidedByCompareAndSet = 0
+        for attempt in 1...3 where decidedByCompareAndSet == 0 {
+            decidedByCompareAndSet = try await raceOnce(attempt: attempt)
+        }
+        #expect(decidedByCompareAndSet > 0, "the processes never raced in three runs; the test proved nothing")
+    }
+
+    /// One run of ``replayAcrossProcesses()`` on a database of its own: how many codes only the
+    /// compare-and-set decided.
+    private func raceOnce(attempt: Int) async throws -> Int {
         let database = try TestDatabase()
         let store = try await database.open()
         let factor = try await enroll(store, id: "shared-factor")
@@ -41,12 +55,12 @@ struct MultiProcessTests {
             if results.contains("replay-by-cas") { decidedByCompareAndSet += 1 }
         }
         // Both processes passed the code check for these steps; only the compare-and-set stopped the second.
-        print("replay race: \(rounds) codes, \(decidedByCompareAndSet) decided by the compare-and-set, the rest by the read")
-        #expect(decidedByCompareAndSet > 0, "the processes never raced; the test proved nothing")
+        print("replay race, run \(attempt): \(rounds) codes, \(decidedByCompareAndSet) decided by the compare-and-set, the rest by the read")
 
         let reopened = try await database.open()
         #expect(try await reopened.factor(id: factor.id)?.lastAcceptedStep == firstStep + UInt64(rounds) - 1)
         try await reopened.close()
+        return decidedByCompareAndSet
     }
 
     @Test("kill -9 mid-stream of enrollments and sign-ins: the file is intact and every acknowledged write is there", arguments: 1...3)

@@ -162,4 +162,40 @@ struct PersistenceTests {
         #expect(try await store.account(id: "old-account") == revoked)
         try await store.close()
     }
+
+    @Test("a database from when pending sign-ins were stored migrates: they are dropped, and spent ones are kept from then on")
+    func pendingSignInsMigrate() async throws {
+        let database = try TestDatabase()
+        let before = SQLiteEnrollmentStore.migrations.prefix { $0.version <= 9 }
+        try #require(before.count == 9)
+        try await RawDatabase.with(database.path) { connection in
+            _ = try await connection.query("PRAGMA application_id = \(SQLiteEnrollmentStore.applicationID)")
+            _ = try await connection.query(
+                "CREATE TABLE otpkit_migrations (version INTEGER PRIMARY KEY, summary TEXT NOT NULL, checksum TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT"
+            )
+            for migration in before {
+                for statement in migration.statements { _ = try await connection.query(statement) }
+                _ = try await connection.query(
+                    "INSERT INTO otpkit_migrations VALUES (?, ?, ?, 0)",
+                    [.integer(migration.version), .text(migration.summary), .text(migration.checksum)])
+            }
+            _ = try await connection.query("INSERT INTO pending_sign_ins VALUES ('old-credential', 'alice', 'password', 1000, 1300)")
+            _ = try await connection.query(
+                "INSERT INTO sessions (id, user_id, first_factor_provider, authenticated_at) VALUES ('kept', 'alice', 'password', 1000)")
+        }
+        let store = try await database.open()
+        #expect(try await store.session(id: "kept")?.userID == "alice", "a session from before")
+        let credential = PendingSignInRecord(id: "fresh", userID: "alice", firstFactorProvider: "password", createdAt: 2_000, expiresAt: 2_300)
+        #expect(try await store.spendPendingSignIn(credential))
+        #expect(try await !store.spendPendingSignIn(credential), "spent once")
+        try await store.close()
+        let (oldTables, spent) = try await RawDatabase.with(database.path) { connection in
+            (
+                try await connection.value("SELECT count(*) FROM sqlite_schema WHERE name = 'pending_sign_ins'"),
+                try await connection.value("SELECT group_concat(id) FROM spent_sign_ins")
+            )
+        }
+        #expect(oldTables == "0", "the table of stored pending sign-ins after the migration")
+        #expect(spent == "fresh")
+    }
 }
