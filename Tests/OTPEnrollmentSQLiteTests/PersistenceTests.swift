@@ -111,15 +111,7 @@ struct PersistenceTests {
 
     @Test("a database from before sessions expired migrates: its sessions end 30 days after sign-in and purge")
     func sessionsMigrate() async throws {
-        let database = try TestDatabase()
-        let first = try #require(SQLiteEnrollmentStore.migrations.first)
-        try await RawDatabase.with(database.path) { connection in
-            _ = try await connection.query("PRAGMA application_id = \(SQLiteEnrollmentStore.applicationID)")
-            _ = try await connection.query(
-                "CREATE TABLE otpkit_migrations (version INTEGER PRIMARY KEY, summary TEXT NOT NULL, checksum TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT"
-            )
-            for statement in first.statements { _ = try await connection.query(statement) }
-            _ = try await connection.query("INSERT INTO otpkit_migrations VALUES (1, ?, ?, 0)", [.text(first.summary), .text(first.checksum)])
+        let database = try await Self.database(migratedTo: 1) { connection in
             _ = try await connection.query("INSERT INTO sessions VALUES ('old-session', 'alice', 'password', 1000, NULL)")
         }
         let store = try await database.open()
@@ -135,20 +127,7 @@ struct PersistenceTests {
 
     @Test("a database from before token revocation migrates: its accounts read back with no revocation, which an update then sets")
     func accountsMigrate() async throws {
-        let database = try TestDatabase()
-        let before = SQLiteEnrollmentStore.migrations.prefix { $0.version <= 7 }
-        try #require(before.count == 7)
-        try await RawDatabase.with(database.path) { connection in
-            _ = try await connection.query("PRAGMA application_id = \(SQLiteEnrollmentStore.applicationID)")
-            _ = try await connection.query(
-                "CREATE TABLE otpkit_migrations (version INTEGER PRIMARY KEY, summary TEXT NOT NULL, checksum TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT"
-            )
-            for migration in before {
-                for statement in migration.statements { _ = try await connection.query(statement) }
-                _ = try await connection.query(
-                    "INSERT INTO otpkit_migrations VALUES (?, ?, ?, 0)",
-                    [.integer(migration.version), .text(migration.summary), .text(migration.checksum)])
-            }
+        let database = try await Self.database(migratedTo: 7) { connection in
             _ = try await connection.query(
                 "INSERT INTO accounts VALUES ('old-account', 'old@example.com', 1, 'Old', NULL, 0, 1000, 2000, NULL)")
         }
@@ -165,20 +144,7 @@ struct PersistenceTests {
 
     @Test("a database from when pending sign-ins were stored migrates: they are dropped, and spent ones are kept from then on")
     func pendingSignInsMigrate() async throws {
-        let database = try TestDatabase()
-        let before = SQLiteEnrollmentStore.migrations.prefix { $0.version <= 9 }
-        try #require(before.count == 9)
-        try await RawDatabase.with(database.path) { connection in
-            _ = try await connection.query("PRAGMA application_id = \(SQLiteEnrollmentStore.applicationID)")
-            _ = try await connection.query(
-                "CREATE TABLE otpkit_migrations (version INTEGER PRIMARY KEY, summary TEXT NOT NULL, checksum TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT"
-            )
-            for migration in before {
-                for statement in migration.statements { _ = try await connection.query(statement) }
-                _ = try await connection.query(
-                    "INSERT INTO otpkit_migrations VALUES (?, ?, ?, 0)",
-                    [.integer(migration.version), .text(migration.summary), .text(migration.checksum)])
-            }
+        let database = try await Self.database(migratedTo: 9) { connection in
             _ = try await connection.query("INSERT INTO pending_sign_ins VALUES ('old-credential', 'alice', 'password', 1000, 1300)")
             _ = try await connection.query(
                 "INSERT INTO sessions (id, user_id, first_factor_provider, authenticated_at) VALUES ('kept', 'alice', 'password', 1000)")
@@ -197,5 +163,27 @@ struct PersistenceTests {
         }
         #expect(oldTables == "0", "the table of stored pending sign-ins after the migration")
         #expect(spent == "fresh")
+    }
+
+    /// A new database file as an OTPKit whose last migration was `version` left it, with the rows
+    /// `insert` writes, for the tests of the migrations after it.
+    static func database(migratedTo version: Int, _ insert: (SQLiteConnection) async throws -> Void) async throws -> TestDatabase {
+        let database = try TestDatabase()
+        let migrations = SQLiteEnrollmentStore.migrations.prefix { $0.version <= version }
+        try #require(migrations.count == version)
+        try await RawDatabase.with(database.path) { connection in
+            _ = try await connection.query("PRAGMA application_id = \(SQLiteEnrollmentStore.applicationID)")
+            _ = try await connection.query(
+                "CREATE TABLE otpkit_migrations (version INTEGER PRIMARY KEY, summary TEXT NOT NULL, checksum TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT"
+            )
+            for migration in migrations {
+                for statement in migration.statements { _ = try await connection.query(statement) }
+                _ = try await connection.query(
+                    "INSERT INTO otpkit_migrations VALUES (?, ?, ?, 0)",
+                    [.integer(migration.version), .text(migration.summary), .text(migration.checksum)])
+            }
+            try await insert(connection)
+        }
+        return database
     }
 }
