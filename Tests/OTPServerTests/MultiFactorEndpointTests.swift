@@ -266,12 +266,20 @@ import Testing
             let enrollmentID = try #require(try await server.mfaInfo(enrolledToken)?.first?["mfaEnrollmentId"] as? String)
             let (pending, _) = try await server.pendingSignIn("rex@example.com")
 
-            // A forged credential: another user's id under the same MAC, a changed MAC, not ours at all.
+            // A forged credential: another user's id or a later expiry under the same MAC, a changed
+            // MAC, not ours at all. The credential is otpkp2.<id>.<uid>.<first factor>.<created>.<expires>.<MAC>.
             let parts = pending.split(separator: ".").map(String.init)
-            let otherUser = [parts[0], parts[1], ClientEndpointTests.base64URLEncode("someone-else"), parts[3]].joined(separator: ".")
-            let changedMAC = [parts[0], parts[1], parts[2], String(parts[3].reversed())].joined(separator: ".")
+            try #require(parts.count == 7 && parts[0] == "otpkp2", "\(pending)")
+            func replacing(_ index: Int, with part: String) -> String {
+                var changed = parts
+                changed[index] = part
+                return changed.joined(separator: ".")
+            }
+            let otherUser = replacing(2, with: ClientEndpointTests.base64URLEncode("someone-else"))
+            let laterExpiry = replacing(5, with: ClientEndpointTests.base64URLEncode("9999999999"))
+            let changedMAC = replacing(6, with: String(parts[6].reversed()))
             let code = try TOTPCodes.code(key, step: step + 1)
-            for forged in [otherUser, changedMAC, "not-a-credential", pending + "x", idToken] {
+            for forged in [otherUser, laterExpiry, changedMAC, "not-a-credential", pending + "x", idToken] {
                 let refused = try await server.post(
                     Server.v2("mfaSignIn:finalize"),
                     #"{"mfaPendingCredential":"\#(forged)","mfaEnrollmentId":"\#(enrollmentID)","totpVerificationInfo":{"verificationCode":"\#(code)"}}"#
