@@ -101,7 +101,7 @@ extension MultiFactorService {
 
     /// `mfaSignIn:finalize`: the hot path of a server. Verifies on the prepared key the resolver
     /// carries, then lets one store call check the credential and the lock, record the step with a
-    /// compare-and-set, consume the credential and store the session. A wrong code costs one more
+    /// compare-and-set, spend the credential and store the session. A wrong code costs one more
     /// store call, which checks the credential and the lock and counts the failure.
     func finalizeSignIn(_ resolver: MultiFactorResolver, enrollmentID: String, code: String) async throws(AuthError) -> AuthDataResult {
         guard !code.isEmpty else {
