@@ -111,8 +111,7 @@ package struct SignInCompletionBatch: Sendable {
 
     private mutating func complete(_ request: Request, rows: inout Rows) -> SignInCompletion {
         let credential = request.credential
-        guard !rows.spentCredentials.contains(credential.id) else { return .credentialNotFound }
-        guard request.time <= credential.expiresAt else { return .credentialExpired(expiresAt: credential.expiresAt) }
+        if let refusal = credential.refusal(spent: rows.spentCredentials.contains(credential.id), at: request.time) { return refusal }
         let failures = rows.failures[request.factorID] ?? .zero
         if let until = failures.lockEnd(at: request.time) {
             return .locked(until: until)

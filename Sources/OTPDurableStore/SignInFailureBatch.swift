@@ -57,8 +57,9 @@ package struct SignInFailureBatch: Sendable {
 
     private mutating func record(_ request: Request, rows: inout Rows) -> SignInFailure {
         let credential = request.credential
-        guard !rows.spentCredentials.contains(credential.id) else { return .credentialNotFound }
-        guard request.time <= credential.expiresAt else { return .credentialExpired(expiresAt: credential.expiresAt) }
+        if let refusal = SignInFailure(refusing: credential, spent: rows.spentCredentials.contains(credential.id), at: request.time) {
+            return refusal
+        }
         let failures = rows.failures[request.failureKey] ?? .zero
         if let until = failures.lockEnd(at: request.time) {
             return .locked(until: until)

@@ -424,8 +424,12 @@ extension PostgresEnrollmentStore.Connection {
     func completing(
         _ credential: PendingSignInRecord, at time: Int64, _ body: () async throws -> SignInCompletion
     ) async throws -> SignInCompletion {
-        guard try await claim(credential) else { return .credentialNotFound }
-        let outcome = time <= credential.expiresAt ? try await body() : .credentialExpired(expiresAt: credential.expiresAt)
+        let claimed = try await claim(credential)
+        if let refusal = credential.refusal(spent: !claimed, at: time) {
+            if claimed { try await execute("DELETE FROM spent_sign_ins WHERE expires_at = \(credential.expiresAt) AND id = \(credential.id)") }
+            return refusal
+        }
+        let outcome = try await body()
         if outcome != .completed {
             try await execute("DELETE FROM spent_sign_ins WHERE expires_at = \(credential.expiresAt) AND id = \(credential.id)")
         }

@@ -163,9 +163,7 @@ extension SQLiteEnrollmentStore {
     /// The checks every sign-in completion starts with: the credential was not spent and has not
     /// expired at `time`. `nil` when both hold. The caller holds a transaction.
     func refuseCredential(_ credential: PendingSignInRecord, at time: Int64) async throws(SQLiteEnrollmentStoreError) -> SignInCompletion? {
-        guard try await !isSpent(credential) else { return .credentialNotFound }
-        guard time <= credential.expiresAt else { return .credentialExpired(expiresAt: credential.expiresAt) }
-        return nil
+        credential.refusal(spent: try await isSpent(credential), at: time)
     }
 
     /// Marks `credential` spent. The caller holds a transaction in which it was not.

@@ -63,7 +63,7 @@ extension IdentityToolkitRoutes {
             user = try await service.signIn(withEmail: email, password: password, source: source)
         } catch {
             guard error.code == .secondFactorRequired, let resolver = error.resolver else { throw IdentityToolkitError(error) }
-            let (credential, hints) = try multiFactorChallenge(resolver)
+            let (credential, hints) = multiFactorChallenge(resolver)
             return Wire.SignInWithPasswordResponse(
                 localId: resolver.uid, email: address, mfaPendingCredential: credential, mfaInfo: hints)
         }

@@ -24,7 +24,7 @@ extension IdentityToolkitRoutes {
             switch error.code {
             case .secondFactorRequired:
                 guard let resolver = error.resolver else { throw IdentityToolkitError(error) }
-                (response.mfaPendingCredential, response.mfaInfo) = try multiFactorChallenge(resolver)
+                (response.mfaPendingCredential, response.mfaInfo) = multiFactorChallenge(resolver)
                 response.localId = resolver.uid
                 response.isNewUser = false
                 return response

@@ -86,13 +86,9 @@ extension IdentityToolkitRoutes {
 
     /// What a first factor answers when the account has second factors, whichever the first
     /// factor was: the pending credential and the hints (phone numbers masked), instead of tokens.
-    func multiFactorChallenge(_ resolver: MultiFactorResolver) throws(IdentityToolkitError) -> (String, [WireMultiFactorInfo]) {
-        (pendingCredential(for: resolver), resolver.hints.map(WireMultiFactorInfo.init))
-    }
-
-    /// The pending credential of a sign-in that needs its second factor: the service's, which
-    /// carries the sign-in under a MAC of the store's keys.
-    func pendingCredential(for resolver: MultiFactorResolver) -> String {
-        resolver.pendingCredential
+    /// The pending credential is the service's, which carries the sign-in under a MAC of the
+    /// store's keys.
+    func multiFactorChallenge(_ resolver: MultiFactorResolver) -> (String, [WireMultiFactorInfo]) {
+        (resolver.pendingCredential, resolver.hints.map(WireMultiFactorInfo.init))
     }
 }

@@ -126,9 +126,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         /// The checks every sign-in completion starts with: the credential was not spent and has
         /// not expired at `time`. `nil` when both hold.
         func refuseCredential(_ credential: PendingSignInRecord, at time: Int64) -> SignInCompletion? {
-            guard spentSignIns[credential.id] == nil else { return .credentialNotFound }
-            guard time <= credential.expiresAt else { return .credentialExpired(expiresAt: credential.expiresAt) }
-            return nil
+            credential.refusal(spent: spentSignIns[credential.id] != nil, at: time)
         }
 
         /// Sets the user's session ids, dropping the entry when nothing is left in it.
@@ -346,10 +344,8 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         credential: PendingSignInRecord, failureKey: String, at time: Int64, limit: Int, lockout: Int64
     ) -> SignInFailure {
         state.withLock { state in
-            switch state.refuseCredential(credential, at: time) {
-            case nil: break
-            case .credentialExpired(let expiresAt): return .credentialExpired(expiresAt: expiresAt)
-            default: return .credentialNotFound
+            if let refusal = SignInFailure(refusing: credential, spent: state.spentSignIns[credential.id] != nil, at: time) {
+                return refusal
             }
             let failures = state.failureCounter(key: failureKey)
             if let until = failures.lockEnd(at: time) {

@@ -26,3 +26,26 @@ public struct PendingSignInRecord: Sendable, Hashable {
         self.expiresAt = expiresAt
     }
 }
+
+extension PendingSignInRecord {
+    /// The checks every use of a pending sign-in starts with, in this order: it was not spent
+    /// (``SignInCompletion/credentialNotFound``), and `time` is not past its expiry
+    /// (``SignInCompletion/credentialExpired(expiresAt:)``). `nil` when both hold. The stores
+    /// share it, each telling whether the credential was spent as it finds out.
+    package func refusal(spent: Bool, at time: Int64) -> SignInCompletion? {
+        if spent { return .credentialNotFound }
+        return time <= expiresAt ? nil : .credentialExpired(expiresAt: expiresAt)
+    }
+}
+
+extension SignInFailure {
+    /// A wrong code's outcome when ``PendingSignInRecord/refusal(spent:at:)`` refuses its
+    /// credential: nothing is counted. `nil` when the credential may be used.
+    package init?(refusing credential: PendingSignInRecord, spent: Bool, at time: Int64) {
+        switch credential.refusal(spent: spent, at: time) {
+        case nil: return nil
+        case .credentialExpired(let expiresAt): self = .credentialExpired(expiresAt: expiresAt)
+        default: self = .credentialNotFound
+        }
+    }
+}
