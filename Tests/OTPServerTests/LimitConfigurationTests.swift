@@ -85,7 +85,10 @@ import Testing
         // The environment over the file: one new account, not the file's two.
         let first = try TemporaryDirectory()
         defer { first.remove() }
-        let environment = ["OTPKIT_SERVER_SIGN_UP_LIMIT_PER_IP": "1", "OTPKIT_SERVER_IDLE_TIMEOUT": "1"]
+        // Five seconds, not one: the test's HTTP client keeps its connection between requests, and
+        // on a busy machine a one-second idle timeout closed it under a request (one CI rehearsal's
+        // remoteConnectionClosed).
+        let environment = ["OTPKIT_SERVER_SIGN_UP_LIMIT_PER_IP": "1", "OTPKIT_SERVER_IDLE_TIMEOUT": "5"]
         let file = try Self.configFile(in: first, #""sign-up-limit-per-ip": 2, "idle-timeout": 300"#)
         try await ServerProcess.with(commandLine: ["--config", file], environment: environment, projectID: "demo-otpkit", in: first) { server in
             #expect(try await Self.signUp(server, "one@example.com").status == 200)
