@@ -254,38 +254,10 @@ extension SQLiteEnrollmentStore {
         try await signInStarts.submit(userID) { requests in await self.startSignIns(requests) }
     }
 
-    /// Five reads on the reader, each of the last commit: the service decides nothing from them
-    /// that a write does not check again (the completion checks the credential, the lock and the
-    /// step in its own transaction), so they need no snapshot in common. The four after the
-    /// spent check are sent together: the reader's thread runs them back to back, so a second step
-    /// waits for two trips to that thread, not five (each a wake-up of three threads).
+    /// Concurrent second steps are taken up together, their rows read on the reader in four
+    /// statements for all of them (`signInContexts(_:)`).
     public func pendingSignInContext(_ credential: PendingSignInRecord) async throws(SQLiteEnrollmentStoreError) -> PendingSignInContext? {
-        guard try await !isSpent(credential, on: .reader) else { return nil }
-        let userID = SQLiteData.text(credential.userID)
-        async let accountRows = execute("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [userID], on: .reader)
-        async let identityRows = execute(
-            "SELECT \(StoredColumns.providerIdentity) FROM provider_identities WHERE account_id = ? ORDER BY provider_id", [userID],
-            on: .reader)
-        async let totpRows = factorRows(userID: credential.userID, on: .reader)
-        async let phoneRows = phoneFactorRows(userID: credential.userID, on: .reader)
-        let account: [SQLiteRow]
-        let identities: [SQLiteRow]
-        let totp: [SQLiteRow]
-        let phone: [SQLiteRow]
-        do {
-            (account, identities, totp, phone) = try await (accountRows, identityRows, totpRows, phoneRows)
-        } catch let error as SQLiteEnrollmentStoreError {
-            throw error
-        } catch {
-            throw .database(path: path, message: "\(error)")
-        }
-        return PendingSignInContext(
-            credential: credential, account: try account.first.map(accountRecord),
-            identities: try identities.map { row throws(SQLiteEnrollmentStoreError) in
-                try RowReader(row: row).providerIdentity(of: credential.userID)
-            },
-            factors: SignInFactors(
-                totp: try factorRecords(totp), phone: try phone.map { row throws(SQLiteEnrollmentStoreError) in try phoneFactorRecord(row) }))
+        try await signInContexts.submit(credential) { requests in await self.signInContexts(requests) }
     }
 
     public func pendingSignInFailures(_ credential: PendingSignInRecord, failureKey: String) async throws(SQLiteEnrollmentStoreError)

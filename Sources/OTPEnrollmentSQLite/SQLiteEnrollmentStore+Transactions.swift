@@ -158,6 +158,11 @@ extension SQLiteEnrollmentStore {
         commitFailureInjected.store(true, ordering: .relaxed)
     }
 
+    /// Counts a commit that a statement in autocommit made. The caller holds ``lock``.
+    func countCommit() {
+        commits.add(1, ordering: .relaxed)
+    }
+
     /// How many transactions have committed since the store opened: fewer than the writes when
     /// writes shared commits.
     package var committedTransactions: Int { commits.load(ordering: .relaxed) }

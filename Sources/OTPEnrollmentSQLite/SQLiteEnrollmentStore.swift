@@ -75,6 +75,8 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
     /// Concurrent first steps of sign-ins, decided together.
     let signInStarts: OperationBatcher<String, SignInFactors, SQLiteEnrollmentStoreError>
     /// Concurrent sign-in completions, decided together.
+    /// Second steps taken up (``pendingSignInContext(_:)``), in sets.
+    let signInContexts: OperationBatcher<PendingSignInRecord, PendingSignInContext?, SQLiteEnrollmentStoreError>
     let signInCompletions: OperationBatcher<SignInCompletionBatch.Request, SignInCompletion, SQLiteEnrollmentStoreError>
     /// Concurrent wrong codes of sign-ins, counted together.
     let signInFailures: OperationBatcher<SignInFailureBatch.Request, SignInFailure, SQLiteEnrollmentStoreError>
@@ -93,6 +95,7 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
         self.readerConnection = readerConnection
         self.threadPools = threadPools
         signInStarts = OperationBatcher(maximumBatch: options.maximumOperationsPerCommit)
+        signInContexts = OperationBatcher(maximumBatch: options.maximumOperationsPerCommit)
         signInCompletions = OperationBatcher(maximumBatch: options.maximumOperationsPerCommit)
         signInFailures = OperationBatcher(maximumBatch: options.maximumOperationsPerCommit)
     }
