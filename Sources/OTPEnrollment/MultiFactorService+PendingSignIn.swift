@@ -15,10 +15,17 @@ extension MultiFactorService {
     ///   ``AuthErrorCode/userDisabled`` when the account was disabled since, or
     ///   ``AuthErrorCode/internalError`` when the store fails.
     public func resolver(forPendingCredential pendingCredential: String) async throws(AuthError) -> MultiFactorResolver {
-        let now = clock.now()
-        guard let credential = pendingSignIn(forCredential: pendingCredential) else {
+        guard let authenticated = authenticate(pendingCredential: pendingCredential) else {
             throw AuthError(.invalidMultiFactorSession, "this is not a pending credential of this service: sign in with the first factor again")
         }
+        return try await resolver(for: authenticated)
+    }
+
+    /// ``resolver(forPendingCredential:)`` for a credential ``authenticate(pendingCredential:)``
+    /// checked already.
+    public func resolver(for authenticated: AuthenticatedPendingCredential) async throws(AuthError) -> MultiFactorResolver {
+        let now = clock.now()
+        let credential = authenticated.record
         guard now <= credential.expiresAt else {
             // Not sessionExpired: clients read that as an expired SMS code, and this is the sign-in.
             throw AuthError(
@@ -36,15 +43,15 @@ extension MultiFactorService {
         let phone = context.factors.phone
         // TOTP hints first, lined up with their prepared keys, as signIn(_:) orders them.
         return MultiFactorResolver(
-            service: self, identity: identity, credential: credential, pendingCredential: pendingCredential,
+            service: self, identity: identity, credential: credential, pendingCredential: authenticated.credential,
             hints: totp.map(MultiFactorInfo.init) + phone.map { MultiFactorInfo($0, masked: true) }, verifiers: try verifiers(for: totp))
     }
 
-    /// The user a pending credential names, when it is one a service of the same store made (its
-    /// MAC checked in constant time), whether or not its sign-in completed or expired since: for a
-    /// server that throttles per account before it takes the sign-in up again.
-    public func userID(ofPendingCredential pendingCredential: String) -> String? {
-        pendingSignIn(forCredential: pendingCredential)?.userID
+    /// The sign-in a pending credential carries, when a service of the same store made it (its
+    /// MAC checked in constant time), whether or not it completed or expired since: for a server
+    /// that throttles per account before it takes the sign-in up again (``resolver(for:)``).
+    public func authenticate(pendingCredential: String) -> AuthenticatedPendingCredential? {
+        pendingSignIn(forCredential: pendingCredential).map { AuthenticatedPendingCredential(record: $0, credential: pendingCredential) }
     }
 
     /// The second factors of account `id`, as its owner sees them (phone numbers whole): TOTP

@@ -56,9 +56,9 @@ extension IdentityToolkitRoutes {
                 "INVALID_ARGUMENT", "give exactly one of phoneVerificationInfo, totpVerificationInfo and recoveryCodeVerificationInfo")
         }
         try await throttle.admit(.verification, address: source)
-        guard let userID = service.userID(ofPendingCredential: pending) else { throw invalidPendingCredential() }
-        try await throttle.admit(.verification, account: userID)
-        let resolver = try await resolver(pending)
+        guard let authenticated = service.authenticate(pendingCredential: pending) else { throw invalidPendingCredential() }
+        try await throttle.admit(.verification, account: authenticated.userID)
+        let resolver = try await resolver(authenticated)
         let result: AuthDataResult
         do {
             result = try await call { () async throws(AuthError) in try await resolver.resolveSignIn(with: assertion) }
@@ -75,9 +75,12 @@ extension IdentityToolkitRoutes {
     /// The resolver a pending credential names: `INVALID_MFA_PENDING_CREDENTIAL` for one this server
     /// did not make, and for one used, expired or of a deleted account.
     func resolver(_ pendingCredential: String) async throws(IdentityToolkitError) -> MultiFactorResolver {
-        try await call { () async throws(AuthError) in
-            try await service.resolver(forPendingCredential: pendingCredential)
-        }
+        guard let authenticated = service.authenticate(pendingCredential: pendingCredential) else { throw invalidPendingCredential() }
+        return try await resolver(authenticated)
+    }
+
+    func resolver(_ authenticated: AuthenticatedPendingCredential) async throws(IdentityToolkitError) -> MultiFactorResolver {
+        try await call { () async throws(AuthError) in try await service.resolver(for: authenticated) }
     }
 
     func invalidPendingCredential() -> IdentityToolkitError {

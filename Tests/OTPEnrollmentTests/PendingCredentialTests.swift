@@ -28,7 +28,7 @@ import Testing
         let fixture = try Fixture()
         let (first, info, secret) = try await pendingSignIn(fixture)
         #expect(first.uid == "kim")
-        #expect(fixture.service.userID(ofPendingCredential: first.pendingCredential) == "kim")
+        #expect(fixture.service.authenticate(pendingCredential: first.pendingCredential)?.userID == "kim")
         // Another service of the same store takes the sign-in up: nothing of it was stored.
         let other = try MultiFactorService(store: fixture.store, clock: fixture.clock, opener: fixture.opener)
         let again = try await other.resolver(forPendingCredential: first.pendingCredential)
@@ -51,7 +51,7 @@ import Testing
         var parts = credential.split(separator: ".").map(String.init)
         #expect(parts.count == 7 && parts[0] == "otpkp2")
         func refused(_ candidate: String, _ what: Comment) async {
-            #expect(fixture.service.userID(ofPendingCredential: candidate) == nil, what)
+            #expect(fixture.service.authenticate(pendingCredential: candidate) == nil, what)
             #expect(
                 await authErrorCode { _ = try await fixture.service.resolver(forPendingCredential: candidate) } == .invalidMultiFactorSession,
                 what)
@@ -69,7 +69,7 @@ import Testing
         let (foreign, _, _) = try await pendingSignIn(try Fixture())
         await refused(foreign.pendingCredential, "a credential of another store's service, whose key differs")
         fixture.clock.advance(by: fixture.service.configuration.pendingSignInLifetime + 1)
-        #expect(fixture.service.userID(ofPendingCredential: credential) == "kim", "an expired credential is still genuine")
+        #expect(fixture.service.authenticate(pendingCredential: credential)?.userID == "kim", "an expired credential is still genuine")
         #expect(
             await authErrorCode { _ = try await fixture.service.resolver(forPendingCredential: credential) } == .invalidMultiFactorSession,
             "an expired credential")
