@@ -88,7 +88,19 @@ def finalize_body(row: dict, credential: str, code: str) -> str:
     )
 
 
-def bodies(pending_path: str, valid_path: str, wrong_path: str, wrong_per_user: int):
+FORGED_LINES = 300_000
+
+
+def forge(credential: str) -> str:
+    """The credential with a character in the middle of its MAC changed (each carries six bits of
+    it; the last carries padding too): the server's refusal before any store read ("not one this
+    server issued")."""
+    mac = credential.rindex(".") + 1
+    i = mac + 10
+    return credential[:i] + ("A" if credential[i] != "A" else "B") + credential[i + 1 :]
+
+
+def bodies(pending_path: str, valid_path: str, wrong_path: str, forged_path: str, wrong_per_user: int):
     rows = read_jsonl(pending_path)
     # Each factor accepts one code per step, and enrollment spent the step it happened in.
     latest = max(row["enrolled_step"] for row in rows)
@@ -114,6 +126,12 @@ def bodies(pending_path: str, valid_path: str, wrong_path: str, wrong_per_user: 
     random.shuffle(lines)
     with open(wrong_path, "w") as out:
         out.write("\n".join(lines) + "\n")
+    # The floor of a refusal over HTTP: the wrong-code bodies with forged credentials, refused
+    # before the store is read. Lines may repeat (nothing is spent), so there are enough for any run.
+    forged = [finalize_body(row, forge(row["pending"][1]), "000000") for row in rows]
+    with open(forged_path, "w") as out:
+        for k in range(FORGED_LINES):
+            out.write(forged[k % len(forged)] + "\n")
     print(f"bodies for step {step}: {len(rows)} valid, {len(lines)} wrong", file=sys.stderr)
 
 
@@ -128,7 +146,7 @@ def main():
         rows = asyncio.run(run_all("127.0.0.1", port, users, mint_one, connections=48, label="mint"))
         write_jsonl(out, rows)
     elif command == "bodies":
-        bodies(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]) if len(sys.argv) > 5 else 4)
+        bodies(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6]) if len(sys.argv) > 6 else 4)
     else:
         raise SystemExit(f"unknown command {command}")
 

@@ -124,6 +124,13 @@ def main():
             ratio = accepted / rate(valid_pi, True)
             out.append(f"- ≥ 300× privacyIDEA's accepted codes/s: {ratio:.0f}× ({verdict(ratio >= 300)})")
         out.append(f"- ≥ 50,000 wrong-code rejections/s: {fmt_rate(refused)}, {refused / 50_000:.0%} of it ({verdict(refused >= 50_000)})")
+        forged = runs.get("otpkit sqlite, forged credentials")
+        if forged:
+            floor = rate(forged, False)
+            out.append(
+                f"  (the floor in the same run: forged pending credentials, refused before any store read, "
+                f"{fmt_rate(floor)} at {cpu_ms(forged):.2f} ms of CPU each)"
+            )
     print("\n".join(out))
 
 

@@ -160,7 +160,7 @@ otpkit_store() {
     # milliseconds, and raised limits still write two counters per code (see README.md).
     start_server "$dir/measured" --db "$db" --key-file "$run_dir/sealing.key" --project-id bench-project --api-key bench-key \
         --verification-limit-per-ip 0 --verification-limit-per-account 0 "$@"
-    (cd "$here" && "$python" otpkit_setup.py bodies "$dir/pending.jsonl" "$dir/valid.txt" "$dir/wrong.txt")
+    (cd "$here" && "$python" otpkit_setup.py bodies "$dir/pending.jsonl" "$dir/valid.txt" "$dir/wrong.txt" "$dir/forged.txt")
     local path=/identitytoolkit.googleapis.com/v2/accounts/mfaSignIn:finalize?key=bench-key
     # The database's processes work for the server too: PostgreSQL's run as the user postgres.
     local serving=("$server_pid")
@@ -174,6 +174,10 @@ otpkit_store() {
     measure "otpkit $name, wrong codes" "$server_port" "$path" application/json "$dir/wrong.txt" otpkit "$connections" \
         "${serving[@]}"
     profile_end
+    # The floor of a refusal on this machine: the same request with a forged pending credential,
+    # refused before the store is read (HTTP, JSON and the credential's MAC, nothing else).
+    measure "otpkit $name, forged credentials" "$server_port" "$path" application/json "$dir/forged.txt" otpkit "$connections" \
+        "$server_pid"
     stop_server
 }
 
