@@ -92,117 +92,93 @@ extension SQLiteEnrollmentStore {
 
     /// Completes `requests` together (``completeSignIn(credential:factorID:step:at:session:maximumSessionsPerUser:)``):
     /// one result each, in order; all fail together only when the statement does.
-    ///
-    /// The whole set is one `INSERT` in autocommit, whose trigger decides and applies each
-    /// completion (``signInWriteSchema``), and one read of the outcomes it recorded: two trips to
-    /// the writer's thread instead of four (`BEGIN`, a read of the rows, the writes, `COMMIT`).
-    /// On a busy machine each trip waits for thread wake-ups, and those trips, not the work, were
-    /// most of a set's time. A write statement in autocommit takes SQLite's write lock before it
-    /// reads, as `BEGIN IMMEDIATE` does, so no other process writes between the checks and the
-    /// writes; and it is atomic, so a set that fails writes nothing.
     func completeSignIns(_ requests: [SignInCompletionBatch.Request]) async -> [Result<SignInCompletion, SQLiteEnrollmentStoreError>] {
-        do throws(SQLiteEnrollmentStoreError) {
-            let rows = try await locked { () throws(SQLiteEnrollmentStoreError) -> [SQLiteRow] in
-                try await self.execute(
-                    "INSERT INTO sign_in_completions (\(Self.signInCompletionColumns)) VALUES \(Self.placeholders(requests.count, row: 15))",
-                    requests.enumerated().flatMap { seq, request -> [SQLiteData] in
-                        [
-                            .integer(seq), .text(request.credential.id), .text(request.credential.userID),
-                            .integer(.init(request.credential.expiresAt)), .integer(.init(request.time)), .text(request.factorID),
-                            .integer(.init(request.step)), .integer(max(1, request.maximumSessionsPerUser)),
-                        ] + Self.sessionBinds(request.session)
-                    })
-                self.countCommit()
-                return try await self.execute("DELETE FROM sign_in_outcomes RETURNING seq, outcome, detail")
+        await applySet(
+            into: "sign_in_completions", columns: Self.signInCompletionColumns,
+            rows: requests.map { request in
+                [
+                    .text(request.credential.id), .text(request.credential.userID), .integer(.init(request.credential.expiresAt)),
+                    .integer(.init(request.time)), .text(request.factorID), .integer(.init(request.step)),
+                    .integer(max(1, request.maximumSessionsPerUser)),
+                ] + Self.sessionBinds(request.session)
             }
-            var outcomes = [SignInCompletion?](repeating: nil, count: requests.count)
-            for row in rows {
-                let reader = RowReader(row: row)
-                let seq = Int(try reader.integer("seq", of: "sign-in outcome"))
-                guard outcomes.indices.contains(seq) else { throw .database(path: path, message: "a sign-in outcome for no request (\(seq))") }
-                outcomes[seq] = try Self.signInCompletion(
-                    reader.text("outcome"), detail: reader.optionalInteger("detail", of: "sign-in outcome"), path: path)
+        ) { outcome, detail, _ throws(SQLiteEnrollmentStoreError) in
+            switch (outcome, detail) {
+            case ("completed", _): .completed
+            case ("credentialNotFound", _): .credentialNotFound
+            case ("credentialExpired", let expiresAt?): .credentialExpired(expiresAt: expiresAt)
+            case ("locked", let until?): .locked(until: until)
+            case ("factorNotFound", _): .factorNotFound
+            case ("stepRejected", let last?): .stepRejected(lastAcceptedStep: UInt64(clamping: last))
+            default: throw .database(path: path, message: "an unknown sign-in completion outcome \(outcome)")
             }
-            return try outcomes.map { outcome throws(SQLiteEnrollmentStoreError) in
-                guard let outcome else { throw .database(path: path, message: "a sign-in completion without an outcome") }
-                return .success(outcome)
-            }
-        } catch {
-            return requests.map { _ in .failure(error) }
-        }
-    }
-
-    /// The outcome the completion trigger recorded, as `completeSignIn` answers it.
-    private static func signInCompletion(_ outcome: String, detail: Int64?, path: String) throws(SQLiteEnrollmentStoreError) -> SignInCompletion {
-        switch (outcome, detail) {
-        case ("completed", _): .completed
-        case ("credentialNotFound", _): .credentialNotFound
-        case ("credentialExpired", let expiresAt?): .credentialExpired(expiresAt: expiresAt)
-        case ("locked", let until?): .locked(until: until)
-        case ("factorNotFound", _): .factorNotFound
-        case ("stepRejected", let last?): .stepRejected(lastAcceptedStep: UInt64(clamping: last))
-        default: throw .database(path: path, message: "an unknown sign-in outcome \(outcome)")
         }
     }
 
     /// Counts `requests` together (``recordSignInFailure(credential:failureKey:at:limit:lockout:)``):
-    /// one result each, in order; all fail together only when the transaction does.
+    /// one result each, in order; all fail together only when the statement does.
     func recordSignInFailures(_ requests: [SignInFailureBatch.Request]) async -> [Result<SignInFailure, SQLiteEnrollmentStoreError>] {
+        await applySet(
+            into: "sign_in_failures", columns: Self.signInFailureColumns,
+            rows: requests.map { request in
+                [
+                    .text(request.credential.id), .integer(.init(request.credential.expiresAt)), .integer(.init(request.time)),
+                    .text(request.failureKey), .integer(request.limit), .integer(.init(request.lockout)),
+                ]
+            }
+        ) { outcome, detail, failures throws(SQLiteEnrollmentStoreError) in
+            switch (outcome, detail, failures) {
+            case ("counted", let lockedUntil, let failures?): .counted(FailureCounter(consecutiveFailures: Int(failures), lockedUntil: lockedUntil))
+            case ("credentialNotFound", _, _): .credentialNotFound
+            case ("credentialExpired", let expiresAt?, _): .credentialExpired(expiresAt: expiresAt)
+            case ("locked", let until?, _): .locked(until: until)
+            default: throw .database(path: path, message: "an unknown wrong-code outcome \(outcome)")
+            }
+        }
+    }
+
+    /// Decides and applies a set of sign-in steps (`rows`, one per request, in the columns of
+    /// `view` after `seq`) as one `INSERT` into `view`, whose trigger records each row's outcome in
+    /// `sign_in_outcomes`, then reads the outcomes: one result per row, in order; all fail together
+    /// only when the statement does.
+    ///
+    /// Two trips to the writer's thread instead of four (`BEGIN`, a read of the rows, the writes,
+    /// `COMMIT`): on a busy machine each trip waits for thread wake-ups, and those trips, not the
+    /// work, were most of a set's time. A write statement in autocommit takes SQLite's write lock
+    /// before it reads, as `BEGIN IMMEDIATE` does, so no other process writes between the checks
+    /// and the writes; and it is atomic, so a set that fails writes nothing.
+    private func applySet<Outcome: Sendable>(
+        into view: String, columns: String, rows: [[SQLiteData]],
+        outcome: (_ outcome: String, _ detail: Int64?, _ failures: Int64?) throws(SQLiteEnrollmentStoreError) -> Outcome
+    ) async -> [Result<Outcome, SQLiteEnrollmentStoreError>] {
         do throws(SQLiteEnrollmentStoreError) {
-            let batch = try await transaction { () throws(SQLiteEnrollmentStoreError) -> SignInFailureBatch in
-                let batch = SignInFailureBatch(requests, rows: try await self.signInFailureRows(requests))
-                try await self.storeFailureCounters(batch.counters)
-                return batch
+            let binds = rows.enumerated().flatMap { seq, row in [SQLiteData.integer(seq)] + row }
+            let recorded = try await autocommitted { () throws(SQLiteEnrollmentStoreError) -> [SQLiteRow] in
+                try await self.execute(
+                    "INSERT INTO \(view) (seq, \(columns)) VALUES \(Self.placeholders(rows.count, row: 1 + (rows.first?.count ?? 0)))", binds)
+                return try await self.execute("DELETE FROM sign_in_outcomes RETURNING seq, outcome, detail, failures")
             }
-            return batch.outcomes.map { .success($0) }
+            var outcomes = [Outcome?](repeating: nil, count: rows.count)
+            for row in recorded {
+                let reader = RowReader(row: row)
+                let seq = Int(try reader.integer("seq", of: "sign-in outcome"))
+                guard outcomes.indices.contains(seq) else { throw .database(path: path, message: "a sign-in outcome for no request (\(seq))") }
+                outcomes[seq] = try outcome(
+                    reader.text("outcome"), reader.optionalInteger("detail", of: "sign-in outcome"),
+                    reader.optionalInteger("failures", of: "sign-in outcome"))
+            }
+            return try outcomes.map { outcome throws(SQLiteEnrollmentStoreError) in
+                guard let outcome else { throw .database(path: path, message: "a sign-in step without an outcome") }
+                return .success(outcome)
+            }
         } catch {
-            return requests.map { _ in .failure(error) }
+            return rows.map { _ in .failure(error) }
         }
-    }
-
-    /// The spent credentials and failure counters `requests` name, in one statement. The caller
-    /// holds a transaction.
-    private func signInFailureRows(_ requests: [SignInFailureBatch.Request]) async throws(SQLiteEnrollmentStoreError)
-        -> SignInFailureBatch.Rows
-    {
-        let (credentials, failureKeys) = SignInFailureBatch.keys(of: requests)
-        let tagged = try await execute(
-            """
-            SELECT 'spent' AS kind, id, NULL AS consecutive_failures, NULL AS locked_until
-            FROM spent_sign_ins WHERE (expires_at, id) IN (VALUES \(Self.placeholders(credentials.count, row: 2)))
-            UNION ALL
-            SELECT 'counter', key, consecutive_failures, locked_until
-            FROM failure_counters WHERE key IN (\(Self.placeholders(failureKeys.count)))
-            """,
-            credentials.flatMap(Self.spentKey) + failureKeys.map { .text($0) })
-        var rows = SignInFailureBatch.Rows()
-        for row in tagged {
-            let reader = RowReader(row: row)
-            if try reader.text("kind") == "spent" {
-                rows.spentCredentials.insert(try reader.text("id"))
-            } else {
-                let key = try reader.text("id")
-                rows.failures[key] = try reader.failureCounter(key: key)
-            }
-        }
-        return rows
-    }
-
-    /// Stores `counters`, each over any row it had, as one statement. The caller holds a transaction.
-    private func storeFailureCounters(_ counters: [(key: String, counter: FailureCounter)]) async throws(SQLiteEnrollmentStoreError) {
-        guard !counters.isEmpty else { return }
-        try await execute(
-            """
-            INSERT INTO failure_counters (key, consecutive_failures, locked_until) VALUES \(Self.placeholders(counters.count, row: 3))
-            ON CONFLICT (key) DO UPDATE SET consecutive_failures = excluded.consecutive_failures, locked_until = excluded.locked_until
-            """,
-            counters.flatMap { key, counter -> [SQLiteData] in
-                [.text(key), .integer(counter.consecutiveFailures), counter.lockedUntil.map { .integer(.init($0)) } ?? .null]
-            })
     }
 
     private static let signInCompletionColumns =
-        "seq, credential_id, credential_user_id, credential_expires_at, time, factor_id, step, session_cap, \(sessionColumns)"
+        "credential_id, credential_user_id, credential_expires_at, time, failure_key, step, session_cap, \(sessionColumns)"
+    private static let signInFailureColumns = "credential_id, credential_expires_at, time, failure_key, failure_limit, lockout"
 
     /// Creates ``signInWriteSchema`` on the connection; once, after the migrations.
     func createSignInWrites() async throws(SQLiteEnrollmentStoreError) {
@@ -211,22 +187,23 @@ extension SQLiteEnrollmentStore {
         }
     }
 
-    /// A view that is only ever inserted into, with a trigger that decides and applies each row, so
-    /// that a set of completions is one statement (``completeSignIns(_:)``), and the table of
-    /// outcomes the trigger leaves for the set's one read. Temporary objects of the connection,
-    /// made when it opens: nothing of them is in the file, so they need no migration and each
-    /// process has its own. Rows apply in the order they are inserted, each seeing what the rows
-    /// before it wrote, and one that fails fails the statement.
+    /// Two views that are only ever inserted into, with triggers that decide and apply each row,
+    /// so that a set of completions or of wrong codes is one statement (``applySet(into:columns:rows:outcome:)``),
+    /// and the table of outcomes the triggers leave for the set's one read. Temporary objects of
+    /// the connection, made when it opens: nothing of them is in the file, so they need no
+    /// migration and each process has its own. Rows apply in the order they are inserted, each
+    /// seeing what the rows before it wrote, and one that fails fails the statement.
     ///
-    /// The trigger is `completeSignIn`'s rule (`SignInCompletionBatch`, which the PostgreSQL store
-    /// applies in Swift) written again in SQL, deliberately: deciding in Swift needs the rows read
-    /// first, in a transaction held open across two more trips to the writer's thread. The shared
-    /// conformance suite holds the two to the same answers.
+    /// The triggers are `completeSignIn`'s and `recordSignInFailure`'s rules
+    /// (`SignInCompletionBatch` and `SignInFailureBatch`, which the PostgreSQL store applies in
+    /// Swift) written again in SQL, deliberately: deciding in Swift needs the rows read first, in a
+    /// transaction held open across two more trips to the writer's thread. The shared conformance
+    /// suite holds them to the same answers.
     static let signInWriteSchema = [
-        "CREATE TEMP TABLE sign_in_outcomes (seq INTEGER PRIMARY KEY, outcome TEXT NOT NULL, detail INTEGER)",
+        "CREATE TEMP TABLE sign_in_outcomes (seq INTEGER PRIMARY KEY, outcome TEXT NOT NULL, detail INTEGER, failures INTEGER)",
         """
-        CREATE TEMP VIEW sign_in_completions (\(signInCompletionColumns))
-        AS SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+        CREATE TEMP VIEW sign_in_completions (seq, \(signInCompletionColumns))
+        AS SELECT \(Array(repeating: "NULL", count: 15).joined(separator: ", "))
         """,
         // The checks in the order `completeSignIn` makes them (spent, expired, locked, the factor
         // and its owner, the step), then, for a completion, what `completeSignIn` alone writes:
@@ -243,25 +220,21 @@ extension SQLiteEnrollmentStore {
             END
             FROM (
                 SELECT CASE
-                    WHEN spent.id IS NOT NULL THEN 'credentialNotFound'
-                    WHEN NEW.time > NEW.credential_expires_at THEN 'credentialExpired'
-                    WHEN NEW.time < counter.locked_until THEN 'locked'
+                    \(pendingSignInRefusals)
                     WHEN factor.user_id IS NOT NEW.credential_user_id THEN 'factorNotFound'
                     WHEN factor.last_accepted_step >= NEW.step THEN 'stepRejected'
                     ELSE 'completed'
                 END AS outcome, counter.locked_until, factor.last_accepted_step
-                FROM (SELECT 1)
-                LEFT JOIN spent_sign_ins AS spent ON spent.expires_at = NEW.credential_expires_at AND spent.id = NEW.credential_id
-                LEFT JOIN failure_counters AS counter ON counter.key = NEW.factor_id
-                LEFT JOIN factors AS factor ON factor.id = NEW.factor_id
+                \(pendingSignInRows)
+                LEFT JOIN factors AS factor ON factor.id = NEW.failure_key
             );
             INSERT INTO spent_sign_ins (expires_at, id)
             SELECT NEW.credential_expires_at, NEW.credential_id
             WHERE (SELECT outcome FROM sign_in_outcomes WHERE seq = NEW.seq) = 'completed';
             UPDATE factors SET last_accepted_step = NEW.step
-            WHERE id = NEW.factor_id AND (SELECT outcome FROM sign_in_outcomes WHERE seq = NEW.seq) = 'completed';
+            WHERE id = NEW.failure_key AND (SELECT outcome FROM sign_in_outcomes WHERE seq = NEW.seq) = 'completed';
             DELETE FROM failure_counters
-            WHERE key = NEW.factor_id AND (SELECT outcome FROM sign_in_outcomes WHERE seq = NEW.seq) = 'completed';
+            WHERE key = NEW.failure_key AND (SELECT outcome FROM sign_in_outcomes WHERE seq = NEW.seq) = 'completed';
             INSERT INTO sessions (\(sessionColumns))
             SELECT NEW.id, NEW.user_id, NEW.first_factor_provider, NEW.authenticated_at, NEW.second_factor_enrollment_id,
                 NEW.last_used_at, NEW.expires_at
@@ -273,7 +246,53 @@ extension SQLiteEnrollmentStore {
                 );
         END
         """,
+        """
+        CREATE TEMP VIEW sign_in_failures (seq, \(signInFailureColumns))
+        AS SELECT \(Array(repeating: "NULL", count: 7).joined(separator: ", "))
+        """,
+        // The checks in the order `recordSignInFailure` makes them (spent, expired, locked), then,
+        // for a counted failure, `FailureCounter.recordingFailure`: a lock that ended starts the
+        // count again, and reaching the limit locks and starts it again from zero.
+        """
+        CREATE TEMP TRIGGER sign_in_failures_apply INSTEAD OF INSERT ON sign_in_failures
+        BEGIN
+            INSERT INTO sign_in_outcomes (seq, outcome, detail, failures)
+            SELECT NEW.seq, outcome,
+                CASE
+                    WHEN outcome = 'credentialExpired' THEN NEW.credential_expires_at
+                    WHEN outcome = 'locked' THEN locked_until
+                    WHEN outcome = 'counted' AND failures >= NEW.failure_limit THEN NEW.time + NEW.lockout
+                END,
+                CASE WHEN outcome = 'counted' THEN (CASE WHEN failures >= NEW.failure_limit THEN 0 ELSE failures END) END
+            FROM (
+                SELECT CASE
+                    \(pendingSignInRefusals)
+                    ELSE 'counted'
+                END AS outcome, counter.locked_until,
+                CASE WHEN counter.locked_until IS NOT NULL THEN 1 ELSE coalesce(counter.consecutive_failures, 0) + 1 END AS failures
+                \(pendingSignInRows)
+            );
+            INSERT INTO failure_counters (key, consecutive_failures, locked_until)
+            SELECT NEW.failure_key, failures, detail FROM sign_in_outcomes WHERE seq = NEW.seq AND outcome = 'counted'
+            ON CONFLICT (key) DO UPDATE SET consecutive_failures = excluded.consecutive_failures, locked_until = excluded.locked_until;
+        END
+        """,
     ]
+
+    /// The refusals every use of a pending sign-in starts with, in `PendingSignInRecord.refusal`'s
+    /// order, then the lock: `WHEN` clauses over ``pendingSignInRows``.
+    private static let pendingSignInRefusals = """
+        WHEN spent.id IS NOT NULL THEN 'credentialNotFound'
+                    WHEN NEW.time > NEW.credential_expires_at THEN 'credentialExpired'
+                    WHEN NEW.time < counter.locked_until THEN 'locked'
+        """
+
+    /// The row's credential, spent or not, and its failure counter, if any.
+    private static let pendingSignInRows = """
+        FROM (SELECT 1)
+                LEFT JOIN spent_sign_ins AS spent ON spent.expires_at = NEW.credential_expires_at AND spent.id = NEW.credential_id
+                LEFT JOIN failure_counters AS counter ON counter.key = NEW.failure_key
+        """
 
     /// `count` placeholders separated by commas, or `count` parenthesised rows of `row` each.
     static func placeholders(_ count: Int, row: Int = 1) -> String {

@@ -47,6 +47,26 @@ extension SQLiteEnrollmentStore {
         return try result.get()
     }
 
+    /// Runs `body`, whose one write statement commits by itself (autocommit) and whose reads are
+    /// of the connection's temporary tables, alone on the writer, and returns once that commit is
+    /// durable. With a commit failure injected, the statement runs in a transaction that is then
+    /// rolled back, so that it fails as a failed commit would: its writes undone.
+    func autocommitted<Value: Sendable>(
+        _ body: @escaping @Sendable () async throws(SQLiteEnrollmentStoreError) -> Value
+    ) async throws(SQLiteEnrollmentStoreError) -> Value {
+        try await locked { () async throws(SQLiteEnrollmentStoreError) -> Value in
+            guard self.commitFailureInjected.exchange(false, ordering: .relaxed) else {
+                let value = try await body()
+                self.commits.add(1, ordering: .relaxed)
+                return value
+            }
+            try await self.execute("BEGIN IMMEDIATE")
+            _ = try? await body()
+            _ = try? await self.execute("ROLLBACK")
+            throw .database(path: self.path, message: "the commit failed (injected by a test)")
+        }
+    }
+
     /// Runs `body` as one all-or-nothing write, in the transaction concurrent writes share, and
     /// returns once its commit is durable.
     @discardableResult
@@ -156,11 +176,6 @@ extension SQLiteEnrollmentStore {
     /// Makes the next commit fail as a full disk would, for tests of what a failed batch leaves.
     package func injectCommitFailure() {
         commitFailureInjected.store(true, ordering: .relaxed)
-    }
-
-    /// Counts a commit that a statement in autocommit made. The caller holds ``lock``.
-    func countCommit() {
-        commits.add(1, ordering: .relaxed)
     }
 
     /// How many transactions have committed since the store opened: fewer than the writes when

@@ -8,7 +8,12 @@ package enum Base64URL {
 
     /// The bytes of `text`, or `nil` when it is not base64url without padding.
     package static func decode(_ text: some StringProtocol) -> [UInt8]? {
-        guard !text.utf8.contains(UInt8(ascii: "=")) else { return nil }
-        return try? Base64.decode(bytes: text.utf8, options: [.base64UrlAlphabet, .omitPaddingCharacter])
+        decode(text.utf8)
+    }
+
+    /// The bytes `utf8` spells in base64url without padding, or `nil` when it does not.
+    package static func decode(_ utf8: some Collection<UInt8>) -> [UInt8]? {
+        guard !utf8.contains(UInt8(ascii: "=")) else { return nil }
+        return try? Base64.decode(bytes: utf8, options: [.base64UrlAlphabet, .omitPaddingCharacter])
     }
 }

@@ -179,7 +179,7 @@ public struct IdentityToolkitRoutes: Sendable {
         }
     }
 
-    func json(_ value: any Encodable, status: HTTPResponse.Status = .ok) -> Response {
+    func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
         do {
             let data = try JSONEncoder().encode(value)
             return Response(
