@@ -425,12 +425,9 @@ extension PostgresEnrollmentStore.Connection {
         _ credential: PendingSignInRecord, at time: Int64, _ body: () async throws -> SignInCompletion
     ) async throws -> SignInCompletion {
         let claimed = try await claim(credential)
-        if let refusal = credential.refusal(spent: !claimed, at: time) {
-            if claimed { try await execute("DELETE FROM spent_sign_ins WHERE expires_at = \(credential.expiresAt) AND id = \(credential.id)") }
-            return refusal
-        }
-        let outcome = try await body()
-        if outcome != .completed {
+        let outcome: SignInCompletion
+        if let refusal = credential.refusal(spent: !claimed, at: time) { outcome = refusal } else { outcome = try await body() }
+        if claimed, outcome != .completed {
             try await execute("DELETE FROM spent_sign_ins WHERE expires_at = \(credential.expiresAt) AND id = \(credential.id)")
         }
         return outcome

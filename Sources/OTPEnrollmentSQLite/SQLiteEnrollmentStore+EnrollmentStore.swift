@@ -267,9 +267,8 @@ extension SQLiteEnrollmentStore {
         return try await readFailureCounter(key: failureKey, on: .reader)
     }
 
-    /// Concurrent completions are decided together, a few statements for all of them in one
-    /// savepoint of the shared transaction (`completeSignIns(_:)`); a successful second step
-    /// costs a share of one commit, and a refusal commits nothing.
+    /// Concurrent completions are decided and applied together, one statement for all of them in
+    /// a commit of their own (`completeSignIns(_:)`): a second step costs a share of one commit.
     public func completeSignIn(
         credential: PendingSignInRecord,
         factorID: String,
@@ -284,9 +283,8 @@ extension SQLiteEnrollmentStore {
         return try await signInCompletions.submit(request) { requests in await self.completeSignIns(requests) }
     }
 
-    /// Concurrent wrong codes are counted together, a read and a write for all of them in one
-    /// savepoint of the shared transaction (`recordSignInFailures(_:)`), so a refusal costs a share
-    /// of one commit.
+    /// Concurrent wrong codes are counted together, one statement for all of them in a commit of
+    /// their own (`recordSignInFailures(_:)`), so a refusal costs a share of one commit.
     public func recordSignInFailure(
         credential: PendingSignInRecord, failureKey: String, at time: Int64, limit: Int, lockout: Int64
     ) async throws(SQLiteEnrollmentStoreError) -> SignInFailure {

@@ -2,14 +2,15 @@ internal import OTPDurableStore
 internal import OTPEnrollment
 internal import SQLiteNIO
 
-/// The steps of every sign-in, in sets: the first step's read, and the completion's or the wrong
-/// code's write.
+/// The steps of every sign-in, in sets: the first step's read, the second step's reads, and the
+/// completion's or the wrong code's write.
 ///
 /// sqlite-nio runs each statement as a trip to the connection's thread and back, and that trip,
 /// not the commit, is what a sign-in spends most of its time on once group commit shares the
-/// `fsync`. Concurrent sign-ins therefore go through `OperationBatcher`s: a batch's reads and
-/// writes are each one statement over all of its sign-ins, in one savepoint of the shared
-/// transaction, so a batch of many sign-ins costs about as many statements as one did.
+/// `fsync`. Concurrent sign-ins therefore go through `OperationBatcher`s: a set's reads are a few
+/// statements over all of its sign-ins on the reader, and its write is one statement that decides
+/// and applies every sign-in of the set, so a set of many sign-ins costs about as many statements
+/// as one did.
 extension SQLiteEnrollmentStore {
     /// Answers `requests` (user ids) together (``signInFactors(userID:)``): one result each, in
     /// order; all fail together only when a read does. The factors are read on the reader, which

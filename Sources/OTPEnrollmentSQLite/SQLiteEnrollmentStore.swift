@@ -74,9 +74,9 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
     let commits = Atomic(0)
     /// Concurrent first steps of sign-ins, decided together.
     let signInStarts: OperationBatcher<String, SignInFactors, SQLiteEnrollmentStoreError>
-    /// Concurrent sign-in completions, decided together.
     /// Second steps taken up (``pendingSignInContext(_:)``), in sets.
     let signInContexts: OperationBatcher<PendingSignInRecord, PendingSignInContext?, SQLiteEnrollmentStoreError>
+    /// Concurrent sign-in completions, decided together.
     let signInCompletions: OperationBatcher<SignInCompletionBatch.Request, SignInCompletion, SQLiteEnrollmentStoreError>
     /// Concurrent wrong codes of sign-ins, counted together.
     let signInFailures: OperationBatcher<SignInFailureBatch.Request, SignInFailure, SQLiteEnrollmentStoreError>
