@@ -187,7 +187,163 @@ extension PostgresEnrollmentStore {
                 "CREATE TABLE spent_sign_ins (expires_at bigint NOT NULL, id text NOT NULL, PRIMARY KEY (expires_at, id))",
             ]
         ),
+        Migration(
+            version: 7,
+            summary: "sets of sign-in completions and of wrong codes decided and applied by the server, one call each",
+            statements: [completeSignInsFunction, recordSignInFailuresFunction]
+        ),
     ]
+
+    /// `completeSignIn`'s rules for a set of completions, as ``SQLiteEnrollmentStore``'s trigger
+    /// writes them for SQLite, in one call (``completeSignIns(_:)``): one round trip where deciding
+    /// in Swift took six, each of them a wake-up of the service and of the server's backend.
+    ///
+    /// What the set reads to decide it is locked first, each kind in one order every set keeps,
+    /// so that sets of several servers never wait for each other in a circle: the credentials
+    /// claimed (inserted as spent; one another set holds waits for it), the factors (`FOR
+    /// UPDATE`), the users' sessions (the advisory lock ``insertSession(_:maximumPerUser:)``
+    /// takes). Then each request in turn, seeing what the ones before it wrote: the checks in
+    /// `completeSignIn`'s order (spent, expired, locked, the factor and its owner, the step), and
+    /// for a completion its writes (the step, the counter cleared, the session, the user's
+    /// sessions beyond the cap ended, oldest first). Last, the claims no completion spent are
+    /// released. One row per request: its index from zero, the outcome, and its detail (the
+    /// expiry, the end of the lock, the last accepted step).
+    ///
+    /// A migration's text never changes: a change to these rules is a new migration that
+    /// replaces the function (`CREATE OR REPLACE FUNCTION`).
+    static let completeSignInsFunction = """
+        CREATE FUNCTION otpkit_complete_sign_ins(
+            credential_ids text[], credential_users text[], credential_expiries bigint[], request_times bigint[],
+            factor_ids text[], request_steps bigint[], session_caps bigint[],
+            session_ids text[], session_users text[], session_providers text[], session_authenticated_at bigint[],
+            session_factors text[], session_has_factor boolean[], session_last_used_at bigint[], session_expiries bigint[]
+        ) RETURNS TABLE (request integer, outcome text, detail bigint)
+        LANGUAGE plpgsql AS $$
+        DECLARE
+            claimed text[];
+            spent_here text[] := '{}';
+            lock_end bigint;
+            factor_user text;
+            last_step bigint;
+        BEGIN
+            WITH claims AS (
+                INSERT INTO spent_sign_ins (expires_at, id)
+                SELECT DISTINCT c.expires_at, c.id FROM unnest(credential_expiries, credential_ids) AS c (expires_at, id)
+                ORDER BY c.expires_at, c.id
+                ON CONFLICT DO NOTHING RETURNING spent_sign_ins.id
+            )
+            SELECT coalesce(array_agg(claims.id), '{}') INTO claimed FROM claims;
+            PERFORM 1 FROM factors WHERE factors.id = ANY(factor_ids) ORDER BY factors.id FOR UPDATE;
+            PERFORM pg_advisory_xact_lock(\(Connection.LockNamespace.sessionsOfUser.rawValue), ordered.user_hash)
+            FROM (SELECT DISTINCT hashtext(u.user_id) AS user_hash FROM unnest(session_users) AS u (user_id) ORDER BY 1) AS ordered;
+
+            FOR i IN 1 .. coalesce(cardinality(credential_ids), 0) LOOP
+                request := i - 1;
+                detail := NULL;
+                SELECT c.locked_until INTO lock_end FROM failure_counters AS c WHERE c.key = factor_ids[i];
+                SELECT f.user_id, f.last_accepted_step INTO factor_user, last_step FROM factors AS f WHERE f.id = factor_ids[i];
+                IF NOT credential_ids[i] = ANY(claimed) OR credential_ids[i] = ANY(spent_here) THEN
+                    outcome := 'credentialNotFound';
+                ELSIF request_times[i] > credential_expiries[i] THEN
+                    outcome := 'credentialExpired';
+                    detail := credential_expiries[i];
+                ELSIF request_times[i] < lock_end THEN
+                    outcome := 'locked';
+                    detail := lock_end;
+                ELSIF factor_user IS DISTINCT FROM credential_users[i] THEN
+                    outcome := 'factorNotFound';
+                ELSIF last_step >= request_steps[i] THEN
+                    outcome := 'stepRejected';
+                    detail := last_step;
+                ELSE
+                    outcome := 'completed';
+                    spent_here := spent_here || credential_ids[i];
+                    UPDATE factors SET last_accepted_step = request_steps[i] WHERE factors.id = factor_ids[i];
+                    DELETE FROM failure_counters WHERE failure_counters.key = factor_ids[i];
+                    INSERT INTO sessions (id, user_id, first_factor_provider, authenticated_at, second_factor_enrollment_id, last_used_at, expires_at)
+                    VALUES (
+                        session_ids[i], session_users[i], session_providers[i], session_authenticated_at[i],
+                        CASE WHEN session_has_factor[i] THEN session_factors[i] END, session_last_used_at[i], session_expiries[i]);
+                    DELETE FROM sessions WHERE sessions.id IN (
+                        SELECT s.id FROM sessions AS s WHERE s.user_id = session_users[i] ORDER BY s.seq DESC OFFSET session_caps[i]);
+                END IF;
+                RETURN NEXT;
+            END LOOP;
+
+            DELETE FROM spent_sign_ins AS s USING unnest(credential_expiries, credential_ids) AS c (expires_at, id)
+            WHERE s.expires_at = c.expires_at AND s.id = c.id AND c.id = ANY(claimed) AND NOT c.id = ANY(spent_here);
+        END
+        $$
+        """
+
+    /// `recordSignInFailure`'s rules for a set of wrong codes, as ``SQLiteEnrollmentStore``'s
+    /// trigger writes them for SQLite, in one call (``recordSignInFailures(_:)``), as
+    /// ``completeSignInsFunction`` for completions: the credentials claimed (so that a wrong code
+    /// and a completion of one credential take turns across servers) and released at the end; the
+    /// counters inserted at zero where there are none, in key order, then locked by a statement of
+    /// their own, which sees the ones another server inserted meanwhile; then each request in
+    /// turn: the checks (spent, expired, locked), and for a wrong code
+    /// `FailureCounter.recordingFailure` (a lock that ended starts the count again; reaching the
+    /// limit locks, and the count starts again from zero). One row per request: its index from
+    /// zero, the outcome, its detail (the expiry, the end of the lock), and the count.
+    static let recordSignInFailuresFunction = """
+        CREATE FUNCTION otpkit_record_sign_in_failures(
+            credential_ids text[], credential_expiries bigint[], request_times bigint[],
+            failure_keys text[], failure_limits bigint[], lockouts bigint[]
+        ) RETURNS TABLE (request integer, outcome text, detail bigint, failures bigint)
+        LANGUAGE plpgsql AS $$
+        DECLARE
+            claimed text[];
+            lock_end bigint;
+        BEGIN
+            WITH claims AS (
+                INSERT INTO spent_sign_ins (expires_at, id)
+                SELECT DISTINCT c.expires_at, c.id FROM unnest(credential_expiries, credential_ids) AS c (expires_at, id)
+                ORDER BY c.expires_at, c.id
+                ON CONFLICT DO NOTHING RETURNING spent_sign_ins.id
+            )
+            SELECT coalesce(array_agg(claims.id), '{}') INTO claimed FROM claims;
+            INSERT INTO failure_counters (key, consecutive_failures, locked_until)
+            SELECT DISTINCT k.key, 0::bigint, NULL::bigint FROM unnest(failure_keys) AS k (key) ORDER BY k.key
+            ON CONFLICT (key) DO NOTHING;
+            PERFORM 1 FROM failure_counters AS c WHERE c.key = ANY(failure_keys) ORDER BY c.key FOR UPDATE;
+
+            FOR i IN 1 .. coalesce(cardinality(credential_ids), 0) LOOP
+                request := i - 1;
+                detail := NULL;
+                failures := NULL;
+                IF NOT credential_ids[i] = ANY(claimed) THEN
+                    outcome := 'credentialNotFound';
+                ELSIF request_times[i] > credential_expiries[i] THEN
+                    outcome := 'credentialExpired';
+                    detail := credential_expiries[i];
+                ELSE
+                    SELECT c.consecutive_failures, c.locked_until INTO failures, lock_end FROM failure_counters AS c WHERE c.key = failure_keys[i];
+                    IF request_times[i] < lock_end THEN
+                        outcome := 'locked';
+                        detail := lock_end;
+                        failures := NULL;
+                    ELSE
+                        outcome := 'counted';
+                        failures := CASE WHEN lock_end IS NULL THEN coalesce(failures, 0) ELSE 0 END + 1;
+                        IF failures >= failure_limits[i] THEN
+                            failures := 0;
+                            detail := request_times[i] + lockouts[i];
+                        END IF;
+                        -- An upsert: a completion elsewhere may have deleted the counter since it was inserted.
+                        INSERT INTO failure_counters AS c (key, consecutive_failures, locked_until)
+                        VALUES (failure_keys[i], failures, detail)
+                        ON CONFLICT (key) DO UPDATE SET consecutive_failures = excluded.consecutive_failures, locked_until = excluded.locked_until;
+                    END IF;
+                END IF;
+                RETURN NEXT;
+            END LOOP;
+
+            DELETE FROM spent_sign_ins AS s USING unnest(credential_expiries, credential_ids) AS c (expires_at, id)
+            WHERE s.expires_at = c.expires_at AND s.id = c.id AND c.id = ANY(claimed);
+        END
+        $$
+        """
 
     /// The key of the advisory lock migrations run under: "OTPK" and "MIGR" as one 64-bit number,
     /// so that no other application's lock is likely to collide with it.

@@ -103,17 +103,7 @@ extension SQLiteEnrollmentStore {
                     .integer(max(1, request.maximumSessionsPerUser)),
                 ] + Self.sessionBinds(request.session)
             }
-        ) { outcome, detail, _ throws(SQLiteEnrollmentStoreError) in
-            switch (outcome, detail) {
-            case ("completed", _): .completed
-            case ("credentialNotFound", _): .credentialNotFound
-            case ("credentialExpired", let expiresAt?): .credentialExpired(expiresAt: expiresAt)
-            case ("locked", let until?): .locked(until: until)
-            case ("factorNotFound", _): .factorNotFound
-            case ("stepRejected", let last?): .stepRejected(lastAcceptedStep: UInt64(clamping: last))
-            default: throw .database(path: path, message: "an unknown sign-in completion outcome \(outcome)")
-            }
-        }
+        ) { outcome, detail, _ in SignInCompletion(storedOutcome: outcome, detail: detail) }
     }
 
     /// Counts `requests` together (``recordSignInFailure(credential:failureKey:at:limit:lockout:)``):
@@ -127,15 +117,7 @@ extension SQLiteEnrollmentStore {
                     .text(request.failureKey), .integer(request.limit), .integer(.init(request.lockout)),
                 ]
             }
-        ) { outcome, detail, failures throws(SQLiteEnrollmentStoreError) in
-            switch (outcome, detail, failures) {
-            case ("counted", let lockedUntil, let failures?): .counted(FailureCounter(consecutiveFailures: Int(failures), lockedUntil: lockedUntil))
-            case ("credentialNotFound", _, _): .credentialNotFound
-            case ("credentialExpired", let expiresAt?, _): .credentialExpired(expiresAt: expiresAt)
-            case ("locked", let until?, _): .locked(until: until)
-            default: throw .database(path: path, message: "an unknown wrong-code outcome \(outcome)")
-            }
-        }
+        ) { outcome, detail, failures in SignInFailure(storedOutcome: outcome, detail: detail, failures: failures) }
     }
 
     /// Decides and applies a set of sign-in steps (`rows`, one per request, in the columns of
@@ -150,7 +132,7 @@ extension SQLiteEnrollmentStore {
     /// and the writes; and it is atomic, so a set that fails writes nothing.
     private func applySet<Outcome: Sendable>(
         into view: String, columns: String, rows: [[SQLiteData]],
-        outcome: (_ outcome: String, _ detail: Int64?, _ failures: Int64?) throws(SQLiteEnrollmentStoreError) -> Outcome
+        outcome: (_ outcome: String, _ detail: Int64?, _ failures: Int64?) -> Outcome?
     ) async -> [Result<Outcome, SQLiteEnrollmentStoreError>] {
         do throws(SQLiteEnrollmentStoreError) {
             let binds = rows.enumerated().flatMap { seq, row in [SQLiteData.integer(seq)] + row }
@@ -159,19 +141,9 @@ extension SQLiteEnrollmentStore {
                     "INSERT INTO \(view) (seq, \(columns)) VALUES \(Self.placeholders(rows.count, row: 1 + (rows.first?.count ?? 0)))", binds)
                 return try await self.execute("DELETE FROM sign_in_outcomes RETURNING seq, outcome, detail, failures")
             }
-            var outcomes = [Outcome?](repeating: nil, count: rows.count)
-            for row in recorded {
-                let reader = RowReader(row: row)
-                let seq = Int(try reader.integer("seq", of: "sign-in outcome"))
-                guard outcomes.indices.contains(seq) else { throw .database(path: path, message: "a sign-in outcome for no request (\(seq))") }
-                outcomes[seq] = try outcome(
-                    reader.text("outcome"), reader.optionalInteger("detail", of: "sign-in outcome"),
-                    reader.optionalInteger("failures", of: "sign-in outcome"))
-            }
-            return try outcomes.map { outcome throws(SQLiteEnrollmentStoreError) in
-                guard let outcome else { throw .database(path: path, message: "a sign-in step without an outcome") }
-                return .success(outcome)
-            }
+            return try recorded.map { RowReader(row: $0) }.signInOutcomes(
+                count: rows.count, invalid: { .database(path: path, message: $0) }, outcome
+            ).map { .success($0) }
         } catch {
             return rows.map { _ in .failure(error) }
         }
