@@ -321,7 +321,7 @@ let package = Package(
         .testTarget(
             name: "OTPEnrollmentSQLiteTests",
             dependencies: [
-                "OTPEnrollmentSQLite", "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPSealing", "OTPCore",
+                "OTPEnrollmentSQLite", "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPDurableStore", "OTPSealing", "OTPCore",
                 "OTPTestUtilities", .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ]
         ),

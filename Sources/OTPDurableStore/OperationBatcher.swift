@@ -3,9 +3,12 @@ internal import Synchronization
 /// Runs concurrent requests of one kind together, as one set, so that a durable store answers many
 /// of them with a few statements and one commit instead of several statements and a commit each.
 ///
-/// A request that finds the batcher idle starts a batch at once, alone: a lone request never waits
-/// for company. Requests that arrive while a batch runs queue up and form the next batch, up to
-/// `maximumBatch` of them, so batches grow with the load and no timer is involved. The operation
+/// A request that finds fewer than `maximumConcurrentBatches` batches running starts one at once,
+/// alone: a lone request never waits for company. Requests that arrive while that many run queue
+/// up and form the next batch, up to `maximumBatch` of them, so batches grow with the load and no
+/// timer is involved. One batch at a time suits a store with one writer (SQLite); a database that
+/// commits concurrent transactions in one flush of its log (PostgreSQL) answers sooner with a few
+/// at once, since a batch mostly waits: for its round trips and for the disk. The operation
 /// answers a batch with one result per request, in order; a store runs the whole batch in one
 /// transaction and fails every request of a batch whose commit fails, while refusing one request
 /// (a replayed step, say) leaves the others alone.
@@ -23,15 +26,18 @@ package final class OperationBatcher<Request: Sendable, Response: Sendable, Fail
 
     private struct State: Sendable {
         var queue: [Waiting] = []
-        var draining = false
+        var running = 0
     }
 
     private let state = Mutex(State())
     private let maximumBatch: Int
+    private let maximumConcurrentBatches: Int
 
-    /// A batcher whose batches hold at most `maximumBatch` requests (at least one).
-    package init(maximumBatch: Int) {
+    /// A batcher whose batches hold at most `maximumBatch` requests, with at most
+    /// `maximumConcurrentBatches` running at once (each at least one).
+    package init(maximumBatch: Int, maximumConcurrentBatches: Int = 1) {
         self.maximumBatch = max(1, maximumBatch)
+        self.maximumConcurrentBatches = max(1, maximumConcurrentBatches)
     }
 
     /// Queues `request` and returns its result once the batch holding it has run.
@@ -42,8 +48,8 @@ package final class OperationBatcher<Request: Sendable, Response: Sendable, Fail
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Response, Failure>, Never>) in
             let startsDraining = state.withLock { state in
                 state.queue.append(Waiting(request: request, continuation: continuation))
-                guard !state.draining else { return false }
-                state.draining = true
+                guard state.running < maximumConcurrentBatches else { return false }
+                state.running += 1
                 return true
             }
             // The drain runs in a task of its own, not in the submitter's: the submitter that
@@ -58,7 +64,7 @@ package final class OperationBatcher<Request: Sendable, Response: Sendable, Fail
             let batch = state.withLock { state -> [Waiting] in
                 let batch = Array(state.queue.prefix(maximumBatch))
                 state.queue.removeFirst(batch.count)
-                if batch.isEmpty { state.draining = false }
+                if batch.isEmpty { state.running -= 1 }
                 return batch
             }
             guard !batch.isEmpty else { return }

@@ -1,0 +1,98 @@
+import OTPDurableStore
+import Synchronization
+import Testing
+
+/// The batcher both durable stores decide concurrent sign-ins with: every request answered with
+/// its own result, batches formed from what queued meanwhile, and never more batches at once than
+/// allowed.
+@Suite("Durable stores: operation batcher")
+struct OperationBatcherTests {
+    /// What a test's operation saw: the batches it was given, and how many ran at once.
+    struct Record {
+        var batches: [[Int]] = []
+        var running = 0
+        var mostAtOnce = 0
+        var gateOpen = false
+    }
+
+    /// The record, shared by the operation's batches and the test.
+    final class Recorder: Sendable {
+        private let record = Mutex(Record())
+
+        func withLock<Value>(_ body: (inout Record) -> Value) -> Value {
+            record.withLock { body(&$0) }
+        }
+    }
+
+    /// An operation that records its batches and holds each until the gate opens; it answers
+    /// every request with its double, or refuses the odd ones.
+    static func operation(_ record: Recorder) -> OperationBatcher<Int, Int, BatchRefusal>.Run {
+        { requests in
+            record.withLock { record in
+                record.batches.append(requests)
+                record.running += 1
+                record.mostAtOnce = max(record.mostAtOnce, record.running)
+            }
+            while !record.withLock({ $0.gateOpen }) { try? await Task.sleep(for: .milliseconds(1)) }
+            record.withLock { $0.running -= 1 }
+            return requests.map { $0.isMultiple(of: 2) ? .success($0 * 2) : .failure(BatchRefusal(request: $0)) }
+        }
+    }
+
+    struct BatchRefusal: Error, Equatable {
+        let request: Int
+    }
+
+    /// Waits until `condition` holds of the record; a test whose batches never start fails by
+    /// its time limit rather than waiting forever.
+    static func waitUntil(_ record: Recorder, _ condition: (Record) -> Bool) async {
+        while !record.withLock({ condition($0) }) { try? await Task.sleep(for: .milliseconds(1)) }
+    }
+
+    @Test("with room for two batches, two run at once and the third waits; each request gets its own answer", .timeLimit(.minutes(1)))
+    func concurrentBatches() async throws {
+        try await check(maximumConcurrentBatches: 2)
+    }
+
+    @Test("with room for one batch, a second waits for the first", .timeLimit(.minutes(1)))
+    func oneBatchAtATime() async throws {
+        try await check(maximumConcurrentBatches: 1)
+    }
+
+    /// Holds the first `maximumConcurrentBatches` requests' batches, queues five more behind them,
+    /// then opens the gate: no more batches than allowed ever ran at once, the queued requests
+    /// went out in batches of their own, and every request got its own result.
+    func check(maximumConcurrentBatches: Int) async throws {
+        let batcher = OperationBatcher<Int, Int, BatchRefusal>(maximumBatch: 3, maximumConcurrentBatches: maximumConcurrentBatches)
+        let record = Recorder()
+        let run = Self.operation(record)
+        let requests = 0..<(maximumConcurrentBatches + 5)
+        try await withThrowingTaskGroup(of: (Int, Result<Int, BatchRefusal>).self) { group in
+            for request in requests {
+                group.addTask {
+                    do throws(BatchRefusal) {
+                        return (request, .success(try await batcher.submit(request, to: run)))
+                    } catch {
+                        return (request, .failure(error))
+                    }
+                }
+                // The first requests each find room and start a batch alone.
+                if request < maximumConcurrentBatches {
+                    await Self.waitUntil(record) { $0.batches.count == request + 1 }
+                }
+            }
+            // The rest queue behind the held batches; none of them may start a batch of its own.
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(record.withLock { $0.batches.count } == maximumConcurrentBatches, "batches started while the first were held")
+            record.withLock { $0.gateOpen = true }
+            for try await (request, result) in group {
+                #expect(result == (request.isMultiple(of: 2) ? .success(request * 2) : .failure(BatchRefusal(request: request))))
+            }
+        }
+        let seen = record.withLock { $0 }
+        #expect(seen.mostAtOnce == maximumConcurrentBatches)
+        #expect(seen.batches.prefix(maximumConcurrentBatches).allSatisfy { $0.count == 1 }, "the first requests ran alone: \(seen.batches)")
+        #expect(seen.batches.allSatisfy { $0.count <= 3 }, "a batch above the maximum: \(seen.batches)")
+        #expect(seen.batches.flatMap { $0 }.sorted() == Array(requests), "every request in exactly one batch: \(seen.batches)")
+    }
+}
