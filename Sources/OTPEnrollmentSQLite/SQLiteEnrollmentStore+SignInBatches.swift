@@ -121,25 +121,28 @@ extension SQLiteEnrollmentStore {
     }
 
     /// Decides and applies a set of sign-in steps (`rows`, one per request, in the columns of
-    /// `view` after `seq`) as one `INSERT` into `view`, whose trigger records each row's outcome in
-    /// `sign_in_outcomes`, then reads the outcomes: one result per row, in order; all fail together
-    /// only when the statement does.
+    /// `table` after `seq`) as one `INSERT` into `table`, whose trigger decides and applies each
+    /// row before it is inserted and records its outcome in `sign_in_outcomes`, where the
+    /// statement's `RETURNING` reads it: one result per row, in order; all fail together only when
+    /// the statement does.
     ///
-    /// Two trips to the writer's thread instead of four (`BEGIN`, a read of the rows, the writes,
-    /// `COMMIT`): on a busy machine each trip waits for thread wake-ups, and those trips, not the
-    /// work, were most of a set's time. A write statement in autocommit takes SQLite's write lock
-    /// before it reads, as `BEGIN IMMEDIATE` does, so no other process writes between the checks
-    /// and the writes; and it is atomic, so a set that fails writes nothing.
+    /// One trip to the writer's thread, where deciding in Swift took four (`BEGIN`, a read of the
+    /// rows, the writes, `COMMIT`): on a busy machine each trip waits for thread wake-ups, and
+    /// those trips, not the work, were most of a set's time. A write statement in autocommit takes
+    /// SQLite's write lock before it reads, as `BEGIN IMMEDIATE` does, so no other process writes
+    /// between the checks and the writes; and it is atomic, so a set that fails writes nothing.
     private func applySet<Outcome: Sendable>(
-        into view: String, columns: String, rows: [[SQLiteData]],
+        into table: String, columns: String, rows: [[SQLiteData]],
         outcome: (_ outcome: String, _ detail: Int64?, _ failures: Int64?) -> Outcome?
     ) async -> [Result<Outcome, SQLiteEnrollmentStoreError>] {
         do throws(SQLiteEnrollmentStoreError) {
             let binds = rows.enumerated().flatMap { seq, row in [SQLiteData.integer(seq)] + row }
             let recorded = try await autocommitted { () throws(SQLiteEnrollmentStoreError) -> [SQLiteRow] in
                 try await self.execute(
-                    "INSERT INTO \(view) (seq, \(columns)) VALUES \(Self.placeholders(rows.count, row: 1 + (rows.first?.count ?? 0)))", binds)
-                return try await self.execute("DELETE FROM sign_in_outcomes RETURNING seq, outcome, detail, failures")
+                    """
+                    INSERT INTO \(table) (seq, \(columns)) VALUES \(Self.placeholders(rows.count, row: 1 + (rows.first?.count ?? 0)))
+                    RETURNING seq, \(["outcome", "detail", "failures"].map { "(SELECT \($0) FROM sign_in_outcomes AS o WHERE o.seq = \(table).seq) AS \($0)" }.joined(separator: ", "))
+                    """, binds)
             }
             return try recorded.map { RowReader(row: $0) }.signInOutcomes(
                 count: rows.count, invalid: { .database(path: path, message: $0) }, outcome
@@ -160,31 +163,33 @@ extension SQLiteEnrollmentStore {
         }
     }
 
-    /// Two views that are only ever inserted into, with triggers that decide and apply each row,
-    /// so that a set of completions or of wrong codes is one statement (``applySet(into:columns:rows:outcome:)``),
-    /// and the table of outcomes the triggers leave for the set's one read. Temporary objects of
-    /// the connection, made when it opens: nothing of them is in the file, so they need no
-    /// migration and each process has its own. Rows apply in the order they are inserted, each
-    /// seeing what the rows before it wrote, and one that fails fails the statement.
+    /// Two tables that are only ever inserted into, each with a trigger that decides and applies
+    /// a row before it goes in, so that a set of completions or of wrong codes is one statement
+    /// (``applySet(into:columns:rows:outcome:)``), and the table of outcomes the triggers leave for
+    /// that statement's `RETURNING`, which sees what the triggers that ran before its row wrote
+    /// (and not what `AFTER` triggers write, hence `BEFORE`). Each trigger first deletes what an
+    /// earlier set left under the row's `seq`, so the tables never hold more than one set.
+    /// Temporary objects of the connection, made when it opens: nothing of them is in the file,
+    /// so they need no migration and each process has its own. Rows apply in the order they are
+    /// inserted, each seeing what the rows before it wrote, and one that fails fails the statement.
     ///
-    /// The triggers are `completeSignIn`'s and `recordSignInFailure`'s rules
-    /// (`SignInCompletionBatch` and `SignInFailureBatch`, which the PostgreSQL store applies in
-    /// Swift) written again in SQL, deliberately: deciding in Swift needs the rows read first, in a
-    /// transaction held open across two more trips to the writer's thread. The shared conformance
-    /// suite holds them to the same answers.
+    /// The triggers are `completeSignIn`'s and `recordSignInFailure`'s rules written in SQL, as
+    /// PostgreSQL's functions write them in PL/pgSQL (`PostgresEnrollmentStore`'s migration 7) and
+    /// the in-memory store in Swift, deliberately: deciding in Swift needs the rows read first,
+    /// in a transaction held open across more trips to the writer's thread. The shared
+    /// conformance suite holds all three to the same answers.
     static let signInWriteSchema = [
         "CREATE TEMP TABLE sign_in_outcomes (seq INTEGER PRIMARY KEY, outcome TEXT NOT NULL, detail INTEGER, failures INTEGER)",
-        """
-        CREATE TEMP VIEW sign_in_completions (seq, \(signInCompletionColumns))
-        AS SELECT \(Array(repeating: "NULL", count: 15).joined(separator: ", "))
-        """,
+        "CREATE TEMP TABLE sign_in_completions (seq INTEGER PRIMARY KEY, \(signInCompletionColumns))",
         // The checks in the order `completeSignIn` makes them (spent, expired, locked, the factor
         // and its owner, the step), then, for a completion, what `completeSignIn` alone writes:
         // the credential spent, the step recorded, the failures cleared, the session stored, and
         // the user's sessions beyond the cap ended, oldest first.
         """
-        CREATE TEMP TRIGGER sign_in_completions_apply INSTEAD OF INSERT ON sign_in_completions
+        CREATE TEMP TRIGGER sign_in_completions_apply BEFORE INSERT ON sign_in_completions
         BEGIN
+            DELETE FROM sign_in_completions WHERE seq = NEW.seq;
+            DELETE FROM sign_in_outcomes WHERE seq = NEW.seq;
             INSERT INTO sign_in_outcomes (seq, outcome, detail)
             SELECT NEW.seq, outcome, CASE outcome
                 WHEN 'credentialExpired' THEN NEW.credential_expires_at
@@ -219,16 +224,15 @@ extension SQLiteEnrollmentStore {
                 );
         END
         """,
-        """
-        CREATE TEMP VIEW sign_in_failures (seq, \(signInFailureColumns))
-        AS SELECT \(Array(repeating: "NULL", count: 7).joined(separator: ", "))
-        """,
+        "CREATE TEMP TABLE sign_in_failures (seq INTEGER PRIMARY KEY, \(signInFailureColumns))",
         // The checks in the order `recordSignInFailure` makes them (spent, expired, locked), then,
         // for a counted failure, `FailureCounter.recordingFailure`: a lock that ended starts the
         // count again, and reaching the limit locks and starts it again from zero.
         """
-        CREATE TEMP TRIGGER sign_in_failures_apply INSTEAD OF INSERT ON sign_in_failures
+        CREATE TEMP TRIGGER sign_in_failures_apply BEFORE INSERT ON sign_in_failures
         BEGIN
+            DELETE FROM sign_in_failures WHERE seq = NEW.seq;
+            DELETE FROM sign_in_outcomes WHERE seq = NEW.seq;
             INSERT INTO sign_in_outcomes (seq, outcome, detail, failures)
             SELECT NEW.seq, outcome,
                 CASE
