@@ -196,7 +196,8 @@ extension PostgresEnrollmentStore {
 
     /// `completeSignIn`'s rules for a set of completions, as ``SQLiteEnrollmentStore``'s trigger
     /// writes them for SQLite, in one call (``completeSignIns(_:)``): one round trip where deciding
-    /// in Swift took six, each of them a wake-up of the service and of the server's backend.
+    /// in Swift between the reads and the writes takes six to eight, each a wake-up of the service
+    /// and of the server's backend.
     ///
     /// What the set reads to decide it is locked first, each kind in one order every set keeps,
     /// so that sets of several servers never wait for each other in a circle: the credentials

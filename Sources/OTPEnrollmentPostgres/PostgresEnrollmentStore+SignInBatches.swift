@@ -7,12 +7,11 @@ internal import PostgresNIO
 ///
 /// Each statement is a round trip to the server, and PostgreSQL spends about as long on a small
 /// statement as on the same statement over many rows: concurrent sign-ins therefore go through
-/// `OperationBatcher`s, and a batch's reads and writes are each one statement over all of its
-/// sign-ins (arrays through `unnest` and `= ANY`), in one transaction. What a batch reads to
-/// decide it locks (`FOR UPDATE`, or, for a credential, which has no row until it is spent, its
-/// claim: the row inserted, released at the end unless a completion spent it; in id order, so
-/// that two servers with overlapping batches never wait for each other in a circle), so the
-/// decision holds under `READ COMMITTED` with any number of servers.
+/// `OperationBatcher`s. A set of first steps is one read over all of its users (arrays through
+/// `= ANY`); a set of completions or of wrong codes is one call of a function the migrations
+/// install, which locks what the set decides on, in one order every set keeps, and decides and
+/// applies each request in turn (``completeSignInsFunction``, ``recordSignInFailuresFunction``),
+/// so the decision holds under `READ COMMITTED` with any number of servers.
 extension PostgresEnrollmentStore {
     /// Answers `requests` (user ids) together (``signInFactors(userID:)``): one result each, in
     /// order; all fail together only when the read does.
@@ -49,7 +48,7 @@ extension PostgresEnrollmentStore {
     /// Completes `requests` together (``completeSignIn(credential:factorID:step:at:session:maximumSessionsPerUser:)``)
     /// in one call of ``completeSignInsFunction``: one result each, in order; all fail together
     /// only when the transaction does.
-    func completeSignIns(_ requests: [SignInCompletionBatch.Request]) async -> [Result<SignInCompletion, PostgresEnrollmentStoreError>] {
+    func completeSignIns(_ requests: [SignInCompletionRequest]) async -> [Result<SignInCompletion, PostgresEnrollmentStoreError>] {
         let credentials = requests.map(\.credential)
         let sessions = requests.map(\.session)
         // postgres-nio binds no array of optionals: whether a session has a second factor goes
@@ -70,7 +69,7 @@ extension PostgresEnrollmentStore {
     /// Counts `requests` together (``recordSignInFailure(credential:failureKey:at:limit:lockout:)``)
     /// in one call of ``recordSignInFailuresFunction``: one result each, in order; all fail
     /// together only when the transaction does.
-    func recordSignInFailures(_ requests: [SignInFailureBatch.Request]) async -> [Result<SignInFailure, PostgresEnrollmentStoreError>] {
+    func recordSignInFailures(_ requests: [SignInFailureRequest]) async -> [Result<SignInFailure, PostgresEnrollmentStoreError>] {
         let credentials = requests.map(\.credential)
         let query: PostgresQuery = """
             SELECT request AS seq, outcome, detail, failures FROM otpkit_record_sign_in_failures(

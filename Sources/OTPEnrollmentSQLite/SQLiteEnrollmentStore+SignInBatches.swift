@@ -93,7 +93,7 @@ extension SQLiteEnrollmentStore {
 
     /// Completes `requests` together (``completeSignIn(credential:factorID:step:at:session:maximumSessionsPerUser:)``):
     /// one result each, in order; all fail together only when the statement does.
-    func completeSignIns(_ requests: [SignInCompletionBatch.Request]) async -> [Result<SignInCompletion, SQLiteEnrollmentStoreError>] {
+    func completeSignIns(_ requests: [SignInCompletionRequest]) async -> [Result<SignInCompletion, SQLiteEnrollmentStoreError>] {
         await applySet(
             into: "sign_in_completions", columns: Self.signInCompletionColumns,
             rows: requests.map { request in
@@ -108,7 +108,7 @@ extension SQLiteEnrollmentStore {
 
     /// Counts `requests` together (``recordSignInFailure(credential:failureKey:at:limit:lockout:)``):
     /// one result each, in order; all fail together only when the statement does.
-    func recordSignInFailures(_ requests: [SignInFailureBatch.Request]) async -> [Result<SignInFailure, SQLiteEnrollmentStoreError>] {
+    func recordSignInFailures(_ requests: [SignInFailureRequest]) async -> [Result<SignInFailure, SQLiteEnrollmentStoreError>] {
         await applySet(
             into: "sign_in_failures", columns: Self.signInFailureColumns,
             rows: requests.map { request in

@@ -77,9 +77,9 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
     /// Second steps taken up (``pendingSignInContext(_:)``), in sets.
     let signInContexts: OperationBatcher<PendingSignInRecord, PendingSignInContext?, SQLiteEnrollmentStoreError>
     /// Concurrent sign-in completions, decided together.
-    let signInCompletions: OperationBatcher<SignInCompletionBatch.Request, SignInCompletion, SQLiteEnrollmentStoreError>
+    let signInCompletions: OperationBatcher<SignInCompletionRequest, SignInCompletion, SQLiteEnrollmentStoreError>
     /// Concurrent wrong codes of sign-ins, counted together.
-    let signInFailures: OperationBatcher<SignInFailureBatch.Request, SignInFailure, SQLiteEnrollmentStoreError>
+    let signInFailures: OperationBatcher<SignInFailureRequest, SignInFailure, SQLiteEnrollmentStoreError>
     private let closed = Mutex(false)
     /// Set once by ``open(path:sealer:options:)``, before the store is handed out.
     let codeDigestSealer = Mutex<SecretSealer?>(nil)

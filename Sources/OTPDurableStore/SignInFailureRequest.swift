@@ -1,0 +1,20 @@
+package import OTPEnrollment
+
+/// One caller's `EnrollmentStore.recordSignInFailure`, as a durable store's set of wrong codes
+/// holds it: the database counts the set, each request in turn, as ``SignInCompletionRequest``
+/// says for completions.
+package struct SignInFailureRequest: Sendable {
+    package var credential: PendingSignInRecord
+    package var failureKey: String
+    package var time: Int64
+    package var limit: Int
+    package var lockout: Int64
+
+    package init(credential: PendingSignInRecord, failureKey: String, time: Int64, limit: Int, lockout: Int64) {
+        self.credential = credential
+        self.failureKey = failureKey
+        self.time = time
+        self.limit = limit
+        self.lockout = lockout
+    }
+}
