@@ -13,6 +13,12 @@ internal import Synchronization
 /// transaction and fails every request of a batch whose commit fails, while refusing one request
 /// (a replayed step, say) leaves the others alone.
 ///
+/// A queue longer than `splitsAbove` is split: the next batch takes half of it (at least
+/// `splitsAbove`), and the rest forms the batch after. Callers that come back as soon as they are
+/// answered (a server's clients, each signing in again) would otherwise move in one wave:
+/// everyone in one batch, then everyone away at once while the store idles. Two halves take
+/// turns instead, one batch running while the other's callers do the rest of their work.
+///
 /// The operation comes with each request rather than at creation, so that a store can keep its
 /// batchers as constants and pass a closure over itself that lives only as long as the call.
 package final class OperationBatcher<Request: Sendable, Response: Sendable, Failure: Error>: Sendable {
@@ -32,12 +38,23 @@ package final class OperationBatcher<Request: Sendable, Response: Sendable, Fail
     private let state = Mutex(State())
     private let maximumBatch: Int
     private let maximumConcurrentBatches: Int
+    private let splitsAbove: Int
 
     /// A batcher whose batches hold at most `maximumBatch` requests, with at most
-    /// `maximumConcurrentBatches` running at once (each at least one).
-    package init(maximumBatch: Int, maximumConcurrentBatches: Int = 1) {
+    /// `maximumConcurrentBatches` running at once, and a queue longer than `splitsAbove` split in
+    /// two (each at least one).
+    package init(maximumBatch: Int, maximumConcurrentBatches: Int = 1, splitsAbove: Int = 32) {
         self.maximumBatch = max(1, maximumBatch)
         self.maximumConcurrentBatches = max(1, maximumConcurrentBatches)
+        self.splitsAbove = max(1, splitsAbove)
+    }
+
+    /// How many requests wait for a batch to take them.
+    package var queuedCount: Int { state.withLock { $0.queue.count } }
+
+    /// How many of `queued` requests the next batch takes.
+    private func batchSize(queued: Int) -> Int {
+        min(maximumBatch, max(splitsAbove, (queued + 1) / 2))
     }
 
     /// Queues `request` and returns its result once the batch holding it has run.
@@ -62,7 +79,7 @@ package final class OperationBatcher<Request: Sendable, Response: Sendable, Fail
     private func drain(_ run: Run) async {
         while true {
             let batch = state.withLock { state -> [Waiting] in
-                let batch = Array(state.queue.prefix(maximumBatch))
+                let batch = Array(state.queue.prefix(batchSize(queued: state.queue.count)))
                 state.queue.removeFirst(batch.count)
                 if batch.isEmpty { state.running -= 1 }
                 return batch

@@ -82,7 +82,8 @@ struct OperationBatcherTests {
                 }
             }
             // The rest queue behind the held batches; none of them may start a batch of its own.
-            try await Task.sleep(for: .milliseconds(100))
+            while batcher.queuedCount < requests.count - maximumConcurrentBatches { try await Task.sleep(for: .milliseconds(1)) }
+            try await Task.sleep(for: .milliseconds(20))
             #expect(record.withLock { $0.batches.count } == maximumConcurrentBatches, "batches started while the first were held")
             record.withLock { $0.gateOpen = true }
             for try await (request, result) in group {
@@ -94,5 +95,23 @@ struct OperationBatcherTests {
         #expect(seen.batches.prefix(maximumConcurrentBatches).allSatisfy { $0.count == 1 }, "the first requests ran alone: \(seen.batches)")
         #expect(seen.batches.allSatisfy { $0.count <= 3 }, "a batch above the maximum: \(seen.batches)")
         #expect(seen.batches.flatMap { $0 }.sorted() == Array(requests), "every request in exactly one batch: \(seen.batches)")
+    }
+
+    @Test("a queue longer than splitsAbove goes out in halves, each at least splitsAbove", .timeLimit(.minutes(1)))
+    func splitQueue() async throws {
+        let batcher = OperationBatcher<Int, Int, BatchRefusal>(maximumBatch: 8, splitsAbove: 2)
+        let record = Recorder()
+        let run = Self.operation(record)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for request in 0..<10 {
+                group.addTask { _ = try? await batcher.submit(request, to: run) }
+                if request == 0 { await Self.waitUntil(record) { $0.batches.count == 1 } }
+            }
+            while batcher.queuedCount < 9 { try await Task.sleep(for: .milliseconds(1)) }
+            record.withLock { $0.gateOpen = true }
+            try await group.waitForAll()
+        }
+        // Nine queued behind the first: half (five), then half of four (two, the least), then two.
+        #expect(record.withLock { $0.batches.map(\.count) } == [1, 5, 2, 2])
     }
 }
