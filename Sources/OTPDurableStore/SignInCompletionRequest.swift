@@ -1,8 +1,9 @@
 package import OTPEnrollment
 
 /// One caller's `EnrollmentStore.completeSignIn`, as a durable store's set of completions holds
-/// it: the database decides the set (SQLite's trigger, PostgreSQL's function), each request by
-/// the protocol's rules and in turn, so that each outcome is the one it would have had alone.
+/// it: the set is decided by the protocol's rules, each request in turn, so that each outcome is
+/// the one it would have had alone (in SQLite's trigger; in ``SignInCompletionBatch`` for
+/// PostgreSQL).
 package struct SignInCompletionRequest: Sendable {
     package var credential: PendingSignInRecord
     package var factorID: String

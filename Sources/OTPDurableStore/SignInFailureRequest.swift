@@ -1,8 +1,8 @@
 package import OTPEnrollment
 
 /// One caller's `EnrollmentStore.recordSignInFailure`, as a durable store's set of wrong codes
-/// holds it: the database counts the set, each request in turn, as ``SignInCompletionRequest``
-/// says for completions.
+/// holds it: each request counted in turn, as ``SignInCompletionRequest`` says for completions
+/// (``SignInFailureBatch`` for PostgreSQL).
 package struct SignInFailureRequest: Sendable {
     package var credential: PendingSignInRecord
     package var failureKey: String

@@ -107,6 +107,14 @@ extension StoredRow {
             consecutiveFailures: Int(try integer("consecutive_failures", of: key)), lockedUntil: try optionalInteger("locked_until", of: key))
     }
 
+    /// A row of `id, user_id, last_accepted_step`: a TOTP factor as a sign-in completion reads it.
+    package func completionFactor() throws(Failure) -> (id: String, factor: SignInCompletionBatch.Factor) {
+        let id = try text("id", of: "?")
+        return (
+            id, SignInCompletionBatch.Factor(userID: try text("user_id", of: id), lastAcceptedStep: try optionalInteger("last_accepted_step", of: id))
+        )
+    }
+
     /// A row of ``StoredColumns/session``.
     package func sessionRecord() throws(Failure) -> SessionRecord {
         let id = try text("id", of: "?")

@@ -354,7 +354,7 @@ extension PostgresEnrollmentStore {
 extension PostgresEnrollmentStore.Connection {
     /// Advisory-lock namespaces (the first key of `pg_advisory_xact_lock(int, int)`; the second is
     /// the hashed user id). A hash collision only makes two users take turns.
-    enum LockNamespace: Int32 {
+    private enum LockNamespace: Int32 {
         case factorsOfUser = 0x4F54_5046
         case sessionsOfUser = 0x4F54_5053
     }
@@ -431,6 +431,16 @@ extension PostgresEnrollmentStore.Connection {
             try await execute("DELETE FROM spent_sign_ins WHERE expires_at = \(credential.expiresAt) AND id = \(credential.id)")
         }
         return outcome
+    }
+
+    /// Takes the session locks of `users` until the transaction ends, in the order of their
+    /// hashes, so that two servers locking overlapping sets never wait for each other in a circle.
+    func lockSessions(of users: [String]) async throws {
+        try await execute(
+            """
+            SELECT pg_advisory_xact_lock(\(LockNamespace.sessionsOfUser.rawValue), user_hash)
+            FROM (SELECT DISTINCT hashtext(user_id) AS user_hash FROM unnest(\(users)::text[]) AS u (user_id) ORDER BY user_hash) AS ordered
+            """)
     }
 
     /// Inserts the session, then ends the user's oldest sessions beyond `maximumPerUser`, under

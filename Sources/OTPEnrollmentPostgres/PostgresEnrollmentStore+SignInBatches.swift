@@ -7,11 +7,12 @@ internal import PostgresNIO
 ///
 /// Each statement is a round trip to the server, and PostgreSQL spends about as long on a small
 /// statement as on the same statement over many rows: concurrent sign-ins therefore go through
-/// `OperationBatcher`s. A set of first steps is one read over all of its users (arrays through
-/// `= ANY`); a set of completions or of wrong codes is one call of a function the migrations
-/// install, which locks what the set decides on, in one order every set keeps, and decides and
-/// applies each request in turn (``completeSignInsFunction``, ``recordSignInFailuresFunction``),
-/// so the decision holds under `READ COMMITTED` with any number of servers.
+/// `OperationBatcher`s, and a batch's reads and writes are each one statement over all of its
+/// sign-ins (arrays through `unnest` and `= ANY`), in one transaction. What a batch reads to
+/// decide it locks (`FOR UPDATE`, or, for a credential, which has no row until it is spent, its
+/// claim: the row inserted, released at the end unless a completion spent it; in id order, so
+/// that two servers with overlapping batches never wait for each other in a circle), so the
+/// decision holds under `READ COMMITTED` with any number of servers.
 extension PostgresEnrollmentStore {
     /// Answers `requests` (user ids) together (``signInFactors(userID:)``): one result each, in
     /// order; all fail together only when the read does.
@@ -45,61 +46,200 @@ extension PostgresEnrollmentStore {
             .init(kind: "phone", columns: StoredColumns.phoneFactor, from: "phone_factors WHERE user_id = ANY($1)"),
         ], orderedBy: "kind, enrolled_at, id", null: PostgresEnrollmentStore.typedNull)
 
-    /// Completes `requests` together (``completeSignIn(credential:factorID:step:at:session:maximumSessionsPerUser:)``)
-    /// in one call of ``completeSignInsFunction``: one result each, in order; all fail together
-    /// only when the transaction does.
+    /// Completes `requests` together (``completeSignIn(credential:factorID:step:at:session:maximumSessionsPerUser:)``):
+    /// one result each, in order; all fail together only when the transaction does.
     func completeSignIns(_ requests: [SignInCompletionRequest]) async -> [Result<SignInCompletion, PostgresEnrollmentStoreError>] {
-        let credentials = requests.map(\.credential)
-        let sessions = requests.map(\.session)
+        do throws(PostgresEnrollmentStoreError) {
+            let batch = try await transaction("completing sign-ins") { connection -> SignInCompletionBatch in
+                let rows = try await connection.signInCompletionRows(requests)
+                let batch = SignInCompletionBatch(requests, rows: rows)
+                try await connection.write(
+                    batch, claimed: SignInCompletionBatch.keys(of: requests).credentials.filter { !rows.spentCredentials.contains($0.id) })
+                return batch
+            }
+            return batch.outcomes.map { .success($0) }
+        } catch {
+            return requests.map { _ in .failure(error) }
+        }
+    }
+}
+
+extension PostgresEnrollmentStore {
+    /// Counts `requests` together (``recordSignInFailure(credential:failureKey:at:limit:lockout:)``):
+    /// one result each, in order; all fail together only when the transaction does.
+    func recordSignInFailures(_ requests: [SignInFailureRequest]) async -> [Result<SignInFailure, PostgresEnrollmentStoreError>] {
+        do throws(PostgresEnrollmentStoreError) {
+            let batch = try await transaction("counting wrong codes") { connection -> SignInFailureBatch in
+                let rows = try await connection.signInFailureRows(requests)
+                let batch = SignInFailureBatch(requests, rows: rows)
+                try await connection.write(
+                    batch, claimed: SignInFailureBatch.keys(of: requests).credentials.filter { !rows.spentCredentials.contains($0.id) })
+                return batch
+            }
+            return batch.outcomes.map { .success($0) }
+        } catch {
+            return requests.map { _ in .failure(error) }
+        }
+    }
+}
+
+extension PostgresEnrollmentStore.Connection {
+    /// The spent credentials and the failure counters `requests` name, claimed and locked until
+    /// the transaction ends; the claimed credentials are released by ``write(_:)-(SignInFailureBatch)``.
+    ///
+    /// A counter is computed here and written back, so it must be locked, and a row that does not
+    /// exist yet cannot be: the missing ones are first inserted at zero (in key order, so that two
+    /// sets inserting the same keys wait for each other in one direction only), and the read that
+    /// follows, a statement of its own and so a later snapshot, locks every counter, including
+    /// one another server inserted meanwhile. The credentials are claimed before the counters, as
+    /// completions claim them before they lock their factors.
+    fileprivate func signInFailureRows(_ requests: [SignInFailureRequest]) async throws -> SignInFailureBatch.Rows {
+        let (credentials, failureKeys) = SignInFailureBatch.keys(of: requests)
+        var rows = SignInFailureBatch.Rows()
+        rows.spentCredentials = try await claim(credentials)
+        try await execute(
+            """
+            INSERT INTO failure_counters (key, consecutive_failures, locked_until)
+            SELECT key, 0, NULL FROM unnest(\(failureKeys)::text[]) AS key ORDER BY key
+            ON CONFLICT (key) DO NOTHING
+            """)
+        let counters = try await query(
+            "SELECT key, consecutive_failures, locked_until FROM failure_counters WHERE key = ANY(\(failureKeys)) ORDER BY key FOR UPDATE")
+        for row in counters {
+            let stored = PostgresStoredRow(row: row)
+            let key = try stored.text("key", of: "?")
+            rows.failures[key] = try stored.failureCounter(key: key)
+        }
+        return rows
+    }
+
+    /// Claims `credentials` (each once; as `PostgresEnrollmentStore.Connection.claim(_:)` does, in
+    /// key order) and returns the ids of those that were spent already. The caller releases the
+    /// ones it claimed and did not spend before it commits.
+    private func claim(_ credentials: [PendingSignInRecord]) async throws -> Set<String> {
+        let claimed = try await query(
+            """
+            INSERT INTO spent_sign_ins (expires_at, id)
+            SELECT * FROM unnest(\(credentials.map(\.expiresAt))::int8[], \(credentials.map(\.id))::text[]) AS claim (expires_at, id)
+            ORDER BY expires_at, id
+            ON CONFLICT DO NOTHING RETURNING id
+            """)
+        var spent = Set(credentials.map(\.id))
+        for row in claimed {
+            spent.remove(try PostgresStoredRow(row: row).text("id", of: "?"))
+        }
+        return spent
+    }
+
+    /// What `batch` decided to write, and the release of the credentials its rows claimed, as one
+    /// statement of data-modifying CTEs. postgres-nio binds no array of optionals: whether a
+    /// counter is locked goes beside the (then zero) time.
+    fileprivate func write(_ batch: SignInFailureBatch, claimed: [PendingSignInRecord]) async throws {
+        let counters = batch.counters
+        try await execute(
+            """
+            WITH released AS (
+                DELETE FROM spent_sign_ins
+                WHERE (expires_at, id) IN (SELECT * FROM unnest(\(claimed.map(\.expiresAt))::int8[], \(claimed.map(\.id))::text[]))
+            ), counted AS (
+                UPDATE failure_counters AS c
+                SET consecutive_failures = counter.failures, locked_until = CASE WHEN counter.is_locked THEN counter.until END
+                FROM unnest(
+                    \(counters.map(\.key))::text[], \(counters.map { Int64($0.counter.consecutiveFailures) })::int8[],
+                    \(counters.map { $0.counter.lockedUntil != nil })::bool[], \(counters.map { $0.counter.lockedUntil ?? 0 })::int8[]
+                ) AS counter (key, failures, is_locked, until)
+                WHERE c.key = counter.key
+            )
+            SELECT 1
+            """)
+    }
+
+    /// The spent credentials, failure counters and factors `requests` name, the credentials
+    /// claimed and the factors locked until the transaction ends. The credentials are claimed
+    /// before the factors are locked, each in id order, as every set does; the factors and
+    /// counters are one statement, each row tagged with its kind, since every statement is a
+    /// round trip.
+    fileprivate func signInCompletionRows(_ requests: [SignInCompletionRequest]) async throws -> SignInCompletionBatch.Rows {
+        let (credentials, factorIDs) = SignInCompletionBatch.keys(of: requests)
+        var rows = SignInCompletionBatch.Rows()
+        rows.spentCredentials = try await claim(credentials)
+        let tagged = try await query(
+            """
+            WITH locked_factors AS (
+                SELECT id, user_id, last_accepted_step FROM factors WHERE id = ANY(\(factorIDs)) ORDER BY id FOR UPDATE
+            )
+            SELECT 'factor' AS kind, id, user_id, NULL::bigint AS consecutive_failures, NULL::bigint AS locked_until, last_accepted_step
+            FROM locked_factors
+            UNION ALL
+            SELECT 'counter', key, NULL, consecutive_failures, locked_until, NULL
+            FROM failure_counters WHERE key = ANY(\(factorIDs))
+            """)
+        for row in tagged {
+            let stored = PostgresStoredRow(row: row)
+            switch try stored.text("kind", of: "?") {
+            case "factor":
+                let (id, factor) = try stored.completionFactor()
+                rows.factors[id] = factor
+            default:
+                let key = try stored.text("id", of: "?")
+                rows.failures[key] = try stored.failureCounter(key: key)
+            }
+        }
+        return rows
+    }
+
+    /// What `batch` decided to write, and the release of the credentials `claimed` that no
+    /// completion spent. The releases, steps and failure counters are one statement of
+    /// data-modifying CTEs, which PostgreSQL runs once each; each has a table of its own, so their
+    /// order does not matter.
+    fileprivate func write(_ batch: SignInCompletionBatch, claimed: [PendingSignInRecord]) async throws {
+        let spent = Set(batch.spentCredentials.map(\.id))
+        let released = claimed.filter { !spent.contains($0.id) }
+        let steps = batch.acceptedSteps
+        if !released.isEmpty || !steps.isEmpty {
+            try await execute(
+                """
+                WITH released AS (
+                    DELETE FROM spent_sign_ins
+                    WHERE (expires_at, id) IN (SELECT * FROM unnest(\(released.map(\.expiresAt))::int8[], \(released.map(\.id))::text[]))
+                ), accepted AS (
+                    UPDATE factors AS f SET last_accepted_step = step.value
+                    FROM unnest(\(steps.map(\.factorID))::text[], \(steps.map(\.step))::int8[]) AS step (id, value)
+                    WHERE f.id = step.id
+                ), cleared AS (
+                    DELETE FROM failure_counters WHERE key = ANY(\(batch.clearedFailures))
+                )
+                SELECT 1
+                """)
+        }
+        let sessions = batch.sessions
+        guard !sessions.isEmpty else { return }
+        try await lockSessions(of: Array(batch.sessionCaps.keys))
         // postgres-nio binds no array of optionals: whether a session has a second factor goes
         // beside the (then empty) id.
-        let query: PostgresQuery = """
-            SELECT request AS seq, outcome, detail, NULL::bigint AS failures FROM otpkit_complete_sign_ins(
-                \(credentials.map(\.id)), \(credentials.map(\.userID)), \(credentials.map(\.expiresAt)), \(requests.map(\.time)),
-                \(requests.map(\.factorID)), \(requests.map(\.step)), \(requests.map { Int64(max(1, $0.maximumSessionsPerUser)) }),
-                \(sessions.map(\.id)), \(sessions.map(\.userID)), \(sessions.map(\.firstFactorProvider)), \(sessions.map(\.authenticatedAt)),
-                \(sessions.map { $0.secondFactorEnrollmentID ?? "" }), \(sessions.map { $0.secondFactorEnrollmentID != nil }),
-                \(sessions.map(\.lastUsedAt)), \(sessions.map(\.expiresAt)))
+        try await execute(
             """
-        return await applySet(query, count: requests.count, operation: "completing sign-ins") { outcome, detail, _ in
-            SignInCompletion(storedOutcome: outcome, detail: detail)
-        }
-    }
-
-    /// Counts `requests` together (``recordSignInFailure(credential:failureKey:at:limit:lockout:)``)
-    /// in one call of ``recordSignInFailuresFunction``: one result each, in order; all fail
-    /// together only when the transaction does.
-    func recordSignInFailures(_ requests: [SignInFailureRequest]) async -> [Result<SignInFailure, PostgresEnrollmentStoreError>] {
-        let credentials = requests.map(\.credential)
-        let query: PostgresQuery = """
-            SELECT request AS seq, outcome, detail, failures FROM otpkit_record_sign_in_failures(
-                \(credentials.map(\.id)), \(credentials.map(\.expiresAt)), \(requests.map(\.time)),
-                \(requests.map(\.failureKey)), \(requests.map { Int64($0.limit) }), \(requests.map(\.lockout)))
-            """
-        return await applySet(query, count: requests.count, operation: "counting wrong codes") { outcome, detail, failures in
-            SignInFailure(storedOutcome: outcome, detail: detail, failures: failures)
-        }
-    }
-
-    /// Runs `query`, a call of a function that decides and applies a set of `count` sign-in
-    /// steps, in a transaction of its own, and reads its outcomes: one result per request, in
-    /// order; all fail together only when the transaction does.
-    ///
-    /// Three round trips (`BEGIN`, the call, `COMMIT`, which alone answers once the commit is
-    /// durable) where deciding in Swift took six to eight, each a wake-up of the service and of
-    /// the server's backend, with a lock held across all of them.
-    private func applySet<Outcome: Sendable>(
-        _ query: PostgresQuery, count: Int, operation: String,
-        outcome: @escaping @Sendable (_ outcome: String, _ detail: Int64?, _ failures: Int64?) -> Outcome?
-    ) async -> [Result<Outcome, PostgresEnrollmentStoreError>] {
-        do throws(PostgresEnrollmentStoreError) {
-            let outcomes = try await transaction(operation) { connection in
-                try await connection.query(query).map { PostgresStoredRow(row: $0) }.signInOutcomes(
-                    count: count, invalid: { .invalidRecord(recordID: "a sign-in outcome", detail: $0) }, outcome)
-            }
-            return outcomes.map { .success($0) }
-        } catch {
-            return (0..<count).map { _ in .failure(error) }
+            INSERT INTO sessions (\(unescaped: StoredColumns.session))
+            SELECT id, user_id, provider, authenticated_at, CASE WHEN has_factor THEN factor END, last_used_at, expires_at
+            FROM unnest(
+                \(sessions.map(\.id))::text[], \(sessions.map(\.userID))::text[], \(sessions.map(\.firstFactorProvider))::text[],
+                \(sessions.map(\.authenticatedAt))::int8[], \(sessions.map { $0.secondFactorEnrollmentID ?? "" })::text[],
+                \(sessions.map { $0.secondFactorEnrollmentID != nil })::bool[], \(sessions.map(\.lastUsedAt))::int8[],
+                \(sessions.map(\.expiresAt))::int8[]
+            ) WITH ORDINALITY AS s (id, user_id, provider, authenticated_at, factor, has_factor, last_used_at, expires_at, position)
+            ORDER BY position
+            """)
+        // Each user keeps the newest sessions up to the cap.
+        for (cap, users) in batch.usersByCap {
+            try await execute(
+                """
+                DELETE FROM sessions WHERE id IN (
+                    SELECT id FROM (
+                        SELECT id, row_number() OVER (PARTITION BY user_id ORDER BY seq DESC) AS newer
+                        FROM sessions WHERE user_id = ANY(\(users))
+                    ) AS ranked WHERE newer > \(Int64(cap))
+                )
+                """)
         }
     }
 }

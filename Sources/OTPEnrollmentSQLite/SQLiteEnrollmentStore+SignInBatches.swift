@@ -173,11 +173,11 @@ extension SQLiteEnrollmentStore {
     /// so they need no migration and each process has its own. Rows apply in the order they are
     /// inserted, each seeing what the rows before it wrote, and one that fails fails the statement.
     ///
-    /// The triggers are `completeSignIn`'s and `recordSignInFailure`'s rules written in SQL, as
-    /// PostgreSQL's functions write them in PL/pgSQL (`PostgresEnrollmentStore`'s migration 7) and
-    /// the in-memory store in Swift, deliberately: deciding in Swift needs the rows read first,
-    /// in a transaction held open across more trips to the writer's thread. The shared
-    /// conformance suite holds all three to the same answers.
+    /// The triggers are `completeSignIn`'s and `recordSignInFailure`'s rules
+    /// (`SignInCompletionBatch` and `SignInFailureBatch`, which the PostgreSQL store applies in
+    /// Swift) written again in SQL, deliberately: deciding in Swift needs the rows read first, in a
+    /// transaction held open across more trips to the writer's thread. The shared conformance
+    /// suite holds them to the same answers.
     static let signInWriteSchema = [
         "CREATE TEMP TABLE sign_in_outcomes (seq INTEGER PRIMARY KEY, outcome TEXT NOT NULL, detail INTEGER, failures INTEGER)",
         "CREATE TEMP TABLE sign_in_completions (seq INTEGER PRIMARY KEY, \(signInCompletionColumns))",

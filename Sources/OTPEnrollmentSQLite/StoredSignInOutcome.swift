@@ -1,13 +1,14 @@
-package import OTPEnrollment
+internal import OTPDurableStore
+internal import OTPEnrollment
 
-// The durable stores decide sets of sign-in steps in SQL (SQLite's triggers, PostgreSQL's
-// functions) and name each outcome as a row: the outcome's case name, with its one number.
+// The store's triggers decide sets of sign-in steps and name each outcome in a row: the
+// outcome's case name, with its one number.
 
 extension SignInCompletion {
-    /// The completion a store's row names: the case (`completed`, `credentialNotFound`,
+    /// The completion a row names: the case (`completed`, `credentialNotFound`,
     /// `credentialExpired` with the expiry, `locked` with the lock's end, `factorNotFound`,
     /// `stepRejected` with the last accepted step); `nil` for anything else.
-    package init?(storedOutcome outcome: String, detail: Int64?) {
+    init?(storedOutcome outcome: String, detail: Int64?) {
         switch (outcome, detail) {
         case ("completed", _): self = .completed
         case ("credentialNotFound", _): self = .credentialNotFound
@@ -21,10 +22,10 @@ extension SignInCompletion {
 }
 
 extension SignInFailure {
-    /// The wrong code's outcome a store's row names: the case (`counted` with the count and the
+    /// The wrong code's outcome a row names: the case (`counted` with the count and the
     /// lock's end, if it locked; `credentialNotFound`, `credentialExpired` with the expiry,
     /// `locked` with the lock's end); `nil` for anything else.
-    package init?(storedOutcome outcome: String, detail: Int64?, failures: Int64?) {
+    init?(storedOutcome outcome: String, detail: Int64?, failures: Int64?) {
         switch (outcome, detail, failures) {
         case ("counted", let lockedUntil, let failures?):
             self = .counted(FailureCounter(consecutiveFailures: Int(failures), lockedUntil: lockedUntil))
@@ -43,7 +44,7 @@ extension Sequence where Element: StoredRow {
     /// counterpart for wrong codes). A row for no request, an unknown outcome, or a request
     /// without one is the store's error `invalid(detail)`: the set's statement did not do what it
     /// says.
-    package func signInOutcomes<Outcome>(
+    func signInOutcomes<Outcome>(
         count: Int, invalid: (_ detail: String) -> Element.Failure,
         _ outcome: (_ outcome: String, _ detail: Int64?, _ failures: Int64?) -> Outcome?
     ) throws(Element.Failure) -> [Outcome] {

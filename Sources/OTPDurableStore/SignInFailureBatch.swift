@@ -1,0 +1,54 @@
+package import OTPEnrollment
+
+/// Many wrong second-factor codes counted together: what a durable store reads for them, in one
+/// set-based statement, and what it then writes, in one more, all in one transaction.
+///
+/// The rules are those of `EnrollmentStore.recordSignInFailure`, applied to the requests one after
+/// the other in the order given, each seeing what the ones before it changed (a failure counted,
+/// a lock started), as ``SignInCompletionBatch`` does for completions.
+package struct SignInFailureBatch: Sendable {
+    /// What the database holds for the batch's credentials and counters; absent keys have no row.
+    package struct Rows: Sendable {
+        /// The batch's credentials that were spent already.
+        package var spentCredentials: Set<String> = []
+        package var failures: [String: FailureCounter] = [:]
+
+        package init() {}
+    }
+
+    /// Each request's outcome, in the order of the requests.
+    package private(set) var outcomes: [SignInFailure] = []
+    /// The counters to store, each once, with its value after the whole batch.
+    package private(set) var counters: [(key: String, counter: FailureCounter)] = []
+
+    /// Decides `requests` against `rows`.
+    package init(_ requests: [SignInFailureRequest], rows: Rows) {
+        var rows = rows
+        var counted: Set<String> = []
+        for request in requests {
+            let outcome = record(request, rows: &rows)
+            if case .counted = outcome { counted.insert(request.failureKey) }
+            outcomes.append(outcome)
+        }
+        counters = counted.map { (key: $0, counter: rows.failures[$0] ?? .zero) }
+    }
+
+    /// What the batch reads: its credentials (each once) and its failure counters' keys.
+    package static func keys(of requests: [SignInFailureRequest]) -> (credentials: [PendingSignInRecord], failureKeys: [String]) {
+        (Array(Set(requests.map(\.credential))), Array(Set(requests.map(\.failureKey))))
+    }
+
+    private mutating func record(_ request: SignInFailureRequest, rows: inout Rows) -> SignInFailure {
+        let credential = request.credential
+        if let refusal = SignInFailure(refusing: credential, spent: rows.spentCredentials.contains(credential.id), at: request.time) {
+            return refusal
+        }
+        let failures = rows.failures[request.failureKey] ?? .zero
+        if let until = failures.lockEnd(at: request.time) {
+            return .locked(until: until)
+        }
+        let counter = failures.recordingFailure(at: request.time, limit: request.limit, lockout: request.lockout)
+        rows.failures[request.failureKey] = counter
+        return .counted(counter)
+    }
+}
