@@ -62,6 +62,12 @@ extension MultiFactorService {
             if let address = verified.verifiedEmail,
                 try await storeCall("reading an account", { try await store.account(email: address) }) != nil
             {
+                // A concurrent first sign-in of this identity may have made its account, with the
+                // address, between the two reads: then the next round signs in to it.
+                let madeMeanwhile = try await storeCall("finding the identity's account") {
+                    try await store.accountID(providerID: identity.providerID, providerUID: identity.providerUID)
+                }
+                if madeMeanwhile != nil { continue }
                 throw AuthError(
                     .accountExistsWithDifferentCredential,
                     "an account has the address this \(identity.providerID) identity gives: sign in to that account another way, then link this credential to it",
