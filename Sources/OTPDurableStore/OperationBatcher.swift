@@ -3,21 +3,20 @@ internal import Synchronization
 /// Runs concurrent requests of one kind together, as one set, so that a durable store answers many
 /// of them with a few statements and one commit instead of several statements and a commit each.
 ///
-/// A request that finds fewer than `maximumConcurrentBatches` batches running starts one at once,
-/// alone: a lone request never waits for company. Requests that arrive while that many run queue
-/// up and form the next batch, up to `maximumBatch` of them, so batches grow with the load and no
-/// timer is involved. One batch at a time suits a store with one writer (SQLite); a database that
-/// commits concurrent transactions in one flush of its log (PostgreSQL) answers sooner with a few
-/// at once, since a batch mostly waits: for its round trips and for the disk. The operation
+/// A request that finds the batcher idle starts a batch at once, alone: a lone request never waits
+/// for company. Requests that arrive while a batch runs queue up and form the next batch, up to
+/// `maximumBatch` of them, so batches grow with the load and no timer is involved. The operation
 /// answers a batch with one result per request, in order; a store runs the whole batch in one
 /// transaction and fails every request of a batch whose commit fails, while refusing one request
 /// (a replayed step, say) leaves the others alone.
 ///
-/// A queue longer than `splitsAbove` is split: the next batch takes half of it (at least
-/// `splitsAbove`), and the rest forms the batch after. Callers that come back as soon as they are
-/// answered (a server's clients, each signing in again) would otherwise move in one wave:
-/// everyone in one batch, then everyone away at once while the store idles. Two halves take
-/// turns instead, one batch running while the other's callers do the rest of their work.
+/// With `splitsAbove`, a queue longer than that is split: the next batch takes half of it (at
+/// least `splitsAbove`), and the rest forms the batch after. Callers that come back as soon as
+/// they are answered (a server's clients, each signing in again) would otherwise move in one
+/// wave: everyone in one batch, then everyone away at once while the store idles. Two halves take
+/// turns instead, one batch running while the other's callers do the rest of their work: what a
+/// store with one writer wants (SQLite), and not one whose every batch costs the database server
+/// CPU on the same machine (PostgreSQL: more, smaller batches measured slower there).
 ///
 /// The operation comes with each request rather than at creation, so that a store can keep its
 /// batchers as constants and pass a closure over itself that lives only as long as the call.
@@ -32,21 +31,18 @@ package final class OperationBatcher<Request: Sendable, Response: Sendable, Fail
 
     private struct State: Sendable {
         var queue: [Waiting] = []
-        var running = 0
+        var draining = false
     }
 
     private let state = Mutex(State())
     private let maximumBatch: Int
-    private let maximumConcurrentBatches: Int
-    private let splitsAbove: Int
+    private let splitsAbove: Int?
 
-    /// A batcher whose batches hold at most `maximumBatch` requests, with at most
-    /// `maximumConcurrentBatches` running at once, and a queue longer than `splitsAbove` split in
-    /// two (each at least one).
-    package init(maximumBatch: Int, maximumConcurrentBatches: Int = 1, splitsAbove: Int = 32) {
+    /// A batcher whose batches hold at most `maximumBatch` requests (at least one), and which
+    /// splits a queue longer than `splitsAbove`, if given, in two.
+    package init(maximumBatch: Int, splitsAbove: Int? = nil) {
         self.maximumBatch = max(1, maximumBatch)
-        self.maximumConcurrentBatches = max(1, maximumConcurrentBatches)
-        self.splitsAbove = max(1, splitsAbove)
+        self.splitsAbove = splitsAbove.map { max(1, $0) }
     }
 
     /// How many requests wait for a batch to take them.
@@ -54,7 +50,8 @@ package final class OperationBatcher<Request: Sendable, Response: Sendable, Fail
 
     /// How many of `queued` requests the next batch takes.
     private func batchSize(queued: Int) -> Int {
-        min(maximumBatch, max(splitsAbove, (queued + 1) / 2))
+        guard let splitsAbove else { return maximumBatch }
+        return min(maximumBatch, max(splitsAbove, (queued + 1) / 2))
     }
 
     /// Queues `request` and returns its result once the batch holding it has run.
@@ -65,8 +62,8 @@ package final class OperationBatcher<Request: Sendable, Response: Sendable, Fail
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Response, Failure>, Never>) in
             let startsDraining = state.withLock { state in
                 state.queue.append(Waiting(request: request, continuation: continuation))
-                guard state.running < maximumConcurrentBatches else { return false }
-                state.running += 1
+                guard !state.draining else { return false }
+                state.draining = true
                 return true
             }
             // The drain runs in a task of its own, not in the submitter's: the submitter that
@@ -81,7 +78,7 @@ package final class OperationBatcher<Request: Sendable, Response: Sendable, Fail
             let batch = state.withLock { state -> [Waiting] in
                 let batch = Array(state.queue.prefix(batchSize(queued: state.queue.count)))
                 state.queue.removeFirst(batch.count)
-                if batch.isEmpty { state.running -= 1 }
+                if batch.isEmpty { state.draining = false }
                 return batch
             }
             guard !batch.isEmpty else { return }

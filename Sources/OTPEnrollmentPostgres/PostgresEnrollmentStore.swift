@@ -42,23 +42,17 @@ public final class PostgresEnrollmentStore: EnrollmentStore {
         /// The most concurrent sign-ins (first steps, or completions) decided together in one
         /// transaction, a few statements for all of them. 1 decides each alone.
         public var maximumSignInsPerBatch: Int
-        /// How many batches of each kind may run at once, each in its own transaction on its own
-        /// connection: a batch mostly waits (for its round trips, and for its commit to reach the
-        /// disk, which PostgreSQL flushes once for the transactions committing together), and
-        /// while one waits the next can start. 1 runs one at a time.
-        public var concurrentSignInBatches: Int
 
         /// Creates options; the defaults wait 10 seconds for a connection, retry 3 times and
-        /// decide up to 256 sign-ins together, up to 2 such batches of each kind at once.
+        /// decide up to 256 sign-ins together.
         public init(
             connectionWait: Duration = .seconds(10), connectTimeout: Duration = .seconds(10), transientRetries: Int = 3,
-            maximumSignInsPerBatch: Int = 256, concurrentSignInBatches: Int = 2
+            maximumSignInsPerBatch: Int = 256
         ) {
             self.connectionWait = connectionWait
             self.connectTimeout = connectTimeout
             self.transientRetries = transientRetries
             self.maximumSignInsPerBatch = max(1, maximumSignInsPerBatch)
-            self.concurrentSignInBatches = max(1, concurrentSignInBatches)
         }
     }
 
@@ -89,10 +83,9 @@ public final class PostgresEnrollmentStore: EnrollmentStore {
         self.server = settings.description
         self.options = options
         self.logger = logger
-        let batches = (maximumBatch: options.maximumSignInsPerBatch, maximumConcurrentBatches: options.concurrentSignInBatches)
-        signInStarts = OperationBatcher(maximumBatch: batches.maximumBatch, maximumConcurrentBatches: batches.maximumConcurrentBatches)
-        signInCompletions = OperationBatcher(maximumBatch: batches.maximumBatch, maximumConcurrentBatches: batches.maximumConcurrentBatches)
-        signInFailures = OperationBatcher(maximumBatch: batches.maximumBatch, maximumConcurrentBatches: batches.maximumConcurrentBatches)
+        signInStarts = OperationBatcher(maximumBatch: options.maximumSignInsPerBatch)
+        signInCompletions = OperationBatcher(maximumBatch: options.maximumSignInsPerBatch)
+        signInFailures = OperationBatcher(maximumBatch: options.maximumSignInsPerBatch)
         var configuration = try settings.clientConfiguration()
         configuration.options.maximumConnections = max(1, poolSize)
         configuration.options.connectTimeout = options.connectTimeout

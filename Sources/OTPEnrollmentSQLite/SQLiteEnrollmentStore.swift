@@ -94,10 +94,13 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
         self.connection = connection
         self.readerConnection = readerConnection
         self.threadPools = threadPools
-        signInStarts = OperationBatcher(maximumBatch: options.maximumOperationsPerCommit)
-        signInContexts = OperationBatcher(maximumBatch: options.maximumOperationsPerCommit)
-        signInCompletions = OperationBatcher(maximumBatch: options.maximumOperationsPerCommit)
-        signInFailures = OperationBatcher(maximumBatch: options.maximumOperationsPerCommit)
+        // Halves above 32: with one writer, a batch running while the other half's callers do
+        // the rest of their sign-in keeps the writer busy (OperationBatcher).
+        let batch = (maximumBatch: options.maximumOperationsPerCommit, splitsAbove: 32)
+        signInStarts = OperationBatcher(maximumBatch: batch.maximumBatch, splitsAbove: batch.splitsAbove)
+        signInContexts = OperationBatcher(maximumBatch: batch.maximumBatch, splitsAbove: batch.splitsAbove)
+        signInCompletions = OperationBatcher(maximumBatch: batch.maximumBatch, splitsAbove: batch.splitsAbove)
+        signInFailures = OperationBatcher(maximumBatch: batch.maximumBatch, splitsAbove: batch.splitsAbove)
     }
 
     /// Opens (or creates) the database at `path`, brings its schema up to date and checks that

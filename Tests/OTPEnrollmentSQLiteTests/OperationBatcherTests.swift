@@ -3,8 +3,8 @@ import Synchronization
 import Testing
 
 /// The batcher both durable stores decide concurrent sign-ins with: every request answered with
-/// its own result, batches formed from what queued meanwhile, and never more batches at once than
-/// allowed.
+/// its own result, one batch at a time, batches formed from what queued meanwhile, and a long
+/// queue split in halves when asked.
 @Suite("Durable stores: operation batcher")
 struct OperationBatcherTests {
     /// What a test's operation saw: the batches it was given, and how many ran at once.
@@ -49,24 +49,12 @@ struct OperationBatcherTests {
         while !record.withLock({ condition($0) }) { try? await Task.sleep(for: .milliseconds(1)) }
     }
 
-    @Test("with room for two batches, two run at once and the third waits; each request gets its own answer", .timeLimit(.minutes(1)))
-    func concurrentBatches() async throws {
-        try await check(maximumConcurrentBatches: 2)
-    }
-
-    @Test("with room for one batch, a second waits for the first", .timeLimit(.minutes(1)))
+    @Test("a batch runs alone at once; what queues meanwhile waits for it, then goes out in batches of at most the maximum", .timeLimit(.minutes(1)))
     func oneBatchAtATime() async throws {
-        try await check(maximumConcurrentBatches: 1)
-    }
-
-    /// Holds the first `maximumConcurrentBatches` requests' batches, queues five more behind them,
-    /// then opens the gate: no more batches than allowed ever ran at once, the queued requests
-    /// went out in batches of their own, and every request got its own result.
-    func check(maximumConcurrentBatches: Int) async throws {
-        let batcher = OperationBatcher<Int, Int, BatchRefusal>(maximumBatch: 3, maximumConcurrentBatches: maximumConcurrentBatches)
+        let batcher = OperationBatcher<Int, Int, BatchRefusal>(maximumBatch: 3)
         let record = Recorder()
         let run = Self.operation(record)
-        let requests = 0..<(maximumConcurrentBatches + 5)
+        let requests = 0..<8
         try await withThrowingTaskGroup(of: (Int, Result<Int, BatchRefusal>).self) { group in
             for request in requests {
                 group.addTask {
@@ -76,24 +64,21 @@ struct OperationBatcherTests {
                         return (request, .failure(error))
                     }
                 }
-                // The first requests each find room and start a batch alone.
-                if request < maximumConcurrentBatches {
-                    await Self.waitUntil(record) { $0.batches.count == request + 1 }
-                }
+                // The first finds the batcher idle and runs alone.
+                if request == 0 { await Self.waitUntil(record) { $0.batches.count == 1 } }
             }
-            // The rest queue behind the held batches; none of them may start a batch of its own.
-            while batcher.queuedCount < requests.count - maximumConcurrentBatches { try await Task.sleep(for: .milliseconds(1)) }
+            // The rest queue behind it; none of them may start a batch of its own.
+            while batcher.queuedCount < requests.count - 1 { try await Task.sleep(for: .milliseconds(1)) }
             try await Task.sleep(for: .milliseconds(20))
-            #expect(record.withLock { $0.batches.count } == maximumConcurrentBatches, "batches started while the first were held")
+            #expect(record.withLock { $0.batches.count } == 1, "a batch started while the first was held")
             record.withLock { $0.gateOpen = true }
             for try await (request, result) in group {
                 #expect(result == (request.isMultiple(of: 2) ? .success(request * 2) : .failure(BatchRefusal(request: request))))
             }
         }
         let seen = record.withLock { $0 }
-        #expect(seen.mostAtOnce == maximumConcurrentBatches)
-        #expect(seen.batches.prefix(maximumConcurrentBatches).allSatisfy { $0.count == 1 }, "the first requests ran alone: \(seen.batches)")
-        #expect(seen.batches.allSatisfy { $0.count <= 3 }, "a batch above the maximum: \(seen.batches)")
+        #expect(seen.mostAtOnce == 1)
+        #expect(seen.batches.map(\.count) == [1, 3, 3, 1], "the seven queued in batches of at most three: \(seen.batches)")
         #expect(seen.batches.flatMap { $0 }.sorted() == Array(requests), "every request in exactly one batch: \(seen.batches)")
     }
 
