@@ -168,7 +168,7 @@ extension SQLiteEnrollmentStore {
     /// (``applySet(into:columns:rows:outcome:)``), and the table of outcomes the triggers leave for
     /// that statement's `RETURNING`, which sees what the triggers that ran before its row wrote
     /// (and not what `AFTER` triggers write, hence `BEFORE`). Each trigger first deletes what an
-    /// earlier set left under the row's `seq`, so the tables never hold more than one set.
+    /// earlier set left under the row's `seq`, so the tables never hold more rows than the largest set.
     /// Temporary objects of the connection, made when it opens: nothing of them is in the file,
     /// so they need no migration and each process has its own. Rows apply in the order they are
     /// inserted, each seeing what the rows before it wrote, and one that fails fails the statement.
