@@ -44,9 +44,9 @@ struct OperationBatcherTests {
     }
 
     /// Waits until `condition` holds of the record; a test whose batches never start fails by
-    /// its time limit rather than waiting forever.
-    static func waitUntil(_ record: Recorder, _ condition: (Record) -> Bool) async {
-        while !record.withLock({ condition($0) }) { try? await Task.sleep(for: .milliseconds(1)) }
+    /// its time limit, which cancels the wait.
+    static func waitUntil(_ record: Recorder, _ condition: (Record) -> Bool) async throws {
+        while !record.withLock({ condition($0) }) { try await Task.sleep(for: .milliseconds(1)) }
     }
 
     @Test("a batch runs alone at once; what queues meanwhile waits for it, then goes out in batches of at most the maximum", .timeLimit(.minutes(1)))
@@ -56,6 +56,8 @@ struct OperationBatcherTests {
         let run = Self.operation(record)
         let requests = 0..<8
         try await withThrowingTaskGroup(of: (Int, Result<Int, BatchRefusal>).self) { group in
+            // However the test ends, the held batches finish, so that the group can.
+            defer { record.withLock { $0.gateOpen = true } }
             for request in requests {
                 group.addTask {
                     do throws(BatchRefusal) {
@@ -65,7 +67,7 @@ struct OperationBatcherTests {
                     }
                 }
                 // The first finds the batcher idle and runs alone.
-                if request == 0 { await Self.waitUntil(record) { $0.batches.count == 1 } }
+                if request == 0 { try await Self.waitUntil(record) { $0.batches.count == 1 } }
             }
             // The rest queue behind it; none of them may start a batch of its own.
             while batcher.queuedCount < requests.count - 1 { try await Task.sleep(for: .milliseconds(1)) }
@@ -88,9 +90,10 @@ struct OperationBatcherTests {
         let record = Recorder()
         let run = Self.operation(record)
         try await withThrowingTaskGroup(of: Void.self) { group in
+            defer { record.withLock { $0.gateOpen = true } }
             for request in 0..<10 {
                 group.addTask { _ = try? await batcher.submit(request, to: run) }
-                if request == 0 { await Self.waitUntil(record) { $0.batches.count == 1 } }
+                if request == 0 { try await Self.waitUntil(record) { $0.batches.count == 1 } }
             }
             while batcher.queuedCount < 9 { try await Task.sleep(for: .milliseconds(1)) }
             record.withLock { $0.gateOpen = true }
