@@ -9,6 +9,28 @@ package import OTPEnrollment
 /// any order is one they could have run in alone; the outcome is the same as that of running them
 /// one at a time, with the statements of a batch in place of a transaction each.
 package struct SignInCompletionBatch: Sendable {
+    /// One caller's `completeSignIn`.
+    package struct Request: Sendable {
+        package var credential: PendingSignInRecord
+        package var factorID: String
+        /// The matched time step, as the stores keep it (a signed 64-bit column).
+        package var step: Int64
+        package var time: Int64
+        package var session: SessionRecord
+        package var maximumSessionsPerUser: Int
+
+        package init(
+            credential: PendingSignInRecord, factorID: String, step: Int64, time: Int64, session: SessionRecord, maximumSessionsPerUser: Int
+        ) {
+            self.credential = credential
+            self.factorID = factorID
+            self.step = step
+            self.time = time
+            self.session = session
+            self.maximumSessionsPerUser = maximumSessionsPerUser
+        }
+    }
+
     /// A TOTP factor as a completion needs it.
     package struct Factor: Sendable {
         package var userID: String
@@ -74,7 +96,7 @@ package struct SignInCompletionBatch: Sendable {
     }
 
     /// Decides `requests` against `rows`.
-    package init(_ requests: [SignInCompletionRequest], rows: Rows) {
+    package init(_ requests: [Request], rows: Rows) {
         var rows = rows
         for request in requests {
             outcomes.append(complete(request, rows: &rows))
@@ -83,11 +105,11 @@ package struct SignInCompletionBatch: Sendable {
 
     /// What the batch reads: its credentials (each once) and its factors' ids (also the failure
     /// counters' keys).
-    package static func keys(of requests: [SignInCompletionRequest]) -> (credentials: [PendingSignInRecord], factors: [String]) {
+    package static func keys(of requests: [Request]) -> (credentials: [PendingSignInRecord], factors: [String]) {
         (Array(Set(requests.map(\.credential))), Array(Set(requests.map(\.factorID))))
     }
 
-    private mutating func complete(_ request: SignInCompletionRequest, rows: inout Rows) -> SignInCompletion {
+    private mutating func complete(_ request: Request, rows: inout Rows) -> SignInCompletion {
         let credential = request.credential
         if let refusal = credential.refusal(spent: rows.spentCredentials.contains(credential.id), at: request.time) { return refusal }
         let failures = rows.failures[request.factorID] ?? .zero

@@ -7,6 +7,23 @@ package import OTPEnrollment
 /// the other in the order given, each seeing what the ones before it changed (a failure counted,
 /// a lock started), as ``SignInCompletionBatch`` does for completions.
 package struct SignInFailureBatch: Sendable {
+    /// One caller's `recordSignInFailure`.
+    package struct Request: Sendable {
+        package var credential: PendingSignInRecord
+        package var failureKey: String
+        package var time: Int64
+        package var limit: Int
+        package var lockout: Int64
+
+        package init(credential: PendingSignInRecord, failureKey: String, time: Int64, limit: Int, lockout: Int64) {
+            self.credential = credential
+            self.failureKey = failureKey
+            self.time = time
+            self.limit = limit
+            self.lockout = lockout
+        }
+    }
+
     /// What the database holds for the batch's credentials and counters; absent keys have no row.
     package struct Rows: Sendable {
         /// The batch's credentials that were spent already.
@@ -22,7 +39,7 @@ package struct SignInFailureBatch: Sendable {
     package private(set) var counters: [(key: String, counter: FailureCounter)] = []
 
     /// Decides `requests` against `rows`.
-    package init(_ requests: [SignInFailureRequest], rows: Rows) {
+    package init(_ requests: [Request], rows: Rows) {
         var rows = rows
         var counted: Set<String> = []
         for request in requests {
@@ -34,11 +51,11 @@ package struct SignInFailureBatch: Sendable {
     }
 
     /// What the batch reads: its credentials (each once) and its failure counters' keys.
-    package static func keys(of requests: [SignInFailureRequest]) -> (credentials: [PendingSignInRecord], failureKeys: [String]) {
+    package static func keys(of requests: [Request]) -> (credentials: [PendingSignInRecord], failureKeys: [String]) {
         (Array(Set(requests.map(\.credential))), Array(Set(requests.map(\.failureKey))))
     }
 
-    private mutating func record(_ request: SignInFailureRequest, rows: inout Rows) -> SignInFailure {
+    private mutating func record(_ request: Request, rows: inout Rows) -> SignInFailure {
         let credential = request.credential
         if let refusal = SignInFailure(refusing: credential, spent: rows.spentCredentials.contains(credential.id), at: request.time) {
             return refusal

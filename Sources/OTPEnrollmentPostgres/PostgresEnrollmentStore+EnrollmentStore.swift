@@ -295,7 +295,7 @@ extension PostgresEnrollmentStore {
         session: SessionRecord,
         maximumSessionsPerUser: Int
     ) async throws(PostgresEnrollmentStoreError) -> SignInCompletion {
-        let request = SignInCompletionRequest(
+        let request = SignInCompletionBatch.Request(
             credential: credential, factorID: factorID, step: try Self.storedStep(step), time: time, session: session,
             maximumSessionsPerUser: maximumSessionsPerUser)
         return try await signInCompletions.submit(request) { requests in await self.completeSignIns(requests) }
@@ -306,7 +306,7 @@ extension PostgresEnrollmentStore {
     public func recordSignInFailure(
         credential: PendingSignInRecord, failureKey: String, at time: Int64, limit: Int, lockout: Int64
     ) async throws(PostgresEnrollmentStoreError) -> SignInFailure {
-        let request = SignInFailureRequest(credential: credential, failureKey: failureKey, time: time, limit: limit, lockout: lockout)
+        let request = SignInFailureBatch.Request(credential: credential, failureKey: failureKey, time: time, limit: limit, lockout: lockout)
         return try await signInFailures.submit(request) { requests in await self.recordSignInFailures(requests) }
     }
 

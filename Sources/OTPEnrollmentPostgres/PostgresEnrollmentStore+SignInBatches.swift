@@ -48,7 +48,7 @@ extension PostgresEnrollmentStore {
 
     /// Completes `requests` together (``completeSignIn(credential:factorID:step:at:session:maximumSessionsPerUser:)``):
     /// one result each, in order; all fail together only when the transaction does.
-    func completeSignIns(_ requests: [SignInCompletionRequest]) async -> [Result<SignInCompletion, PostgresEnrollmentStoreError>] {
+    func completeSignIns(_ requests: [SignInCompletionBatch.Request]) async -> [Result<SignInCompletion, PostgresEnrollmentStoreError>] {
         do throws(PostgresEnrollmentStoreError) {
             let batch = try await transaction("completing sign-ins") { connection -> SignInCompletionBatch in
                 let rows = try await connection.signInCompletionRows(requests)
@@ -67,7 +67,7 @@ extension PostgresEnrollmentStore {
 extension PostgresEnrollmentStore {
     /// Counts `requests` together (``recordSignInFailure(credential:failureKey:at:limit:lockout:)``):
     /// one result each, in order; all fail together only when the transaction does.
-    func recordSignInFailures(_ requests: [SignInFailureRequest]) async -> [Result<SignInFailure, PostgresEnrollmentStoreError>] {
+    func recordSignInFailures(_ requests: [SignInFailureBatch.Request]) async -> [Result<SignInFailure, PostgresEnrollmentStoreError>] {
         do throws(PostgresEnrollmentStoreError) {
             let batch = try await transaction("counting wrong codes") { connection -> SignInFailureBatch in
                 let rows = try await connection.signInFailureRows(requests)
@@ -93,7 +93,7 @@ extension PostgresEnrollmentStore.Connection {
     /// follows, a statement of its own and so a later snapshot, locks every counter, including
     /// one another server inserted meanwhile. The credentials are claimed before the counters, as
     /// completions claim them before they lock their factors.
-    fileprivate func signInFailureRows(_ requests: [SignInFailureRequest]) async throws -> SignInFailureBatch.Rows {
+    fileprivate func signInFailureRows(_ requests: [SignInFailureBatch.Request]) async throws -> SignInFailureBatch.Rows {
         let (credentials, failureKeys) = SignInFailureBatch.keys(of: requests)
         var rows = SignInFailureBatch.Rows()
         rows.spentCredentials = try await claim(credentials)
@@ -159,7 +159,7 @@ extension PostgresEnrollmentStore.Connection {
     /// before the factors are locked, each in id order, as every set does; the factors and
     /// counters are one statement, each row tagged with its kind, since every statement is a
     /// round trip.
-    fileprivate func signInCompletionRows(_ requests: [SignInCompletionRequest]) async throws -> SignInCompletionBatch.Rows {
+    fileprivate func signInCompletionRows(_ requests: [SignInCompletionBatch.Request]) async throws -> SignInCompletionBatch.Rows {
         let (credentials, factorIDs) = SignInCompletionBatch.keys(of: requests)
         var rows = SignInCompletionBatch.Rows()
         rows.spentCredentials = try await claim(credentials)

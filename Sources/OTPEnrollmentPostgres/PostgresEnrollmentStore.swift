@@ -68,9 +68,9 @@ public final class PostgresEnrollmentStore: EnrollmentStore {
     /// Concurrent first steps of sign-ins, decided together.
     let signInStarts: OperationBatcher<String, SignInFactors, PostgresEnrollmentStoreError>
     /// Concurrent sign-in completions, decided together.
-    let signInCompletions: OperationBatcher<SignInCompletionRequest, SignInCompletion, PostgresEnrollmentStoreError>
+    let signInCompletions: OperationBatcher<SignInCompletionBatch.Request, SignInCompletion, PostgresEnrollmentStoreError>
     /// Concurrent wrong codes of sign-ins, counted together.
-    let signInFailures: OperationBatcher<SignInFailureRequest, SignInFailure, PostgresEnrollmentStoreError>
+    let signInFailures: OperationBatcher<SignInFailureBatch.Request, SignInFailure, PostgresEnrollmentStoreError>
 
     private struct State {
         var closed = false

@@ -93,7 +93,7 @@ extension SQLiteEnrollmentStore {
 
     /// Completes `requests` together (``completeSignIn(credential:factorID:step:at:session:maximumSessionsPerUser:)``):
     /// one result each, in order; all fail together only when the statement does.
-    func completeSignIns(_ requests: [SignInCompletionRequest]) async -> [Result<SignInCompletion, SQLiteEnrollmentStoreError>] {
+    func completeSignIns(_ requests: [SignInCompletionBatch.Request]) async -> [Result<SignInCompletion, SQLiteEnrollmentStoreError>] {
         await applySet(
             into: "sign_in_completions", columns: Self.signInCompletionColumns,
             rows: requests.map { request in
@@ -108,7 +108,7 @@ extension SQLiteEnrollmentStore {
 
     /// Counts `requests` together (``recordSignInFailure(credential:failureKey:at:limit:lockout:)``):
     /// one result each, in order; all fail together only when the statement does.
-    func recordSignInFailures(_ requests: [SignInFailureRequest]) async -> [Result<SignInFailure, SQLiteEnrollmentStoreError>] {
+    func recordSignInFailures(_ requests: [SignInFailureBatch.Request]) async -> [Result<SignInFailure, SQLiteEnrollmentStoreError>] {
         await applySet(
             into: "sign_in_failures", columns: Self.signInFailureColumns,
             rows: requests.map { request in
@@ -144,9 +144,23 @@ extension SQLiteEnrollmentStore {
                     RETURNING seq, \(["outcome", "detail", "failures"].map { "(SELECT \($0) FROM sign_in_outcomes AS o WHERE o.seq = \(table).seq) AS \($0)" }.joined(separator: ", "))
                     """, binds)
             }
-            return try recorded.map { RowReader(row: $0) }.signInOutcomes(
-                count: rows.count, invalid: { .database(path: path, message: $0) }, outcome
-            ).map { .success($0) }
+            var outcomes = [Outcome?](repeating: nil, count: rows.count)
+            for row in recorded {
+                let reader = RowReader(row: row)
+                let seq = Int(try reader.integer("seq", of: "sign-in outcome"))
+                let name = try reader.text("outcome")
+                guard outcomes.indices.contains(seq) else { throw .database(path: path, message: "a sign-in outcome for no request (\(seq))") }
+                guard
+                    let decided = outcome(
+                        name, try reader.optionalInteger("detail", of: "sign-in outcome"),
+                        try reader.optionalInteger("failures", of: "sign-in outcome"))
+                else { throw .database(path: path, message: "an unknown sign-in outcome \(name)") }
+                outcomes[seq] = decided
+            }
+            return try outcomes.map { outcome throws(SQLiteEnrollmentStoreError) in
+                guard let outcome else { throw .database(path: path, message: "a sign-in step without an outcome") }
+                return .success(outcome)
+            }
         } catch {
             return rows.map { _ in .failure(error) }
         }

@@ -77,9 +77,9 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
     /// Second steps taken up (``pendingSignInContext(_:)``), in sets.
     let signInContexts: OperationBatcher<PendingSignInRecord, PendingSignInContext?, SQLiteEnrollmentStoreError>
     /// Concurrent sign-in completions, decided together.
-    let signInCompletions: OperationBatcher<SignInCompletionRequest, SignInCompletion, SQLiteEnrollmentStoreError>
+    let signInCompletions: OperationBatcher<SignInCompletionBatch.Request, SignInCompletion, SQLiteEnrollmentStoreError>
     /// Concurrent wrong codes of sign-ins, counted together.
-    let signInFailures: OperationBatcher<SignInFailureRequest, SignInFailure, SQLiteEnrollmentStoreError>
+    let signInFailures: OperationBatcher<SignInFailureBatch.Request, SignInFailure, SQLiteEnrollmentStoreError>
     private let closed = Mutex(false)
     /// Set once by ``open(path:sealer:options:)``, before the store is handed out.
     let codeDigestSealer = Mutex<SecretSealer?>(nil)
@@ -96,11 +96,11 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
         self.threadPools = threadPools
         // Halves above 32: with one writer, a batch running while the other half's callers do
         // the rest of their sign-in keeps the writer busy (OperationBatcher).
-        let batch = (maximumBatch: options.maximumOperationsPerCommit, splitsAbove: 32)
-        signInStarts = OperationBatcher(maximumBatch: batch.maximumBatch, splitsAbove: batch.splitsAbove)
-        signInContexts = OperationBatcher(maximumBatch: batch.maximumBatch, splitsAbove: batch.splitsAbove)
-        signInCompletions = OperationBatcher(maximumBatch: batch.maximumBatch, splitsAbove: batch.splitsAbove)
-        signInFailures = OperationBatcher(maximumBatch: batch.maximumBatch, splitsAbove: batch.splitsAbove)
+        let maximumBatch = options.maximumOperationsPerCommit
+        signInStarts = OperationBatcher(maximumBatch: maximumBatch, splitsAbove: 32)
+        signInContexts = OperationBatcher(maximumBatch: maximumBatch, splitsAbove: 32)
+        signInCompletions = OperationBatcher(maximumBatch: maximumBatch, splitsAbove: 32)
+        signInFailures = OperationBatcher(maximumBatch: maximumBatch, splitsAbove: 32)
     }
 
     /// Opens (or creates) the database at `path`, brings its schema up to date and checks that
