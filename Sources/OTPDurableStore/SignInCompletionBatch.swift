@@ -89,12 +89,6 @@ package struct SignInCompletionBatch: Sendable {
         Dictionary(completed.map { ($0.session.userID, $0.sessionCap) }, uniquingKeysWith: { _, last in last })
     }
 
-    /// The users of ``sessionCaps`` grouped by their cap: one statement per cap ends the sessions
-    /// beyond it, and the caps of one service are all the same.
-    package var usersByCap: [(cap: Int, users: [String])] {
-        Dictionary(grouping: sessionCaps, by: \.value).map { (cap: $0.key, users: $0.value.map(\.key)) }
-    }
-
     /// Decides `requests` against `rows`.
     package init(_ requests: [Request], rows: Rows) {
         var rows = rows

@@ -354,7 +354,7 @@ extension PostgresEnrollmentStore {
 extension PostgresEnrollmentStore.Connection {
     /// Advisory-lock namespaces (the first key of `pg_advisory_xact_lock(int, int)`; the second is
     /// the hashed user id). A hash collision only makes two users take turns.
-    private enum LockNamespace: Int32 {
+    enum LockNamespace: Int32 {
         case factorsOfUser = 0x4F54_5046
         case sessionsOfUser = 0x4F54_5053
     }

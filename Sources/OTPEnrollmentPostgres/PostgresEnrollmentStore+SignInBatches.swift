@@ -154,22 +154,39 @@ extension PostgresEnrollmentStore.Connection {
             """)
     }
 
-    /// The spent credentials, failure counters and factors `requests` name, the credentials
-    /// claimed and the factors locked until the transaction ends. The credentials are claimed
-    /// before the factors are locked, each in id order, as every set does; the factors and
-    /// counters are one statement, each row tagged with its kind, since every statement is a
-    /// round trip.
+    /// The spent credentials, failure counters and factors `requests` name, in one statement: the
+    /// credentials claimed, the factors locked, then the session locks of the requests' users
+    /// taken (all until the transaction ends), each in key order, as every set does, so that two
+    /// servers with overlapping sets never wait for each other in a circle. `UNION ALL` runs its
+    /// parts in order, the claims' `INSERT` included, since the rows read come from it. The
+    /// session locks come before ``write(_:claimed:)-(SignInCompletionBatch)``, whose single
+    /// statement can only count the sessions its snapshot holds: taken in that statement, they
+    /// would leave a session another server stored meanwhile out of the count.
     fileprivate func signInCompletionRows(_ requests: [SignInCompletionBatch.Request]) async throws -> SignInCompletionBatch.Rows {
         let (credentials, factorIDs) = SignInCompletionBatch.keys(of: requests)
+        let users = Array(Set(requests.map(\.session.userID)))
         var rows = SignInCompletionBatch.Rows()
-        rows.spentCredentials = try await claim(credentials)
+        rows.spentCredentials = Set(credentials.map(\.id))
         let tagged = try await query(
             """
-            WITH locked_factors AS (
+            WITH claimed AS (
+                INSERT INTO spent_sign_ins (expires_at, id)
+                SELECT * FROM unnest(\(credentials.map(\.expiresAt))::int8[], \(credentials.map(\.id))::text[]) AS claim (expires_at, id)
+                ORDER BY expires_at, id
+                ON CONFLICT DO NOTHING RETURNING id
+            ), locked_factors AS (
                 SELECT id, user_id, last_accepted_step FROM factors WHERE id = ANY(\(factorIDs)) ORDER BY id FOR UPDATE
+            ), locked_sessions AS (
+                SELECT pg_advisory_xact_lock(\(LockNamespace.sessionsOfUser.rawValue), user_hash)
+                FROM (SELECT DISTINCT hashtext(user_id) AS user_hash FROM unnest(\(users)::text[]) AS u (user_id) ORDER BY user_hash) AS ordered
             )
-            SELECT 'factor' AS kind, id, user_id, NULL::bigint AS consecutive_failures, NULL::bigint AS locked_until, last_accepted_step
-            FROM locked_factors
+            SELECT 'claimed' AS kind, id, NULL AS user_id, NULL::bigint AS consecutive_failures, NULL::bigint AS locked_until,
+                NULL::bigint AS last_accepted_step
+            FROM claimed
+            UNION ALL
+            SELECT 'factor', id, user_id, NULL, NULL, last_accepted_step FROM locked_factors
+            UNION ALL
+            SELECT 'sessions locked', NULL, NULL, count(*), NULL, NULL FROM locked_sessions
             UNION ALL
             SELECT 'counter', key, NULL, consecutive_failures, locked_until, NULL
             FROM failure_counters WHERE key = ANY(\(factorIDs))
@@ -177,69 +194,74 @@ extension PostgresEnrollmentStore.Connection {
         for row in tagged {
             let stored = PostgresStoredRow(row: row)
             switch try stored.text("kind", of: "?") {
+            case "claimed":
+                rows.spentCredentials.remove(try stored.text("id", of: "?"))
             case "factor":
                 let (id, factor) = try stored.completionFactor()
                 rows.factors[id] = factor
-            default:
+            case "counter":
                 let key = try stored.text("id", of: "?")
                 rows.failures[key] = try stored.failureCounter(key: key)
+            default:
+                break
             }
         }
         return rows
     }
 
     /// What `batch` decided to write, and the release of the credentials `claimed` that no
-    /// completion spent. The releases, steps and failure counters are one statement of
-    /// data-modifying CTEs, which PostgreSQL runs once each; each has a table of its own, so their
-    /// order does not matter.
+    /// completion spent, as one statement of data-modifying CTEs, which PostgreSQL runs once each.
+    /// Each has rows of its own (the releases, steps, counters, new sessions and ended ones), so
+    /// their order does not matter. All of them see the statement's snapshot, which holds every
+    /// session of the batch's users (their session locks were taken before it) but none of the
+    /// new ones: each user keeps the newest of the new sessions up to the cap, and of the stored
+    /// ones as many as the new leave room for. postgres-nio binds no array of optionals: whether
+    /// a session has a second factor goes beside the (then empty) id.
     fileprivate func write(_ batch: SignInCompletionBatch, claimed: [PendingSignInRecord]) async throws {
         let spent = Set(batch.spentCredentials.map(\.id))
         let released = claimed.filter { !spent.contains($0.id) }
         let steps = batch.acceptedSteps
-        if !released.isEmpty || !steps.isEmpty {
-            try await execute(
-                """
-                WITH released AS (
-                    DELETE FROM spent_sign_ins
-                    WHERE (expires_at, id) IN (SELECT * FROM unnest(\(released.map(\.expiresAt))::int8[], \(released.map(\.id))::text[]))
-                ), accepted AS (
-                    UPDATE factors AS f SET last_accepted_step = step.value
-                    FROM unnest(\(steps.map(\.factorID))::text[], \(steps.map(\.step))::int8[]) AS step (id, value)
-                    WHERE f.id = step.id
-                ), cleared AS (
-                    DELETE FROM failure_counters WHERE key = ANY(\(batch.clearedFailures))
-                )
-                SELECT 1
-                """)
-        }
         let sessions = batch.sessions
-        guard !sessions.isEmpty else { return }
-        try await lockSessions(of: Array(batch.sessionCaps.keys))
-        // postgres-nio binds no array of optionals: whether a session has a second factor goes
-        // beside the (then empty) id.
+        let caps = batch.sessionCaps.map { (user: $0.key, cap: Int64($0.value)) }
+        guard !released.isEmpty || !steps.isEmpty || !sessions.isEmpty else { return }
         try await execute(
             """
-            INSERT INTO sessions (\(unescaped: StoredColumns.session))
-            SELECT id, user_id, provider, authenticated_at, CASE WHEN has_factor THEN factor END, last_used_at, expires_at
-            FROM unnest(
-                \(sessions.map(\.id))::text[], \(sessions.map(\.userID))::text[], \(sessions.map(\.firstFactorProvider))::text[],
-                \(sessions.map(\.authenticatedAt))::int8[], \(sessions.map { $0.secondFactorEnrollmentID ?? "" })::text[],
-                \(sessions.map { $0.secondFactorEnrollmentID != nil })::bool[], \(sessions.map(\.lastUsedAt))::int8[],
-                \(sessions.map(\.expiresAt))::int8[]
-            ) WITH ORDINALITY AS s (id, user_id, provider, authenticated_at, factor, has_factor, last_used_at, expires_at, position)
-            ORDER BY position
-            """)
-        // Each user keeps the newest sessions up to the cap.
-        for (cap, users) in batch.usersByCap {
-            try await execute(
-                """
+            WITH released AS (
+                DELETE FROM spent_sign_ins
+                WHERE (expires_at, id) IN (SELECT * FROM unnest(\(released.map(\.expiresAt))::int8[], \(released.map(\.id))::text[]))
+            ), accepted AS (
+                UPDATE factors AS f SET last_accepted_step = step.value
+                FROM unnest(\(steps.map(\.factorID))::text[], \(steps.map(\.step))::int8[]) AS step (id, value)
+                WHERE f.id = step.id
+            ), cleared AS (
+                DELETE FROM failure_counters WHERE key = ANY(\(batch.clearedFailures))
+            ), caps AS (
+                SELECT * FROM unnest(\(caps.map(\.user))::text[], \(caps.map(\.cap))::int8[]) AS cap (user_id, kept)
+            ), new_sessions AS (
+                SELECT s.*, row_number() OVER (PARTITION BY s.user_id ORDER BY s.position DESC) AS newer
+                FROM unnest(
+                    \(sessions.map(\.id))::text[], \(sessions.map(\.userID))::text[], \(sessions.map(\.firstFactorProvider))::text[],
+                    \(sessions.map(\.authenticatedAt))::int8[], \(sessions.map { $0.secondFactorEnrollmentID ?? "" })::text[],
+                    \(sessions.map { $0.secondFactorEnrollmentID != nil })::bool[], \(sessions.map(\.lastUsedAt))::int8[],
+                    \(sessions.map(\.expiresAt))::int8[]
+                ) WITH ORDINALITY AS s (id, user_id, provider, authenticated_at, factor, has_factor, last_used_at, expires_at, position)
+            ), inserted AS (
+                INSERT INTO sessions (\(unescaped: StoredColumns.session))
+                SELECT id, user_id, provider, authenticated_at, CASE WHEN has_factor THEN factor END, last_used_at, expires_at
+                FROM new_sessions JOIN caps USING (user_id) WHERE newer <= kept
+                ORDER BY position
+            ), ended AS (
                 DELETE FROM sessions WHERE id IN (
-                    SELECT id FROM (
-                        SELECT id, row_number() OVER (PARTITION BY user_id ORDER BY seq DESC) AS newer
-                        FROM sessions WHERE user_id = ANY(\(users))
-                    ) AS ranked WHERE newer > \(Int64(cap))
+                    SELECT stored.id FROM (
+                        SELECT id, user_id, row_number() OVER (PARTITION BY user_id ORDER BY seq DESC) AS newer
+                        FROM sessions WHERE user_id = ANY(\(caps.map(\.user)))
+                    ) AS stored
+                    JOIN caps USING (user_id)
+                    JOIN (SELECT user_id, count(*) AS added FROM new_sessions GROUP BY user_id) AS new USING (user_id)
+                    WHERE stored.newer > caps.kept - new.added
                 )
-                """)
-        }
+            )
+            SELECT 1
+            """)
     }
 }

@@ -112,6 +112,49 @@ extension EnrollmentStoreConformance {
             }
         }
     }
+
+    /// Several sign-ins of one user at once, each with a factor of its own, more of them than the
+    /// user's session cap: however a store groups them, the user ends with the cap's worth of
+    /// sessions, all of them new, as the same sign-ins one after the other leave.
+    static func signInsPastSessionCap(_ store: any EnrollmentStore) async throws {
+        for (cap, signIns) in [(3, 4), (1, 3), (4, 2)] {
+            let user = uniqueID("user")
+            var factors: [FactorRecord] = []
+            for _ in 0..<signIns {
+                let record = try pending(user: user)
+                try await store.insertPendingEnrollment(record)
+                let enrolled = factor(from: record, at: 0, step: 5)
+                try checkEqual(
+                    try await store.finalizeEnrollment(pendingID: record.id, factor: enrolled, maximumFactorCount: 5), .enrolled,
+                    "enrolling one of \(signIns) factors of a user")
+                factors.append(enrolled)
+            }
+            var earlier: [SessionRecord] = []
+            for _ in 0..<2 {
+                let session = signInSession(of: factors[0])
+                try await store.insertSession(session, maximumPerUser: 10)
+                earlier.append(session)
+            }
+            let sessions = factors.map(signInSession(of:))
+            let completions = try await withThrowingTaskGroup(of: SignInCompletion.self) { group in
+                for (factor, session) in zip(factors, sessions) {
+                    group.addTask {
+                        try await store.completeSignIn(
+                            credential: pendingSignIn(of: user), factorID: factor.id, step: 6, at: 200, session: session,
+                            maximumSessionsPerUser: cap)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let what = "\(signIns) concurrent sign-ins of a user with 2 sessions and a cap of \(cap)"
+            try checkEqual(completions, Array(repeating: .completed, count: signIns), "the completions of \(what)")
+            let keptNew = try await sessions.asyncFilter { try await store.session(id: $0.id) != nil }
+            let keptEarlier = try await earlier.asyncFilter { try await store.session(id: $0.id) != nil }
+            try checkEqual(keptNew.count, min(cap, signIns), "the new sessions kept after \(what)")
+            try checkEqual(
+                keptEarlier.map(\.id), Array(earlier.suffix(max(0, cap - signIns)).map(\.id)), "the earlier sessions kept after \(what)")
+        }
+    }
 }
 
 extension Array where Element: Sendable {

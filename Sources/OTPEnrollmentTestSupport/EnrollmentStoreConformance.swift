@@ -39,6 +39,7 @@ public enum EnrollmentStoreConformance {
         .init("a refused completion changes nothing", completeSignInRefusals),
         .init("concurrent completions of one sign-in: exactly one stores its session", concurrentCompleteSignIn),
         .init("concurrent completions with one step on several sign-ins: exactly one wins", concurrentCompleteSameStep),
+        .init("concurrent sign-ins of one user past the session cap keep the newest sessions, as one after the other", signInsPastSessionCap),
         .init(
             "a crowd of concurrent sign-ins, fresh, replayed, reused, expired, locked, at the session cap or without factors: each as alone",
             // The reused credential races two completions with different steps, which the composed
