@@ -326,22 +326,28 @@ public final class PostgresEnrollmentStore: EnrollmentStore {
         /// Runs one statement (its values bound, never spliced into the SQL) and returns its rows.
         @discardableResult
         func query(_ query: PostgresQuery) async throws -> [PostgresRandomAccessRow] {
-            try ensureOpen()
-            return try await base.query(query, logger: store.logger).collect().map { $0.makeRandomAccess() }
+            try await sent(query).get().rows.map { $0.makeRandomAccess() }
         }
 
         /// Runs one statement whose rows do not matter.
         func execute(_ query: PostgresQuery) async throws {
-            try ensureOpen()
-            _ = try await base.query(query, logger: store.logger).collect()
+            _ = try await sent(query).get()
         }
 
-        /// postgres-nio never answers a statement written to a connection whose channel has
-        /// closed (the write fails where nothing hears it), and the pool can hand out a connection
-        /// the server closed a moment ago, before it hears of the close: the operation would wait
-        /// forever. Such a connection fails the attempt instead, with nothing sent.
-        private func ensureOpen() throws {
-            if base.isClosed { throw ClosedBeforeSending() }
+        /// `query`'s answer, or the failure that ends it. postgres-nio writes a statement to its
+        /// channel and waits for the answer, but a write to a channel that has closed fails where
+        /// nothing hears it, and the wait never ends; the pool can hand out a connection the
+        /// server closed a moment ago, before it hears of the close. So the statement is written
+        /// on the channel's event loop, where the channel closes, right after checking that it is
+        /// open: a closed connection fails the attempt with nothing sent, and an open one holds
+        /// the statement until it answers or fails it as it closes.
+        private func sent(_ query: PostgresQuery) -> EventLoopFuture<PostgresQueryResult> {
+            let base = self.base
+            let logger = store.logger
+            return base.eventLoop.flatSubmit {
+                guard !base.isClosed else { return base.eventLoop.makeFailedFuture(ClosedBeforeSending()) }
+                return base.query(query, logger: logger)
+            }
         }
     }
 

@@ -208,6 +208,77 @@ struct ConnectionErrorTests {
         }
     }
 
+    @Test("connections the server ends again and again under a stream of operations: each operation ends, done or with a typed error")
+    func connectionsEndedUnderLoad() async throws {
+        // A database of its own: the test ends every other connection to it.
+        try await withStore(ownDatabase: true) { store, database in
+            let factor = try await enroll(store)
+            let tally = Tally()
+            let clock = ContinuousClock()
+            let streamEnds = clock.now + .seconds(3)
+            // Unstructured, so that an operation that never ends fails the test instead of hanging it.
+            for worker in 0..<8 {
+                Task {
+                    while clock.now < streamEnds {
+                        do {
+                            _ = try await store.factor(id: factor.id)
+                            _ = try await store.recordFailure(key: "worker-\(worker)", at: 0, limit: 1_000_000, lockout: 1)
+                            await tally.count(.done)
+                        } catch let error as PostgresEnrollmentStoreError {
+                            await tally.count(.failed)
+                            if case .connectionLost = error {} else { await tally.count(.unexpected("\(error)")) }
+                        } catch {
+                            await tally.count(.unexpected("\(error)"))
+                        }
+                    }
+                    await tally.count(.finished)
+                }
+            }
+            let killer = try await database.connect()
+            var terminations = 0
+            while clock.now < streamEnds {
+                let ended = try await killer.query(
+                    "SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+                    logger: TestServer.logger
+                ).collect()
+                terminations += try ended.first?.makeRandomAccess()["n"].decode(Int.self) ?? 0
+                try await Task.sleep(for: .milliseconds(Int.random(in: 0...5)))
+            }
+            try await killer.close()
+            let deadline = clock.now + .seconds(60)
+            while await tally.finished < 8, clock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let (done, failed, unexpected, finished) = await (tally.done, tally.failed, tally.unexpected, tally.finished)
+            print("connections ended under load: \(terminations) backends ended, \(done) operations done, \(failed) failed typed")
+            #expect(finished == 8, "\(8 - finished) of 8 workers are still waiting for an operation 60 s after the stream ended")
+            #expect(unexpected.isEmpty, "failures other than a lost connection: \(unexpected.prefix(3))")
+            #expect(terminations > 0 && done > 0)
+            #expect(try await store.factor(id: factor.id)?.id == factor.id, "the store after the stream")
+        }
+    }
+
+    /// What the workers of ``connectionsEndedUnderLoad()`` saw.
+    private actor Tally {
+        enum Event {
+            case done, failed, finished
+            case unexpected(String)
+        }
+        var done = 0
+        var failed = 0
+        var finished = 0
+        var unexpected: [String] = []
+
+        func count(_ event: Event) {
+            switch event {
+            case .done: done += 1
+            case .failed: failed += 1
+            case .finished: finished += 1
+            case .unexpected(let description): unexpected.append(description)
+            }
+        }
+    }
+
     @Test("a closed store refuses operations")
     func closed() async throws {
         try await withStore { store, _ in
