@@ -85,50 +85,44 @@ extension PostgresEnrollmentStore {
 
 extension PostgresEnrollmentStore.Connection {
     /// The spent credentials and the failure counters `requests` name, claimed and locked until
-    /// the transaction ends; the claimed credentials are released by ``write(_:)-(SignInFailureBatch)``.
-    ///
-    /// A counter is computed here and written back, so it must be locked, and a row that does not
-    /// exist yet cannot be: the missing ones are first inserted at zero (in key order, so that two
-    /// sets inserting the same keys wait for each other in one direction only), and the read that
-    /// follows, a statement of its own and so a later snapshot, locks every counter, including
-    /// one another server inserted meanwhile. The credentials are claimed before the counters, as
-    /// completions claim them before they lock their factors.
+    /// the transaction ends (the claimed credentials are released by
+    /// ``write(_:claimed:)-(SignInFailureBatch)``), in one statement: the claims first, then the
+    /// counters, each in key order, as completions claim their credentials before they lock
+    /// their factors. A counter is computed here and written back, so it must be locked, and a
+    /// row that does not exist yet cannot be: each counter is inserted at zero or, when it
+    /// exists, "updated" to itself, which locks it and returns its latest committed value, even
+    /// one another server wrote after this statement's snapshot.
     fileprivate func signInFailureRows(_ requests: [SignInFailureBatch.Request]) async throws -> SignInFailureBatch.Rows {
         let (credentials, failureKeys) = SignInFailureBatch.keys(of: requests)
         var rows = SignInFailureBatch.Rows()
-        rows.spentCredentials = try await claim(credentials)
-        try await execute(
+        rows.spentCredentials = Set(credentials.map(\.id))
+        let tagged = try await query(
             """
-            INSERT INTO failure_counters (key, consecutive_failures, locked_until)
-            SELECT key, 0, NULL FROM unnest(\(failureKeys)::text[]) AS key ORDER BY key
-            ON CONFLICT (key) DO NOTHING
+            WITH claimed AS (
+                INSERT INTO spent_sign_ins (expires_at, id)
+                SELECT * FROM unnest(\(credentials.map(\.expiresAt))::int8[], \(credentials.map(\.id))::text[]) AS claim (expires_at, id)
+                ORDER BY expires_at, id
+                ON CONFLICT DO NOTHING RETURNING id
+            ), counters AS (
+                INSERT INTO failure_counters (key, consecutive_failures, locked_until)
+                SELECT key, 0, NULL FROM unnest(\(failureKeys)::text[]) AS key ORDER BY key
+                ON CONFLICT (key) DO UPDATE SET key = excluded.key
+                RETURNING key, consecutive_failures, locked_until
+            )
+            SELECT 'claimed' AS kind, id AS key, NULL::bigint AS consecutive_failures, NULL::bigint AS locked_until FROM claimed
+            UNION ALL
+            SELECT 'counter', key, consecutive_failures, locked_until FROM counters
             """)
-        let counters = try await query(
-            "SELECT key, consecutive_failures, locked_until FROM failure_counters WHERE key = ANY(\(failureKeys)) ORDER BY key FOR UPDATE")
-        for row in counters {
+        for row in tagged {
             let stored = PostgresStoredRow(row: row)
             let key = try stored.text("key", of: "?")
-            rows.failures[key] = try stored.failureCounter(key: key)
+            if try stored.text("kind", of: key) == "claimed" {
+                rows.spentCredentials.remove(key)
+            } else {
+                rows.failures[key] = try stored.failureCounter(key: key)
+            }
         }
         return rows
-    }
-
-    /// Claims `credentials` (each once; as `PostgresEnrollmentStore.Connection.claim(_:)` does, in
-    /// key order) and returns the ids of those that were spent already. The caller releases the
-    /// ones it claimed and did not spend before it commits.
-    private func claim(_ credentials: [PendingSignInRecord]) async throws -> Set<String> {
-        let claimed = try await query(
-            """
-            INSERT INTO spent_sign_ins (expires_at, id)
-            SELECT * FROM unnest(\(credentials.map(\.expiresAt))::int8[], \(credentials.map(\.id))::text[]) AS claim (expires_at, id)
-            ORDER BY expires_at, id
-            ON CONFLICT DO NOTHING RETURNING id
-            """)
-        var spent = Set(credentials.map(\.id))
-        for row in claimed {
-            spent.remove(try PostgresStoredRow(row: row).text("id", of: "?"))
-        }
-        return spent
     }
 
     /// What `batch` decided to write, and the release of the credentials its rows claimed, as one
