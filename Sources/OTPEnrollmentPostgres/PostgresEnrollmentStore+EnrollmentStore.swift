@@ -212,49 +212,11 @@ extension PostgresEnrollmentStore {
         try await signInStarts.submit(userID) { requests in await self.startSignIns(requests) }
     }
 
-    /// One round trip for the five reads, as one statement of rows tagged with their kind (so one
-    /// snapshot too): a server reads a context at every second step, and each statement is a
-    /// round trip to the database.
+    /// Concurrent second steps are taken up together, one statement for all of them
+    /// (`signInContexts(_:)`); nothing is written.
     public func pendingSignInContext(_ credential: PendingSignInRecord) async throws(PostgresEnrollmentStoreError) -> PendingSignInContext? {
-        var binds = PostgresBindings()
-        binds.append(credential.id)
-        binds.append(credential.userID)
-        binds.append(credential.expiresAt)
-        let query = PostgresQuery(unsafeSQL: Self.pendingSignInContextQuery, binds: binds)
-        let rows = try await reading("reading a pending sign-in") { connection in try await connection.query(query) }
-        var spent = false
-        var account: AccountRecord?
-        var identityRows: [PostgresStoredRow] = []
-        var totp: [FactorRecord] = []
-        var phone: [PhoneFactorRecord] = []
-        for row in rows {
-            let stored = PostgresStoredRow(row: row)
-            switch try stored.text("kind", of: credential.id) {
-            case "spent": spent = true
-            case "account": account = try stored.accountRecord()
-            case "identity": identityRows.append(stored)
-            case "factor": totp.append(try stored.factorRecord(sealer))
-            default: phone.append(try stored.phoneFactorRecord())
-            }
-        }
-        guard !spent else { return nil }
-        return PendingSignInContext(
-            credential: credential, account: account,
-            identities: try identityRows.map { row throws(PostgresEnrollmentStoreError) in try row.providerIdentity(of: credential.userID) },
-            factors: SignInFactors(totp: totp, phone: phone))
+        try await signInContexts.submit(credential) { requests in await self.signInContexts(requests) }
     }
-
-    /// Whether the pending sign-in `$1` expiring at `$3` was spent, and its user `$2`'s account, identities, TOTP
-    /// and phone factors, sorted by kind and then as each kind is listed alone (factors by
-    /// enrollment time and id, identities by provider).
-    static let pendingSignInContextQuery: String = StoredColumns.taggedUnion(
-        [
-            .init(kind: "spent", columns: "id", from: "spent_sign_ins WHERE expires_at = $3 AND id = $1"),
-            .init(kind: "account", columns: StoredColumns.account, from: "accounts WHERE id = $2"),
-            .init(kind: "identity", columns: StoredColumns.providerIdentity, from: "provider_identities WHERE account_id = $2"),
-            .init(kind: "factor", columns: StoredColumns.factor, from: "factors WHERE user_id = $2"),
-            .init(kind: "phone", columns: StoredColumns.phoneFactor, from: "phone_factors WHERE user_id = $2"),
-        ], orderedBy: "kind, enrolled_at, provider_id, id", null: typedNull)
 
     /// The `NULL` of a column's type, for ``StoredColumns/taggedUnion(_:orderedBy:null:)``.
     static func typedNull(_ column: String) -> String {

@@ -39,12 +39,62 @@ extension PostgresEnrollmentStore {
         }
     }
 
-    /// The factors of the users `$1`, both kinds tagged as in ``pendingSignInContextQuery``.
+    /// The factors of the users `$1`, both kinds tagged as in ``signInContextsQuery``.
     static let startSignInsQuery = StoredColumns.taggedUnion(
         [
             .init(kind: "factor", columns: StoredColumns.factor, from: "factors WHERE user_id = ANY($1)"),
             .init(kind: "phone", columns: StoredColumns.phoneFactor, from: "phone_factors WHERE user_id = ANY($1)"),
         ], orderedBy: "kind, enrolled_at, id", null: PostgresEnrollmentStore.typedNull)
+
+    /// Takes `requests` up together (``pendingSignInContext(_:)``): one context each, in order,
+    /// `nil` for a spent credential; all fail together only when the read does.
+    func signInContexts(_ requests: [PendingSignInRecord]) async -> [Result<PendingSignInContext?, PostgresEnrollmentStoreError>] {
+        let sealer = self.sealer
+        let (credentials, users) = SignInContextBatch.keys(of: requests)
+        var binds = PostgresBindings()
+        binds.append(credentials.map(\.expiresAt))
+        binds.append(credentials.map(\.id))
+        binds.append(users)
+        let query = PostgresQuery(unsafeSQL: Self.signInContextsQuery, binds: binds)
+        do throws(PostgresEnrollmentStoreError) {
+            let rows = try await reading("reading pending sign-ins") { connection in try await connection.query(query) }
+            var spent: Set<String> = []
+            var accounts: [AccountRecord] = []
+            var identities: [String: [ProviderIdentity]] = [:]
+            var totp: [FactorRecord] = []
+            var phone: [PhoneFactorRecord] = []
+            for row in rows {
+                let stored = PostgresStoredRow(row: row)
+                switch try stored.text("kind", of: "a pending sign-in's row") {
+                case "spent": spent.insert(try stored.text("id", of: "a spent sign-in"))
+                case "account": accounts.append(try stored.accountRecord())
+                case "identity":
+                    let accountID = try stored.text("account_id", of: "an identity")
+                    identities[accountID, default: []].append(try stored.providerIdentity(of: accountID))
+                case "factor": totp.append(try stored.factorRecord(sealer))
+                default: phone.append(try stored.phoneFactorRecord())
+                }
+            }
+            let factors = SignInStartBatch(requests.map(\.userID), totp: totp, phone: phone)
+            let batch = SignInContextBatch(requests, spent: spent, accounts: accounts, identities: identities, factors: factors)
+            return batch.contexts.map { .success($0) }
+        } catch {
+            return requests.map { _ in .failure(error) }
+        }
+    }
+
+    /// Which of the pending sign-ins (`$1` expiring at, `$2` ids) were spent, and the users `$3`'s
+    /// accounts, identities, TOTP and phone factors, in one statement of rows tagged with their
+    /// kind (so one snapshot too): factors by enrolment time and id, identities by provider.
+    static let signInContextsQuery = StoredColumns.taggedUnion(
+        [
+            .init(kind: "spent", columns: "id", from: "spent_sign_ins WHERE (expires_at, id) IN (SELECT * FROM unnest($1::int8[], $2::text[]))"),
+            .init(kind: "account", columns: StoredColumns.account, from: "accounts WHERE id = ANY($3)"),
+            .init(
+                kind: "identity", columns: "account_id, \(StoredColumns.providerIdentity)", from: "provider_identities WHERE account_id = ANY($3)"),
+            .init(kind: "factor", columns: StoredColumns.factor, from: "factors WHERE user_id = ANY($3)"),
+            .init(kind: "phone", columns: StoredColumns.phoneFactor, from: "phone_factors WHERE user_id = ANY($3)"),
+        ], orderedBy: "kind, enrolled_at, account_id, provider_id, id", null: PostgresEnrollmentStore.typedNull)
 
     /// Completes `requests` together (``completeSignIn(credential:factorID:step:at:session:maximumSessionsPerUser:)``):
     /// one result each, in order; all fail together only when the transaction does.

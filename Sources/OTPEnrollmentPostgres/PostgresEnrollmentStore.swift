@@ -67,6 +67,8 @@ public final class PostgresEnrollmentStore: EnrollmentStore {
     private let state = NIOLockedValueBox(State())
     /// Concurrent first steps of sign-ins, decided together.
     let signInStarts: OperationBatcher<String, SignInFactors, PostgresEnrollmentStoreError>
+    /// Concurrent second steps of sign-ins, read together.
+    let signInContexts: OperationBatcher<PendingSignInRecord, PendingSignInContext?, PostgresEnrollmentStoreError>
     /// Concurrent sign-in completions, decided together.
     let signInCompletions: OperationBatcher<SignInCompletionBatch.Request, SignInCompletion, PostgresEnrollmentStoreError>
     /// Concurrent wrong codes of sign-ins, counted together.
@@ -84,6 +86,7 @@ public final class PostgresEnrollmentStore: EnrollmentStore {
         self.options = options
         self.logger = logger
         signInStarts = OperationBatcher(maximumBatch: options.maximumSignInsPerBatch)
+        signInContexts = OperationBatcher(maximumBatch: options.maximumSignInsPerBatch)
         signInCompletions = OperationBatcher(maximumBatch: options.maximumSignInsPerBatch)
         signInFailures = OperationBatcher(maximumBatch: options.maximumSignInsPerBatch)
         var configuration = try settings.clientConfiguration()

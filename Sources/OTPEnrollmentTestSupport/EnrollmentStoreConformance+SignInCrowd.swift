@@ -113,6 +113,56 @@ extension EnrollmentStoreConformance {
         }
     }
 
+    /// The second steps of many sign-ins at once, of users with and without an account,
+    /// identities, a phone, of spent credentials and of a user with nothing: each reads the
+    /// context it reads alone.
+    static func signInContextCrowd(_ store: any EnrollmentStore) async throws {
+        var expected: [(credential: PendingSignInRecord, context: PendingSignInContext?)] = []
+        for index in 0..<12 {
+            var totp = [try await enrolledFactor(in: store, step: 5)]
+            let user = totp[0].userID
+            if index % 5 == 4 {
+                // Both enrolled at the same time: listed by id.
+                totp.append(try await enrolledFactor(in: store, user: user, step: nil))
+                totp.sort { $0.id < $1.id }
+            }
+            var account: AccountRecord?
+            var identities: [ProviderIdentity] = []
+            if index % 3 != 0 {
+                let created = AccountRecord(id: user, email: "\(uniqueID("user"))@example.com", isEmailVerified: index % 2 == 0, createdAt: 1)
+                let google = ProviderIdentity(providerID: "google.com", providerUID: uniqueID("sub"), email: created.email)
+                try checkEqual(try await store.insertAccount(created, identity: google), .inserted, "an account in a crowd")
+                account = created
+                identities = [google]
+                if index % 3 == 2 {
+                    let github = ProviderIdentity(providerID: "github.com", providerUID: uniqueID("sub"))
+                    try checkEqual(try await store.linkProviderIdentity(github, accountID: user), .linked, "a second identity in a crowd")
+                    identities.insert(github, at: 0)
+                }
+            }
+            let phone = index % 2 == 0 ? [try await enrollPhone(store, user: user, at: 300)] : []
+            let context = PendingSignInContext(
+                credential: pendingSignIn(of: user), account: account, identities: identities, factors: SignInFactors(totp: totp, phone: phone))
+            expected.append((context.credential, context))
+            if index % 4 == 1 {
+                let spent = pendingSignIn(of: user)
+                try checkEqual(try await store.spendPendingSignIn(spent), true, "spending a pending sign-in of a crowd")
+                expected.append((spent, nil))
+            }
+        }
+        let nobody = pendingSignIn(of: uniqueID("user"))
+        expected.append((nobody, PendingSignInContext(credential: nobody, account: nil, identities: [], factors: SignInFactors(totp: [], phone: []))))
+        let read = try await withThrowingTaskGroup(of: (Int, PendingSignInContext?).self) { group in
+            for (index, request) in expected.enumerated() {
+                group.addTask { (index, try await store.pendingSignInContext(request.credential)) }
+            }
+            return try await group.reduce(into: [Int: PendingSignInContext?]()) { $0[$1.0] = $1.1 }
+        }
+        for (index, request) in expected.enumerated() {
+            try checkEqual(read[index] ?? nil, request.context, "the context of pending sign-in \(index) of a crowd")
+        }
+    }
+
     /// Several sign-ins of one user at once, each with a factor of its own, more of them than the
     /// user's session cap: however a store groups them, the user ends with the cap's worth of
     /// sessions, all of them new, as the same sign-ins one after the other leave.

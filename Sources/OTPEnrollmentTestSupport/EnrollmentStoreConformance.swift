@@ -35,6 +35,7 @@ public enum EnrollmentStoreConformance {
         .init("starting a sign-in lists the user's factors", signInFactors),
         .init("a pending sign-in reads back with its factor's failure counter", pendingSignInWithFailures),
         .init("a pending sign-in reads back with its user's account, identities and factors", pendingSignInContext),
+        .init("concurrent second steps of many sign-ins each read their own context", signInContextCrowd),
         .init("completing a sign-in records the step, spends the credential once, stores the session and resets failures", completeSignIn),
         .init("a refused completion changes nothing", completeSignInRefusals),
         .init("concurrent completions of one sign-in: exactly one stores its session", concurrentCompleteSignIn),
@@ -1159,8 +1160,8 @@ public enum EnrollmentStoreConformance {
         )
     }
 
-    static func enrolledFactor(in store: any EnrollmentStore, step: UInt64?) async throws -> FactorRecord {
-        let record = try pending(user: uniqueID("user"))
+    static func enrolledFactor(in store: any EnrollmentStore, user: String = uniqueID("user"), step: UInt64?) async throws -> FactorRecord {
+        let record = try pending(user: user)
         try await store.insertPendingEnrollment(record)
         let enrolled = factor(from: record, at: 0, step: step)
         try checkEqual(
