@@ -81,12 +81,21 @@ package struct SignInCompletionBatch: Sendable {
     }
     /// The failure counters a completion clears.
     package var clearedFailures: [String] { completed.filter(\.clearsFailures).map(\.factorID) }
-    /// The sessions to insert, in the order of their completions.
-    package var sessions: [SessionRecord] { completed.map(\.session) }
-    /// The users whose oldest sessions end beyond a cap, with the cap (the last completion's,
-    /// should concurrent completions of one user name different caps).
-    package var sessionCaps: [String: Int] {
-        Dictionary(completed.map { ($0.session.userID, $0.sessionCap) }, uniquingKeysWith: { _, last in last })
+    /// The sessions to store, in the order of their completions, and for each of their users how
+    /// many of the sessions stored before the batch stay. Each user keeps the newest sessions up
+    /// to the cap (the last completion's, should concurrent completions of one user name different
+    /// caps): a new session beyond it would end as soon as it was stored, so it is not stored, and
+    /// the stored ones make room for the new.
+    package var sessionsKept: (new: [SessionRecord], storedKept: [(userID: String, count: Int)]) {
+        let caps = Dictionary(completed.map { ($0.session.userID, $0.sessionCap) }, uniquingKeysWith: { _, last in last })
+        var added: [String: Int] = [:]
+        var new: [SessionRecord] = []
+        for completion in completed.reversed() {
+            let user = completion.session.userID
+            if added[user, default: 0] < caps[user, default: 1] { new.append(completion.session) }
+            added[user, default: 0] += 1
+        }
+        return (new.reversed(), caps.map { (userID: $0.key, count: max(0, $0.value - added[$0.key, default: 0])) })
     }
 
     /// Decides `requests` against `rows`.

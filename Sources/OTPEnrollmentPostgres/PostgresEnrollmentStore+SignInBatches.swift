@@ -258,15 +258,16 @@ extension PostgresEnrollmentStore.Connection {
     /// Each has rows of its own (the releases, steps, counters, new sessions and ended ones), so
     /// their order does not matter. All of them see the statement's snapshot, which holds every
     /// session of the batch's users (their session locks were taken before it) but none of the
-    /// new ones: each user keeps the newest of the new sessions up to the cap, and of the stored
-    /// ones as many as the new leave room for. postgres-nio binds no array of optionals: whether
-    /// a session has a second factor goes beside the (then empty) id.
+    /// new ones: of the stored sessions, each user keeps as many as the new leave room for
+    /// (``SignInCompletionBatch/sessionsKept``), found by reading the user's index from its newest
+    /// entry, which touches a few entries per user where ranking all of a set's users' sessions
+    /// sorted thousands of rows. postgres-nio binds no array of optionals: whether a session has a
+    /// second factor goes beside the (then empty) id.
     fileprivate func write(_ batch: SignInCompletionBatch, claimed: [PendingSignInRecord]) async throws {
         let spent = Set(batch.spentCredentials.map(\.id))
         let released = claimed.filter { !spent.contains($0.id) }
         let steps = batch.acceptedSteps
-        let sessions = batch.sessions
-        let caps = batch.sessionCaps.map { (user: $0.key, cap: Int64($0.value)) }
+        let (sessions, storedKept) = batch.sessionsKept
         guard !released.isEmpty || !steps.isEmpty || !sessions.isEmpty else { return }
         try await execute(
             """
@@ -279,31 +280,23 @@ extension PostgresEnrollmentStore.Connection {
                 WHERE f.id = step.id
             ), cleared AS (
                 DELETE FROM failure_counters WHERE key = ANY(\(batch.clearedFailures))
-            ), caps AS (
-                SELECT * FROM unnest(\(caps.map(\.user))::text[], \(caps.map(\.cap))::int8[]) AS cap (user_id, kept)
-            ), new_sessions AS (
-                SELECT s.*, row_number() OVER (PARTITION BY s.user_id ORDER BY s.position DESC) AS newer
+            ), inserted AS (
+                INSERT INTO sessions (\(unescaped: StoredColumns.session))
+                SELECT id, user_id, provider, authenticated_at, CASE WHEN has_factor THEN factor END, last_used_at, expires_at
                 FROM unnest(
                     \(sessions.map(\.id))::text[], \(sessions.map(\.userID))::text[], \(sessions.map(\.firstFactorProvider))::text[],
                     \(sessions.map(\.authenticatedAt))::int8[], \(sessions.map { $0.secondFactorEnrollmentID ?? "" })::text[],
                     \(sessions.map { $0.secondFactorEnrollmentID != nil })::bool[], \(sessions.map(\.lastUsedAt))::int8[],
                     \(sessions.map(\.expiresAt))::int8[]
                 ) WITH ORDINALITY AS s (id, user_id, provider, authenticated_at, factor, has_factor, last_used_at, expires_at, position)
-            ), inserted AS (
-                INSERT INTO sessions (\(unescaped: StoredColumns.session))
-                SELECT id, user_id, provider, authenticated_at, CASE WHEN has_factor THEN factor END, last_used_at, expires_at
-                FROM new_sessions JOIN caps USING (user_id) WHERE newer <= kept
                 ORDER BY position
             ), ended AS (
-                DELETE FROM sessions WHERE id IN (
-                    SELECT stored.id FROM (
-                        SELECT id, user_id, row_number() OVER (PARTITION BY user_id ORDER BY seq DESC) AS newer
-                        FROM sessions WHERE user_id = ANY(\(caps.map(\.user)))
-                    ) AS stored
-                    JOIN caps USING (user_id)
-                    JOIN (SELECT user_id, count(*) AS added FROM new_sessions GROUP BY user_id) AS new USING (user_id)
-                    WHERE stored.newer > caps.kept - new.added
-                )
+                DELETE FROM sessions AS s
+                USING unnest(\(storedKept.map(\.userID))::text[], \(storedKept.map { Int64($0.count) })::int8[]) AS cap (user_id, kept)
+                CROSS JOIN LATERAL (
+                    SELECT seq FROM sessions WHERE user_id = cap.user_id ORDER BY seq DESC OFFSET cap.kept LIMIT 1
+                ) AS newest_ended
+                WHERE s.user_id = cap.user_id AND s.seq <= newest_ended.seq
             )
             SELECT 1
             """)
