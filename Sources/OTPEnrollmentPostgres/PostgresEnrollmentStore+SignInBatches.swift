@@ -259,10 +259,12 @@ extension PostgresEnrollmentStore.Connection {
     /// their order does not matter. All of them see the statement's snapshot, which holds every
     /// session of the batch's users (their session locks were taken before it) but none of the
     /// new ones: of the stored sessions, each user keeps as many as the new leave room for
-    /// (``SignInCompletionBatch/sessionsKept``), found by reading the user's index from its newest
-    /// entry, which touches a few entries per user where ranking all of a set's users' sessions
-    /// sorted thousands of rows. postgres-nio binds no array of optionals: whether a session has a
-    /// second factor goes beside the (then empty) id.
+    /// (``SignInCompletionBatch/sessionsKept``): the newest to end is found by reading the user's
+    /// index from its newest entry, and the ended ones from there, user by user (a lateral join
+    /// leaves the planner no other order), where ranking every session of the set's users sorted
+    /// thousands of rows, and a plain join of the users with their sessions was planned as a scan
+    /// of the whole table. postgres-nio binds no array of optionals: whether a session has a second
+    /// factor goes beside the (then empty) id.
     fileprivate func write(_ batch: SignInCompletionBatch, claimed: [PendingSignInRecord]) async throws {
         let spent = Set(batch.spentCredentials.map(\.id))
         let released = claimed.filter { !spent.contains($0.id) }
@@ -291,12 +293,15 @@ extension PostgresEnrollmentStore.Connection {
                 ) WITH ORDINALITY AS s (id, user_id, provider, authenticated_at, factor, has_factor, last_used_at, expires_at, position)
                 ORDER BY position
             ), ended AS (
-                DELETE FROM sessions AS s
-                USING unnest(\(storedKept.map(\.userID))::text[], \(storedKept.map { Int64($0.count) })::int8[]) AS cap (user_id, kept)
-                CROSS JOIN LATERAL (
-                    SELECT seq FROM sessions WHERE user_id = cap.user_id ORDER BY seq DESC OFFSET cap.kept LIMIT 1
-                ) AS newest_ended
-                WHERE s.user_id = cap.user_id AND s.seq <= newest_ended.seq
+                DELETE FROM sessions WHERE id = ANY(ARRAY(
+                    SELECT ended.id
+                    FROM unnest(\(storedKept.map(\.userID))::text[], \(storedKept.map { Int64($0.count) })::int8[]) AS cap (user_id, kept)
+                    CROSS JOIN LATERAL (
+                        SELECT id FROM sessions
+                        WHERE user_id = cap.user_id
+                            AND seq <= (SELECT seq FROM sessions WHERE user_id = cap.user_id ORDER BY seq DESC OFFSET cap.kept LIMIT 1)
+                    ) AS ended
+                ))
             )
             SELECT 1
             """)
