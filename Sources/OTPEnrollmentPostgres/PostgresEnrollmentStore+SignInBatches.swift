@@ -144,26 +144,11 @@ extension PostgresEnrollmentStore.Connection {
     /// one another server wrote after this statement's snapshot.
     fileprivate func signInFailureRows(_ requests: [SignInFailureBatch.Request]) async throws -> SignInFailureBatch.Rows {
         let (credentials, failureKeys) = SignInFailureBatch.keys(of: requests)
+        var binds = Self.claimBinds(credentials)
+        binds.append(failureKeys)
         var rows = SignInFailureBatch.Rows()
         rows.spentCredentials = Set(credentials.map(\.id))
-        let tagged = try await query(
-            """
-            WITH claimed AS (
-                INSERT INTO spent_sign_ins (expires_at, id)
-                SELECT * FROM unnest(\(credentials.map(\.expiresAt))::int8[], \(credentials.map(\.id))::text[]) AS claim (expires_at, id)
-                ORDER BY expires_at, id
-                ON CONFLICT DO NOTHING RETURNING id
-            ), counters AS (
-                INSERT INTO failure_counters (key, consecutive_failures, locked_until)
-                SELECT key, 0, NULL FROM unnest(\(failureKeys)::text[]) AS key ORDER BY key
-                ON CONFLICT (key) DO UPDATE SET key = excluded.key
-                RETURNING key, consecutive_failures, locked_until
-            )
-            SELECT 'claimed' AS kind, id AS key, NULL::bigint AS consecutive_failures, NULL::bigint AS locked_until FROM claimed
-            UNION ALL
-            SELECT 'counter', key, consecutive_failures, locked_until FROM counters
-            """)
-        for row in tagged {
+        for row in try await query(PostgresQuery(unsafeSQL: Self.signInFailureRowsQuery, binds: binds)) {
             let stored = PostgresStoredRow(row: row)
             let key = try stored.text("key", of: "?")
             if try stored.text("kind", of: key) == "claimed" {
@@ -173,6 +158,39 @@ extension PostgresEnrollmentStore.Connection {
             }
         }
         return rows
+    }
+
+    /// The claims of ``claimedCTE`` and the failure counters `$3`.
+    private static let signInFailureRowsQuery = """
+        WITH \(claimedCTE), counters AS (
+            INSERT INTO failure_counters (key, consecutive_failures, locked_until)
+            SELECT key, 0, NULL FROM unnest($3::text[]) AS key ORDER BY key
+            ON CONFLICT (key) DO UPDATE SET key = excluded.key
+            RETURNING key, consecutive_failures, locked_until
+        )
+        SELECT 'claimed' AS kind, id AS key, NULL::bigint AS consecutive_failures, NULL::bigint AS locked_until FROM claimed
+        UNION ALL
+        SELECT 'counter', key, consecutive_failures, locked_until FROM counters
+        """
+
+    /// Claims credentials, the first thing every set does (``claimBinds(_:)`` gives `$1` and
+    /// `$2`): inserts their `spent_sign_ins` rows in key order unless they are there, and returns
+    /// the ids it inserted, those of the credentials this set claimed. The rest were spent.
+    private static let claimedCTE = """
+        claimed AS (
+            INSERT INTO spent_sign_ins (expires_at, id)
+            SELECT * FROM unnest($1::int8[], $2::text[]) AS claim (expires_at, id)
+            ORDER BY expires_at, id
+            ON CONFLICT DO NOTHING RETURNING id
+        )
+        """
+
+    /// `$1` and `$2` of ``claimedCTE``.
+    private static func claimBinds(_ credentials: [PendingSignInRecord]) -> PostgresBindings {
+        var binds = PostgresBindings()
+        binds.append(credentials.map(\.expiresAt))
+        binds.append(credentials.map(\.id))
+        return binds
     }
 
     /// What `batch` decided to write, and the release of the credentials its rows claimed, as one
@@ -202,40 +220,20 @@ extension PostgresEnrollmentStore.Connection {
     /// credentials claimed, the factors locked, then the session locks of the requests' users
     /// taken (all until the transaction ends), each in key order, as every set does, so that two
     /// servers with overlapping sets never wait for each other in a circle. `UNION ALL` runs its
-    /// parts in order, the claims' `INSERT` included, since the rows read come from it. The
+    /// parts in order, the claims' `INSERT` included, since the rows read come from it (in
+    /// another order two sets could deadlock, which PostgreSQL detects and the store retries, the
+    /// rolled-back set having applied nothing). The
     /// session locks come before ``write(_:claimed:)-(SignInCompletionBatch)``, whose single
     /// statement can only count the sessions its snapshot holds: taken in that statement, they
     /// would leave a session another server stored meanwhile out of the count.
     fileprivate func signInCompletionRows(_ requests: [SignInCompletionBatch.Request]) async throws -> SignInCompletionBatch.Rows {
         let (credentials, factorIDs) = SignInCompletionBatch.keys(of: requests)
-        let users = Array(Set(requests.map(\.session.userID)))
+        var binds = Self.claimBinds(credentials)
+        binds.append(factorIDs)
+        binds.append(Array(Set(requests.map(\.session.userID))))
         var rows = SignInCompletionBatch.Rows()
         rows.spentCredentials = Set(credentials.map(\.id))
-        let tagged = try await query(
-            """
-            WITH claimed AS (
-                INSERT INTO spent_sign_ins (expires_at, id)
-                SELECT * FROM unnest(\(credentials.map(\.expiresAt))::int8[], \(credentials.map(\.id))::text[]) AS claim (expires_at, id)
-                ORDER BY expires_at, id
-                ON CONFLICT DO NOTHING RETURNING id
-            ), locked_factors AS (
-                SELECT id, user_id, last_accepted_step FROM factors WHERE id = ANY(\(factorIDs)) ORDER BY id FOR UPDATE
-            ), locked_sessions AS (
-                SELECT pg_advisory_xact_lock(\(LockNamespace.sessionsOfUser.rawValue), user_hash)
-                FROM (SELECT DISTINCT hashtext(user_id) AS user_hash FROM unnest(\(users)::text[]) AS u (user_id) ORDER BY user_hash) AS ordered
-            )
-            SELECT 'claimed' AS kind, id, NULL AS user_id, NULL::bigint AS consecutive_failures, NULL::bigint AS locked_until,
-                NULL::bigint AS last_accepted_step
-            FROM claimed
-            UNION ALL
-            SELECT 'factor', id, user_id, NULL, NULL, last_accepted_step FROM locked_factors
-            UNION ALL
-            SELECT 'sessions locked', NULL, NULL, count(*), NULL, NULL FROM locked_sessions
-            UNION ALL
-            SELECT 'counter', key, NULL, consecutive_failures, locked_until, NULL
-            FROM failure_counters WHERE key = ANY(\(factorIDs))
-            """)
-        for row in tagged {
+        for row in try await query(PostgresQuery(unsafeSQL: Self.signInCompletionRowsQuery, binds: binds)) {
             let stored = PostgresStoredRow(row: row)
             switch try stored.text("kind", of: "?") {
             case "claimed":
@@ -252,6 +250,26 @@ extension PostgresEnrollmentStore.Connection {
         }
         return rows
     }
+
+    /// The claims of ``claimedCTE``, the factors `$3` locked, the session locks of the users `$4`
+    /// taken, and the factors' failure counters.
+    private static let signInCompletionRowsQuery = """
+        WITH \(claimedCTE), locked_factors AS (
+            SELECT id, user_id, last_accepted_step FROM factors WHERE id = ANY($3) ORDER BY id FOR UPDATE
+        ), locked_sessions AS (
+            SELECT pg_advisory_xact_lock(\(LockNamespace.sessionsOfUser.rawValue), user_hash)
+            FROM (SELECT DISTINCT hashtext(user_id) AS user_hash FROM unnest($4::text[]) AS u (user_id) ORDER BY user_hash) AS ordered
+        )
+        SELECT 'claimed' AS kind, id, NULL AS user_id, NULL::bigint AS consecutive_failures, NULL::bigint AS locked_until,
+            NULL::bigint AS last_accepted_step
+        FROM claimed
+        UNION ALL
+        SELECT 'factor', id, user_id, NULL, NULL, last_accepted_step FROM locked_factors
+        UNION ALL
+        SELECT 'sessions locked', NULL, NULL, count(*), NULL, NULL FROM locked_sessions
+        UNION ALL
+        SELECT 'counter', key, NULL, consecutive_failures, locked_until, NULL FROM failure_counters WHERE key = ANY($3)
+        """
 
     /// What `batch` decided to write, and the release of the credentials `claimed` that no
     /// completion spent, as one statement of data-modifying CTEs, which PostgreSQL runs once each.
