@@ -395,16 +395,6 @@ extension PostgresEnrollmentStore.Connection {
         return outcome
     }
 
-    /// Takes the session locks of `users` until the transaction ends, in the order of their
-    /// hashes, so that two servers locking overlapping sets never wait for each other in a circle.
-    func lockSessions(of users: [String]) async throws {
-        try await execute(
-            """
-            SELECT pg_advisory_xact_lock(\(LockNamespace.sessionsOfUser.rawValue), user_hash)
-            FROM (SELECT DISTINCT hashtext(user_id) AS user_hash FROM unnest(\(users)::text[]) AS u (user_id) ORDER BY user_hash) AS ordered
-            """)
-    }
-
     /// Inserts the session, then ends the user's oldest sessions beyond `maximumPerUser`, under
     /// the user's session lock so that concurrent sign-ins of one user cannot both keep theirs
     /// beyond the cap. The new row has the highest `seq` and is never among the ended.

@@ -222,10 +222,10 @@ extension PostgresEnrollmentStore.Connection {
     /// servers with overlapping sets never wait for each other in a circle. `UNION ALL` runs its
     /// parts in order, the claims' `INSERT` included, since the rows read come from it (in
     /// another order two sets could deadlock, which PostgreSQL detects and the store retries, the
-    /// rolled-back set having applied nothing). The
-    /// session locks come before ``write(_:claimed:)-(SignInCompletionBatch)``, whose single
-    /// statement can only count the sessions its snapshot holds: taken in that statement, they
-    /// would leave a session another server stored meanwhile out of the count.
+    /// rolled-back set having applied nothing). The session locks come before
+    /// ``write(_:claimed:)-(SignInCompletionBatch)``, whose single statement can only count the
+    /// sessions its snapshot holds: taken in that statement, they would leave a session another
+    /// server stored meanwhile out of the count.
     fileprivate func signInCompletionRows(_ requests: [SignInCompletionBatch.Request]) async throws -> SignInCompletionBatch.Rows {
         let (credentials, factorIDs) = SignInCompletionBatch.keys(of: requests)
         var binds = Self.claimBinds(credentials)
