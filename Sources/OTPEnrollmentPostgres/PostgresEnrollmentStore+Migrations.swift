@@ -187,6 +187,14 @@ extension PostgresEnrollmentStore {
                 "CREATE TABLE spent_sign_ins (expires_at bigint NOT NULL, id text NOT NULL, PRIMARY KEY (expires_at, id))",
             ]
         ),
+        Migration(
+            version: 7,
+            summary: "factors and failure counters leave room in their pages for the updates of sign-ins",
+            statements: [
+                "ALTER TABLE factors SET (fillfactor = 50)",
+                "ALTER TABLE failure_counters SET (fillfactor = 50)",
+            ]
+        ),
     ]
 
     /// The key of the advisory lock migrations run under: "OTPK" and "MIGR" as one 64-bit number,
