@@ -195,6 +195,121 @@ extension PostgresEnrollmentStore {
                 "ALTER TABLE failure_counters SET (fillfactor = 50)",
             ]
         ),
+        Migration(
+            version: 8,
+            summary: "the statements of sign-in sets as functions, whose plans each connection keeps",
+            statements: [
+                // The claims, locks and reads of a set of completions (signInCompletionRows): $1 and $2 the
+                // credentials (expiring at, ids), $3 the factors, $4 the users whose session locks are
+                // taken. UNION ALL runs its parts in order: claims, factor locks, session locks, counters.
+                """
+                CREATE FUNCTION otpkit_sign_in_completion_rows(int8[], text[], text[], text[])
+                RETURNS TABLE (
+                    kind text, id text, user_id text, consecutive_failures bigint, locked_until bigint, last_accepted_step bigint
+                ) LANGUAGE plpgsql AS $$
+                #variable_conflict use_column
+                BEGIN
+                    RETURN QUERY
+                    WITH claimed AS (
+                        INSERT INTO spent_sign_ins (expires_at, id)
+                        SELECT * FROM unnest($1, $2) AS claim (expires_at, id)
+                        ORDER BY expires_at, id
+                        ON CONFLICT DO NOTHING RETURNING id
+                    ), locked_factors AS (
+                        SELECT id, user_id, last_accepted_step FROM factors WHERE id = ANY($3) ORDER BY id FOR UPDATE
+                    ), locked_sessions AS (
+                        SELECT pg_advisory_xact_lock(1330925651, user_hash)
+                        FROM (SELECT DISTINCT hashtext(u.user_id) AS user_hash FROM unnest($4) AS u (user_id) ORDER BY user_hash) AS ordered
+                    )
+                    SELECT 'claimed', claimed.id, NULL, NULL::bigint, NULL::bigint, NULL::bigint FROM claimed
+                    UNION ALL
+                    SELECT 'factor', f.id, f.user_id, NULL, NULL, f.last_accepted_step FROM locked_factors AS f
+                    UNION ALL
+                    SELECT 'sessions locked', NULL, NULL, count(*), NULL, NULL FROM locked_sessions
+                    UNION ALL
+                    SELECT 'counter', c.key, NULL, c.consecutive_failures, c.locked_until, NULL FROM failure_counters AS c WHERE c.key = ANY($3);
+                END $$
+                """,
+                // The writes a set of completions decided (SignInCompletionBatch): $1 and $2 the
+                // credentials to release, $3 and $4 the accepted steps, $5 the failure counters to
+                // clear, $6 to $13 the sessions to store, $14 and $15 how many of each user's stored
+                // sessions stay (the newest; the rest end, found from the newest entry of the user's
+                // index by a lateral join, which the planner cannot turn into a scan of the table).
+                """
+                CREATE FUNCTION otpkit_complete_sign_ins(
+                    int8[], text[], text[], int8[], text[], text[], text[], text[], int8[], text[], bool[], int8[], int8[], text[], int8[]
+                ) RETURNS void LANGUAGE plpgsql AS $$
+                BEGIN
+                    WITH released AS (
+                        DELETE FROM spent_sign_ins WHERE (expires_at, id) IN (SELECT * FROM unnest($1, $2))
+                    ), accepted AS (
+                        UPDATE factors AS f SET last_accepted_step = step.value
+                        FROM unnest($3, $4) AS step (id, value)
+                        WHERE f.id = step.id
+                    ), cleared AS (
+                        DELETE FROM failure_counters WHERE key = ANY($5)
+                    ), inserted AS (
+                        INSERT INTO sessions (
+                            id, user_id, first_factor_provider, authenticated_at, second_factor_enrollment_id, last_used_at, expires_at
+                        )
+                        SELECT id, user_id, provider, authenticated_at, CASE WHEN has_factor THEN factor END, last_used_at, expires_at
+                        FROM unnest($6, $7, $8, $9, $10, $11, $12, $13)
+                            WITH ORDINALITY AS s (id, user_id, provider, authenticated_at, factor, has_factor, last_used_at, expires_at, position)
+                        ORDER BY position
+                    )
+                    DELETE FROM sessions WHERE id = ANY(ARRAY(
+                        SELECT ended.id
+                        FROM unnest($14, $15) AS cap (user_id, kept)
+                        CROSS JOIN LATERAL (
+                            SELECT id FROM sessions
+                            WHERE user_id = cap.user_id
+                                AND seq <= (SELECT seq FROM sessions WHERE user_id = cap.user_id ORDER BY seq DESC OFFSET cap.kept LIMIT 1)
+                        ) AS ended
+                    ));
+                END $$
+                """,
+                // The claims of a set of wrong codes ($1 and $2, as above) and its failure counters ($3),
+                // each inserted at zero or "updated" to itself, which locks it and returns its newest
+                // committed value.
+                """
+                CREATE FUNCTION otpkit_sign_in_failure_rows(int8[], text[], text[])
+                RETURNS TABLE (kind text, key text, consecutive_failures bigint, locked_until bigint) LANGUAGE plpgsql AS $$
+                #variable_conflict use_column
+                BEGIN
+                    RETURN QUERY
+                    WITH claimed AS (
+                        INSERT INTO spent_sign_ins (expires_at, id)
+                        SELECT * FROM unnest($1, $2) AS claim (expires_at, id)
+                        ORDER BY expires_at, id
+                        ON CONFLICT DO NOTHING RETURNING id
+                    ), counters AS (
+                        INSERT INTO failure_counters (key, consecutive_failures, locked_until)
+                        SELECT k, 0, NULL FROM unnest($3) AS k ORDER BY k
+                        ON CONFLICT (key) DO UPDATE SET key = excluded.key
+                        RETURNING failure_counters.key, failure_counters.consecutive_failures, failure_counters.locked_until
+                    )
+                    SELECT 'claimed', claimed.id, NULL::bigint, NULL::bigint FROM claimed
+                    UNION ALL
+                    SELECT 'counter', c.key, c.consecutive_failures, c.locked_until FROM counters AS c;
+                END $$
+                """,
+                // The writes a set of wrong codes decided (SignInFailureBatch): $1 and $2 the credentials
+                // to release, $3 to $6 the counters (key, failures, whether locked, until when).
+                """
+                CREATE FUNCTION otpkit_count_sign_in_failures(int8[], text[], text[], int8[], bool[], int8[])
+                RETURNS void LANGUAGE plpgsql AS $$
+                BEGIN
+                    WITH released AS (
+                        DELETE FROM spent_sign_ins WHERE (expires_at, id) IN (SELECT * FROM unnest($1, $2))
+                    )
+                    UPDATE failure_counters AS c
+                    SET consecutive_failures = counter.failures, locked_until = CASE WHEN counter.is_locked THEN counter.until END
+                    FROM unnest($3, $4, $5, $6) AS counter (key, failures, is_locked, until)
+                    WHERE c.key = counter.key;
+                END $$
+                """,
+            ]
+        ),
     ]
 
     /// The key of the advisory lock migrations run under: "OTPK" and "MIGR" as one 64-bit number,

@@ -136,19 +136,21 @@ extension PostgresEnrollmentStore {
 extension PostgresEnrollmentStore.Connection {
     /// The spent credentials and the failure counters `requests` name, claimed and locked until
     /// the transaction ends (the claimed credentials are released by
-    /// ``write(_:claimed:)-(SignInFailureBatch)``), in one statement: the claims first, then the
-    /// counters, each in key order, as completions claim their credentials before they lock
-    /// their factors. A counter is computed here and written back, so it must be locked, and a
-    /// row that does not exist yet cannot be: each counter is inserted at zero or, when it
-    /// exists, "updated" to itself, which locks it and returns its latest committed value, even
-    /// one another server wrote after this statement's snapshot.
+    /// ``write(_:claimed:)-(SignInFailureBatch)``), through `otpkit_sign_in_failure_rows`
+    /// (migration 8), one statement: the claims first, then the counters, each in key order, as
+    /// completions claim their credentials before they lock their factors. A counter is computed
+    /// here and written back, so it must be locked, and a row that does not exist yet cannot be:
+    /// each counter is inserted at zero or, when it exists, "updated" to itself, which locks it
+    /// and returns its latest committed value, even one another server wrote after the
+    /// statement's snapshot.
     fileprivate func signInFailureRows(_ requests: [SignInFailureBatch.Request]) async throws -> SignInFailureBatch.Rows {
         let (credentials, failureKeys) = SignInFailureBatch.keys(of: requests)
-        var binds = Self.claimBinds(credentials)
-        binds.append(failureKeys)
         var rows = SignInFailureBatch.Rows()
         rows.spentCredentials = Set(credentials.map(\.id))
-        for row in try await query(PostgresQuery(unsafeSQL: Self.signInFailureRowsQuery, binds: binds)) {
+        let statement: PostgresQuery = """
+            SELECT * FROM otpkit_sign_in_failure_rows(\(credentials.map(\.expiresAt)), \(credentials.map(\.id)), \(failureKeys))
+            """
+        for row in try await query(statement) {
             let stored = PostgresStoredRow(row: row)
             let key = try stored.text("key", of: "?")
             if try stored.text("kind", of: key) == "claimed" {
@@ -160,80 +162,41 @@ extension PostgresEnrollmentStore.Connection {
         return rows
     }
 
-    /// The claims of ``claimedCTE`` and the failure counters `$3`.
-    private static let signInFailureRowsQuery = """
-        WITH \(claimedCTE), counters AS (
-            INSERT INTO failure_counters (key, consecutive_failures, locked_until)
-            SELECT key, 0, NULL FROM unnest($3::text[]) AS key ORDER BY key
-            ON CONFLICT (key) DO UPDATE SET key = excluded.key
-            RETURNING key, consecutive_failures, locked_until
-        )
-        SELECT 'claimed' AS kind, id AS key, NULL::bigint AS consecutive_failures, NULL::bigint AS locked_until FROM claimed
-        UNION ALL
-        SELECT 'counter', key, consecutive_failures, locked_until FROM counters
-        """
-
-    /// Claims credentials, the first thing every set does (``claimBinds(_:)`` gives `$1` and
-    /// `$2`): inserts their `spent_sign_ins` rows in key order unless they are there, and returns
-    /// the ids it inserted, those of the credentials this set claimed. The rest were spent.
-    private static let claimedCTE = """
-        claimed AS (
-            INSERT INTO spent_sign_ins (expires_at, id)
-            SELECT * FROM unnest($1::int8[], $2::text[]) AS claim (expires_at, id)
-            ORDER BY expires_at, id
-            ON CONFLICT DO NOTHING RETURNING id
-        )
-        """
-
-    /// `$1` and `$2` of ``claimedCTE``.
-    private static func claimBinds(_ credentials: [PendingSignInRecord]) -> PostgresBindings {
-        var binds = PostgresBindings()
-        binds.append(credentials.map(\.expiresAt))
-        binds.append(credentials.map(\.id))
-        return binds
-    }
-
-    /// What `batch` decided to write, and the release of the credentials its rows claimed, as one
-    /// statement of data-modifying CTEs. postgres-nio binds no array of optionals: whether a
-    /// counter is locked goes beside the (then zero) time.
+    /// What `batch` decided to write, and the release of the credentials its rows claimed,
+    /// through `otpkit_count_sign_in_failures` (migration 8), one statement. postgres-nio binds no
+    /// array of optionals: whether a counter is locked goes beside the (then zero) time.
     fileprivate func write(_ batch: SignInFailureBatch, claimed: [PendingSignInRecord]) async throws {
         let counters = batch.counters
         try await execute(
             """
-            WITH released AS (
-                DELETE FROM spent_sign_ins
-                WHERE (expires_at, id) IN (SELECT * FROM unnest(\(claimed.map(\.expiresAt))::int8[], \(claimed.map(\.id))::text[]))
-            ), counted AS (
-                UPDATE failure_counters AS c
-                SET consecutive_failures = counter.failures, locked_until = CASE WHEN counter.is_locked THEN counter.until END
-                FROM unnest(
-                    \(counters.map(\.key))::text[], \(counters.map { Int64($0.counter.consecutiveFailures) })::int8[],
-                    \(counters.map { $0.counter.lockedUntil != nil })::bool[], \(counters.map { $0.counter.lockedUntil ?? 0 })::int8[]
-                ) AS counter (key, failures, is_locked, until)
-                WHERE c.key = counter.key
+            SELECT otpkit_count_sign_in_failures(
+                \(claimed.map(\.expiresAt)), \(claimed.map(\.id)),
+                \(counters.map(\.key)), \(counters.map { Int64($0.counter.consecutiveFailures) }),
+                \(counters.map { $0.counter.lockedUntil != nil }), \(counters.map { $0.counter.lockedUntil ?? 0 })
             )
-            SELECT 1
             """)
     }
 
-    /// The spent credentials, failure counters and factors `requests` name, in one statement: the
-    /// credentials claimed, the factors locked, then the session locks of the requests' users
-    /// taken (all until the transaction ends), each in key order, as every set does, so that two
-    /// servers with overlapping sets never wait for each other in a circle. `UNION ALL` runs its
-    /// parts in order, the claims' `INSERT` included, since the rows read come from it (in
-    /// another order two sets could deadlock, which PostgreSQL detects and the store retries, the
-    /// rolled-back set having applied nothing). The session locks come before
+    /// The spent credentials, failure counters and factors `requests` name, through
+    /// `otpkit_sign_in_completion_rows` (migration 8), one statement: the credentials claimed,
+    /// the factors locked, then the session locks of the requests' users taken (all until the
+    /// transaction ends), each in key order, as every set does, so that two servers with
+    /// overlapping sets never wait for each other in a circle. `UNION ALL` runs its parts in
+    /// order, the claims' `INSERT` included, since the rows read come from it (in another order
+    /// two sets could deadlock, which PostgreSQL detects and the store retries, the rolled-back
+    /// set having applied nothing). The session locks come before
     /// ``write(_:claimed:)-(SignInCompletionBatch)``, whose single statement can only count the
     /// sessions its snapshot holds: taken in that statement, they would leave a session another
     /// server stored meanwhile out of the count.
     fileprivate func signInCompletionRows(_ requests: [SignInCompletionBatch.Request]) async throws -> SignInCompletionBatch.Rows {
         let (credentials, factorIDs) = SignInCompletionBatch.keys(of: requests)
-        var binds = Self.claimBinds(credentials)
-        binds.append(factorIDs)
-        binds.append(Array(Set(requests.map(\.session.userID))))
+        let users = Array(Set(requests.map(\.session.userID)))
         var rows = SignInCompletionBatch.Rows()
         rows.spentCredentials = Set(credentials.map(\.id))
-        for row in try await query(PostgresQuery(unsafeSQL: Self.signInCompletionRowsQuery, binds: binds)) {
+        let statement: PostgresQuery = """
+            SELECT * FROM otpkit_sign_in_completion_rows(\(credentials.map(\.expiresAt)), \(credentials.map(\.id)), \(factorIDs), \(users))
+            """
+        for row in try await query(statement) {
             let stored = PostgresStoredRow(row: row)
             switch try stored.text("kind", of: "?") {
             case "claimed":
@@ -251,38 +214,15 @@ extension PostgresEnrollmentStore.Connection {
         return rows
     }
 
-    /// The claims of ``claimedCTE``, the factors `$3` locked, the session locks of the users `$4`
-    /// taken, and the factors' failure counters.
-    private static let signInCompletionRowsQuery = """
-        WITH \(claimedCTE), locked_factors AS (
-            SELECT id, user_id, last_accepted_step FROM factors WHERE id = ANY($3) ORDER BY id FOR UPDATE
-        ), locked_sessions AS (
-            SELECT pg_advisory_xact_lock(\(LockNamespace.sessionsOfUser.rawValue), user_hash)
-            FROM (SELECT DISTINCT hashtext(user_id) AS user_hash FROM unnest($4::text[]) AS u (user_id) ORDER BY user_hash) AS ordered
-        )
-        SELECT 'claimed' AS kind, id, NULL AS user_id, NULL::bigint AS consecutive_failures, NULL::bigint AS locked_until,
-            NULL::bigint AS last_accepted_step
-        FROM claimed
-        UNION ALL
-        SELECT 'factor', id, user_id, NULL, NULL, last_accepted_step FROM locked_factors
-        UNION ALL
-        SELECT 'sessions locked', NULL, NULL, count(*), NULL, NULL FROM locked_sessions
-        UNION ALL
-        SELECT 'counter', key, NULL, consecutive_failures, locked_until, NULL FROM failure_counters WHERE key = ANY($3)
-        """
-
     /// What `batch` decided to write, and the release of the credentials `claimed` that no
-    /// completion spent, as one statement of data-modifying CTEs, which PostgreSQL runs once each.
-    /// Each has rows of its own (the releases, steps, counters, new sessions and ended ones), so
-    /// their order does not matter. All of them see the statement's snapshot, which holds every
-    /// session of the batch's users (their session locks were taken before it) but none of the
-    /// new ones: of the stored sessions, each user keeps as many as the new leave room for
-    /// (``SignInCompletionBatch/sessionsKept``): the newest to end is found by reading the user's
-    /// index from its newest entry, and the ended ones from there, user by user (a lateral join
-    /// leaves the planner no other order), where ranking every session of the set's users sorted
-    /// thousands of rows, and a plain join of the users with their sessions was planned as a scan
-    /// of the whole table. postgres-nio binds no array of optionals: whether a session has a second
-    /// factor goes beside the (then empty) id.
+    /// completion spent, through `otpkit_complete_sign_ins` (migration 8), one statement of
+    /// data-modifying CTEs, which PostgreSQL runs once each. Each has rows of its own (the
+    /// releases, steps, counters, new sessions and ended ones), so their order does not matter.
+    /// All of them see the statement's snapshot, which holds every session of the batch's users
+    /// (their session locks were taken before it) but none of the new ones: of the stored
+    /// sessions, each user keeps as many as the new leave room for
+    /// (``SignInCompletionBatch/sessionsKept``). postgres-nio binds no array of optionals: whether
+    /// a session has a second factor goes beside the (then empty) id.
     fileprivate func write(_ batch: SignInCompletionBatch, claimed: [PendingSignInRecord]) async throws {
         let spent = Set(batch.spentCredentials.map(\.id))
         let released = claimed.filter { !spent.contains($0.id) }
@@ -291,37 +231,15 @@ extension PostgresEnrollmentStore.Connection {
         guard !released.isEmpty || !steps.isEmpty || !sessions.isEmpty else { return }
         try await execute(
             """
-            WITH released AS (
-                DELETE FROM spent_sign_ins
-                WHERE (expires_at, id) IN (SELECT * FROM unnest(\(released.map(\.expiresAt))::int8[], \(released.map(\.id))::text[]))
-            ), accepted AS (
-                UPDATE factors AS f SET last_accepted_step = step.value
-                FROM unnest(\(steps.map(\.factorID))::text[], \(steps.map(\.step))::int8[]) AS step (id, value)
-                WHERE f.id = step.id
-            ), cleared AS (
-                DELETE FROM failure_counters WHERE key = ANY(\(batch.clearedFailures))
-            ), inserted AS (
-                INSERT INTO sessions (\(unescaped: StoredColumns.session))
-                SELECT id, user_id, provider, authenticated_at, CASE WHEN has_factor THEN factor END, last_used_at, expires_at
-                FROM unnest(
-                    \(sessions.map(\.id))::text[], \(sessions.map(\.userID))::text[], \(sessions.map(\.firstFactorProvider))::text[],
-                    \(sessions.map(\.authenticatedAt))::int8[], \(sessions.map { $0.secondFactorEnrollmentID ?? "" })::text[],
-                    \(sessions.map { $0.secondFactorEnrollmentID != nil })::bool[], \(sessions.map(\.lastUsedAt))::int8[],
-                    \(sessions.map(\.expiresAt))::int8[]
-                ) WITH ORDINALITY AS s (id, user_id, provider, authenticated_at, factor, has_factor, last_used_at, expires_at, position)
-                ORDER BY position
-            ), ended AS (
-                DELETE FROM sessions WHERE id = ANY(ARRAY(
-                    SELECT ended.id
-                    FROM unnest(\(storedKept.map(\.userID))::text[], \(storedKept.map { Int64($0.count) })::int8[]) AS cap (user_id, kept)
-                    CROSS JOIN LATERAL (
-                        SELECT id FROM sessions
-                        WHERE user_id = cap.user_id
-                            AND seq <= (SELECT seq FROM sessions WHERE user_id = cap.user_id ORDER BY seq DESC OFFSET cap.kept LIMIT 1)
-                    ) AS ended
-                ))
+            SELECT otpkit_complete_sign_ins(
+                \(released.map(\.expiresAt)), \(released.map(\.id)),
+                \(steps.map(\.factorID)), \(steps.map(\.step)),
+                \(batch.clearedFailures),
+                \(sessions.map(\.id)), \(sessions.map(\.userID)), \(sessions.map(\.firstFactorProvider)),
+                \(sessions.map(\.authenticatedAt)), \(sessions.map { $0.secondFactorEnrollmentID ?? "" }),
+                \(sessions.map { $0.secondFactorEnrollmentID != nil }), \(sessions.map(\.lastUsedAt)), \(sessions.map(\.expiresAt)),
+                \(storedKept.map(\.userID)), \(storedKept.map { Int64($0.count) })
             )
-            SELECT 1
             """)
     }
 }
