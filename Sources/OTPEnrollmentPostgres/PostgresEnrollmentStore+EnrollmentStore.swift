@@ -315,7 +315,9 @@ extension PostgresEnrollmentStore {
 // The statements several operations share; each runs in its caller's transaction or connection.
 extension PostgresEnrollmentStore.Connection {
     /// Advisory-lock namespaces (the first key of `pg_advisory_xact_lock(int, int)`; the second is
-    /// the hashed user id). A hash collision only makes two users take turns.
+    /// the hashed user id). A hash collision only makes two users take turns. They never change:
+    /// `sessionsOfUser` is also written, as a number, in migration 8's
+    /// `otpkit_sign_in_completion_rows`, and servers of two versions must take the same locks.
     enum LockNamespace: Int32 {
         case factorsOfUser = 0x4F54_5046
         case sessionsOfUser = 0x4F54_5053

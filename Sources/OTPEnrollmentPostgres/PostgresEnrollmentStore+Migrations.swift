@@ -202,6 +202,7 @@ extension PostgresEnrollmentStore {
                 // The claims, locks and reads of a set of completions (signInCompletionRows): $1 and $2 the
                 // credentials (expiring at, ids), $3 the factors, $4 the users whose session locks are
                 // taken. UNION ALL runs its parts in order: claims, factor locks, session locks, counters.
+                // 1330925651 is LockNamespace.sessionsOfUser, the lock single session inserts take.
                 """
                 CREATE FUNCTION otpkit_sign_in_completion_rows(int8[], text[], text[], text[])
                 RETURNS TABLE (

@@ -13,6 +13,12 @@ internal import PostgresNIO
 /// claim: the row inserted, released at the end unless a completion spent it; in id order, so
 /// that two servers with overlapping batches never wait for each other in a circle), so the
 /// decision holds under `READ COMMITTED` with any number of servers.
+///
+/// The statements of completions and wrong codes are functions of the schema (migration 8), which
+/// PostgreSQL plans once per connection and keeps: sent as unnamed statements, they were parsed
+/// and planned for every set. postgres-nio's prepared statements would keep the plans too, but
+/// they are written to the channel without the open-channel check that `Connection.sent(_:)` makes
+/// before each statement, and a write lost to a closed channel is never answered.
 extension PostgresEnrollmentStore {
     /// Answers `requests` (user ids) together (``signInFactors(userID:)``): one result each, in
     /// order; all fail together only when the read does.

@@ -1,4 +1,4 @@
-import OTPEnrollmentPostgres
+@testable import OTPEnrollmentPostgres
 import OTPPostgresTestServer
 import PostgresNIO
 import Testing
@@ -63,5 +63,13 @@ struct MigrationTests {
         let digests = stores.map { $0.codeDigestKeys?.currentKeyID }
         #expect(Set(digests).count == 1)
         for store in stores { await store.close() }
+    }
+
+    @Test("completion sets take the session locks that single session inserts take")
+    func sessionLockNamespace() throws {
+        let function = try #require(
+            PostgresEnrollmentStore.migrations.flatMap(\.statements).first { $0.contains("FUNCTION otpkit_sign_in_completion_rows") })
+        let namespace = PostgresEnrollmentStore.Connection.LockNamespace.sessionsOfUser.rawValue
+        #expect(function.contains("pg_advisory_xact_lock(\(namespace), user_hash)"))
     }
 }
