@@ -211,12 +211,7 @@ extension PostgresEnrollmentStore {
                 #variable_conflict use_column
                 BEGIN
                     RETURN QUERY
-                    WITH claimed AS (
-                        INSERT INTO spent_sign_ins (expires_at, id)
-                        SELECT * FROM unnest($1, $2) AS claim (expires_at, id)
-                        ORDER BY expires_at, id
-                        ON CONFLICT DO NOTHING RETURNING id
-                    ), locked_factors AS (
+                    WITH \(claimsOfMigration8), locked_factors AS (
                         SELECT id, user_id, last_accepted_step FROM factors WHERE id = ANY($3) ORDER BY id FOR UPDATE
                     ), locked_sessions AS (
                         SELECT pg_advisory_xact_lock(1330925651, user_hash)
@@ -278,12 +273,7 @@ extension PostgresEnrollmentStore {
                 #variable_conflict use_column
                 BEGIN
                     RETURN QUERY
-                    WITH claimed AS (
-                        INSERT INTO spent_sign_ins (expires_at, id)
-                        SELECT * FROM unnest($1, $2) AS claim (expires_at, id)
-                        ORDER BY expires_at, id
-                        ON CONFLICT DO NOTHING RETURNING id
-                    ), counters AS (
+                    WITH \(claimsOfMigration8), counters AS (
                         INSERT INTO failure_counters (key, consecutive_failures, locked_until)
                         SELECT k, 0, NULL FROM unnest($3) AS k ORDER BY k
                         ON CONFLICT (key) DO UPDATE SET key = excluded.key
@@ -312,6 +302,18 @@ extension PostgresEnrollmentStore {
             ]
         ),
     ]
+
+    /// How both reading functions of migration 8 claim credentials ($1 expiring at, $2 ids): their
+    /// `spent_sign_ins` rows inserted in key order unless there, the ids inserted returned (the
+    /// credentials the set claimed; the rest were spent). Part of a shipped migration: never edit.
+    private static let claimsOfMigration8 = """
+        claimed AS (
+            INSERT INTO spent_sign_ins (expires_at, id)
+            SELECT * FROM unnest($1, $2) AS claim (expires_at, id)
+            ORDER BY expires_at, id
+            ON CONFLICT DO NOTHING RETURNING id
+        )
+        """
 
     /// The key of the advisory lock migrations run under: "OTPK" and "MIGR" as one 64-bit number,
     /// so that no other application's lock is likely to collide with it.
