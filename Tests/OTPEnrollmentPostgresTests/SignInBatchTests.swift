@@ -36,16 +36,15 @@ struct FactorUpdateTests {
     @Test("sign-ins update a factor within its page: the table keeps room in its pages for the new versions")
     func updatedWithinItsPage() async throws {
         try await withStore { store, database in
-            // Enough factors to fill more than the first page, which then holds the first factor.
-            var factors: [FactorRecord] = []
-            for index in 0..<100 { factors.append(try await enroll(store, userID: "user-\(index)")) }
+            // The first factor, then enough others to fill more than the first page, which holds it.
+            let first = try await enroll(store, userID: "user-0")
+            for index in 1..<100 { try await enroll(store, userID: "user-\(index)") }
             func page(of factor: FactorRecord) async throws -> Int32 {
                 let rows = try await database.query("SELECT (ctid::text::point)[0]::int4 AS page FROM factors WHERE id = \(factor.id)")
                 return try #require(rows.first)["page"].decode(Int32.self)
             }
             let pages = try await database.query("SELECT DISTINCT (ctid::text::point)[0] FROM factors").count
             try #require(pages >= 2, "the factors fill more than one page")
-            let first = factors[0]
             let before = try await page(of: first)
             let now = TOTP.currentUnixTime()
             for step in 1...20 {
