@@ -4,6 +4,7 @@ import Benchmark
 // phone). A target of its own so that CI's allocation check on OTPKitBenchmarks does not build
 // SwiftNIO and SQLite.
 let benchmarks: @Sendable () -> Void = {
+    SignInServiceProcess.serveIfAsked()
     Benchmark.defaultConfiguration = .init(
         metrics: [.throughput, .wallClock, .mallocCountTotal],
         warmupIterations: 10,

@@ -8,6 +8,7 @@ import PostgresNIO
 
 nonisolated(unsafe) var postgresFixtures: [SignInFixture] = []
 nonisolated(unsafe) var postgresStores: [PostgresEnrollmentStore] = []
+nonisolated(unsafe) var serviceProcesses: [SignInServiceChild] = []
 
 /// The schema the PostgreSQL benchmarks create afresh in `PGDATABASE` for each benchmark.
 let benchmarkSchema = "otpkit_benchmark"
@@ -51,14 +52,16 @@ func resetSchema() async throws {
 /// Durable sign-ins on PostgreSQL on this machine (`synchronous_commit = on`, fsync on), as the
 /// SQLite ones in ConcurrentSignIn+Benchmarks.swift: a thousand users each signing in once per
 /// iteration, time per sign-in, p50 and p99 latency in microseconds. `one` is one service
-/// instance (one store, one pool); `two` is two instances on one database, the clients split
-/// between them, as two servers behind a load balancer. RawCommit+Benchmarks.swift gives the
-/// scale: what each database commits without OTPKit.
+/// instance (one store, one pool); `two` is two instances in this process on one database, the
+/// clients split between them; `processes2` is two instances each in an OS process of its own
+/// (``SignInServiceProcess``), as two servers behind a load balancer. RawCommit+Benchmarks.swift
+/// gives the scale: what each database commits without OTPKit.
 func registerPostgresSignInBenchmarks() {
     let p50 = BenchmarkMetric.custom("latency p50 (us)", polarity: .prefersSmaller, useScalingFactor: false)
     let p99 = BenchmarkMetric.custom("latency p99 (us)", polarity: .prefersSmaller, useScalingFactor: false)
     let configuration = Benchmark.Configuration(
-        metrics: [.throughput, .wallClock, .cpuTotal, p50, p99], warmupIterations: 1, scalingFactor: .kilo, maxDuration: .seconds(10), maxIterations: 20)
+        metrics: [.throughput, .wallClock, .cpuTotal, p50, p99], warmupIterations: 1, scalingFactor: .kilo, maxDuration: .seconds(10),
+        maxIterations: 20)
     for instances in [1, 2] {
         for clients in [1, 16, 64, 256] where clients >= instances {
             let name = instances == 1 ? "one" : "two"
@@ -92,6 +95,32 @@ func registerPostgresSignInBenchmarks() {
                 postgresStores = []
                 postgresFixtures = []
             }
+        }
+    }
+    // This process only waits for the services: its CPU time would say nothing.
+    var processes = configuration
+    processes.metrics = [.throughput, .wallClock, p50, p99]
+    for clients in [64, 256] {
+        Benchmark("otpkit.enrollment.signin.postgres.processes2.clients\(clients)", configuration: processes) { benchmark in
+            benchmark.startMeasurement()
+            for service in serviceProcesses { try service.startRound(clients: clients / serviceProcesses.count) }
+            var latencies: [Int] = []
+            for service in serviceProcesses { latencies += try service.roundLatencies() }
+            benchmark.stopMeasurement()
+            benchmark.measurement(p50, percentile(latencies, 0.50))
+            benchmark.measurement(p99, percentile(latencies, 0.99))
+        } setup: {
+            try await resetSchema()
+            let keyHex = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+            let environment = try postgresEnvironment()
+            // One at a time, so that the second finds the schema migrated and the first's code digest key.
+            serviceProcesses = []
+            for instance in 0..<2 {
+                serviceProcesses.append(try SignInServiceChild(instance: instance, of: 2, keyHex: keyHex, environment: environment))
+            }
+        } teardown: {
+            for service in serviceProcesses { service.stop() }
+            serviceProcesses = []
         }
     }
 }
