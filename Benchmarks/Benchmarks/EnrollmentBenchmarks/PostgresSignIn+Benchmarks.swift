@@ -111,12 +111,12 @@ func registerPostgresSignInBenchmarks() {
             benchmark.measurement(p99, percentile(latencies, 0.99))
         } setup: {
             try await resetSchema()
-            let keyHex = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+            let key = (0..<32).map { _ in UInt8.random(in: 0...255) }
             let environment = try postgresEnvironment()
             // One at a time, so that the second finds the schema migrated and the first's code digest key.
             serviceProcesses = []
             for instance in 0..<2 {
-                serviceProcesses.append(try SignInServiceChild(instance: instance, of: 2, keyHex: keyHex, environment: environment))
+                serviceProcesses.append(try SignInServiceChild(instance: instance, of: 2, key: key, environment: environment))
             }
         } teardown: {
             for service in serviceProcesses { service.stop() }

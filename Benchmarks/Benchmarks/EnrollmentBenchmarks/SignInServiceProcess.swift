@@ -5,8 +5,8 @@ import Synchronization
 
 /// A service instance in an OS process of its own, for the PostgreSQL benchmarks with service
 /// processes on one database, as servers behind a load balancer are: the benchmark's executable
-/// started again with `OTPKIT_SIGNIN_SERVICE=<instance>/<instances>` and the sealing key in
-/// `OTPKIT_SEALING_KEY`. It opens a store on the benchmark's schema, enrolls its share of the
+/// started again with `OTPKIT_SIGNIN_SERVICE=<instance>/<instances>` and the sealing key, in
+/// base64, in `OTPKIT_SEALING_KEY`. It opens a store on the benchmark's schema, enrolls its share of the
 /// thousand users and says `ready`; then it answers each `run <clients>` line on its standard
 /// input, once every one of its users has signed in once from that many concurrent clients, with
 /// one line of the sign-ins' latencies in nanoseconds; `quit` closes the store and ends it.
@@ -24,13 +24,13 @@ enum SignInServiceProcess {
         let environment = ProcessInfo.processInfo.environment
         guard let role = environment[instanceVariable] else { return }
         let parts = role.split(separator: "/").compactMap { Int($0) }
-        guard parts.count == 2, let keyHex = environment[keyVariable], let key = bytes(hex: keyHex) else {
-            fail("\(instanceVariable) must be <instance>/<instances> and \(keyVariable) a 32-byte key in hexadecimal")
+        guard parts.count == 2, let encodedKey = environment[keyVariable], let key = Data(base64Encoded: encodedKey) else {
+            fail("\(instanceVariable) must be <instance>/<instances> and \(keyVariable) a key in base64")
         }
         let users = (0..<1000).filter { $0 % parts[1] == parts[0] }.map { "user-\($0)" }
         let (store, fixture) = waiting {
             let store = try await PostgresEnrollmentStore.open(
-                environment: PostgresEnrollmentStore.processEnvironment, sealer: SecretSealer(current: SealingKey(bytes: key)), poolSize: 32)
+                environment: PostgresEnrollmentStore.processEnvironment, sealer: SecretSealer(current: SealingKey(bytes: Array(key))), poolSize: 32)
             let fixture = try SignInFixture(store: store, userIDs: users)
             try await fixture.enroll()
             return (store, fixture)
@@ -71,12 +71,6 @@ enum SignInServiceProcess {
         FileHandle.standardError.write(Data("sign-in service: \(message)\n".utf8))
         exit(1)
     }
-
-    static func bytes(hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count == 64 else { return nil }
-        return stride(from: 0, to: digits.count, by: 2).compactMap { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16) }
-    }
 }
 
 /// The benchmark's side of one ``SignInServiceProcess``: started with the benchmark's PostgreSQL
@@ -88,11 +82,11 @@ final class SignInServiceChild {
     private var pending: [UInt8] = []
 
     /// Starts instance `instance` of `instances` and waits until it has enrolled its users.
-    init(instance: Int, of instances: Int, keyHex: String, environment: [String: String]) throws {
+    init(instance: Int, of instances: Int, key: [UInt8], environment: [String: String]) throws {
         process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         process.arguments = []
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }.merging([
-            SignInServiceProcess.instanceVariable: "\(instance)/\(instances)", SignInServiceProcess.keyVariable: keyHex,
+            SignInServiceProcess.instanceVariable: "\(instance)/\(instances)", SignInServiceProcess.keyVariable: Data(key).base64EncodedString(),
         ]) { _, given in given }
         process.standardInput = commands
         process.standardOutput = answers
