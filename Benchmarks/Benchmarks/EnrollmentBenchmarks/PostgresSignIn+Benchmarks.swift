@@ -113,7 +113,7 @@ func registerPostgresSignInBenchmarks() {
             try await resetSchema()
             let key = (0..<32).map { _ in UInt8.random(in: 0...255) }
             let environment = try postgresEnvironment()
-            // One at a time, so that the second finds the schema migrated and the first's code digest key.
+            // One after the other (each child answers once migrated and enrolled): setup is not measured.
             serviceProcesses = []
             for instance in 0..<2 {
                 serviceProcesses.append(try SignInServiceChild(instance: instance, of: 2, key: key, environment: environment))

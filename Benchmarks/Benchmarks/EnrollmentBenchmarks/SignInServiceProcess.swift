@@ -6,10 +6,11 @@ import Synchronization
 /// A service instance in an OS process of its own, for the PostgreSQL benchmarks with service
 /// processes on one database, as servers behind a load balancer are: the benchmark's executable
 /// started again with `OTPKIT_SIGNIN_SERVICE=<instance>/<instances>` and the sealing key, in
-/// base64, in `OTPKIT_SEALING_KEY`. It opens a store on the benchmark's schema, enrolls its share of the
-/// thousand users and says `ready`; then it answers each `run <clients>` line on its standard
-/// input, once every one of its users has signed in once from that many concurrent clients, with
-/// one line of the sign-ins' latencies in nanoseconds; `quit` closes the store and ends it.
+/// base64, in `OTPKIT_SEALING_KEY`. It opens a store on the benchmark's schema, enrolls its share
+/// of the thousand users and says `ready`; then it answers each `run <clients>` line on its
+/// standard input, once every one of its users has signed in once from that many concurrent
+/// clients, with one line of the sign-ins' latencies in nanoseconds; `quit` closes the store and
+/// ends it.
 ///
 /// Services in one process share its threads (one event loop, one pool of task threads), which
 /// servers on one machine do not.
