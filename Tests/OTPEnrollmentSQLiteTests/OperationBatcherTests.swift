@@ -1,4 +1,5 @@
 import OTPDurableStore
+import OTPTestUtilities
 import Synchronization
 import Testing
 
@@ -49,7 +50,7 @@ struct OperationBatcherTests {
         while !record.withLock({ condition($0) }) { try await Task.sleep(for: .milliseconds(1)) }
     }
 
-    @Test("a batch runs alone at once; what queues meanwhile waits for it, then goes out in batches of at most the maximum", .timeLimit(.minutes(1)))
+    @Test("a batch runs alone at once; what queues meanwhile waits for it, then goes out in batches of at most the maximum", .hangGuard)
     func oneBatchAtATime() async throws {
         let batcher = OperationBatcher<Int, Int, BatchRefusal>(maximumBatch: 3)
         let record = Recorder()
@@ -84,7 +85,7 @@ struct OperationBatcherTests {
         #expect(seen.batches.flatMap { $0 }.sorted() == Array(requests), "every request in exactly one batch: \(seen.batches)")
     }
 
-    @Test("a queue longer than splitsAbove goes out in halves, each at least splitsAbove", .timeLimit(.minutes(1)))
+    @Test("a queue longer than splitsAbove goes out in halves, each at least splitsAbove", .hangGuard)
     func splitQueue() async throws {
         let batcher = OperationBatcher<Int, Int, BatchRefusal>(maximumBatch: 8, splitsAbove: 2)
         let record = Recorder()

@@ -3,6 +3,7 @@ import OTPCore
 import OTPEnrollment
 import OTPEnrollmentSQLite
 import OTPSealing
+import OTPTestUtilities
 import SQLiteNIO
 import Testing
 
@@ -158,7 +159,7 @@ struct SealedAtRestTests {
 
     @Test(
         "re-sealing finishes when a row's key_id column names an old key but its value is already under the current one, and counts only rewritten rows",
-        .timeLimit(.minutes(1)))
+        .hangGuard)
     func resealColumnBehindValue() async throws {
         let database = try TestDatabase()
         let store = try await database.open()

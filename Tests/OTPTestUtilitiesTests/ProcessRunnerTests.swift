@@ -12,7 +12,7 @@ struct ProcessRunnerTests {
     /// waits for the child while the child waits on a full pipe.
     @Test(
         "1 MiB on stdout and stderr before the child reads 1 MiB of stdin: no deadlock, nothing lost",
-        .timeLimit(.minutes(1)), arguments: [true, false])
+        .hangGuard, arguments: [true, false])
     func fullPipes(standardErrorFirst: Bool) async throws {
         let toError = "head -c \(Self.mebibyte) /dev/zero | tr '\\0' e >&2"
         let toOutput = "head -c \(Self.mebibyte) /dev/zero | tr '\\0' o"
@@ -24,7 +24,7 @@ struct ProcessRunnerTests {
         #expect(result.standardError == [UInt8](repeating: UInt8(ascii: "e"), count: Self.mebibyte))
     }
 
-    @Test("an interactive child that floods both outputs before its prompt gets its answer", .timeLimit(.minutes(1)))
+    @Test("an interactive child that floods both outputs before its prompt gets its answer", .hangGuard)
     func conversation() async throws {
         let script = """
             head -c \(Self.mebibyte) /dev/zero | tr '\\0' e >&2
@@ -45,7 +45,7 @@ struct ProcessRunnerTests {
         #expect(result.standardError == [UInt8](repeating: UInt8(ascii: "e"), count: Self.mebibyte))
     }
 
-    @Test("a prompt that never comes fails after the timeout and the child is stopped", .timeLimit(.minutes(1)))
+    @Test("a prompt that never comes fails after the timeout and the child is stopped", .hangGuard)
     func missingPrompt() async throws {
         let error = await #expect(throws: ProcessSession.PromptMissing.self) {
             _ = try await ProcessRunner.converse("/bin/sh", ["-c", "echo waiting; read answer"]) { session in
@@ -55,7 +55,7 @@ struct ProcessRunnerTests {
         #expect(error?.output == "waiting\n")
     }
 
-    @Test("a conversation can kill its child mid-run, as crash tests do", .timeLimit(.minutes(1)))
+    @Test("a conversation can kill its child mid-run, as crash tests do", .hangGuard)
     func killMidRun() async throws {
         let result = try await ProcessRunner.converse("/bin/sh", ["-c", "echo ready; exec sleep 60"]) { session in
             try await session.waitForOutput(containing: "ready\n")
@@ -85,7 +85,7 @@ struct ProcessRunnerTests {
         #expect(result.stdout == "a b|unset")
     }
 
-    @Test("a signal after a delay stops a child that runs until interrupted", .timeLimit(.minutes(1)))
+    @Test("a signal after a delay stops a child that runs until interrupted", .hangGuard)
     func interrupt() async throws {
         let script = "trap 'echo stopped; exit 0' INT; echo started; while :; do sleep 0.05; done"
         let result = try await ProcessRunner.run("/bin/sh", ["-c", script], interruptingAfter: .milliseconds(300))
