@@ -82,13 +82,14 @@ final class SignInServiceChild {
     private let answers = Pipe()
     private var pending: [UInt8] = []
 
-    /// Starts instance `instance` of `instances` and waits until it has enrolled its users.
+    /// Starts instance `instance` of `instances` in `environment` (this process's, with the
+    /// benchmark's PostgreSQL settings) and waits until it has enrolled its users.
     init(instance: Int, of instances: Int, key: [UInt8], environment: [String: String]) throws {
         process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        process.arguments = []
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }.merging([
-            SignInServiceProcess.instanceVariable: "\(instance)/\(instances)", SignInServiceProcess.keyVariable: Data(key).base64EncodedString(),
-        ]) { _, given in given }
+        var environment = environment
+        environment[SignInServiceProcess.instanceVariable] = "\(instance)/\(instances)"
+        environment[SignInServiceProcess.keyVariable] = Data(key).base64EncodedString()
+        process.environment = environment
         process.standardInput = commands
         process.standardOutput = answers
         try process.run()
