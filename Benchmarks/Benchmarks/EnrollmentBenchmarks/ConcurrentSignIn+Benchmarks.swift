@@ -20,13 +20,16 @@ func registerConcurrentSignInBenchmarks() {
     let p50 = BenchmarkMetric.custom("latency p50 (us)", polarity: .prefersSmaller, useScalingFactor: false)
     let p99 = BenchmarkMetric.custom("latency p99 (us)", polarity: .prefersSmaller, useScalingFactor: false)
     let configuration = Benchmark.Configuration(
-        metrics: [.throughput, .wallClock, .cpuTotal, p50, p99], warmupIterations: 1, scalingFactor: .kilo, maxDuration: .seconds(10), maxIterations: 20)
+        metrics: [.throughput, .wallClock, .cpuTotal, p50, p99, MachineCPU.busyMetric, MachineCPU.perOperationMetric], warmupIterations: 1,
+        scalingFactor: .kilo, maxDuration: .seconds(10), maxIterations: 20)
     for (name, operationsPerCommit) in [("grouped", SQLiteEnrollmentStore.Options().maximumOperationsPerCommit), ("alone", 1)] {
         for clients in [1, 16, 64, 256] {
             Benchmark("otpkit.enrollment.signin.sqlite.\(name).clients\(clients)", configuration: configuration) { benchmark in
+                let started = MachineCPU.now()
                 benchmark.startMeasurement()
                 let latencies = try await concurrentFixture.signInEveryone(clients: clients)
                 benchmark.stopMeasurement()
+                if let started, let ended = MachineCPU.now() { started.until(ended).record(in: benchmark, operations: latencies.count) }
                 benchmark.measurement(p50, percentile(latencies, 0.50))
                 benchmark.measurement(p99, percentile(latencies, 0.99))
             } setup: {

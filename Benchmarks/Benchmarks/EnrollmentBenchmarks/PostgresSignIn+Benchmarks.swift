@@ -60,12 +60,13 @@ func registerPostgresSignInBenchmarks() {
     let p50 = BenchmarkMetric.custom("latency p50 (us)", polarity: .prefersSmaller, useScalingFactor: false)
     let p99 = BenchmarkMetric.custom("latency p99 (us)", polarity: .prefersSmaller, useScalingFactor: false)
     let configuration = Benchmark.Configuration(
-        metrics: [.throughput, .wallClock, .cpuTotal, p50, p99], warmupIterations: 1, scalingFactor: .kilo, maxDuration: .seconds(10),
-        maxIterations: 20)
+        metrics: [.throughput, .wallClock, .cpuTotal, p50, p99, MachineCPU.busyMetric, MachineCPU.perOperationMetric], warmupIterations: 1,
+        scalingFactor: .kilo, maxDuration: .seconds(10), maxIterations: 20)
     for instances in [1, 2] {
         for clients in [1, 16, 64, 256] where clients >= instances {
             let name = instances == 1 ? "one" : "two"
             Benchmark("otpkit.enrollment.signin.postgres.\(name).clients\(clients)", configuration: configuration) { benchmark in
+                let started = MachineCPU.now()
                 benchmark.startMeasurement()
                 let latencies = try await withThrowingTaskGroup(of: [Int].self) { group in
                     for fixture in postgresFixtures {
@@ -74,6 +75,7 @@ func registerPostgresSignInBenchmarks() {
                     return try await group.reduce(into: []) { $0 += $1 }
                 }
                 benchmark.stopMeasurement()
+                if let started, let ended = MachineCPU.now() { started.until(ended).record(in: benchmark, operations: latencies.count) }
                 benchmark.measurement(p50, percentile(latencies, 0.50))
                 benchmark.measurement(p99, percentile(latencies, 0.99))
             } setup: {
@@ -99,14 +101,23 @@ func registerPostgresSignInBenchmarks() {
     }
     // This process only waits for the services: its CPU time would say nothing.
     var processes = configuration
-    processes.metrics = [.throughput, .wallClock, p50, p99]
+    let servicesCPU = BenchmarkMetric.custom("services CPU per sign-in (us)", polarity: .prefersSmaller, useScalingFactor: false)
+    processes.metrics = [.throughput, .wallClock, p50, p99, MachineCPU.busyMetric, MachineCPU.perOperationMetric, servicesCPU]
     for clients in [64, 256] {
         Benchmark("otpkit.enrollment.signin.postgres.processes2.clients\(clients)", configuration: processes) { benchmark in
+            let started = MachineCPU.now()
             benchmark.startMeasurement()
             for service in serviceProcesses { try service.startRound(clients: clients / serviceProcesses.count) }
             var latencies: [Int] = []
-            for service in serviceProcesses { latencies += try service.roundLatencies() }
+            var cpuMicroseconds = 0
+            for service in serviceProcesses {
+                let round = try service.roundResult()
+                latencies += round.latencies
+                cpuMicroseconds += round.cpuMicroseconds
+            }
             benchmark.stopMeasurement()
+            if let started, let ended = MachineCPU.now() { started.until(ended).record(in: benchmark, operations: latencies.count) }
+            benchmark.measurement(servicesCPU, cpuMicroseconds / max(1, latencies.count))
             benchmark.measurement(p50, percentile(latencies, 0.50))
             benchmark.measurement(p99, percentile(latencies, 0.99))
         } setup: {

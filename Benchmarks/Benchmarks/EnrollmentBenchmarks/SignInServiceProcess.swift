@@ -9,8 +9,8 @@ import Synchronization
 /// base64, in `OTPKIT_SEALING_KEY`. It opens a store on the benchmark's schema, enrolls its share
 /// of the thousand users and says `ready`; then it answers each `run <clients>` line on its
 /// standard input, once every one of its users has signed in once from that many concurrent
-/// clients, with one line of the sign-ins' latencies in nanoseconds; `quit` closes the store and
-/// ends it.
+/// clients, with one line: the CPU time the process spent on the round in microseconds, then the
+/// sign-ins' latencies in nanoseconds; `quit` closes the store and ends it.
 ///
 /// Services in one process share its threads (one event loop, one pool of task threads), which
 /// servers on one machine do not.
@@ -39,8 +39,9 @@ enum SignInServiceProcess {
         say("ready")
         while let line = readLine(), line != "quit" {
             guard line.hasPrefix("run "), let clients = Int(line.dropFirst(4)) else { fail("unknown command \(line.debugDescription)") }
+            let cpuBefore = cpuMicroseconds()
             let latencies = waiting { try await fixture.signInEveryone(clients: clients) }
-            say(latencies.map(String.init).joined(separator: " "))
+            say(([cpuMicroseconds() - cpuBefore] + latencies).map(String.init).joined(separator: " "))
         }
         waiting { await store.close() }
         exit(0)
@@ -62,6 +63,13 @@ enum SignInServiceProcess {
         case .failure(let error): fail("\(error)")
         case nil: fail("the work ended without a result")
         }
+    }
+
+    /// The CPU time (user and system) of this process so far, every thread's.
+    private static func cpuMicroseconds() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1_000_000 + usage.ru_utime.tv_usec + usage.ru_stime.tv_usec
     }
 
     private static func say(_ line: String) {
@@ -101,10 +109,15 @@ final class SignInServiceChild {
         try commands.fileHandleForWriting.write(contentsOf: Data("run \(clients)\n".utf8))
     }
 
-    /// The latencies (ns) of the round started last, once it has ended. The read blocks its
-    /// thread: the benchmark's process does nothing else meanwhile, the work is the children's.
-    func roundLatencies() throws -> [Int] {
-        try nextLine().split(separator: " ").compactMap { Int($0) }
+    /// The service's CPU time (µs) and the latencies (ns) of the round started last, once it has
+    /// ended. The read blocks its thread: the benchmark's process does nothing else meanwhile,
+    /// the work is the children's.
+    func roundResult() throws -> (cpuMicroseconds: Int, latencies: [Int]) {
+        let numbers = try nextLine().split(separator: " ").compactMap { Int($0) }
+        guard let cpu = numbers.first else {
+            throw BenchmarkSetupError(description: "a sign-in service process answered a round with an empty line")
+        }
+        return (cpu, Array(numbers.dropFirst()))
     }
 
     func stop() {
