@@ -9,9 +9,10 @@ import Foundation
 /// iteration of a tenth of a second on two CPUs a tick is a twentieth of the machine, so the
 /// per-iteration figures are coarse and their median over the iterations is what to read.
 struct MachineCPU {
-    /// Ticks every CPU spent running anything (user, system, interrupts, a hypervisor's steal).
+    /// Ticks every CPU spent running anything: user, system, interrupts.
     var busy: Int
-    /// Ticks every CPU spent in all, idle and waiting for I/O included.
+    /// Ticks every CPU spent in all, idle and waiting for I/O included; not the time a hypervisor
+    /// gave to other guests (steal), which this machine neither used nor could have.
     var total: Int
 
     /// The counts now; nil where `/proc/stat` cannot be read or parsed.
@@ -19,11 +20,11 @@ struct MachineCPU {
         guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
             let line = text.split(separator: "\n").first, line.hasPrefix("cpu ")
         else { return nil }
-        // user nice system idle iowait irq softirq steal [guest guest_nice, already in user and nice]
-        let fields = line.split(separator: " ").dropFirst().prefix(8).compactMap { Int($0) }
-        guard fields.count == 8 else { return nil }
-        let idle = fields[3] + fields[4]
-        return MachineCPU(busy: fields.reduce(0, +) - idle, total: fields.reduce(0, +))
+        // user nice system idle iowait irq softirq [steal guest guest_nice; guest time is in user and nice]
+        let fields = line.split(separator: " ").dropFirst().prefix(7).compactMap { Int($0) }
+        guard fields.count == 7 else { return nil }
+        let total = fields.reduce(0, +)
+        return MachineCPU(busy: total - fields[3] - fields[4], total: total)
     }
 
     /// What went by between `self` and `later`.
