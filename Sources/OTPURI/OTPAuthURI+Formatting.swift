@@ -18,7 +18,7 @@ extension OTPAuthURI {
             if let issuer {
                 output.write(issuer, escapingFor: .label)
                 output.write(UInt8(ascii: ":"))
-            } else if accountName.utf8.contains(UInt8(ascii: ":")) {
+            } else if Self.labelHasSeparator(issuer: nil, accountName: accountName) {
                 // Without a literal colon a parser would split at the escaped one; an empty issuer
                 // prefix keeps the account whole.
                 output.write(UInt8(ascii: ":"))

@@ -47,8 +47,9 @@ public struct OTPAuthURI: Equatable, Sendable {
     /// The provider or service the account belongs to, shown by authenticator apps; `nil` when
     /// neither the label nor the parameters name one. Never empty.
     public let issuer: String?
-    /// The account, usually a user name or an email address. When there is an issuer it does not
-    /// start with a space: the format uses spaces after the issuer's colon as padding.
+    /// The account, usually a user name or an email address. When the label has a separator (there
+    /// is an issuer, or the account holds a colon) it does not start with a space: the format uses
+    /// spaces after the separator as padding.
     public let accountName: String
     /// The shared secret.
     public let secret: OTPSecret
@@ -70,8 +71,9 @@ public struct OTPAuthURI: Equatable, Sendable {
 
     /// Creates a key URI model.
     ///
-    /// An empty issuer counts as none. When there is an issuer, leading spaces are removed from the
-    /// account name, as a parser would remove them.
+    /// An empty issuer counts as none. When the label has a separator (there is an issuer, or the
+    /// account name holds a colon, which the formatter protects with an empty issuer prefix),
+    /// leading spaces are removed from the account name, as a parser would remove them.
     /// - Throws: ``OTPURIError/invalidDigits(_:)`` outside 6...10, ``OTPURIError/invalidPeriod(_:)``
     ///   for a period below 1 second, ``OTPURIError/missingCounter`` for HOTP without a counter,
     ///   ``OTPURIError/reservedParameterName(_:)`` for an additional parameter named like a defined
@@ -96,7 +98,9 @@ public struct OTPAuthURI: Equatable, Sendable {
         let issuer = issuer.flatMap { $0.isEmpty ? nil : $0 }
         self.kind = kind
         self.issuer = issuer
-        self.accountName = issuer == nil ? accountName : Self.trimmingLeadingSpaces(accountName)
+        self.accountName =
+            Self.labelHasSeparator(issuer: issuer, accountName: accountName)
+            ? Self.trimmingLeadingSpaces(accountName) : accountName
         self.secret = secret
         self.algorithm = algorithm
         self.digits = digits
@@ -114,6 +118,13 @@ public struct OTPAuthURI: Equatable, Sendable {
         case "counter": return kind == .hotp
         default: return false
         }
+    }
+
+    /// Whether the formatted label holds a literal colon: after an issuer, or as the empty issuer
+    /// prefix an account name with a colon of its own gets. Bytes, not Characters: a colon followed
+    /// by a combining mark is one Character, and still a colon to a parser.
+    static func labelHasSeparator(issuer: String?, accountName: String) -> Bool {
+        issuer != nil || accountName.utf8.contains(UInt8(ascii: ":"))
     }
 
     private static func trimmingLeadingSpaces(_ text: String) -> String {
