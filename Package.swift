@@ -360,6 +360,9 @@ let package = Package(
             dependencies: [
                 "OTPServer", "OTPEnrollment", "OTPSealing", "OTPCore", "OTPTestUtilities", "OTPPostgresTestServer", "OTPLoopbackHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // Routes tested in process, with the service's clock injected.
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "JWTKit", package: "jwt-kit"),

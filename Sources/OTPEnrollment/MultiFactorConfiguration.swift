@@ -12,8 +12,17 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
     public var enrollmentDeadline: Int64
     /// Seconds a pending sign-in credential stays usable after the first factor passed.
     public var pendingSignInLifetime: Int64
-    /// Seconds after a sign-in during which enrolling and unenrolling are allowed.
+    /// Seconds after a sign-in during which enrolling and unenrolling second factors, generating
+    /// recovery codes and, with ``credentialChangesRequireRecentLogin``, changing credentials are
+    /// allowed (`requiresRecentLogin`, Firebase's `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`, after it).
     public var recentLoginWindow: Int64
+    /// Whether a user's own change of password or address, a link or unlink of a provider and the
+    /// deletion of the account need a sign-in within ``recentLoginWindow``, as Firebase requires;
+    /// a new password or address for an account with second factors then also needs a session
+    /// that completed one. On by default: without it, a stolen or forgotten session could replace
+    /// the password and then remove the second factors. Sessions that continue another (after a
+    /// link or a change of credentials) keep the earlier sign-in's time.
+    public var credentialChangesRequireRecentLogin: Bool
     /// Consecutive failed codes (K) after which a factor or pending enrollment is locked.
     public var maximumConsecutiveFailures: Int
     /// Seconds a lock lasts.
@@ -54,6 +63,7 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
         enrollmentDeadline: Int64 = 600,
         pendingSignInLifetime: Int64 = 300,
         recentLoginWindow: Int64 = 300,
+        credentialChangesRequireRecentLogin: Bool = true,
         maximumConsecutiveFailures: Int = 5,
         lockoutDuration: Int64 = 300,
         secretByteCount: Int = 20,
@@ -68,6 +78,7 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
         self.enrollmentDeadline = enrollmentDeadline
         self.pendingSignInLifetime = pendingSignInLifetime
         self.recentLoginWindow = recentLoginWindow
+        self.credentialChangesRequireRecentLogin = credentialChangesRequireRecentLogin
         self.maximumConsecutiveFailures = maximumConsecutiveFailures
         self.lockoutDuration = lockoutDuration
         self.secretByteCount = secretByteCount

@@ -2,11 +2,8 @@ extension MultiFactorService {
     /// `accounts:signUp` / `accounts:signInWithIdp` with the user's ID token: one store operation
     /// links the credential, then the user continues in a new session that knows it.
     func link(_ user: User, with credential: AuthCredential) async throws(AuthError) -> AuthDataResult {
-        let session = try await liveSession(user)
+        _ = try await credentialChangeSession(user, for: "linking a credential")
         let now = clock.now()
-        if configuration.passwords.linkingRequiresRecentLogin {
-            try requireRecentLogin(session, now: now, for: "linking a credential")
-        }
         let account = try await linkableAccount(user)
         switch credential.secret {
         case .password(let email, let password):
@@ -35,7 +32,7 @@ extension MultiFactorService {
         let provider = user.identity.provider == .anonymous ? FirstFactorProvider(rawValue: credential.provider) : user.identity.provider
         let identity = try await currentIdentity(of: account.id, provider: provider)
         let linked = try await startSession(
-            identity, at: now, secondFactor: user.secondFactor, enrolledFactors: user.multiFactor.enrolledFactors)
+            identity, at: now, authenticatedAt: user.authenticatedAt, secondFactor: user.secondFactor, enrolledFactors: user.multiFactor.enrolledFactors)
         try await endReplacedSession(of: user)
         return AuthDataResult(user: linked, secondFactor: user.secondFactor)
     }
@@ -66,7 +63,7 @@ extension MultiFactorService {
     /// `accounts:update` with `deleteProvider`: removes one identity, or the password with its
     /// address, in one store operation.
     func unlink(_ user: User, fromProvider providerID: String) async throws(AuthError) -> User {
-        _ = try await liveSession(user)
+        _ = try await credentialChangeSession(user, for: "unlinking a provider")
         let account = try await linkableAccount(user)
         let removed = try await storeCall("unlinking a provider") { try await store.unlinkProvider(providerID, accountID: account.id) }
         guard removed else {
@@ -75,7 +72,7 @@ extension MultiFactorService {
         logger.info("provider unlinked", metadata: ["user": "\(account.id)", "provider": "\(providerID)"])
         let identity = try await currentIdentity(of: account.id, provider: user.identity.provider)
         return User(
-            service: self, identity: identity, sessionID: user.sessionID, secondFactor: user.secondFactor,
+            service: self, identity: identity, sessionID: user.sessionID, authenticatedAt: user.authenticatedAt, secondFactor: user.secondFactor,
             enrolledFactors: user.multiFactor.enrolledFactors)
     }
 

@@ -18,6 +18,10 @@ extension MultiFactorService {
         let address = try email.map { (email) throws(AuthError) in try normalizedEmail(email) }
         // The same address again changes nothing, and so keeps its verification and the sessions.
         let newAddress = address == account.email ? nil : address
+        if newAddress != nil || password != nil {
+            let operation = password != nil ? "changing the password" : "changing the email address"
+            _ = try await credentialChangeSession(user, for: operation, needsSecondFactor: true)
+        }
         let now = clock.now()
         let update = try await updateAccount(
             id: userID, email: newAddress, password: password, displayName: displayName, photoURL: photoURL,
@@ -31,14 +35,29 @@ extension MultiFactorService {
         let identity = try await currentIdentity(of: userID, provider: user.identity.provider)
         let factors = user.multiFactor.enrolledFactors
         guard newAddress != nil || password != nil else {
-            return User(service: self, identity: identity, sessionID: user.sessionID, secondFactor: user.secondFactor, enrolledFactors: factors)
+            return User(
+                service: self, identity: identity, sessionID: user.sessionID, authenticatedAt: user.authenticatedAt,
+                secondFactor: user.secondFactor, enrolledFactors: factors)
         }
-        let continued = try await startSession(identity, at: now, secondFactor: user.secondFactor, enrolledFactors: factors)
+        let continued = try await startSession(
+            identity, at: now, authenticatedAt: user.authenticatedAt, secondFactor: user.secondFactor, enrolledFactors: factors)
         user.withState {
             $0.endedWith = AuthError(
                 .userTokenExpired, "this session ended when the user's address or password changed: use the user update returned")
         }
         logger.info("credentials changed by the user", metadata: ["user": "\(userID)"])
         return continued
+    }
+
+    /// A signed-in user's deletion of their own account (Firebase's `accounts:delete` with an ID
+    /// token), with every identity, factor and session of it.
+    func deleteOwnAccount(_ user: User) async throws(AuthError) {
+        _ = try await credentialChangeSession(user, for: "deleting the account")
+        let userID = user.uid
+        guard try await storeCall("deleting an account", { try await store.deleteAccount(id: userID) }) else {
+            throw AuthError(.userNotFound, "the user's account was deleted already")
+        }
+        logger.info("account deleted by its user", metadata: ["user": "\(userID)"])
+        user.withState { $0.endedWith = AuthError(.userNotFound, "this user deleted the account") }
     }
 }

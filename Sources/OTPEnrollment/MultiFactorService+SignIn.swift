@@ -63,7 +63,9 @@ extension MultiFactorService {
         }
         var sessionIdentity = identity
         sessionIdentity.provider = FirstFactorProvider(rawValue: record.firstFactorProvider)
-        return User(service: self, identity: sessionIdentity, sessionID: record.id, secondFactor: secondFactor, enrolledFactors: factors)
+        return User(
+            service: self, identity: sessionIdentity, sessionID: record.id, authenticatedAt: record.authenticatedAt, secondFactor: secondFactor,
+            enrolledFactors: factors)
     }
 
     func signOut(_ user: User) async throws(AuthError) {
@@ -72,31 +74,40 @@ extension MultiFactorService {
         user.withState { $0.endedWith = AuthError(.userTokenExpired, "this session was signed out: sign in again") }
     }
 
-    func startSession(_ identity: FirstFactorIdentity, at now: Int64, secondFactor: MultiFactorInfo?, enrolledFactors: [MultiFactorInfo])
-        async throws(AuthError) -> User
-    {
-        let record = try newSession(identity, at: now, secondFactor: secondFactor)
+    /// Stores a new session of `identity` and returns its user. `authenticatedAt` is when the user
+    /// proved who they are: `now` for a sign-in, the replaced session's time when a session
+    /// continues another, so that a change cannot make an old sign-in look recent.
+    func startSession(
+        _ identity: FirstFactorIdentity, at now: Int64, authenticatedAt: Int64? = nil, secondFactor: MultiFactorInfo?,
+        enrolledFactors: [MultiFactorInfo]
+    ) async throws(AuthError) -> User {
+        let record = try newSession(identity, at: now, authenticatedAt: authenticatedAt, secondFactor: secondFactor)
         let limit = configuration.maximumSessionsPerUser
         _ = try await storeCall("storing the session") { try await store.insertSession(record, maximumPerUser: limit) }
         return signedInUser(identity, session: record, secondFactor: secondFactor, enrolledFactors: enrolledFactors)
     }
 
-    func newSession(_ identity: FirstFactorIdentity, at now: Int64, secondFactor: MultiFactorInfo?) throws(AuthError) -> SessionRecord {
-        SessionRecord(
+    func newSession(_ identity: FirstFactorIdentity, at now: Int64, authenticatedAt: Int64? = nil, secondFactor: MultiFactorInfo?)
+        throws(AuthError) -> SessionRecord
+    {
+        let authenticatedAt = authenticatedAt ?? now
+        return SessionRecord(
             id: try newID(),
             userID: identity.userID,
             firstFactorProvider: identity.provider.rawValue,
-            authenticatedAt: now,
+            authenticatedAt: authenticatedAt,
             secondFactorEnrollmentID: secondFactor?.uid,
             lastUsedAt: now,
-            expiresAt: sessionExpiry(authenticatedAt: now, lastUsedAt: now)
+            expiresAt: sessionExpiry(authenticatedAt: authenticatedAt, lastUsedAt: now)
         )
     }
 
     func signedInUser(
         _ identity: FirstFactorIdentity, session: SessionRecord, secondFactor: MultiFactorInfo?, enrolledFactors: [MultiFactorInfo]
     ) -> User {
-        User(service: self, identity: identity, sessionID: session.id, secondFactor: secondFactor, enrolledFactors: enrolledFactors)
+        User(
+            service: self, identity: identity, sessionID: session.id, authenticatedAt: session.authenticatedAt, secondFactor: secondFactor,
+            enrolledFactors: enrolledFactors)
     }
 
     /// `mfaSignIn:finalize`: the hot path of a server. Verifies on the prepared key the resolver

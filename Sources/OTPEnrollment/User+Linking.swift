@@ -18,8 +18,9 @@ extension User {
     ///   ``AuthErrorCode/weakPassword``, ``AuthErrorCode/invalidEmail``,
     ///   ``AuthErrorCode/invalidCredential``, ``AuthErrorCode/invalidProviderID``,
     ///   ``AuthErrorCode/userDisabled``, ``AuthErrorCode/userNotFound`` (a user the host signed in
-    ///   itself, without an account), or ``AuthErrorCode/requiresRecentLogin`` when
-    ///   ``PasswordSettings/linkingRequiresRecentLogin`` asks for it.
+    ///   itself, without an account), or ``AuthErrorCode/requiresRecentLogin`` when the user
+    ///   signed in longer ago than ``MultiFactorConfiguration/recentLoginWindow`` (see
+    ///   ``MultiFactorConfiguration/credentialChangesRequireRecentLogin``).
     public func link(with credential: AuthCredential) async throws(AuthError) -> AuthDataResult {
         try await service.link(self, with: credential)
     }
@@ -36,7 +37,7 @@ extension User {
     ///
     /// - Returns: The user as it is now, in the same session.
     /// - Throws: ``AuthError`` with ``AuthErrorCode/noSuchProvider`` when the account has no
-    ///   identity of `provider`.
+    ///   identity of `provider`, ``AuthErrorCode/requiresRecentLogin`` as for linking.
     public func unlink(fromProvider provider: String) async throws(AuthError) -> User {
         try await service.unlink(self, fromProvider: provider)
     }

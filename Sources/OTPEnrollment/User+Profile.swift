@@ -17,4 +17,14 @@ extension User {
     ) async throws(AuthError) -> User {
         try await service.updateProfile(self, email: email, password: password, displayName: displayName, photoURL: photoURL)
     }
+
+    /// Deletes the user's account with its identities, second factors and sessions (Firebase's
+    /// `User.delete()`).
+    ///
+    /// - Throws: ``AuthError`` with ``AuthErrorCode/requiresRecentLogin`` when the user signed in
+    ///   longer ago than ``MultiFactorConfiguration/recentLoginWindow``,
+    ///   ``AuthErrorCode/userTokenExpired`` or ``AuthErrorCode/userNotFound``; nothing is deleted then.
+    public func delete() async throws(AuthError) {
+        try await service.deleteOwnAccount(self)
+    }
 }

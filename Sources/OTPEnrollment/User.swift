@@ -15,12 +15,13 @@ public final class User: Sendable {
     private let mutable: Mutex<Mutable>
 
     init(
-        service: MultiFactorService, identity: FirstFactorIdentity, sessionID: String, secondFactor: MultiFactorInfo?,
+        service: MultiFactorService, identity: FirstFactorIdentity, sessionID: String, authenticatedAt: Int64, secondFactor: MultiFactorInfo?,
         enrolledFactors: [MultiFactorInfo]
     ) {
         self.service = service
         self.identity = identity
         self.sessionID = sessionID
+        self.authenticatedAt = authenticatedAt
         self.secondFactor = secondFactor
         self.mutable = Mutex(Mutable(enrolledFactors: enrolledFactors, endedWith: nil))
     }
@@ -37,6 +38,10 @@ public final class User: Sendable {
     public var customAttributes: String? { identity.customAttributes }
     /// The id of this sign-in's session; keep it to recognise the session later.
     public let sessionID: String
+    /// When the user last proved who they are (Unix seconds): the sign-in that started this
+    /// session, or the one before it when this session replaced another after a link or a change
+    /// of address or password. Firebase's `auth_time` claim; recent-login checks measure from here.
+    public let authenticatedAt: Int64
     /// The second factors, enrollment and unenrollment.
     public var multiFactor: MultiFactor { MultiFactor(user: self) }
 

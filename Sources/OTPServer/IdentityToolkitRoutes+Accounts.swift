@@ -82,6 +82,7 @@ extension IdentityToolkitRoutes {
         guard let details = try await call({ () async throws(AuthError) in try await service.accountDetails(id: claims.subject) }) else {
             throw IdentityToolkitError("USER_NOT_FOUND", "the ID token's user no longer exists")
         }
+        guard !details.account.isDisabled else { throw IdentityToolkitError("USER_DISABLED", "this account is disabled") }
         // An administrator revoked the user's tokens after this one was issued.
         if let validSince = details.account.tokensValidAfter, claims.issuedAt < validSince {
             throw IdentityToolkitError("TOKEN_EXPIRED", "the user's tokens were revoked: sign in again")
@@ -104,8 +105,9 @@ extension IdentityToolkitRoutes {
     }
 
     func idToken(for user: User) async throws(IdentityToolkitError) -> String {
-        // A sign-in the server just completed: this is its time.
-        try await signed(tokens.claims(for: user, authTime: tokens.clock()))
+        // auth_time is when the user proved who they are, kept across refreshes and the sessions
+        // that continue another, as Firebase keeps it: never the time of this token.
+        try await signed(tokens.claims(for: user, authTime: user.authenticatedAt))
     }
 
     func signed(_ claims: IDTokenClaims) async throws(IdentityToolkitError) -> String {

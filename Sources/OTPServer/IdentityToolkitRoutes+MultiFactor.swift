@@ -77,7 +77,7 @@ extension IdentityToolkitRoutes {
         try await throttle.admit(.verification, address: source)
         let claims = try await tokenClaims(request.idToken)
         try await throttle.admit(.verification, account: claims.subject)
-        let (user, account) = try await sessionUser(claims)
+        let (user, _) = try await sessionUser(claims)
         let assertion: any MultiFactorAssertion
         switch (request.totpVerificationInfo, request.phoneVerificationInfo) {
         case (.some(let totp), nil):
@@ -99,7 +99,7 @@ extension IdentityToolkitRoutes {
         }
         metrics.verified(.enrollment, accepted: true)
         if let sessionInfo = request.phoneVerificationInfo?.sessionInfo { verificationCodes?.remove(sessionInfo: sessionInfo) }
-        return try await sessionTokens(user, account: account)
+        return try await sessionTokens(user)
     }
 
     /// `mfaEnrollment:withdraw`: removes a factor and answers the session's new tokens. Withdrawing
@@ -107,12 +107,12 @@ extension IdentityToolkitRoutes {
     /// answer is `INVALID_ID_TOKEN`, as the SDKs then sign the user out.
     func withdraw(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.TokensResponse {
         let request = try body.decode(Wire.WithdrawRequest.self)
-        let (user, account) = try await tokenUser(request.idToken)
+        let (user, _) = try await tokenUser(request.idToken)
         guard let enrollmentID = request.mfaEnrollmentId, !enrollmentID.isEmpty else {
             throw IdentityToolkitError("MISSING_MFA_ENROLLMENT_ID", "give the mfaEnrollmentId of the factor to withdraw")
         }
         try await call { () async throws(AuthError) in try await user.multiFactor.unenroll(withFactorUID: enrollmentID) }
-        return try await sessionTokens(user, account: account)
+        return try await sessionTokens(user)
     }
 
     /// `mfaRecoveryCodes:generate`, OTPKit's own addition: ten new single-use recovery codes for
@@ -150,9 +150,8 @@ extension IdentityToolkitRoutes {
     }
 
     /// New tokens for a session that continues, `auth_time` still its first factor's.
-    func sessionTokens(_ user: User, account: AccountRecord) async throws(IdentityToolkitError) -> Wire.TokensResponse {
-        let idToken = try await signed(tokens.claims(for: user, authTime: account.lastSignInAt ?? tokens.clock()))
-        return Wire.TokensResponse(idToken: idToken, refreshToken: try refreshToken(for: user))
+    func sessionTokens(_ user: User) async throws(IdentityToolkitError) -> Wire.TokensResponse {
+        Wire.TokensResponse(idToken: try await idToken(for: user), refreshToken: try refreshToken(for: user))
     }
 
     /// Runs a call that may send a code: under the emulator, through the outbox, which files the

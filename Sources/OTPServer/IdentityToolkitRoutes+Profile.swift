@@ -73,6 +73,18 @@ extension IdentityToolkitRoutes {
         return response
     }
 
+    /// `accounts:delete` with the user's `idToken` (JS `deleteUser`, iOS `deleteAccount`): the
+    /// user's own account, after a recent sign-in (`CREDENTIAL_TOO_OLD_LOGIN_AGAIN` otherwise).
+    func deleteOwnAccount(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.DeleteResponse {
+        let request = try body.decode(Wire.DeleteRequest.self)
+        if request.localId != nil, request.idToken == nil {
+            throw IdentityToolkitError("INSUFFICIENT_PERMISSION", "deleting an account by localId is for an administrator: give the user's idToken")
+        }
+        let (user, _) = try await tokenUser(request.idToken)
+        try await call { () async throws(AuthError) in try await user.delete() }
+        return Wire.DeleteResponse()
+    }
+
     /// The name and photo an update sets (`displayName`, `photoUrl`) or removes (`deleteAttribute`
     /// `DISPLAY_NAME`, `PHOTO_URL`; C.7), for the user's update and the administrator's alike.
     /// `advice` ends the refusal of the attributes this version does not delete.

@@ -17,9 +17,8 @@ extension IdentityToolkitRoutes {
         guard let (sessionID, userID, _) = refreshTokens.open(token) else {
             throw IdentityToolkitError("INVALID_REFRESH_TOKEN", "the refresh token is not one this server issued: sign in again")
         }
-        let (user, account) = try await sessionUser(sessionID: sessionID, userID: userID)
-        // auth_time stays the first factor's sign-in, as Firebase keeps it across refreshes.
-        let idToken = try await signed(tokens.claims(for: user, authTime: account.lastSignInAt ?? tokens.clock()))
+        let (user, _) = try await sessionUser(sessionID: sessionID, userID: userID)
+        let idToken = try await self.idToken(for: user)
         return Wire.TokenResponse(
             id_token: idToken, access_token: idToken, expires_in: String(tokens.lifetime), refresh_token: token, user_id: user.uid,
             project_id: configuration.projectID)

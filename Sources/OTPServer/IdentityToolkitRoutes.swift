@@ -87,6 +87,9 @@ public struct IdentityToolkitRoutes: Sendable {
             try await routes.signInWithIdp(body)
         }
         client(router, v1: "accounts:update", v3: "setAccountInfo") { body, _ throws(IdentityToolkitError) in try await routes.update(body) }
+        client(router, v1: "accounts:delete", v3: "deleteAccount") { body, _ throws(IdentityToolkitError) in
+            try await routes.deleteOwnAccount(body)
+        }
         router.post(RouterPath(Self.secureToken)) { request, _ in
             await routes.respond {
                 () async throws(IdentityToolkitError) -> any Encodable in

@@ -63,6 +63,7 @@ enum Wire {
 
     struct DeleteRequest: Decodable {
         var localId: String?
+        var idToken: String?
     }
 
     struct DeleteResponse: Encodable {

@@ -19,10 +19,6 @@ public struct PasswordSettings: Sendable, Hashable {
     public var maximumFailuresPerSource: Int
     /// The length in seconds of the fixed windows ``maximumFailuresPerSource`` counts in.
     public var sourceWindow: Int64
-    /// Whether ``User/link(with:)-(AuthCredential)`` needs a sign-in within
-    /// ``MultiFactorConfiguration/recentLoginWindow`` (`requiresRecentLogin` otherwise). Off by
-    /// default, as in Firebase, where linking proves the new credential anyway.
-    public var linkingRequiresRecentLogin: Bool
 
     /// Settings.
     public init(
@@ -30,14 +26,12 @@ public struct PasswordSettings: Sendable, Hashable {
         minimumLength: Int = 6,
         emailEnumerationProtection: Bool = true,
         maximumFailuresPerSource: Int = 100,
-        sourceWindow: Int64 = 3600,
-        linkingRequiresRecentLogin: Bool = false
+        sourceWindow: Int64 = 3600
     ) {
         self.hashParameters = hashParameters
         self.minimumLength = minimumLength
         self.emailEnumerationProtection = emailEnumerationProtection
         self.maximumFailuresPerSource = maximumFailuresPerSource
         self.sourceWindow = sourceWindow
-        self.linkingRequiresRecentLogin = linkingRequiresRecentLogin
     }
 }

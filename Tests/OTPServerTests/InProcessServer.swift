@@ -1,0 +1,112 @@
+import Foundation
+import Hummingbird
+import JWTKit
+import HummingbirdTesting
+import Logging
+import NIOCore
+import OTPEnrollment
+import OTPSealing
+import OTPServer
+import Testing
+
+/// `IdentityToolkitRoutes` on an in-memory store, driven in process through Hummingbird's router
+/// test framework: every request goes through the router, the body limit and the error mapping as
+/// on the network, and one manual clock moves the service and the tokens together.
+struct InProcessServer: Sendable {
+    static let projectID = "demo-otpkit"
+    /// Cheap password hashes: the tests are about the rules, not the hash's cost.
+    static let configuration = MultiFactorConfiguration(
+        passwords: PasswordSettings(hashParameters: try! PasswordHashParameters(logN: 10, r: 8, p: 1)))
+
+    let clock: ManualEnrollmentClock
+    let service: MultiFactorService
+    let client: any TestClientProtocol
+
+    /// Runs `body` against routes under `--emulator` (any API key, `Bearer owner` for admin calls).
+    static func with(
+        configuration: MultiFactorConfiguration = Self.configuration, _ body: @Sendable (InProcessServer) async throws -> Void
+    ) async throws {
+        let clock = ManualEnrollmentClock(1_800_000_000)
+        let service = try MultiFactorService(configuration: configuration, store: InMemoryEnrollmentStore(), clock: clock)
+        let tokens = await IDTokenIssuer(
+            projectID: projectID, signingKeys: IDTokenSigningKeySet(try IDTokenSigningKey.generate(algorithm: .es256)),
+            clock: { clock.now() })
+        let routes = IdentityToolkitRoutes(
+            service: service, tokens: tokens, refreshTokenKeys: try SecretSealer(current: SealingKey.random()),
+            configuration: IdentityToolkitConfiguration(projectID: projectID, isEmulator: true), logger: Logger(label: "test"))
+        let router = Router()
+        routes.addRoutes(to: router)
+        try await Application(router: router).test(.router) { client in
+            try await body(InProcessServer(clock: clock, service: service, client: client))
+        }
+    }
+
+    /// Sends `body` to `path` as the SDKs do: POST with a JSON body.
+    func post(_ path: String, _ body: String, headers: HTTPFields = [:]) async throws -> ServerProcess.Answer {
+        var fields = headers
+        fields[.contentType] = "application/json"
+        let response = try await client.execute(uri: path, method: .post, headers: fields, body: ByteBuffer(string: body))
+        return ServerProcess.Answer(status: Int(response.status.code), body: String(buffer: response.body))
+    }
+
+    /// The claims of `token`, verified against the published key set as a relying party does.
+    func verifiedClaims(_ token: String) async throws -> IDTokenClaims {
+        let keySet = try await client.execute(uri: "/.well-known/jwks.json", method: .get)
+        let keys = JWTKeyCollection()
+        try await keys.add(jwksJSON: String(buffer: keySet.body))
+        return try await keys.verify(token, as: IDTokenClaims.self)
+    }
+
+    /// An account with a verified address made by the administrator, then signed in with its
+    /// password: its uid and ID token.
+    func verifiedUser(_ email: String, password: String = "long enough") async throws -> (uid: String, idToken: String) {
+        let created = try await post(
+            "/identitytoolkit.googleapis.com/v1/projects/\(Self.projectID)/accounts",
+            #"{"email":"\#(email)","password":"\#(password)","emailVerified":true}"#, headers: [.authorization: "Bearer owner"])
+        try #require(created.status == 200, "\(created.body)")
+        let signedIn = try await post(ServerProcess.signInPath, #"{"email":"\#(email)","password":"\#(password)","returnSecureToken":true}"#)
+        return (try #require(signedIn.json["localId"] as? String), try #require(signedIn.json["idToken"] as? String, "\(signedIn.body)"))
+    }
+
+    /// Enrolls a TOTP factor with the current code: the key (Base32), the enrollment id and the
+    /// ID token the enrollment answered.
+    func enrollTOTP(_ idToken: String) async throws -> (key: String, enrollmentID: String, idToken: String) {
+        let started = try await post(ServerProcess.v2("mfaEnrollment:start"), #"{"idToken":"\#(idToken)","totpEnrollmentInfo":{}}"#)
+        let info = try #require(started.json["totpSessionInfo"] as? [String: Any], "\(started.body)")
+        let key = try #require(info["sharedSecretKey"] as? String)
+        let sessionInfo = try #require(info["sessionInfo"] as? String)
+        let finalized = try await post(
+            ServerProcess.v2("mfaEnrollment:finalize"),
+            #"{"idToken":"\#(idToken)","totpVerificationInfo":{"sessionInfo":"\#(sessionInfo)","verificationCode":"\#(try code(key))"}}"#)
+        let token = try #require(finalized.json["idToken"] as? String, "\(finalized.body)")
+        let lookup = try await post(ServerProcess.lookupPath, #"{"idToken":"\#(token)"}"#)
+        let factors = try #require(((lookup.json["users"] as? [[String: Any]])?.first?["mfaInfo"]) as? [[String: Any]], "\(lookup.body)")
+        return (key, try #require(factors.first?["mfaEnrollmentId"] as? String), token)
+    }
+
+    /// The code of `key` at the clock's time.
+    func code(_ key: String) throws -> String {
+        try TOTPCodes.code(key, step: clock.now() / 30)
+    }
+
+    /// Moves the clock to the start of the next time step, so that a new code exists.
+    func nextStep() {
+        clock.advance(by: 30 - clock.now() % 30)
+    }
+
+    /// A password sign-in finished with the TOTP factor: the ID token and refresh token.
+    func signInWithTOTP(_ email: String, password: String = "long enough", key: String, enrollmentID: String) async throws
+        -> (idToken: String, refreshToken: String)
+    {
+        let first = try await post(ServerProcess.signInPath, #"{"email":"\#(email)","password":"\#(password)","returnSecureToken":true}"#)
+        let credential = try #require(first.json["mfaPendingCredential"] as? String, "\(first.body)")
+        let finalized = try await post(
+            ServerProcess.v2("mfaSignIn:finalize"),
+            #"{"mfaPendingCredential":"\#(credential)","mfaEnrollmentId":"\#(enrollmentID)","totpVerificationInfo":{"verificationCode":"\#(try code(key))"}}"#
+        )
+        return (
+            try #require(finalized.json["idToken"] as? String, "\(finalized.body)"),
+            try #require(finalized.json["refreshToken"] as? String, "\(finalized.body)")
+        )
+    }
+}
