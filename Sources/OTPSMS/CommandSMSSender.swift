@@ -8,11 +8,15 @@ import SystemPackage
 /// queue them for a GSM modem, or a script around any gateway's command-line client.
 ///
 /// The program is started directly, never through a shell, with the configured ``arguments``:
-/// the number and the message are each passed as one whole argument, exactly, so nothing in a
-/// message is ever interpreted. For Gammu's SMS daemon:
+/// the number is passed as one whole argument, exactly, so nothing in it is ever interpreted. The
+/// message, which holds the code, is written to the program's standard input, which is then
+/// closed, unless the arguments hold ``Argument/text``: then it is an argument too, which every
+/// local user can read in `/proc` while the program runs. For a script reading the message from
+/// standard input, and for Gammu's SMS daemon, which takes it only as an argument:
 ///
 /// ```swift
-/// let sender = try CommandSMSSender(
+/// let script = try CommandSMSSender(executable: "/usr/local/bin/send-sms", arguments: [.phoneNumber])
+/// let gammu = try CommandSMSSender(
 ///     executable: "/usr/bin/gammu-smsd-inject",
 ///     arguments: ["TEXT", .phoneNumber, "-unicode", "-text", .text])
 /// ```
@@ -25,15 +29,20 @@ import SystemPackage
 /// `.timedOut`: the program runs in a process group of its own,
 /// which is what the signals go to.
 ///
-/// The program inherits this process's environment (plus ``environment``) and working directory;
-/// its standard input is the null device and its standard output is discarded.
+/// The program gets a new environment, not this process's: `PATH` and `LANG` as this process has
+/// them, the variables ``passedEnvironment`` names with this process's values, and
+/// ``environment``; so the server's own secrets (`OTPKIT_SEALING_KEY`, `PGPASSWORD`, tokens)
+/// never reach it. It inherits the working directory; its standard output is discarded.
 public struct CommandSMSSender: SMSSender {
     /// The absolute path of the program.
     public let executable: String
     /// The program's arguments, in order.
     public let arguments: [Argument]
-    /// Variables added to (or replacing those of) the inherited environment.
+    /// Variables set for the program (over those passed from this process).
     public let environment: [String: String]
+    /// The names of variables the program gets from this process's environment, beside `PATH`
+    /// and `LANG` (a gateway's credentials, say), when this process has them.
+    public let passedEnvironment: [String]
     /// How long the program may run.
     public let timeout: Duration
 
@@ -50,18 +59,22 @@ public struct CommandSMSSender: SMSSender {
     ///
     /// - Parameters:
     ///   - executable: The absolute path of an executable file.
-    ///   - arguments: The arguments; they must include ``Argument/phoneNumber`` and
-    ///     ``Argument/text``.
-    ///   - environment: Variables for the program on top of this process's environment.
+    ///   - arguments: The arguments; they must include ``Argument/phoneNumber``. With
+    ///     ``Argument/text`` the message is an argument (visible to local users); without it, it
+    ///     goes to standard input.
+    ///   - environment: Variables set for the program.
+    ///   - passedEnvironment: Names of variables passed from this process's environment, beside
+    ///     `PATH` and `LANG`.
     ///   - timeout: How long the program may run; 10 seconds by default.
     ///   - logger: Where sends and failures are logged at debug and warning level, with masked
     ///     numbers and never the message.
     /// - Throws: `SMSSendError` `.misconfigured` for a relative path, a file that is not
-    ///   executable, arguments without the number or the message, or a timeout that is not positive.
+    ///   executable, arguments without the number, or a timeout that is not positive.
     public init(
         executable: String,
         arguments: [Argument],
         environment: [String: String] = [:],
+        passedEnvironment: [String] = [],
         timeout: Duration = .seconds(10),
         logger: Logger = Logger(label: "OTPSMS.command")
     ) throws(SMSSendError) {
@@ -69,13 +82,14 @@ public struct CommandSMSSender: SMSSender {
         // A relative path would depend on whichever directory the server was started in.
         guard executable.hasPrefix("/") else { throw misconfigured("the program path \(executable.debugDescription) is not absolute") }
         guard access(executable, X_OK) == 0 else { throw misconfigured("\(executable) is not an executable file") }
-        guard arguments.contains(.phoneNumber), arguments.contains(.text) else {
-            throw misconfigured("the arguments must contain both the number ({to}) and the message ({text})")
+        guard arguments.contains(.phoneNumber) else {
+            throw misconfigured("the arguments must contain the number ({to}); the message goes to standard input unless they contain {text}")
         }
         guard timeout > .zero else { throw misconfigured("the timeout must be positive") }
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
+        self.passedEnvironment = passedEnvironment
         self.timeout = timeout
         self.logger = logger
     }
@@ -85,10 +99,11 @@ public struct CommandSMSSender: SMSSender {
     public func send(_ text: String, to phoneNumber: String) async throws(SMSSendError) {
         let masked = Redaction.maskedPhoneNumber(phoneNumber)
         let configuration = configuration(arguments: arguments.map { $0.resolved(phoneNumber: phoneNumber, text: text) })
+        let input = try Self.inputPipe(holding: arguments.contains(.text) ? [] : Array(text.utf8))
         let executable = executable
         let timeout = timeout
         let outcome = await withTaskGroup(of: Race.self) { group in
-            group.addTask { .finished(await Self.run(configuration, executable: executable)) }
+            group.addTask { .finished(await Self.run(configuration, input: input, executable: executable)) }
             group.addTask {
                 do { try await Task.sleep(for: timeout) } catch { return .timerCancelled }
                 return .timerFired
@@ -131,15 +146,24 @@ public struct CommandSMSSender: SMSSender {
         // started: a grandchild left alive would keep standard error open and the send waiting.
         options.processGroupID = 0
         options.teardownSequence = [.send(signal: .terminate, toProcessGroup: true, allowedDurationToNextStep: Self.terminationGrace)]
-        var updates: [Environment.Key: String?] = [:]
-        for (name, value) in environment {
-            updates[Environment.Key(stringLiteral: name)] = value
-        }
         return Configuration(
             executable: .path(FilePath(executable)),
             arguments: Arguments(arguments),
-            environment: .inherit.updating(updates),
+            environment: .custom(childEnvironment()),
             platformOptions: options)
+    }
+
+    /// The program's whole environment: `PATH`, `LANG` and ``passedEnvironment`` as `lookup`
+    /// (this process's environment) has them, then ``environment``.
+    func childEnvironment(lookup: (String) -> String? = { getenv($0).map { String(cString: $0) } }) -> [Environment.Key: String] {
+        var variables: [Environment.Key: String] = [:]
+        for name in ["PATH", "LANG"] + passedEnvironment {
+            if let value = lookup(name) { variables[Environment.Key(stringLiteral: name)] = value }
+        }
+        for (name, value) in environment {
+            variables[Environment.Key(stringLiteral: name)] = value
+        }
+        return variables
     }
 
     /// How the program ended and the first line it wrote to standard error.
@@ -159,9 +183,39 @@ public struct CommandSMSSender: SMSSender {
         case timerCancelled
     }
 
-    private static func run(_ configuration: Configuration, executable: String) async -> Result<Run, SMSSendError> {
+    /// The most bytes the standard input pipe takes before the program starts (Linux's pipes hold
+    /// 64 KiB; a text message is well under one).
+    static let standardInputLimit = 16 * 1024
+
+    /// A pipe's read end holding `bytes` and then end of file: filled and closed before the
+    /// program starts, so that a program which exits without reading cannot make the write fail,
+    /// nor raise SIGPIPE, whose default action would end this process.
+    static func inputPipe(holding bytes: [UInt8]) throws(SMSSendError) -> FileDescriptor {
+        guard bytes.count <= standardInputLimit else {
+            throw SMSSendError(.rejected("the message has \(bytes.count) bytes, more than the \(standardInputLimit) a program is given"), sender: "command")
+        }
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            throw SMSSendError(.unreachable("no pipe for the program's input (errno \(errno))"), sender: "command")
+        }
+        let (reading, writing) = (FileDescriptor(rawValue: ends[0]), FileDescriptor(rawValue: ends[1]))
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         do {
-            let result = try await Subprocess.run(configuration, input: .none, output: .discarded, error: .sequence) { execution in
+            _ = try writing.writeAll(bytes)
+            try writing.close()
+            return reading
+        } catch {
+            try? writing.close()
+            try? reading.close()
+            throw SMSSendError(.unreachable("the program's input could not be written (\(error))"), sender: "command")
+        }
+    }
+
+    private static func run(_ configuration: Configuration, input: FileDescriptor, executable: String) async -> Result<Run, SMSSendError> {
+        do {
+            let result = try await Subprocess.run(
+                configuration, input: .fileDescriptor(input, closeAfterSpawningProcess: true), output: .discarded, error: .sequence
+            ) { execution in
                 var kept: [UInt8] = []
                 for try await buffer in execution.standardError {
                     let room = standardErrorLimit - kept.count

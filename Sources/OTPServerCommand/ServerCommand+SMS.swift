@@ -32,7 +32,9 @@ extension ServerCommand {
         }
         do {
             if let smsCommand = settings.smsCommand {
-                let sender = try CommandSMSSender(executable: smsCommand, arguments: [.phoneNumber, .text], logger: logger)
+                let sender = try CommandSMSSender(
+                    executable: smsCommand, arguments: settings.smsArguments.map(CommandSMSSender.Argument.init(template:)),
+                    passedEnvironment: settings.smsEnvironment, logger: logger)
                 return PhoneDelivery(settings: PhoneSettings(isEnabled: true), sender: sender)
             }
             if let smsWebhook = settings.smsWebhook {

@@ -106,9 +106,23 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("sms-command"),
         help: ArgumentHelp(
-            "Send the codes of phone factors by running PROGRAM (an absolute path) with the number and the message as its two arguments.",
+            "Send the codes of phone factors by running PROGRAM (an absolute path) with the --sms-arg arguments and the message on its standard input. It gets an environment of its own: PATH, LANG and the --sms-env variables, never the server's secrets.",
             valueName: "program"))
     var smsCommand: String?
+
+    @Option(
+        name: .customLong("sms-arg"),
+        help: ArgumentHelp(
+            "An argument of the --sms-command program (repeatable): {to} is the number (E.164), {text} the message, anything else is passed as written (default: {to}). With {text} the message, code included, is an argument, which every local user can read in /proc: give it only for a program that cannot read standard input.",
+            valueName: "arg"))
+    var smsArguments: [String] = []
+
+    @Option(
+        name: .customLong("sms-env"),
+        help: ArgumentHelp(
+            "A variable of the server's environment that the --sms-command program gets too (repeatable), such as a gateway's credentials.",
+            valueName: "name"))
+    var smsEnvironment: [String] = []
 
     @Option(
         name: .customLong("sms-webhook"),
@@ -138,7 +152,7 @@ struct ServerCommand: AsyncParsableCommand {
             database: database, keyFile: keyFile, previousKeyFiles: previousKeyFiles.nonEmpty, signingKeyFile: signingKeyFile,
             signingAlgorithm: signingAlgorithm, projectID: projectID, apiKeys: apiKeys.nonEmpty, host: host, port: port, emulator: emulator,
             adminTokenFile: adminTokenFile,
-            smsCommand: smsCommand,
+            smsCommand: smsCommand, smsArguments: smsArguments.nonEmpty, smsEnvironment: smsEnvironment.nonEmpty,
             smsWebhook: smsWebhook, identityProviders: identityProviders.nonEmpty, testPhoneNumbers: testPhoneNumbers.nonEmpty)
         return limitOptions.applied(to: layer)
     }

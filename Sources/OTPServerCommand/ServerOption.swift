@@ -36,6 +36,8 @@ struct ServerOption: Sendable {
         ServerOption(name: "emulator", kind: .flag(\.emulator)),
         ServerOption(name: "admin-token-file", kind: .text(\.adminTokenFile)),
         ServerOption(name: "sms-command", kind: .text(\.smsCommand)),
+        ServerOption(name: "sms-arg", kind: .texts(\.smsArguments)),
+        ServerOption(name: "sms-env", kind: .texts(\.smsEnvironment)),
         ServerOption(name: "sms-webhook", kind: .text(\.smsWebhook)),
         ServerOption(name: "identity-provider", kind: .texts(\.identityProviders)),
         ServerOption(name: "test-phone-number", kind: .texts(\.testPhoneNumbers)),

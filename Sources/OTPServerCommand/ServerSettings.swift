@@ -21,6 +21,10 @@ struct ServerSettings: Sendable {
     /// The token in ``adminTokenFile``, read by ``loadAdminToken()``.
     var adminToken: String?
     var smsCommand: String?
+    /// The `--sms-command` program's arguments as templates: `{to}`, `{text}` or literal.
+    var smsArguments: [String]
+    /// Variables the `--sms-command` program gets from the server's environment.
+    var smsEnvironment: [String]
     var smsWebhook: String?
     var identityProviders: [IdentityProviderOption]
     /// Number → fixed code.
@@ -61,10 +65,16 @@ struct ServerSettings: Sendable {
         emulator = layer.emulator ?? false
         adminTokenFile = layer.adminTokenFile
         smsCommand = layer.smsCommand
+        // The message on standard input by default: as an argument, local users could read it.
+        smsArguments = layer.smsArguments ?? ["{to}"]
+        smsEnvironment = layer.smsEnvironment ?? []
         smsWebhook = layer.smsWebhook
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard [smsCommand, smsWebhook].compactMap({ $0 }).count + (emulator ? 1 : 0) <= 1 else {
             throw ValidationError("--sms-command, --sms-webhook and --emulator (which sends no SMS) are alternatives: pass one")
+        }
+        if smsCommand == nil, layer.smsArguments != nil || layer.smsEnvironment != nil {
+            throw ValidationError("--sms-arg and --sms-env configure --sms-command: pass it too")
         }
         guard emulator || !apiKeys.isEmpty else {
             throw ValidationError("give at least one --api-key for client calls, or --emulator to accept any")

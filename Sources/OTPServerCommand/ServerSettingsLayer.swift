@@ -18,6 +18,8 @@ struct ServerSettingsLayer: Sendable, Equatable {
     var emulator: Bool?
     var adminTokenFile: String?
     var smsCommand: String?
+    var smsArguments: [String]?
+    var smsEnvironment: [String]?
     var smsWebhook: String?
     var identityProviders: [String]?
     var testPhoneNumbers: [String]?

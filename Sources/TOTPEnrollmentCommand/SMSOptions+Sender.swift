@@ -16,9 +16,12 @@ extension SMSOptions {
         do {
             if let command {
                 let program = try Self.programPath(command)
-                let templates = commandArguments.isEmpty ? ["{to}", "{text}"] : commandArguments
+                // The message on standard input by default: as an argument, local users could read it.
+                let templates = commandArguments.isEmpty ? ["{to}"] : commandArguments
                 return SMSDelivery(
-                    try CommandSMSSender(executable: program, arguments: templates.map(CommandSMSSender.Argument.init(template:)), logger: quiet))
+                    try CommandSMSSender(
+                        executable: program, arguments: templates.map(CommandSMSSender.Argument.init(template:)),
+                        passedEnvironment: commandEnvironment, logger: quiet))
             }
             if let webhook {
                 let sender = try WebhookSMSSender(url: webhook, headers: try webhookHeaderFields(), logger: quiet)

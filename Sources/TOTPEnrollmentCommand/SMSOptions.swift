@@ -10,15 +10,23 @@ struct SMSOptions: ParsableArguments {
     @Option(
         name: .customLong("sms-command"),
         help: ArgumentHelp(
-            "Send codes by running PROGRAM (a path, or a name looked up in PATH) with the --sms-arg arguments.", valueName: "program"))
+            "Send codes by running PROGRAM (a path, or a name looked up in PATH) with the --sms-arg arguments and the message on its standard input, in an environment of PATH, LANG and the --sms-env variables.",
+            valueName: "program"))
     var command: String?
 
     @Option(
         name: .customLong("sms-arg"),
         help: ArgumentHelp(
-            "An argument of the --sms-command program (repeatable): {to} is the number (E.164), {text} the message, anything else is passed as written (default: {to} {text}).",
+            "An argument of the --sms-command program (repeatable): {to} is the number (E.164), {text} the message, anything else is passed as written (default: {to}). With {text} the message, code included, is an argument, which every local user can read in /proc.",
             valueName: "arg"))
     var commandArguments: [String] = []
+
+    @Option(
+        name: .customLong("sms-env"),
+        help: ArgumentHelp(
+            "A variable of this environment that the --sms-command program gets too (repeatable), such as a gateway's credentials.",
+            valueName: "name"))
+    var commandEnvironment: [String] = []
 
     @Option(
         name: .customLong("sms-webhook"),
@@ -98,7 +106,9 @@ struct SMSOptions: ParsableArguments {
         guard senderFlags.count <= 1 else {
             throw ValidationError("\(senderFlags.joined(separator: ", ")) are alternatives: pass one SMS sender")
         }
-        if !commandArguments.isEmpty, command == nil { throw ValidationError("--sms-arg gives arguments to --sms-command: pass it too") }
+        if !commandArguments.isEmpty || !commandEnvironment.isEmpty, command == nil {
+            throw ValidationError("--sms-arg and --sms-env configure --sms-command: pass it too")
+        }
         if !webhookHeaders.isEmpty, webhook == nil { throw ValidationError("--sms-header goes with --sms-webhook: pass it too") }
         if twilioAccount == nil, twilioTokenFile != nil || from != nil || twilioBaseURL != nil {
             throw ValidationError("--sms-twilio-token-file, --sms-from and --sms-twilio-base-url go with --sms-twilio-account: pass it too")

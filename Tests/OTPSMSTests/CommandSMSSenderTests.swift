@@ -39,6 +39,51 @@ struct CommandSMSSenderTests {
         #expect(log.entries == [.init(level: .debug, message: "SMS to +1******4444 handed to \(program)")])
     }
 
+    @Test("without {text} the message goes to standard input, exactly, and never into the arguments /proc shows")
+    func messageOnStandardInput() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let program = try Self.script(#"printf '%s\0' "$@" > "$ARGUMENTS_FILE"; cat > "$INPUT_FILE""#, in: directory)
+        let sender = try CommandSMSSender(
+            executable: program, arguments: ["TEXT", .phoneNumber],
+            environment: ["ARGUMENTS_FILE": directory.file("arguments"), "INPUT_FILE": directory.file("input")])
+        try await sender.send(Self.text, to: Self.number)
+        let received = try Data(contentsOf: directory.url.appendingPathComponent("arguments")).split(separator: 0).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        #expect(received == ["TEXT", Self.number])
+        #expect(try String(contentsOfFile: directory.file("input"), encoding: .utf8) == Self.text)
+    }
+
+    @Test("the program's environment is PATH, LANG, the variables named and those given: none of this process's others")
+    func environmentIsAnAllowList() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // Names of this test's own, so that no other test running meanwhile sees a change.
+        let secret = "OTPSMS_TEST_SECRET_\(getpid())"
+        let passed = "OTPSMS_TEST_PASSED_\(getpid())"
+        setenv(secret, "sealing-key-material", 1)
+        setenv(passed, "gateway-token", 1)
+        defer {
+            unsetenv(secret)
+            unsetenv(passed)
+        }
+        let program = try Self.script(#"/usr/bin/env > "$ENVIRONMENT_FILE""#, in: directory)
+        let sender = try CommandSMSSender(
+            executable: program, arguments: [.phoneNumber], environment: ["ENVIRONMENT_FILE": directory.file("environment")],
+            passedEnvironment: [passed, "OTPSMS_TEST_UNSET_VARIABLE"])
+        try await sender.send(Self.text, to: Self.number)
+        let lines = try String(contentsOfFile: directory.file("environment"), encoding: .utf8).split(separator: "\n").map(String.init)
+        let names = Set(lines.compactMap { $0.split(separator: "=", maxSplits: 1).first.map(String.init) })
+        #expect(lines.contains("\(passed)=gateway-token"))
+        #expect(lines.contains("ENVIRONMENT_FILE=" + directory.file("environment")))
+        #expect(lines.contains("PATH=" + String(cString: getenv("PATH"))))
+        #expect(!names.contains(secret) && !lines.contains { $0.contains("sealing-key-material") })
+        // Only the allowed names, and what the shell itself sets.
+        let allowed: Set = ["PATH", "LANG", passed, "ENVIRONMENT_FILE", "PWD", "OLDPWD", "SHLVL", "_"]
+        #expect(names.subtracting(allowed).isEmpty, "\(names.subtracting(allowed).sorted())")
+    }
+
     @Test("templates read from a configuration file: {to} and {text} only as whole arguments")
     func templates() {
         let arguments = ["TEXT", "{to}", "-text", "{text}", "--to={to}"].map(CommandSMSSender.Argument.init(template:))
@@ -129,7 +174,7 @@ struct CommandSMSSenderTests {
         try "exit 0\n".write(toFile: notExecutable, atomically: true, encoding: .utf8)
         let cases: [(String, [CommandSMSSender.Argument], Duration)] = [
             ("send-sms", [.phoneNumber, .text], .seconds(1)), (notExecutable, [.phoneNumber, .text], .seconds(1)),
-            (program, [.phoneNumber], .seconds(1)), (program, ["{text}", .text], .seconds(1)), (program, [.phoneNumber, .text], .zero),
+            (program, [.text], .seconds(1)), (program, ["{to}", .text], .seconds(1)), (program, [.phoneNumber, .text], .zero),
         ]
         for (executable, arguments, timeout) in cases {
             let error = #expect(throws: SMSSendError.self, "\(executable) \(arguments)") {

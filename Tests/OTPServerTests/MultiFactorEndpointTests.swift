@@ -382,10 +382,13 @@ import Testing
     @Test func phoneCodesGoThroughTheSMSCommand() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        // The script plays the SMS gateway: it appends its arguments, one per line, to a file.
+        // The script plays the SMS gateway: it appends its arguments, one per line, to a file, then
+        // what it reads from standard input to another.
         let outbox = directory.file("sms.txt")
+        let input = directory.file("sms-input.txt")
         let script = directory.file("sms.sh")
-        try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> \(ProcessRunner.shellQuoted(outbox))\n".write(toFile: script, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> \(ProcessRunner.shellQuoted(outbox))\ncat >> \(ProcessRunner.shellQuoted(input))\n".write(
+            toFile: script, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
         // A verified account needs the emulator's admin call; the real server then finds it in the same database.
         var idToken = ""
@@ -394,8 +397,9 @@ import Testing
             let started = try await server.post(
                 Server.v2("mfaEnrollment:start"), #"{"idToken":"\#(idToken)","phoneEnrollmentInfo":{"phoneNumber":"+12015550177"}}"#)
             let sessionInfo = try #require((started.json["phoneSessionInfo"] as? [String: Any])?["sessionInfo"] as? String, "\(started.body)")
-            let sent = try String(contentsOfFile: outbox, encoding: .utf8)
-            #expect(sent.hasPrefix("+12015550177\n"), "\(sent)")
+            // The number as the one argument; the message, code included, on standard input only.
+            #expect(try String(contentsOfFile: outbox, encoding: .utf8) == "+12015550177\n")
+            let sent = try String(contentsOfFile: input, encoding: .utf8)
             let code = try #require(sent.firstMatch(of: /([0-9]{6}) is your OTPKit verification code\./)?.output.1, "\(sent)")
             let finalized = try await server.post(
                 Server.v2("mfaEnrollment:finalize"),

@@ -19,7 +19,7 @@ struct PhoneCommandTests {
         let body =
             failing
             ? "#!/bin/sh\necho 'modem offline' >&2\nexit 3\n"
-            : "#!/bin/sh\nprintf '%s\\n' \"$@\" >> \(ProcessRunner.shellQuoted(outbox))\n"
+            : "#!/bin/sh\nprintf '%s\\n' \"$@\" >> \(ProcessRunner.shellQuoted(outbox))\ncat >> \(ProcessRunner.shellQuoted(outbox))\n"
         try body.write(toFile: script, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
         return (script, outbox)
@@ -237,7 +237,8 @@ struct PhoneCommandTests {
                 ["--phone", "+12015550123", "--sms-log", "--sms-webhook", "https://example.com/"], 64,
                 "--sms-webhook, --sms-log are alternatives: pass one SMS sender"
             ),
-            (["--sms-arg", "{to}"], 64, "--sms-arg gives arguments to --sms-command: pass it too"),
+            (["--sms-arg", "{to}"], 64, "--sms-arg and --sms-env configure --sms-command: pass it too"),
+            (["--sms-env", "GATEWAY_TOKEN"], 64, "--sms-arg and --sms-env configure --sms-command: pass it too"),
             (["--sms-twilio-account", "AC123"], 64, "--sms-twilio-account needs --sms-from NUMBER, the Twilio number the messages come from"),
             (["--sms-webhook", "https://example.com/", "--sms-header", "no colon"], 64, "--sms-header \"no colon\" is not 'Name: value'"),
             (
@@ -249,8 +250,8 @@ struct PhoneCommandTests {
                 "--sms-command: no program no-such-sms-program in PATH: give its path"
             ),
             (
-                ["--phone", "+12015550123", "--sms-command", "/bin/true", "--sms-arg", "{to}"], 64,
-                "the command SMS sender is misconfigured: the arguments must contain both the number ({to}) and the message ({text})"
+                ["--phone", "+12015550123", "--sms-command", "/bin/true", "--sms-arg", "{text}"], 64,
+                "the command SMS sender is misconfigured: the arguments must contain the number ({to}); the message goes to standard input unless they contain {text}"
             ),
             (["--code", "123456"], 64, "--code is the code of the text message: it goes with --phone"),
             (
