@@ -11,7 +11,8 @@ package enum EnrollmentDatabase: Sendable {
     case sqlite(SQLiteEnrollmentStore)
     case postgres(PostgresEnrollmentStore)
 
-    /// Opens the store at `location`, which checks the schema and that `sealer` opens every row.
+    /// Opens the store at `location`, which checks the schema and that `sealer` opens every row,
+    /// and warns through `logger` about an SQLite file that other users may read.
     ///
     /// A PostgreSQL URL takes what it leaves out from libpq's variables (`PGHOST`, `PGPORT`,
     /// `PGUSER`, `PGPASSWORD`, …), as libpq does, so the password need not be on the command line.
@@ -20,11 +21,18 @@ package enum EnrollmentDatabase: Sendable {
     ) async throws(EnrollmentDatabaseError) -> EnrollmentDatabase {
         switch location {
         case .sqlite(let path):
+            let store: SQLiteEnrollmentStore
             do {
-                return .sqlite(try await SQLiteEnrollmentStore.open(path: path, sealer: sealer))
+                store = try await SQLiteEnrollmentStore.open(path: path, sealer: sealer)
             } catch {
                 throw .sqlite(error)
             }
+            for file in SQLiteEnrollmentStore.filesReadableByOthers(path: path) {
+                logger.warning(
+                    "the database file \(file) is readable by other users, and it holds password hashes, email addresses, phone numbers and session ids: run chmod 600 on it"
+                )
+            }
+            return .sqlite(store)
         case .postgres(let url):
             do {
                 return .postgres(

@@ -103,8 +103,8 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
         signInFailures = OperationBatcher(maximumBatch: maximumBatch, splitsAbove: 32)
     }
 
-    /// Opens (or creates) the database at `path`, brings its schema up to date and checks that
-    /// `sealer` holds every key its rows are sealed under.
+    /// Opens (or creates, readable by its owner only) the database at `path`, brings its schema up
+    /// to date and checks that `sealer` holds every key its rows are sealed under.
     ///
     /// - Throws: ``SQLiteEnrollmentStoreError`` saying what is wrong: a missing or read-only
     ///   directory, a file that is not a database or is corrupt, a schema from a newer OTPKit, or
@@ -117,6 +117,7 @@ public final class SQLiteEnrollmentStore: EnrollmentStore {
         // A thread for each connection: SQLite waits for another connection's lock by sleeping in
         // the thread that runs the statement, and on the process-wide pool two such waits could
         // take every thread, leaving none for the connection that holds the lock to finish.
+        createPrivately(path)
         var threadPools: [NIOThreadPool] = []
         var connections: [SQLiteConnection] = []
         for _ in 0..<2 {

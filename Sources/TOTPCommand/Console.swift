@@ -55,11 +55,12 @@ enum Console {
     }
 
     /// Writes `bytes` to `path` through a temporary file renamed into place, so a failure never
-    /// leaves a half-written file behind.
+    /// leaves a half-written file behind. The file is readable by its owner only: the QR images
+    /// written here hold the secret.
     static func writeFile(_ bytes: [UInt8], to path: String) throws(CommandFailure) {
         let temporary = "\(path).tmp-\(getpid())"
         do {
-            let file = try POSIXFile.createNew(temporary, mode: 0o644)
+            let file = try POSIXFile.createNew(temporary, mode: 0o600)
             do {
                 try bytes.withUnsafeBytes { try file.writeAll($0) }
                 try file.synchronize()

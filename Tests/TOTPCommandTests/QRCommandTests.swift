@@ -58,6 +58,25 @@ struct QRCommandTests {
         #expect(document.contains("<svg") && document.contains("<path"))
     }
 
+    @Test("under umask 022, new --png/--svg and qr --png/--svg write images only their owner can read, also over a 0644 file")
+    func imagesArePrivate() async throws {
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let files = ["new.png", "new.svg", "qr.png", "qr.svg"].map(directory.file)
+        try Data().write(to: URL(fileURLWithPath: files[2]))
+        chmod(files[2], 0o644)
+        let new = try await TOTPProcess.run(["new", "--account", "a", "--no-qr", "--png", files[0], "--svg", files[1]])
+        #expect(new.status == 0, "\(new)")
+        let qr = try await TOTPProcess.run(["qr", "otpauth://totp/a?secret=JBSWY3DPEHPK3PXP", "--png", files[2], "--svg", files[3]])
+        #expect(qr.status == 0, "\(qr)")
+        for file in files {
+            let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
+            #expect(mode == 0o600, "\(file): \(String(mode, radix: 8))")
+        }
+    }
+
     @Test("qr draws in each text format; - reads standard input")
     func formats() async throws {
         let utf8 = try await TOTPProcess.run(["qr", "hello"])
