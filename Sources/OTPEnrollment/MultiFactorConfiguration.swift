@@ -111,6 +111,8 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
         try phone.validate()
         guard (1...4096).contains(passwords.minimumLength) else { throw .invalidPasswordSetting("minimumLength must be 1 to 4096") }
         guard passwords.maximumFailuresPerSource >= 1 else { throw .invalidPasswordSetting("maximumFailuresPerSource must be at least 1") }
+        guard passwords.maximumConcurrentHashes >= 1 else { throw .invalidPasswordSetting("maximumConcurrentHashes must be at least 1") }
+        guard passwords.maximumWaitingHashes >= 0 else { throw .invalidPasswordSetting("maximumWaitingHashes must be 0 or more") }
         guard passwords.sourceWindow > 0 else { throw .nonPositiveDuration(name: "passwords.sourceWindow", seconds: passwords.sourceWindow) }
     }
 }

@@ -54,12 +54,19 @@ extension MultiFactorService {
         case nil: break
         }
         if let password {
-            changes.passwordHash = try newPasswordHash(password)
-            changes.tokensValidAfter = max(changes.tokensValidAfter ?? 0, clock.now())
-        }
-        if changes.passwordHash != nil, changes.email == nil {
+            // The store decides, but what it would refuse is refused before the hash's cost.
+            try checkNewPassword(password)
             guard let account = try await storeCall("reading an account", { try await store.account(id: id) }) else { return .accountNotFound }
-            guard account.email != nil else { throw AuthError(.operationNotAllowed, "a password needs an email address: give both") }
+            guard changes.email != nil || account.email != nil else {
+                throw AuthError(.operationNotAllowed, "a password needs an email address: give both")
+            }
+            if let address = changes.email, let owner = try await storeCall("reading an account", { try await store.account(email: address) }),
+                owner.id != id
+            {
+                return .emailAlreadyInUse
+            }
+            changes.passwordHash = try await newPasswordHash(password)
+            changes.tokensValidAfter = max(changes.tokensValidAfter ?? 0, clock.now())
         }
         if !unlinkedProviders.isEmpty {
             guard let account = try await storeCall("reading an account", { try await store.account(id: id) }) else { return .accountNotFound }

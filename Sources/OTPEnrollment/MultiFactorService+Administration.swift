@@ -44,11 +44,20 @@ extension MultiFactorService {
         if password != nil, address == nil {
             throw AuthError(.operationNotAllowed, "a password needs an email address: give both")
         }
-        let hash = try password.map { (password) throws(AuthError) in try newPasswordHash(password) }
+        if let password { try checkNewPassword(password) }
         let phone = try phoneNumber.map { (text) throws(AuthError) in
             let number = try parsePhoneNumber(text)
             return ProviderIdentity(providerID: PhoneAuthProvider.id, providerUID: number, phoneNumber: number)
         }
+        // The store decides, but a taken address or uid is refused before the hash's cost.
+        if password != nil {
+            if let address, try await storeCall("reading an account", { try await store.account(email: address) }) != nil {
+                return .emailAlreadyInUse
+            }
+            if let id, try await storeCall("reading an account", { try await store.account(id: id) }) != nil { return .idAlreadyInUse }
+        }
+        var hash: String?
+        if let password { hash = try await newPasswordHash(password) }
         let accountID: String
         if let id { accountID = id } else { accountID = try newID() }
         let account = AccountRecord(

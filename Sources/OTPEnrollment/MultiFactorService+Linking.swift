@@ -8,7 +8,15 @@ extension MultiFactorService {
         switch credential.secret {
         case .password(let email, let password):
             let address = try normalizedEmail(email)
-            let hash = try newPasswordHash(password)
+            try checkNewPassword(password)
+            // The store decides, but what it would refuse is refused before the hash's cost.
+            guard account.passwordHash == nil else {
+                throw AuthError(.providerAlreadyLinked, "the user has a password already: unlink it before linking another")
+            }
+            if let owner = try await storeCall("reading an account", { try await store.account(email: address) }), owner.id != account.id {
+                throw AuthError(.emailAlreadyInUse, "another account has this email address", email: address)
+            }
+            let hash = try await newPasswordHash(password)
             let outcome = try await storeCall("linking a password") {
                 try await store.linkPassword(accountID: account.id, email: address, passwordHash: hash)
             }

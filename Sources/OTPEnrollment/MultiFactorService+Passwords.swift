@@ -7,7 +7,12 @@ extension MultiFactorService {
     ///   — decided by the store, so of concurrent creations with one address exactly one succeeds.
     public func createUser(withEmail email: String, password: String) async throws(AuthError) -> User {
         let address = try normalizedEmail(email)
-        let hash = try newPasswordHash(password)
+        try checkNewPassword(password)
+        // The store decides, but a taken address is refused before the hash's cost.
+        if try await storeCall("reading an account", { try await store.account(email: address) }) != nil {
+            throw AuthError(.emailAlreadyInUse, "another account has this email address: sign in instead", email: address)
+        }
+        let hash = try await newPasswordHash(password)
         let now = clock.now()
         let account = AccountRecord(id: try newID(), email: address, createdAt: now, lastSignInAt: now, passwordHash: hash)
         switch try await storeCall("creating an account", { try await store.insertAccount(account) }) {
@@ -57,7 +62,10 @@ extension MultiFactorService {
         if let until = failures.lockEnd(at: now) {
             throw AuthError(.tooManyRequests, "too many wrong passwords for this address: try again in \(until - now) seconds")
         }
-        let verification = found?.passwordHash.map { hasher.verify(password, against: $0) } ?? hasher.verifyWithoutAccount(password)
+        let storedHash = found?.passwordHash
+        let verification = try await passwordHashing.run {
+            storedHash.map { hasher.verify(password, against: $0) } ?? hasher.verifyWithoutAccount(password)
+        }
         guard let account = found, case .matches(let needsRehash) = verification else {
             if verification == .unusableHash {
                 logger.error("unusable password hash", metadata: ["user": "\(found?.id ?? "")"])
@@ -72,7 +80,8 @@ extension MultiFactorService {
             throw found?.passwordHash == nil
                 ? AuthError(.userNotFound, "no account has this email address") : AuthError(.wrongPassword, "the password is wrong")
         }
-        let rehash = needsRehash ? try? hasher.hash(password) : nil
+        // A busy server keeps the old hash until the next sign-in rather than refuse this one.
+        let rehash = needsRehash ? (try? await passwordHashing.run { try? hasher.hash(password) }) ?? nil : nil
         // Only after the password: whether an account is disabled is for its owner to learn.
         guard !account.isDisabled else { throw userDisabled() }
         if failures != .zero {
@@ -114,14 +123,24 @@ extension MultiFactorService {
         return address
     }
 
-    /// The hash of a new password, after checking that it is long enough.
-    func newPasswordHash(_ password: String) throws(AuthError) -> String {
-        let settings = configuration.passwords
-        guard password.count >= settings.minimumLength else {
-            throw AuthError(.weakPassword, "the password must have at least \(settings.minimumLength) characters")
+    /// Checks that a new password is long enough: before anything else, so that a weak one costs
+    /// no hash.
+    func checkNewPassword(_ password: String) throws(AuthError) {
+        let minimumLength = configuration.passwords.minimumLength
+        guard password.count >= minimumLength else {
+            throw AuthError(.weakPassword, "the password must have at least \(minimumLength) characters")
         }
+    }
+
+    /// The hash of a new password, after checking that it is long enough, made through
+    /// ``passwordHashing``. Callers check whatever could refuse the change first: a hash costs a
+    /// fifth of a second of a core.
+    func newPasswordHash(_ password: String) async throws(AuthError) -> String {
+        try checkNewPassword(password)
+        let hasher = PasswordHasher(parameters: configuration.passwords.hashParameters)
+        let hashed = try await passwordHashing.run { Result { () throws(PasswordHashError) in try hasher.hash(password) } }
         do {
-            return try PasswordHasher(parameters: settings.hashParameters).hash(password)
+            return try hashed.get()
         } catch {
             throw AuthError(.internalError, "the server could not hash the password: try again later", underlyingError: error)
         }

@@ -27,6 +27,8 @@ public final class MultiFactorService: Sendable {
     let codeDigestKeys: SecretSealer
     /// Pending credentials, under a MAC of ``codeDigestKeys``.
     let pendingCredentials: SignedTokenCodec
+    /// Where password hashes run (``PasswordHashingGate``).
+    let passwordHashing: PasswordHashingGate
     private let verifiers = Mutex<[String: Verifier]>([:])
     private let ids = RandomIDs()
 
@@ -97,6 +99,8 @@ public final class MultiFactorService: Sendable {
         }
         self.identityProviders = providers
         self.configuration = configuration
+        self.passwordHashing = PasswordHashingGate(
+            maximumConcurrent: configuration.passwords.maximumConcurrentHashes, maximumWaiting: configuration.passwords.maximumWaitingHashes)
         self.store = store
         self.clock = clock
         self.opener = opener

@@ -10,7 +10,7 @@ extension IdentityToolkitRoutes {
         let email = request.email.flatMap { $0.isEmpty ? nil : $0 }
         let password = request.password.flatMap { $0.isEmpty ? nil : $0 }
         if let idToken = request.idToken, !idToken.isEmpty {
-            return try await linkPassword(idToken: idToken, email: email, password: password)
+            return try await linkPassword(idToken: idToken, email: email, password: password, source: source)
         }
         let user: User
         switch (email, password) {
@@ -32,11 +32,15 @@ extension IdentityToolkitRoutes {
 
     /// `accounts:signUp` with the user's `idToken` (B.2, B.5): links an email address and password
     /// to that user, who keeps the uid (an anonymous user so becomes a password user) and continues
-    /// in a new session, whose tokens the answer carries (iOS stops without them).
-    private func linkPassword(idToken: String, email: String?, password: String?) async throws(IdentityToolkitError) -> Wire.SignUpResponse {
+    /// in a new session, whose tokens the answer carries (iOS stops without them). A new password
+    /// counts against the password-change limits of the address and the user.
+    private func linkPassword(idToken: String, email: String?, password: String?, source: String?) async throws(IdentityToolkitError)
+        -> Wire.SignUpResponse
+    {
         guard let email else { throw IdentityToolkitError("MISSING_EMAIL", "give the email address to link with the password") }
         guard let password else { throw IdentityToolkitError("MISSING_PASSWORD", "give the password to link with the email address") }
         let (user, _) = try await tokenUser(idToken)
+        try await admitPasswordChange(of: user, source: source)
         let linked = try await call { () async throws(AuthError) in
             try await user.link(with: EmailAuthProvider.credential(withEmail: email, password: password)).user
         }
@@ -91,6 +95,13 @@ extension IdentityToolkitRoutes {
     }
 
     // MARK: Shared steps
+
+    /// Counts a new password of `user` from `source` against the password-change limits: each
+    /// costs a password hash.
+    func admitPasswordChange(of user: User, source: String?) async throws(IdentityToolkitError) {
+        try await throttle.admit(.passwordChange, address: source)
+        try await throttle.admit(.passwordChange, account: user.uid)
+    }
 
     /// The claims of a token a client sent: `INVALID_ID_TOKEN` for anything this server did not
     /// sign for this project, `TOKEN_EXPIRED` after its `exp`.

@@ -6,8 +6,9 @@ extension IdentityToolkitRoutes {
     /// provider of `deleteProvider` unlinked (B.3; a provider the user does not have is ignored,
     /// as the emulator does, since both SDKs check first). Everything is checked before anything is
     /// written. A new address or password revokes every earlier token, and the answer carries the
-    /// new session's tokens. What only an administrator may change is refused, not ignored.
-    func update(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.UpdateResponse {
+    /// new session's tokens. What only an administrator may change is refused, not ignored. A new
+    /// password counts against the password-change limits of `source` and the user.
+    func update(_ body: JSONBody, source: String?) async throws(IdentityToolkitError) -> Wire.UpdateResponse {
         let request = try body.decode(Wire.UpdateRequest.self)
         guard let idToken = request.idToken, !idToken.isEmpty else {
             if let code = request.oobCode, !code.isEmpty {
@@ -44,6 +45,7 @@ extension IdentityToolkitRoutes {
         }
 
         let (user, _) = try await tokenUser(idToken)
+        if request.password != nil { try await admitPasswordChange(of: user, source: source) }
         var current = user
         if request.email != nil || request.password != nil || displayName != nil || photoURL != nil {
             current = try await call { () async throws(AuthError) in

@@ -86,7 +86,9 @@ public struct IdentityToolkitRoutes: Sendable {
         client(router, v1: "accounts:signInWithIdp", v3: "verifyAssertion") { body, _ throws(IdentityToolkitError) in
             try await routes.signInWithIdp(body)
         }
-        client(router, v1: "accounts:update", v3: "setAccountInfo") { body, _ throws(IdentityToolkitError) in try await routes.update(body) }
+        client(router, v1: "accounts:update", v3: "setAccountInfo") { body, source throws(IdentityToolkitError) in
+            try await routes.update(body, source: source)
+        }
         client(router, v1: "accounts:delete", v3: "deleteAccount") { body, _ throws(IdentityToolkitError) in
             try await routes.deleteOwnAccount(body)
         }

@@ -24,11 +24,17 @@ public struct RequestLimits: Sendable, Hashable {
     /// Accounts created by `accounts:signUp` (with a password or anonymous; not a password linked
     /// to a signed-in user) from one client address per window.
     public var signUpsPerAddress: Int?
+    /// New passwords (a password linked with `accounts:signUp` and an ID token, or set by
+    /// `accounts:update`), each a password hash, from one client address per window.
+    public var passwordChangesPerAddress: Int?
+    /// New passwords for one user per window.
+    public var passwordChangesPerAccount: Int?
 
     /// Limits; none by default, as Firebase's Auth emulator has none.
     public init(
         window: Int64 = 3_600, signInsPerAddress: Int? = nil, signInsPerAccount: Int? = nil, verificationsPerAddress: Int? = nil,
-        verificationsPerAccount: Int? = nil, codeSendsPerAddress: Int? = nil, signUpsPerAddress: Int? = nil
+        verificationsPerAccount: Int? = nil, codeSendsPerAddress: Int? = nil, signUpsPerAddress: Int? = nil,
+        passwordChangesPerAddress: Int? = nil, passwordChangesPerAccount: Int? = nil
     ) {
         self.window = window
         self.signInsPerAddress = signInsPerAddress
@@ -37,6 +43,8 @@ public struct RequestLimits: Sendable, Hashable {
         self.verificationsPerAccount = verificationsPerAccount
         self.codeSendsPerAddress = codeSendsPerAddress
         self.signUpsPerAddress = signUpsPerAddress
+        self.passwordChangesPerAddress = passwordChangesPerAddress
+        self.passwordChangesPerAccount = passwordChangesPerAccount
     }
 
     /// No limit at all.
@@ -48,12 +56,13 @@ public struct RequestLimits: Sendable, Hashable {
         case verification
         case codeSend = "sms"
         case signUp = "sign_up"
+        case passwordChange = "password_change"
 
         /// Whom this operation is counted for: a new account has no one to count it under but
         /// its address, and the text messages of one user are the service's to count.
         var scopes: [Scope] {
             switch self {
-            case .signIn, .verification: [.address, .account]
+            case .signIn, .verification, .passwordChange: [.address, .account]
             case .codeSend, .signUp: [.address]
             }
         }
@@ -75,6 +84,8 @@ public struct RequestLimits: Sendable, Hashable {
         case (.codeSend, .account): nil
         case (.signUp, .address): signUpsPerAddress
         case (.signUp, .account): nil
+        case (.passwordChange, .address): passwordChangesPerAddress
+        case (.passwordChange, .account): passwordChangesPerAccount
         }
     }
 }

@@ -43,6 +43,7 @@ struct RequestThrottle: Sendable {
         case .verification: "verification codes"
         case .codeSend: "text messages"
         case .signUp: "new accounts"
+        case .passwordChange: "new passwords"
         }
     }
 }

@@ -13,10 +13,11 @@ struct LimitOptions: ParsableArguments {
     // Defaults: Firebase documents 150 verification requests per IP address per hour; sign-ins get
     // more room per address (offices and carriers share addresses) and little per account, which
     // one person rarely signs in to more than a few times an hour. New accounts from one address
-    // are rarer still than sign-ins, and each one stays in the store.
+    // are rarer still than sign-ins, and each one stays in the store. A new password is rarer than
+    // a sign-in for anyone, and each costs a password hash.
     static let defaults = RequestLimits(
         window: 3_600, signInsPerAddress: 300, signInsPerAccount: 20, verificationsPerAddress: 150, verificationsPerAccount: 10,
-        codeSendsPerAddress: 30, signUpsPerAddress: 100)
+        codeSendsPerAddress: 30, signUpsPerAddress: 100, passwordChangesPerAddress: 50, passwordChangesPerAccount: 10)
     static let defaultTimeout = 30
     static let defaultCodeSendsPerAccount = 10
 
@@ -40,6 +41,20 @@ struct LimitOptions: ParsableArguments {
             "Accounts created by accounts:signUp (password and anonymous) from one client address per --limit-window (default \(Self.defaults.signUpsPerAddress!); 0 for none; none under --emulator unless given).",
             valueName: "count"))
     var signUpsPerAddress: Int?
+
+    @Option(
+        name: .customLong("password-change-limit-per-ip"),
+        help: ArgumentHelp(
+            "New passwords (linked by accounts:signUp with an ID token, or set by accounts:update) from one client address per --limit-window (default \(Self.defaults.passwordChangesPerAddress!); 0 for none; none under --emulator unless given).",
+            valueName: "count"))
+    var passwordChangesPerAddress: Int?
+
+    @Option(
+        name: .customLong("password-change-limit-per-account"),
+        help: ArgumentHelp(
+            "New passwords for one user per --limit-window (default \(Self.defaults.passwordChangesPerAccount!); 0 for none; none under --emulator unless given).",
+            valueName: "count"))
+    var passwordChangesPerAccount: Int?
 
     @Option(
         name: .customLong("verification-limit-per-ip"),
@@ -103,6 +118,8 @@ struct LimitOptions: ParsableArguments {
         layer.signInsPerAddress = signInsPerAddress
         layer.signInsPerAccount = signInsPerAccount
         layer.signUpsPerAddress = signUpsPerAddress
+        layer.passwordChangesPerAddress = passwordChangesPerAddress
+        layer.passwordChangesPerAccount = passwordChangesPerAccount
         layer.verificationsPerAddress = verificationsPerAddress
         layer.verificationsPerAccount = verificationsPerAccount
         layer.codeSendsPerAddress = codeSendsPerAddress

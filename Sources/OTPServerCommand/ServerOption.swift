@@ -44,6 +44,8 @@ struct ServerOption: Sendable {
         ServerOption(name: "sign-in-limit-per-ip", kind: .number(\.signInsPerAddress)),
         ServerOption(name: "sign-in-limit-per-account", kind: .number(\.signInsPerAccount)),
         ServerOption(name: "sign-up-limit-per-ip", kind: .number(\.signUpsPerAddress)),
+        ServerOption(name: "password-change-limit-per-ip", kind: .number(\.passwordChangesPerAddress)),
+        ServerOption(name: "password-change-limit-per-account", kind: .number(\.passwordChangesPerAccount)),
         ServerOption(name: "verification-limit-per-ip", kind: .number(\.verificationsPerAddress)),
         ServerOption(name: "verification-limit-per-account", kind: .number(\.verificationsPerAccount)),
         ServerOption(name: "sms-limit-per-ip", kind: .number(\.codeSendsPerAddress)),

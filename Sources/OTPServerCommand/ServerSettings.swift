@@ -105,6 +105,8 @@ struct ServerSettings: Sendable {
             ("sign-in-limit-per-ip", layer.signInsPerAddress), ("sign-in-limit-per-account", layer.signInsPerAccount),
             ("sign-up-limit-per-ip", layer.signUpsPerAddress), ("verification-limit-per-ip", layer.verificationsPerAddress),
             ("verification-limit-per-account", layer.verificationsPerAccount), ("sms-limit-per-ip", layer.codeSendsPerAddress),
+            ("password-change-limit-per-ip", layer.passwordChangesPerAddress),
+            ("password-change-limit-per-account", layer.passwordChangesPerAccount),
         ]
         for case (let name, let value?) in counts where value < 0 {
             throw ValidationError("--\(name) must be 0 (no limit) or more")
@@ -122,7 +124,9 @@ struct ServerSettings: Sendable {
             verificationsPerAddress: pick(layer.verificationsPerAddress, standard.verificationsPerAddress),
             verificationsPerAccount: pick(layer.verificationsPerAccount, standard.verificationsPerAccount),
             codeSendsPerAddress: pick(layer.codeSendsPerAddress, standard.codeSendsPerAddress),
-            signUpsPerAddress: pick(layer.signUpsPerAddress, standard.signUpsPerAddress))
+            signUpsPerAddress: pick(layer.signUpsPerAddress, standard.signUpsPerAddress),
+            passwordChangesPerAddress: pick(layer.passwordChangesPerAddress, standard.passwordChangesPerAddress),
+            passwordChangesPerAccount: pick(layer.passwordChangesPerAccount, standard.passwordChangesPerAccount))
     }
 
     /// The algorithm `name` names (RS256 when `nil`), for `option`.

@@ -26,6 +26,8 @@ struct ServerSettingsLayer: Sendable, Equatable {
     var signInsPerAddress: Int?
     var signInsPerAccount: Int?
     var signUpsPerAddress: Int?
+    var passwordChangesPerAddress: Int?
+    var passwordChangesPerAccount: Int?
     var verificationsPerAddress: Int?
     var verificationsPerAccount: Int?
     var codeSendsPerAddress: Int?

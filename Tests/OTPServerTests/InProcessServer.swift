@@ -24,7 +24,8 @@ struct InProcessServer: Sendable {
 
     /// Runs `body` against routes under `--emulator` (any API key, `Bearer owner` for admin calls).
     static func with(
-        configuration: MultiFactorConfiguration = Self.configuration, _ body: @Sendable (InProcessServer) async throws -> Void
+        configuration: MultiFactorConfiguration = Self.configuration, limits: RequestLimits = .none,
+        _ body: @Sendable (InProcessServer) async throws -> Void
     ) async throws {
         let clock = ManualEnrollmentClock(1_800_000_000)
         let service = try MultiFactorService(configuration: configuration, store: InMemoryEnrollmentStore(), clock: clock)
@@ -33,7 +34,7 @@ struct InProcessServer: Sendable {
             clock: { clock.now() })
         let routes = IdentityToolkitRoutes(
             service: service, tokens: tokens, refreshTokenKeys: try SecretSealer(current: SealingKey.random()),
-            configuration: IdentityToolkitConfiguration(projectID: projectID, isEmulator: true), logger: Logger(label: "test"))
+            configuration: IdentityToolkitConfiguration(projectID: projectID, isEmulator: true, limits: limits), logger: Logger(label: "test"))
         let router = Router()
         routes.addRoutes(to: router)
         try await Application(router: router).test(.router) { client in

@@ -1,3 +1,5 @@
+internal import Glibc
+
 /// How email-and-password accounts work: the hash's cost, what a password must be, and what a
 /// failed sign-in tells the caller.
 public struct PasswordSettings: Sendable, Hashable {
@@ -19,6 +21,18 @@ public struct PasswordSettings: Sendable, Hashable {
     public var maximumFailuresPerSource: Int
     /// The length in seconds of the fixed windows ``maximumFailuresPerSource`` counts in.
     public var sourceWindow: Int64
+    /// The most password hashes and checks one service runs at once, on threads of their own
+    /// rather than the cooperative pool: by default one fewer than the cores (at least one), so
+    /// that a flood of password requests leaves a core for everything else.
+    public var maximumConcurrentHashes: Int
+    /// The most password requests waiting for a place among ``maximumConcurrentHashes``; one more
+    /// is refused at once with `tooManyRequests`, so that a flood costs no memory either.
+    public var maximumWaitingHashes: Int
+
+    /// One fewer than the cores online, at least one.
+    public static var defaultConcurrentHashes: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) - 1)
+    }
 
     /// Settings.
     public init(
@@ -26,12 +40,16 @@ public struct PasswordSettings: Sendable, Hashable {
         minimumLength: Int = 6,
         emailEnumerationProtection: Bool = true,
         maximumFailuresPerSource: Int = 100,
-        sourceWindow: Int64 = 3600
+        sourceWindow: Int64 = 3600,
+        maximumConcurrentHashes: Int = PasswordSettings.defaultConcurrentHashes,
+        maximumWaitingHashes: Int = 64
     ) {
         self.hashParameters = hashParameters
         self.minimumLength = minimumLength
         self.emailEnumerationProtection = emailEnumerationProtection
         self.maximumFailuresPerSource = maximumFailuresPerSource
         self.sourceWindow = sourceWindow
+        self.maximumConcurrentHashes = maximumConcurrentHashes
+        self.maximumWaitingHashes = maximumWaitingHashes
     }
 }
