@@ -11,7 +11,8 @@ extension MultiFactorService {
     /// factors; a host that authenticates users itself keeps its resolver instead). The hints are
     /// the user's factors now, phone numbers masked.
     /// - Throws: ``AuthError`` with ``AuthErrorCode/invalidMultiFactorSession`` for a credential
-    ///   that is not one of ours, used, expired or of a deleted account,
+    ///   that is not one of ours, used, expired, of a deleted account or of one whose tokens were
+    ///   revoked after it was made (``AccountRecord/tokensValidAfter``),
     ///   ``AuthErrorCode/userDisabled`` when the account was disabled since, or
     ///   ``AuthErrorCode/internalError`` when the store fails.
     public func resolver(forPendingCredential pendingCredential: String) async throws(AuthError) -> MultiFactorResolver {
@@ -22,7 +23,8 @@ extension MultiFactorService {
     }
 
     /// ``resolver(forPendingCredential:)`` for a credential ``authenticate(pendingCredential:)``
-    /// checked already.
+    /// checked already. A sign-in of an account disabled since, or whose tokens were revoked after
+    /// the sign-in began, is refused.
     public func resolver(for authenticated: AuthenticatedPendingCredential) async throws(AuthError) -> MultiFactorResolver {
         let now = clock.now()
         let credential = authenticated.record
@@ -37,6 +39,14 @@ extension MultiFactorService {
             let account = context.account
         else { throw credentialNotFound() }
         guard !account.isDisabled else { throw userDisabled() }
+        // A revocation (a new password, an administrator's revoke) after the first factor passed
+        // ends the sign-in too, as it ends the sessions: the credential is as good as a token.
+        if let validAfter = account.tokensValidAfter, credential.createdAt < validAfter {
+            throw AuthError(
+                .invalidMultiFactorSession,
+                "the account's sign-ins were revoked after this one began (a new password or an administrator's revocation): sign in with the first factor again"
+            )
+        }
         let identity = firstFactorIdentity(
             account, provider: FirstFactorProvider(rawValue: credential.firstFactorProvider), linked: context.identities)
         let totp = context.factors.totp

@@ -43,6 +43,27 @@ import Testing
                 == .invalidMultiFactorSession, "a completed sign-in is no longer pending")
     }
 
+    @Test("a pending sign-in ends when the account's tokens are revoked, its password changed or it is disabled after it began")
+    func revocationEndsPendingSignIns() async throws {
+        let fixture = try Fixture()
+        let (revoked, _, _) = try await pendingSignIn(fixture)
+        fixture.clock.advance(by: 1)
+        _ = try await fixture.service.updateAccount(id: "kim", tokensValidAfter: fixture.clock.now())
+        #expect(await authErrorCode { _ = try await fixture.service.resolver(forPendingCredential: revoked.pendingCredential) } == .invalidMultiFactorSession)
+
+        let error = await #expect(throws: AuthError.self) { try await fixture.service.signIn(withEmail: "kim@example.com", password: "long enough") }
+        let reset = try #require(error?.resolver)
+        fixture.clock.advance(by: 1)
+        _ = try await fixture.service.updateAccount(id: "kim", password: "another password")
+        #expect(await authErrorCode { _ = try await fixture.service.resolver(forPendingCredential: reset.pendingCredential) } == .invalidMultiFactorSession)
+
+        let again = await #expect(throws: AuthError.self) { try await fixture.service.signIn(withEmail: "kim@example.com", password: "another password") }
+        let disabled = try #require(again?.resolver)
+        #expect(try await fixture.service.resolver(forPendingCredential: disabled.pendingCredential).uid == "kim")
+        _ = try await fixture.service.updateAccount(id: "kim", isDisabled: true)
+        #expect(await authErrorCode { _ = try await fixture.service.resolver(forPendingCredential: disabled.pendingCredential) } == .userDisabled)
+    }
+
     @Test func unknownForgedForeignAndExpiredCredentialsAreRefused() async throws {
         let fixture = try Fixture()
         let (resolver, _, _) = try await pendingSignIn(fixture)

@@ -1,0 +1,31 @@
+import Testing
+
+/// A pending credential is as good as a token for the minutes it lives: a revocation after the
+/// first factor passed must end it too.
+@Suite("Revoked pending sign-ins through the REST API")
+struct RevokedPendingSignInRouteTests {
+    @Test("after the administrator revokes the user's tokens, the pending credential no longer completes with a right code")
+    func revokedCredentialIsRefused() async throws {
+        try await InProcessServer.with { server in
+            let (uid, token) = try await server.verifiedUser("kim@example.com")
+            let (key, enrollmentID, _) = try await server.enrollTOTP(token)
+            server.nextStep()
+            let first = try await server.post(
+                ServerProcess.signInPath, #"{"email":"kim@example.com","password":"long enough","returnSecureToken":true}"#)
+            let pending = try #require(first.json["mfaPendingCredential"] as? String, "\(first.body)")
+            server.clock.advance(by: 1)
+            let revoked = try await server.post(
+                "/identitytoolkit.googleapis.com/v1/projects/\(InProcessServer.projectID)/accounts:update",
+                #"{"localId":"\#(uid)","validSince":"\#(server.clock.now())"}"#, headers: [.authorization: "Bearer owner"])
+            #expect(revoked.status == 200, "\(revoked.body)")
+            let finalized = try await server.post(
+                ServerProcess.v2("mfaSignIn:finalize"),
+                #"{"mfaPendingCredential":"\#(pending)","mfaEnrollmentId":"\#(enrollmentID)","totpVerificationInfo":{"verificationCode":"\#(try server.code(key))"}}"#
+            )
+            #expect(finalized.status == 400, "\(finalized.body)")
+            #expect(finalized.errorMessage?.hasPrefix("INVALID_MFA_PENDING_CREDENTIAL") == true, "\(finalized.body)")
+            // A sign-in that starts after the revocation completes.
+            _ = try await server.signInWithTOTP("kim@example.com", key: key, enrollmentID: enrollmentID)
+        }
+    }
+}
