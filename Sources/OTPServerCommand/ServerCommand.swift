@@ -96,6 +96,13 @@ struct ServerCommand: AsyncParsableCommand {
     )
     var emulator: Bool?
 
+    @Flag(
+        name: .customLong("emulator-allow-remote"),
+        help:
+            "Let --emulator listen on an address other than loopback and answer requests addressed to any host name; without it the emulator listens on loopback only and answers 403 to a Host header other than localhost, 127.0.0.1 or [::1] (a web page's DNS rebinding)."
+    )
+    var emulatorAllowsRemote = false
+
     @Option(
         name: .customLong("admin-token-file"),
         help: ArgumentHelp(
@@ -151,7 +158,7 @@ struct ServerCommand: AsyncParsableCommand {
         let layer = ServerSettingsLayer(
             database: database, keyFile: keyFile, previousKeyFiles: previousKeyFiles.nonEmpty, signingKeyFile: signingKeyFile,
             signingAlgorithm: signingAlgorithm, projectID: projectID, apiKeys: apiKeys.nonEmpty, host: host, port: port, emulator: emulator,
-            adminTokenFile: adminTokenFile,
+            emulatorAllowsRemote: emulatorAllowsRemote ? true : nil, adminTokenFile: adminTokenFile,
             smsCommand: smsCommand, smsArguments: smsArguments.nonEmpty, smsEnvironment: smsEnvironment.nonEmpty,
             smsWebhook: smsWebhook, identityProviders: identityProviders.nonEmpty, testPhoneNumbers: testPhoneNumbers.nonEmpty)
         return limitOptions.applied(to: layer)
@@ -271,6 +278,12 @@ struct ServerCommand: AsyncParsableCommand {
             verificationCodes: phone.outbox, logger: logger)
         let requestTimeout = settings.requestTimeout
         let router = Router(context: ServerRequestContext.self)
+        if settings.emulator {
+            logger.warning(
+                "running as Firebase's Auth emulator: any API key is accepted, Bearer owner is an administrator and SMS codes are listed, not sent; never serve real users this way"
+            )
+            if !settings.emulatorAllowsRemote { router.add(middleware: LoopbackHostMiddleware()) }
+        }
         Self.addMetrics(metrics, to: router)
         routes.addRoutes(to: router)
         let app = Application(

@@ -34,6 +34,7 @@ struct ServerOption: Sendable {
         ServerOption(name: "host", kind: .text(\.host)),
         ServerOption(name: "port", kind: .number(\.port)),
         ServerOption(name: "emulator", kind: .flag(\.emulator)),
+        ServerOption(name: "emulator-allow-remote", kind: .flag(\.emulatorAllowsRemote)),
         ServerOption(name: "admin-token-file", kind: .text(\.adminTokenFile)),
         ServerOption(name: "sms-command", kind: .text(\.smsCommand)),
         ServerOption(name: "sms-arg", kind: .texts(\.smsArguments)),

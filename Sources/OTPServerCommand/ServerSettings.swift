@@ -17,6 +17,8 @@ struct ServerSettings: Sendable {
     var host: String
     var port: Int
     var emulator: Bool
+    /// Whether the emulator may listen beyond loopback and answer any `Host`.
+    var emulatorAllowsRemote: Bool
     var adminTokenFile: String?
     /// The token in ``adminTokenFile``, read by ``loadAdminToken()``.
     var adminToken: String?
@@ -63,6 +65,7 @@ struct ServerSettings: Sendable {
         host = layer.host ?? "127.0.0.1"
         port = layer.port ?? 9099
         emulator = layer.emulator ?? false
+        emulatorAllowsRemote = layer.emulatorAllowsRemote ?? false
         adminTokenFile = layer.adminTokenFile
         smsCommand = layer.smsCommand
         // The message on standard input by default: as an argument, local users could read it.
@@ -75,6 +78,11 @@ struct ServerSettings: Sendable {
         }
         if smsCommand == nil, layer.smsArguments != nil || layer.smsEnvironment != nil {
             throw ValidationError("--sms-arg and --sms-env configure --sms-command: pass it too")
+        }
+        if emulator, !emulatorAllowsRemote, !LoopbackHostMiddleware<ServerRequestContext>.isLoopback(host: host) {
+            throw ValidationError(
+                "--emulator accepts any API key and Bearer owner as an administrator, so it listens on loopback only (127.0.0.1, ::1, localhost): give --emulator-allow-remote to serve it on \(host) anyway"
+            )
         }
         guard emulator || !apiKeys.isEmpty else {
             throw ValidationError("give at least one --api-key for client calls, or --emulator to accept any")

@@ -16,6 +16,7 @@ struct ServerSettingsLayer: Sendable, Equatable {
     var host: String?
     var port: Int?
     var emulator: Bool?
+    var emulatorAllowsRemote: Bool?
     var adminTokenFile: String?
     var smsCommand: String?
     var smsArguments: [String]?

@@ -1,0 +1,49 @@
+public import Hummingbird
+internal import Foundation
+internal import NIOCore
+
+/// Answers 403 in Identity Toolkit's error shape to a request whose `Host` header (HTTP/2's
+/// `:authority`) names anything but this machine's loopback (`localhost` and its subdomains,
+/// `127.0.0.0/8`, `::1`), or is missing.
+///
+/// For a server under ``IdentityToolkitConfiguration/isEmulator``, which accepts any API key and
+/// `Bearer owner` as an administrator: bound to loopback it is out of other machines' reach, but a
+/// web page in a browser on this machine could still reach it through a name of the page's own
+/// that resolves to 127.0.0.1 (DNS rebinding), and such a request carries that name as its host.
+public struct LoopbackHostMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// A middleware for the routes added after it.
+    public init() {}
+
+    public func handle(_ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response) async throws -> Response
+    {
+        guard let host = request.head.authority, Self.isLoopback(authority: host) else {
+            let refusal = IdentityToolkitError(
+                status: .forbidden, "PERMISSION_DENIED",
+                "the emulator answers requests addressed to localhost, 127.0.0.1 or [::1] only: connect to it by one of those names")
+            let body = (try? JSONEncoder().encode(refusal.body)) ?? Data()
+            return Response(
+                status: .forbidden, headers: [.contentType: "application/json; charset=UTF-8"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
+        return try await next(request, context)
+    }
+
+    /// Whether `authority` (`host` or `host:port`, an IPv6 address in brackets) names loopback.
+    static func isLoopback(authority: String) -> Bool {
+        var host = Substring(authority.lowercased())
+        if host.hasPrefix("[") {
+            guard let end = host.firstIndex(of: "]") else { return false }
+            host = host[host.index(after: host.startIndex)..<end]
+        } else if let colon = host.lastIndex(of: ":") {
+            host = host[..<colon]
+        }
+        return isLoopback(host: String(host))
+    }
+
+    /// Whether `host` (a name or an address, without port or brackets) is loopback.
+    public static func isLoopback(host: String) -> Bool {
+        let host = host.lowercased()
+        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets.first == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+}
