@@ -152,7 +152,7 @@ let package = Package(
         .target(
             name: "OTPSMS",
             dependencies: [
-                "OTPEnrollment",
+                "OTPEnrollment", "OTPCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

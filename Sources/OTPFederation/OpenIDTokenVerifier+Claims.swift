@@ -24,10 +24,10 @@ extension OpenIDTokenVerifier {
 
     private func checkIssuer(_ issuer: String?) throws(IdentityTokenError) {
         guard let issuer else { throw .rejected("it names no issuer (iss), which every ID token carries") }
+        // The refusals reach clients: they name what the token said, never what this server accepts.
         guard settings.issuers.contains(issuer) else {
-            let accepted = settings.issuers.sorted().map { Self.quoted($0) }.joined(separator: ", ")
             throw .rejected(
-                "it was issued by \(Self.quoted(issuer)), not by \(providerID) (accepted: \(accepted)): it is another provider's "
+                "it was issued by \(Self.quoted(issuer)), not by an issuer this server accepts for \(providerID): it is another provider's "
                     + "or tenant's token, or the issuers setting does not spell the issuer as the provider's discovery document does")
         }
     }
@@ -38,10 +38,9 @@ extension OpenIDTokenVerifier {
         }
         guard audiences.contains(where: settings.audiences.contains) else {
             let named = audiences.prefix(5).map { Self.quoted($0) }.joined(separator: ", ") + (audiences.count > 5 ? ", …" : "")
-            let accepted = settings.audiences.sorted().map { Self.quoted($0) }.joined(separator: ", ")
             throw .rejected(
-                "it was issued for the audience \(named), not for one of this server's client ids (\(accepted)): the app signed in "
-                    + "with another OAuth client; if that client is yours, add its id to audiences")
+                "it was issued for the audience \(named), not for one of this server's client ids: the app signed in "
+                    + "with another OAuth client; if that client is yours, add its id to the provider's audiences")
         }
     }
 

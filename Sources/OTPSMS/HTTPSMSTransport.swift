@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import OTPCore
 import OTPEnrollment
 import Synchronization
 
@@ -184,6 +185,17 @@ final class HTTPSMSTransport: Sendable {
         if let error = error as? IOError { return "\(String(cString: strerror(error.errnoCode))) (errno \(error.errnoCode))" }
         return String(describing: error)
     }
+
+    /// `string` as a gateway URL: https, or plain http to this machine's loopback only, where no
+    /// network between could read the codes and credentials sent. `nil` for anything else, which
+    /// the sender refuses as misconfigured.
+    static func gatewayURL(_ string: String) -> URL? {
+        guard let url = URL(string: string), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else { return nil }
+        return scheme == "https" || (scheme == "http" && LoopbackHost.contains(host: host)) ? url : nil
+    }
+
+    /// What a gateway URL must be, for the refusal of one that is not.
+    static let gatewayURLRule = "an https URL with a host (plain http only to localhost, 127.0.0.1 or [::1])"
 
     /// `host:port` of `url`, which names the gateway in an error without its path or query (a
     /// webhook's query may carry a token).

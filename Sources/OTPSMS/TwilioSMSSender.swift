@@ -70,9 +70,11 @@ public final class TwilioSMSSender: SMSSender {
     ) throws(SMSSendError) {
         func misconfigured(_ detail: String) -> SMSSendError { SMSSendError(.misconfigured(detail), sender: "twilio") }
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        guard let url = URL(string: base), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
-            url.host?.isEmpty == false, url.query == nil, url.fragment == nil
-        else { throw misconfigured("the base URL \(baseURL.debugDescription) is not an http or https URL with a host") }
+        guard let url = HTTPSMSTransport.gatewayURL(base), url.query == nil, url.fragment == nil else {
+            throw misconfigured(
+                "the base URL \(baseURL.debugDescription) is not \(HTTPSMSTransport.gatewayURLRule) without a query: the requests carry the auth token"
+            )
+        }
         // The SID becomes a path segment: anything but letters and digits would change the path.
         guard !credentials.accountSID.isEmpty, credentials.accountSID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
             throw misconfigured("the account SID must be letters and digits (AC…)")

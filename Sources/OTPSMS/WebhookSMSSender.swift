@@ -36,14 +36,14 @@ public final class WebhookSMSSender: SMSSender {
     /// Creates a sender.
     ///
     /// - Parameters:
-    ///   - url: An http or https URL.
+    ///   - url: An https URL; plain http only to this machine's loopback.
     ///   - headers: Sent with every request, such as `[("Authorization", "Bearer …")]`.
     ///   - timeout: How long one message may take; 10 seconds by default.
     ///   - httpClient: A client the caller owns, or nil for one the sender creates and owns.
     ///   - logger: Where sends and failures are logged at debug and warning level, with masked
     ///     numbers and never the message.
-    /// - Throws: `SMSSendError` `.misconfigured` for a URL that is not http or https with
-    ///   a host, a malformed header, or a timeout that is not positive.
+    /// - Throws: `SMSSendError` `.misconfigured` for a URL that is not https with a host (or http
+    ///   to loopback), a malformed header, or a timeout that is not positive.
     public init(
         url: String,
         headers: [(name: String, value: String)] = [],
@@ -52,9 +52,9 @@ public final class WebhookSMSSender: SMSSender {
         logger: Logger = Logger(label: "OTPSMS.webhook")
     ) throws(SMSSendError) {
         func misconfigured(_ detail: String) -> SMSSendError { SMSSendError(.misconfigured(detail), sender: "webhook") }
-        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "https" || scheme == "http",
-            parsed.host?.isEmpty == false
-        else { throw misconfigured("the URL \(url.debugDescription) is not an http or https URL with a host") }
+        guard HTTPSMSTransport.gatewayURL(url) != nil else {
+            throw misconfigured("the URL \(url.debugDescription) is not \(HTTPSMSTransport.gatewayURLRule): the messages hold the codes")
+        }
         var fields = HTTPHeaders()
         for (name, value) in headers {
             // A line break in a value would let it forge more headers. Scalars, not Characters:

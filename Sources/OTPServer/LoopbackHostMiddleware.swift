@@ -1,6 +1,7 @@
 public import Hummingbird
 internal import Foundation
 internal import NIOCore
+internal import OTPCore
 
 /// Answers 403 in Identity Toolkit's error shape to a request whose `Host` header (HTTP/2's
 /// `:authority`) names anything but this machine's loopback (`localhost` and its subdomains,
@@ -16,7 +17,7 @@ public struct LoopbackHostMiddleware<Context: RequestContext>: RouterMiddleware 
 
     public func handle(_ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response) async throws -> Response
     {
-        guard let host = request.head.authority, Self.isLoopback(authority: host) else {
+        guard let host = request.head.authority, LoopbackHost.contains(authority: host) else {
             let refusal = IdentityToolkitError(
                 status: .forbidden, "PERMISSION_DENIED",
                 "the emulator answers requests addressed to localhost, 127.0.0.1 or [::1] only: connect to it by one of those names")
@@ -25,25 +26,5 @@ public struct LoopbackHostMiddleware<Context: RequestContext>: RouterMiddleware 
                 status: .forbidden, headers: [.contentType: "application/json; charset=UTF-8"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
         return try await next(request, context)
-    }
-
-    /// Whether `authority` (`host` or `host:port`, an IPv6 address in brackets) names loopback.
-    static func isLoopback(authority: String) -> Bool {
-        var host = Substring(authority.lowercased())
-        if host.hasPrefix("[") {
-            guard let end = host.firstIndex(of: "]") else { return false }
-            host = host[host.index(after: host.startIndex)..<end]
-        } else if let colon = host.lastIndex(of: ":") {
-            host = host[..<colon]
-        }
-        return isLoopback(host: String(host))
-    }
-
-    /// Whether `host` (a name or an address, without port or brackets) is loopback.
-    public static func isLoopback(host: String) -> Bool {
-        let host = host.lowercased()
-        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return true }
-        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-        return octets.count == 4 && octets.first == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 }

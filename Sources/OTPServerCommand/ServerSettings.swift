@@ -1,4 +1,5 @@
 internal import ArgumentParser
+internal import OTPCore
 internal import OTPEnrollment
 internal import OTPEnrollmentDatabase
 internal import OTPServer
@@ -79,7 +80,7 @@ struct ServerSettings: Sendable {
         if smsCommand == nil, layer.smsArguments != nil || layer.smsEnvironment != nil {
             throw ValidationError("--sms-arg and --sms-env configure --sms-command: pass it too")
         }
-        if emulator, !emulatorAllowsRemote, !LoopbackHostMiddleware<ServerRequestContext>.isLoopback(host: host) {
+        if emulator, !emulatorAllowsRemote, !LoopbackHost.contains(host: host) {
             throw ValidationError(
                 "--emulator accepts any API key and Bearer owner as an administrator, so it listens on loopback only (127.0.0.1, ::1, localhost): give --emulator-allow-remote to serve it on \(host) anyway"
             )

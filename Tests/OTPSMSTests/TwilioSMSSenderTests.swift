@@ -161,7 +161,7 @@ struct TwilioSMSSenderTests {
     @Test(
         "settings that cannot work are refused when the sender is made",
         arguments: [
-            ("ftp://example.com", accountSID), ("not a url", accountSID), ("https://", accountSID),
+            ("ftp://example.com", accountSID), ("not a url", accountSID), ("https://", accountSID), ("http://api.twilio.com", accountSID),
             ("https://api.twilio.com", "AC/../x"), ("https://api.twilio.com", ""),
         ])
     func misconfigured(baseURL: String, accountSID: String) {

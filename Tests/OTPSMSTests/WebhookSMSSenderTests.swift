@@ -115,11 +115,12 @@ struct WebhookSMSSenderTests {
         #expect(elapsed < .seconds(30), "took \(elapsed)")
     }
 
-    @Test("a header that could smuggle another, or a URL that is not http, is refused when the sender is made")
-    func misconfigured() {
+    @Test("a header that could smuggle another, a URL that is not http, or plain http beyond loopback is refused when the sender is made")
+    func misconfigured() throws {
         for (url, headers) in [
             ("http://127.0.0.1/sms", [("Authorization", "Bearer x\r\nX-Evil: 1")]), ("http://127.0.0.1/sms", [("Bad Name", "x")]),
-            ("file:///etc/passwd", []), ("127.0.0.1:8080/sms", []),
+            ("file:///etc/passwd", []), ("127.0.0.1:8080/sms", []), ("http://sms.example.com/send", []), ("http://10.0.0.5/sms", []),
+            ("http://127.0.0.1.example.com/sms", []),
         ] {
             let error = #expect(throws: SMSSendError.self, "\(url) \(headers)") {
                 _ = try WebhookSMSSender(url: url, headers: headers.map { (name: $0.0, value: $0.1) })
@@ -128,6 +129,10 @@ struct WebhookSMSSenderTests {
                 Issue.record("expected misconfigured, got \(String(describing: error))")
                 continue
             }
+        }
+        // https anywhere, plain http to this machine.
+        for url in ["https://sms.example.com/send", "http://127.0.0.1:8080/sms", "http://localhost/sms", "http://[::1]:8080/sms"] {
+            _ = try WebhookSMSSender(url: url)
         }
     }
 }
