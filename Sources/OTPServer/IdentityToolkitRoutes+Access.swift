@@ -49,7 +49,7 @@ extension IdentityToolkitRoutes {
 
     /// The credential of an `Authorization: Bearer …` value (the scheme in any letter case), or
     /// `nil` for another scheme.
-    static func bearerCredential(_ authorization: String) -> String? {
+    package static func bearerCredential(_ authorization: String) -> String? {
         let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
         let credential = parts[1].trimmingPrefix(while: { $0 == " " })

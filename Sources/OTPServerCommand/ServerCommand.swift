@@ -106,9 +106,16 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("admin-token-file"),
         help: ArgumentHelp(
-            "A file holding the bearer token admin calls (/v1/projects/{id}/accounts…, firebase-admin's user management) must carry as Authorization: Bearer TOKEN: one word of at least \(AdminTokenFile.minimumLength) visible ASCII characters, such as `openssl rand -hex 32` prints; a file, so the token never shows in the process list. Without it admin calls are refused, except Bearer owner under --emulator.",
+            "A file holding the bearer token admin calls (/v1/projects/{id}/accounts…, firebase-admin's user management) must carry as Authorization: Bearer TOKEN: one word of at least \(TokenFile.minimumLength) visible ASCII characters, such as `openssl rand -hex 32` prints; a file, so the token never shows in the process list. Without it admin calls are refused, except Bearer owner under --emulator.",
             valueName: "file"))
     var adminTokenFile: String?
+
+    @Option(
+        name: .customLong("metrics-token-file"),
+        help: ArgumentHelp(
+            "A file holding the bearer token GET /metrics must carry as Authorization: Bearer TOKEN (Prometheus's `authorization` setting), as --admin-token-file's. Without it /metrics answers anyone who reaches the server.",
+            valueName: "file"))
+    var metricsTokenFile: String?
 
     @Option(
         name: .customLong("sms-command"),
@@ -158,7 +165,7 @@ struct ServerCommand: AsyncParsableCommand {
         let layer = ServerSettingsLayer(
             database: database, keyFile: keyFile, previousKeyFiles: previousKeyFiles.nonEmpty, signingKeyFile: signingKeyFile,
             signingAlgorithm: signingAlgorithm, projectID: projectID, apiKeys: apiKeys.nonEmpty, host: host, port: port, emulator: emulator,
-            emulatorAllowsRemote: emulatorAllowsRemote ? true : nil, adminTokenFile: adminTokenFile,
+            emulatorAllowsRemote: emulatorAllowsRemote ? true : nil, adminTokenFile: adminTokenFile, metricsTokenFile: metricsTokenFile,
             smsCommand: smsCommand, smsArguments: smsArguments.nonEmpty, smsEnvironment: smsEnvironment.nonEmpty,
             smsWebhook: smsWebhook, identityProviders: identityProviders.nonEmpty, testPhoneNumbers: testPhoneNumbers.nonEmpty)
         return limitOptions.applied(to: layer)
@@ -167,11 +174,11 @@ struct ServerCommand: AsyncParsableCommand {
     /// The settings of this run: the command line over the environment over the `--config` file.
     ///
     /// - Throws: ``ServerConfigurationError`` for a file or variable that cannot be read,
-    ///   `ValidationError` for a setting that is missing or cannot work, ``AdminTokenFileError``
+    ///   `ValidationError` for a setting that is missing or cannot work, ``TokenFileError``
     ///   for an admin token file that cannot be used.
     func resolvedSettings(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerSettings {
         var settings = try ServerSettings(commandLineLayer.stacked(config: config, environment: environment))
-        try settings.loadAdminToken()
+        try settings.loadTokens()
         return settings
     }
 
@@ -284,7 +291,7 @@ struct ServerCommand: AsyncParsableCommand {
             )
             if !settings.emulatorAllowsRemote { router.add(middleware: LoopbackHostMiddleware()) }
         }
-        Self.addMetrics(metrics, to: router)
+        Self.addMetrics(metrics, token: settings.metricsToken, to: router)
         routes.addRoutes(to: router)
         let app = Application(
             router: router,

@@ -36,6 +36,7 @@ struct ServerOption: Sendable {
         ServerOption(name: "emulator", kind: .flag(\.emulator)),
         ServerOption(name: "emulator-allow-remote", kind: .flag(\.emulatorAllowsRemote)),
         ServerOption(name: "admin-token-file", kind: .text(\.adminTokenFile)),
+        ServerOption(name: "metrics-token-file", kind: .text(\.metricsTokenFile)),
         ServerOption(name: "sms-command", kind: .text(\.smsCommand)),
         ServerOption(name: "sms-arg", kind: .texts(\.smsArguments)),
         ServerOption(name: "sms-env", kind: .texts(\.smsEnvironment)),

@@ -21,8 +21,11 @@ struct ServerSettings: Sendable {
     /// Whether the emulator may listen beyond loopback and answer any `Host`.
     var emulatorAllowsRemote: Bool
     var adminTokenFile: String?
-    /// The token in ``adminTokenFile``, read by ``loadAdminToken()``.
+    /// The token in ``adminTokenFile``, read by ``loadTokens()``.
     var adminToken: String?
+    var metricsTokenFile: String?
+    /// The token in ``metricsTokenFile``, read by ``loadTokens()``: `GET /metrics` needs it when set.
+    var metricsToken: String?
     var smsCommand: String?
     /// The `--sms-command` program's arguments as templates: `{to}`, `{text}` or literal.
     var smsArguments: [String]
@@ -68,6 +71,7 @@ struct ServerSettings: Sendable {
         emulator = layer.emulator ?? false
         emulatorAllowsRemote = layer.emulatorAllowsRemote ?? false
         adminTokenFile = layer.adminTokenFile
+        metricsTokenFile = layer.metricsTokenFile
         smsCommand = layer.smsCommand
         // The message on standard input by default: as an argument, local users could read it.
         smsArguments = layer.smsArguments ?? ["{to}"]
@@ -149,12 +153,12 @@ struct ServerSettings: Sendable {
         return algorithm
     }
 
-    /// Reads the token of ``adminTokenFile``, when one is given.
+    /// Reads the tokens of ``adminTokenFile`` and ``metricsTokenFile``, those given.
     ///
-    /// - Throws: ``AdminTokenFileError`` when the file cannot be read or its token is unfit.
-    mutating func loadAdminToken() throws(AdminTokenFileError) {
-        guard let adminTokenFile else { return }
-        adminToken = try AdminTokenFile.read(path: adminTokenFile)
+    /// - Throws: ``TokenFileError`` when a file cannot be read or its token is unfit.
+    mutating func loadTokens() throws(TokenFileError) {
+        adminToken = try adminTokenFile.map { (path) throws(TokenFileError) in try TokenFile.read(path: path, kind: "admin") }
+        metricsToken = try metricsTokenFile.map { (path) throws(TokenFileError) in try TokenFile.read(path: path, kind: "metrics") }
     }
 
     /// `--db`, `--key-file` and `--previous-key-file` as the store opener takes them.

@@ -18,6 +18,7 @@ struct ServerSettingsLayer: Sendable, Equatable {
     var emulator: Bool?
     var emulatorAllowsRemote: Bool?
     var adminTokenFile: String?
+    var metricsTokenFile: String?
     var smsCommand: String?
     var smsArguments: [String]?
     var smsEnvironment: [String]?

@@ -1,4 +1,5 @@
 import Foundation
+import OTPTestUtilities
 import Testing
 
 /// `GET /metrics` of `otpkit-server` in Prometheus's text format: counters that move by exactly
@@ -8,6 +9,34 @@ import Testing
 
     static let signInRoute = "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword"
     static let finalizeRoute = "/identitytoolkit.googleapis.com/v2/accounts/mfaSignIn:finalize"
+
+    @Test("with --metrics-token-file a scrape needs the token: none, another or a near miss is 401 without the counters")
+    func metricsTokenIsRequired() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let token = String(repeating: "m3tr1cs", count: 6)
+        let tokenFile = directory.file("metrics.token")
+        try (token + "\n").write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        try await ServerProcess.with(arguments: ["--emulator", "--metrics-token-file", tokenFile], in: directory) { server in
+            for presented in [nil, "Bearer owner", "Bearer " + token.dropLast(), "Bearer " + token + "x", "Basic " + token] as [String?] {
+                let answer = try await server.post("/metrics", "", headers: presented.map { [("Authorization", $0)] } ?? [], method: .GET)
+                #expect(answer.status == 401, "\(presented ?? "none")")
+                #expect(!answer.body.contains("hb_requests") && !answer.body.contains(token))
+            }
+            let scraped = try await server.post("/metrics", "", headers: [("Authorization", "Bearer " + token)], method: .GET)
+            #expect(scraped.status == 200 && scraped.body.contains("otpkit_verifications_total"), "\(scraped.body.prefix(200))")
+        }
+        let short = directory.file("short.token")
+        try "too-short\n".write(toFile: short, atomically: true, encoding: .utf8)
+        for (file, says) in [(directory.file("missing.token"), "cannot read the metrics token file"), (short, "is shorter than 32 characters")] {
+            let run = try await ProcessRunner.run(
+                try BuiltProduct.path("otpkit-server"),
+                ["--db", directory.file("other.sqlite"), "--key-file", try ServerProcess.sealingKeyFile(in: directory), "--project-id", "demo-otpkit",
+                 "--port", "0", "--emulator", "--metrics-token-file", file])
+            #expect(run.status != 0 && run.stdout.isEmpty, "\(run)")
+            #expect(run.stderr.contains("the metrics token") && run.stderr.contains(says) && !run.stderr.contains("too-short"), "\(run.stderr)")
+        }
+    }
 
     @Test func countersMoveWithRequestsAndVerifications() async throws {
         try await ServerProcess.with { server in
