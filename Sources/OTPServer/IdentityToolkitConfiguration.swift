@@ -16,10 +16,12 @@ public struct IdentityToolkitConfiguration: Sendable {
     public var maximumBodyBytes: Int
     /// The attempts let through per client address and per account (none by default).
     public var limits: RequestLimits
-    /// Whether the client's address is the last entry of `X-Forwarded-For` rather than the
-    /// connection's peer: only behind one proxy that appends it, since a client writes the header
-    /// as it likes (off by default).
-    public var trustsForwardedFor: Bool
+    /// The addresses of the proxies in front whose `X-Forwarded-For` is believed (none by
+    /// default): a request from one of them counts under the last entry of the header that is not
+    /// itself one of them, since a proxy appends the address it received the request from and a
+    /// client writes the rest as it likes. A request from any other peer counts under the peer.
+    /// Addresses are IPv4 or IPv6, compared as addresses (``ClientAddress``).
+    public var trustedProxies: Set<String>
     /// The domains `GET /v1/projects` lists as allowed to host the project's sign-in pages
     /// (default `localhost`, as the emulator answers).
     public var authorizedDomains: [String]
@@ -28,7 +30,7 @@ public struct IdentityToolkitConfiguration: Sendable {
     public init(
         projectID: String, apiKeys: Set<String> = [], isEmulator: Bool = false, adminToken: String? = nil, maximumBodyBytes: Int = 64 * 1024,
         limits: RequestLimits = .none,
-        trustsForwardedFor: Bool = false, authorizedDomains: [String] = ["localhost"]
+        trustedProxies: Set<String> = [], authorizedDomains: [String] = ["localhost"]
     ) {
         self.projectID = projectID
         self.authorizedDomains = authorizedDomains
@@ -37,6 +39,6 @@ public struct IdentityToolkitConfiguration: Sendable {
         self.adminToken = adminToken
         self.maximumBodyBytes = maximumBodyBytes
         self.limits = limits
-        self.trustsForwardedFor = trustsForwardedFor
+        self.trustedProxies = Set(trustedProxies.compactMap(ClientAddress.canonical(parsing:)))
     }
 }

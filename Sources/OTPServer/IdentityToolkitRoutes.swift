@@ -144,14 +144,20 @@ public struct IdentityToolkitRoutes: Sendable {
         }
     }
 
-    /// What the per-address limits count a client request under: the connection's peer, or with
-    /// ``IdentityToolkitConfiguration/trustsForwardedFor`` the last `X-Forwarded-For` entry (the
-    /// one the proxy in front added; those before it are the client's to write), the peer when
-    /// that entry is not an address.
+    /// What the per-address limits count a client request under: the connection's peer, or when
+    /// the peer is one of ``IdentityToolkitConfiguration/trustedProxies``, the last
+    /// `X-Forwarded-For` entry that is not a trusted proxy (the address the outermost proxy
+    /// received the request from; the entries before it are the client's to write). The peer
+    /// when that entry is not an address.
     func clientAddress(_ request: Request, peer: SocketAddress?) -> String? {
-        if configuration.trustsForwardedFor {
+        let trusted = configuration.trustedProxies
+        if !trusted.isEmpty, let peer, let address = ClientAddress.canonical(peer), trusted.contains(address) {
             let entries = request.headers.filter { $0.name.canonicalName == "x-forwarded-for" }.flatMap { $0.value.split(separator: ",") }
-            if let last = entries.last, let key = ClientAddress.key(parsing: last) { return key }
+            if let client = entries.reversed().first(where: { ClientAddress.canonical(parsing: $0).map { !trusted.contains($0) } ?? true }),
+                let key = ClientAddress.key(parsing: client)
+            {
+                return key
+            }
         }
         return peer.flatMap(ClientAddress.key)
     }

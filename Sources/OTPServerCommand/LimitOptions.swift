@@ -83,13 +83,12 @@ struct LimitOptions: ParsableArguments {
             "Text messages sent for one user per hour, in both modes (default \(Self.defaultCodeSendsPerAccount); at least 1).", valueName: "count"))
     var codeSendsPerAccount: Int?
 
-    @Flag(
+    @Option(
         name: .customLong("trust-forwarded-for"),
-        inversion: .prefixedNo,
-        help:
-            "Count a client under the last X-Forwarded-For entry instead of the connection's peer: only behind one proxy that appends it, as clients can write the header (default: off)."
-    )
-    var trustsForwardedFor: Bool?
+        help: ArgumentHelp(
+            "The address of a proxy in front (repeatable): a request from it counts under the last X-Forwarded-For entry that is not such a proxy instead of the connection's peer; clients write the rest of the header as they like (default: none).",
+            valueName: "address"))
+    var trustedProxies: [String] = []
 
     @Option(
         name: .customLong("limit-window"),
@@ -124,7 +123,7 @@ struct LimitOptions: ParsableArguments {
         layer.verificationsPerAccount = verificationsPerAccount
         layer.codeSendsPerAddress = codeSendsPerAddress
         layer.codeSendsPerAccount = codeSendsPerAccount
-        layer.trustsForwardedFor = trustsForwardedFor
+        layer.trustedProxies = trustedProxies.isEmpty ? nil : trustedProxies
         layer.limitWindow = window
         layer.idleTimeout = idleTimeout
         layer.requestTimeout = requestTimeout

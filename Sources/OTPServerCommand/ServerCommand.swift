@@ -27,7 +27,7 @@ struct ServerCommand: AsyncParsableCommand {
             server's metrics in Prometheus's text format.
 
             Password sign-ins, new accounts, second-factor codes and text messages are limited per client address \
-            (the connection's peer, IPv6 by its /64 prefix, or with --trust-forwarded-for the last \
+            (the connection's peer, IPv6 by its /64 prefix, or from a --trust-forwarded-for proxy the last \
             X-Forwarded-For entry) and per account, counted in the store so that every server of \
             one database counts together; a request over a limit answers HTTP 400 \
             TOO_MANY_ATTEMPTS_TRY_LATER and does nothing else. Under --emulator these limits are off \
@@ -37,7 +37,7 @@ struct ServerCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "A JSON file of settings: one object whose keys are these long options (\"db\", \"project-id\", \"api-key\", \"sign-up-limit-per-ip\", \"idle-timeout\", …) with a string, a number (port, limits, timeouts), true or false (emulator, trust-forwarded-for), or an array of strings (repeatable options). Each option is also read from $OTPKIT_SERVER_ and its name in capitals, dashes as underscores ($OTPKIT_SERVER_PROJECT_ID; lists separated by spaces). The command line wins over the environment, the environment over the file ($OTPKIT_SERVER_CONFIG names it too), the file over the defaults; a repeatable option given by a higher source replaces the lower ones' list.",
+            "A JSON file of settings: one object whose keys are these long options (\"db\", \"project-id\", \"api-key\", \"sign-up-limit-per-ip\", \"idle-timeout\", …) with a string, a number (port, limits, timeouts), true or false (emulator), or an array of strings (repeatable options). Each option is also read from $OTPKIT_SERVER_ and its name in capitals, dashes as underscores ($OTPKIT_SERVER_PROJECT_ID; lists separated by spaces). The command line wins over the environment, the environment over the file ($OTPKIT_SERVER_CONFIG names it too), the file over the defaults; a repeatable option given by a higher source replaces the lower ones' list.",
             valueName: "file"))
     var config: String?
 
@@ -281,7 +281,7 @@ struct ServerCommand: AsyncParsableCommand {
             service: service, tokens: tokens, refreshTokenKeys: database.store.codeDigestKeys ?? database.sealer,
             configuration: IdentityToolkitConfiguration(
                 projectID: settings.projectID, apiKeys: Set(settings.apiKeys), isEmulator: settings.emulator, adminToken: settings.adminToken,
-                limits: settings.limits, trustsForwardedFor: settings.trustsForwardedFor),
+                limits: settings.limits, trustedProxies: Set(settings.trustedProxies)),
             verificationCodes: phone.outbox, logger: logger)
         let requestTimeout = settings.requestTimeout
         let router = Router(context: ServerRequestContext.self)

@@ -52,7 +52,7 @@ struct ServerOption: Sendable {
         ServerOption(name: "verification-limit-per-account", kind: .number(\.verificationsPerAccount)),
         ServerOption(name: "sms-limit-per-ip", kind: .number(\.codeSendsPerAddress)),
         ServerOption(name: "sms-limit-per-account", kind: .number(\.codeSendsPerAccount)),
-        ServerOption(name: "trust-forwarded-for", kind: .flag(\.trustsForwardedFor)),
+        ServerOption(name: "trust-forwarded-for", kind: .texts(\.trustedProxies)),
         ServerOption(name: "limit-window", kind: .number(\.limitWindow)),
         ServerOption(name: "idle-timeout", kind: .number(\.idleTimeout)),
         ServerOption(name: "request-timeout", kind: .number(\.requestTimeout)),

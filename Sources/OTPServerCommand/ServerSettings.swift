@@ -40,7 +40,8 @@ struct ServerSettings: Sendable {
     /// The text messages one user may be sent per hour (`PhoneSettings.sendsPerUser`); the
     /// service's default when `nil`.
     var codeSendsPerAccount: Int?
-    var trustsForwardedFor: Bool
+    /// The proxies whose `X-Forwarded-For` is believed, canonical (``ClientAddress``).
+    var trustedProxies: [String]
     /// Seconds.
     var idleTimeout: Int
     /// Seconds.
@@ -105,7 +106,12 @@ struct ServerSettings: Sendable {
         limits = try Self.limits(layer, emulator: emulator)
         codeSendsPerAccount = layer.codeSendsPerAccount
         if let codeSendsPerAccount, codeSendsPerAccount < 1 { throw ValidationError("--sms-limit-per-account must be at least 1") }
-        trustsForwardedFor = layer.trustsForwardedFor ?? false
+        trustedProxies = try (layer.trustedProxies ?? []).map { (address) throws(ValidationError) in
+            guard let canonical = ClientAddress.canonical(parsing: address) else {
+                throw ValidationError("--trust-forwarded-for \(address.debugDescription) is not an IP address: give the address of the proxy in front, such as 127.0.0.1")
+            }
+            return canonical
+        }
         idleTimeout = layer.idleTimeout ?? LimitOptions.defaultTimeout
         requestTimeout = layer.requestTimeout ?? LimitOptions.defaultTimeout
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be at least 1 second") }

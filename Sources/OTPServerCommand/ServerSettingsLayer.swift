@@ -34,7 +34,7 @@ struct ServerSettingsLayer: Sendable, Equatable {
     var verificationsPerAccount: Int?
     var codeSendsPerAddress: Int?
     var codeSendsPerAccount: Int?
-    var trustsForwardedFor: Bool?
+    var trustedProxies: [String]?
     var limitWindow: Int?
     var idleTimeout: Int?
     var requestTimeout: Int?

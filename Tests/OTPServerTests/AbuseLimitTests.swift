@@ -103,10 +103,13 @@ import Testing
         func isThrottled(_ answer: ServerProcess.Answer) -> Bool {
             answer.errorMessage?.hasPrefix("TOO_MANY_ATTEMPTS_TRY_LATER : ") == true
         }
-        try await ServerProcess.with(arguments: ["--emulator", "--sign-in-limit-per-ip", "1", "--trust-forwarded-for"]) { server in
+        try await ServerProcess.with(arguments: ["--emulator", "--sign-in-limit-per-ip", "1", "--trust-forwarded-for", "127.0.0.1"]) { server in
             // (X-Forwarded-For, throttled): each address may sign in once; the entries before the
-            // last are the client's own writing and count for nothing.
+            // last are the client's own writing and count for nothing, and a trusted proxy's own
+            // entry is passed over.
             let cases: [(String, Bool)] = [
+                ("198.51.100.99, 127.0.0.1", false),
+                ("198.51.100.99", true),
                 ("198.51.100.7, 203.0.113.1", false),
                 ("203.0.113.1", true),
                 ("203.0.113.1, 203.0.113.2", false),
@@ -122,12 +125,19 @@ import Testing
                 if !throttled { #expect(answer.errorMessage?.hasPrefix("INVALID_LOGIN_CREDENTIALS : ") == true, "\(answer.body)") }
             }
         }
-        // Without --trust-forwarded-for the header is ignored: both come from the loopback address.
-        try await ServerProcess.with(arguments: ["--emulator", "--sign-in-limit-per-ip", "1"]) { server in
-            let first = try await signIn(server, "203.0.113.1", 0)
-            #expect(!isThrottled(first), "\(first.body)")
-            let second = try await signIn(server, "203.0.113.2", 1)
-            #expect(isThrottled(second), "\(second.body)")
+        try await ServerProcess.expectRefusedAtStart([
+            (["--trust-forwarded-for", "yes"], "--trust-forwarded-for \"yes\" is not an IP address"),
+            (["--trust-forwarded-for", "127.0.0.1", "--trust-forwarded-for", "10.0.0.0/8"], "\"10.0.0.0/8\" is not an IP address"),
+        ])
+        // Without --trust-forwarded-for, or trusting another proxy than the peer, the header is
+        // ignored: both come from the loopback address.
+        for arguments in [[], ["--trust-forwarded-for", "192.0.2.80"]] {
+            try await ServerProcess.with(arguments: ["--emulator", "--sign-in-limit-per-ip", "1"] + arguments) { server in
+                let first = try await signIn(server, "203.0.113.1", 0)
+                #expect(!isThrottled(first), "\(first.body)")
+                let second = try await signIn(server, "203.0.113.2", 1)
+                #expect(isThrottled(second), "\(arguments): \(second.body)")
+            }
         }
     }
 

@@ -52,7 +52,7 @@ import Testing
         let file = try Self.configFile(
             in: directory,
             """
-            "sign-up-limit-per-ip": 2, "sign-in-limit-per-account": 1, "limit-window": 3600, "trust-forwarded-for": true,
+            "sign-up-limit-per-ip": 2, "sign-in-limit-per-account": 1, "limit-window": 3600, "trust-forwarded-for": ["127.0.0.1"],
             "idle-timeout": 300, "request-timeout": 2
             """)
         try await ServerProcess.with(commandLine: ["--config", file], projectID: "demo-otpkit", in: directory) { server in

@@ -117,8 +117,8 @@ import Testing
         Refusal(file: nil, environment: ["OTPKIT_SERVER_PORT": "ninety"], expected: ["$OTPKIT_SERVER_PORT must be a whole number"]),
         Refusal(file: nil, environment: ["OTPKIT_SERVER_PROJECTID": "demo"], expected: ["$OTPKIT_SERVER_PROJECTID must be one of"]),
         Refusal(
-            file: #"{"api-key": "\#(secret)",\#n"trust-forwarded-for": "yes"}"#, environment: [:],
-            expected: [":2: \"trust-forwarded-for\" must be true or false"]),
+            file: #"{"api-key": "\#(secret)",\#n"trust-forwarded-for": true}"#, environment: [:],
+            expected: [":2: \"trust-forwarded-for\" must be an array of strings (or one string)"]),
         Refusal(file: nil, environment: ["OTPKIT_SERVER_LIMIT_WINDOW": "soon"], expected: ["$OTPKIT_SERVER_LIMIT_WINDOW must be a whole number"]),
     ]
 
