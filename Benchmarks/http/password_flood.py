@@ -3,19 +3,22 @@ rest of otpkit-server? Run by password-flood.sh against a release server under -
 request limits, so only the hashing gate stands between the flood and the CPU), with production
 scrypt parameters.
 
-  password_flood.py PORT VICTIMS SECONDS FLOOD_CONNECTIONS
+  password_flood.py PORT VICTIMS SECONDS FLOOD_CONNECTIONS RETRY_AFTER
 
 Set-up (not measured): VICTIMS users with one TOTP factor each, signed in through the emulator's
 unsigned Google credential (no password hash), each with a pending credential.
 
 Then two phases of SECONDS each, the second under the flood:
-- the probe, one request at a time with 20 ms between: `GET /`, then `mfaSignIn:finalize` with the
+- the probe, one request at a time with 100 ms between: `GET /`, then `mfaSignIn:finalize` with the
   next victim's pending credential and current code (each victim signs in once, so the code is never
-  a replay);
-- the flood (second phase only), FLOOD_CONNECTIONS connections from 127.0.0.1, in waves: a new
-  anonymous account and one password link per connection, all at once (accounts:signUp with its
-  idToken, as the review's 200 concurrent links); and a password account changing its password from
-  every connection at once (accounts:update). Every one of them would run scrypt.
+  a replay; a phase needs SECONDS * 10 victims);
+- the flood (second phase only), FLOOD_CONNECTIONS connections from 127.0.0.1, each keeping one
+  password request in flight: half link a password to a new anonymous account each time
+  (accounts:signUp with its idToken, the review's links), half change the password of an account of
+  their own (accounts:update). Every one of them would run scrypt. After a refusal for load
+  (TOO_MANY_ATTEMPTS_TRY_LATER) a connection waits RETRY_AFTER seconds, as a client that honours
+  the answer does; 0 hammers, as an attacker may, and then the flood is one of requests as much
+  as of hashes.
 
 Prints one JSON object: the probe's latencies per phase (p50, p99, max, count, failures), the
 flood's answers by kind, and the server's CPU seconds per phase (from /proc/PID/stat).
@@ -73,7 +76,7 @@ async def probe(port: int, victims: list, seconds: float) -> dict:
         answer = await connection.request("POST", V2 + f"mfaSignIn:finalize?key={API_KEY}", body, JSON)
         latencies["totp_sign_in"].append((time.monotonic() - started) * 1000)
         failures["totp_sign_in"] += answer.status != 200
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.1)
     connection.close()
     return {
         name: {
@@ -87,48 +90,52 @@ async def probe(port: int, victims: list, seconds: float) -> dict:
     }
 
 
-async def flood(port: int, connections: int, stop: asyncio.Event) -> dict:
-    """Waves of password links and password changes, every connection at once, until `stop`."""
+async def flood(port: int, connections: int, retry_after: float, stop: asyncio.Event) -> dict:
+    """Every connection keeps one password request in flight until `stop`: half link a password
+    to a new anonymous account each time, half change the password of an account of their own."""
     answers: dict[str, int] = {}
 
-    def count(answer):
+    async def count(answer):
         kind = "ok" if answer.status == 200 else answer.json().get("error", {}).get("message", "?").split(" : ")[0]
         answers[kind] = answers.get(kind, 0) + 1
+        if kind == "TOO_MANY_ATTEMPTS_TRY_LATER" and retry_after > 0:
+            await asyncio.sleep(retry_after)
 
-    pool = [Connection("127.0.0.1", port) for _ in range(connections)]
-    control = Connection("127.0.0.1", port)
-    created = await post(control, V1 + "accounts:signUp", {"email": "flood-owner@example.com", "password": "long enough"})
-    owner_token = created["idToken"]
-    wave = 0
-    while not stop.is_set():
-        wave += 1
-        anonymous = (await post(control, V1 + "accounts:signUp", {}))["idToken"]
-
-        async def link(connection, index):
-            body = {"idToken": anonymous, "email": f"flood-{wave}-{index}@example.com", "password": "long enough"}
-            count(await connection.request("POST", V1 + f"accounts:signUp?key={API_KEY}", json.dumps(body).encode(), JSON))
-
-        async def change(connection, index):
-            body = {"idToken": owner_token, "password": f"new password {wave}-{index}", "returnSecureToken": True}
-            answer = await connection.request("POST", V1 + f"accounts:update?key={API_KEY}", json.dumps(body).encode(), JSON)
-            count(answer)
-            return answer
-
-        half = connections // 2
-        results = await asyncio.gather(
-            *(link(pool[i], i) for i in range(half)), *(change(pool[i], i) for i in range(half, connections))
-        )
-        # The change that went through revoked the owner's other sessions: carry on with its tokens.
-        for answer in results:
-            if answer is not None and answer.status == 200:
-                owner_token = answer.json()["idToken"]
-    for connection in pool + [control]:
+    async def linker(index: int):
+        connection, serial = Connection("127.0.0.1", port), 0
+        while not stop.is_set():
+            serial += 1
+            anonymous = (await post(connection, V1 + "accounts:signUp", {}))["idToken"]
+            body = {"idToken": anonymous, "email": f"flood-{index}-{serial}@example.com", "password": "long enough"}
+            await count(await connection.request("POST", V1 + f"accounts:signUp?key={API_KEY}", json.dumps(body).encode(), JSON))
         connection.close()
-    return {"waves": wave, "answers": answers}
+
+    async def changer(index: int, token: str):
+        connection, serial = Connection("127.0.0.1", port), 0
+        while not stop.is_set():
+            serial += 1
+            body = {"idToken": token, "password": f"new password {serial}", "returnSecureToken": True}
+            answer = await connection.request("POST", V1 + f"accounts:update?key={API_KEY}", json.dumps(body).encode(), JSON)
+            await count(answer)
+            if answer.status == 200:
+                token = answer.json()["idToken"]
+        connection.close()
+
+    half = connections // 2
+    tokens = []
+    setup = Connection("127.0.0.1", port)
+    for index in range(connections - half):
+        created = await post(setup, V1 + "accounts:signUp", {"email": f"owner-{index}@example.com", "password": "long enough"})
+        tokens.append(created["idToken"])
+    setup.close()
+    started = time.monotonic()
+    await asyncio.gather(*(linker(i) for i in range(half)), *(changer(i, tokens[i]) for i in range(len(tokens))))
+    return {"seconds": round(time.monotonic() - started, 1), "answers": answers}
 
 
 async def main():
     port, victim_count, seconds, connections = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
+    retry_after = float(sys.argv[5])
     server_pid = int(os.environ["SERVER_PID"])
     users = await run_all("127.0.0.1", port, range(victim_count), enroll_one, connections=16)
     # A factor accepts one code per step, and enrollment spent the step it happened in.
@@ -139,15 +146,15 @@ async def main():
     half = len(victims) // 2
     quiet_victims, flood_victims = victims[:half], victims[half:]
 
-    report = {"seconds": seconds, "flood_connections": connections}
+    report = {"seconds": seconds, "flood_connections": connections, "retry_after_s": retry_after}
     cpu = server_cpu_seconds(server_pid)
     report["quiet"] = await probe(port, quiet_victims, seconds)
     report["quiet"]["server_cpu_s"] = round(server_cpu_seconds(server_pid) - cpu, 2)
 
     stop = asyncio.Event()
+    flooding = asyncio.create_task(flood(port, connections, retry_after, stop))
+    await asyncio.sleep(3)  # the flood's accounts made and its requests under way
     cpu = server_cpu_seconds(server_pid)
-    flooding = asyncio.create_task(flood(port, connections, stop))
-    await asyncio.sleep(1)  # the first wave under way
     report["flood"] = await probe(port, flood_victims, seconds)
     stop.set()
     report["flood"]["server_cpu_s"] = round(server_cpu_seconds(server_pid) - cpu, 2)

@@ -40,7 +40,8 @@ extension MultiFactorService {
         let provider = user.identity.provider == .anonymous ? FirstFactorProvider(rawValue: credential.provider) : user.identity.provider
         let identity = try await currentIdentity(of: account.id, provider: provider)
         let linked = try await startSession(
-            identity, at: now, authenticatedAt: user.authenticatedAt, secondFactor: user.secondFactor, enrolledFactors: user.multiFactor.enrolledFactors)
+            identity, at: now, authenticatedAt: user.authenticatedAt, secondFactor: user.secondFactor,
+            enrolledFactors: user.multiFactor.enrolledFactors)
         try await endReplacedSession(of: user)
         return AuthDataResult(user: linked, secondFactor: user.secondFactor)
     }

@@ -192,7 +192,8 @@ public struct CommandSMSSender: SMSSender {
     /// nor raise SIGPIPE, whose default action would end this process.
     static func inputPipe(holding bytes: [UInt8]) throws(SMSSendError) -> FileDescriptor {
         guard bytes.count <= standardInputLimit else {
-            throw SMSSendError(.rejected("the message has \(bytes.count) bytes, more than the \(standardInputLimit) a program is given"), sender: "command")
+            throw SMSSendError(
+                .rejected("the message has \(bytes.count) bytes, more than the \(standardInputLimit) a program is given"), sender: "command")
         }
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {

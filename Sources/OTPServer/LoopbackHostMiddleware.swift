@@ -15,8 +15,7 @@ public struct LoopbackHostMiddleware<Context: RequestContext>: RouterMiddleware 
     /// A middleware for the routes added after it.
     public init() {}
 
-    public func handle(_ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response) async throws -> Response
-    {
+    public func handle(_ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response) async throws -> Response {
         guard let host = request.head.authority, LoopbackHost.contains(authority: host) else {
             let refusal = IdentityToolkitError(
                 status: .forbidden, "PERMISSION_DENIED",

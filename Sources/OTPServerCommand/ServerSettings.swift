@@ -108,7 +108,9 @@ struct ServerSettings: Sendable {
         if let codeSendsPerAccount, codeSendsPerAccount < 1 { throw ValidationError("--sms-limit-per-account must be at least 1") }
         trustedProxies = try (layer.trustedProxies ?? []).map { (address) throws(ValidationError) in
             guard let canonical = ClientAddress.canonical(parsing: address) else {
-                throw ValidationError("--trust-forwarded-for \(address.debugDescription) is not an IP address: give the address of the proxy in front, such as 127.0.0.1")
+                throw ValidationError(
+                    "--trust-forwarded-for \(address.debugDescription) is not an IP address: give the address of the proxy in front, such as 127.0.0.1"
+                )
             }
             return canonical
         }

@@ -19,7 +19,8 @@ struct PasswordHashingLimitTests {
         #expect(await authErrorCode { _ = try await anonymous.link(with: taken) } == .emailAlreadyInUse)
         let second = EmailAuthProvider.credential(withEmail: "other@example.com", password: "correct horse")
         #expect(await authErrorCode { _ = try await ada.link(with: second) } == .providerAlreadyLinked)
-        #expect(await authErrorCode { _ = try await service.createUser(withEmail: "ADA@example.com", password: "correct horse") } == .emailAlreadyInUse)
+        #expect(
+            await authErrorCode { _ = try await service.createUser(withEmail: "ADA@example.com", password: "correct horse") } == .emailAlreadyInUse)
         #expect(await authErrorCode { _ = try await service.createUser(withEmail: "new@example.com", password: "short") } == .weakPassword)
         #expect(await authErrorCode { _ = try await ada.update(email: "new@example.com", password: "short") } == .weakPassword)
         let created = try await service.createAccount(

@@ -49,15 +49,21 @@ import Testing
         let (revoked, _, _) = try await pendingSignIn(fixture)
         fixture.clock.advance(by: 1)
         _ = try await fixture.service.updateAccount(id: "kim", tokensValidAfter: fixture.clock.now())
-        #expect(await authErrorCode { _ = try await fixture.service.resolver(forPendingCredential: revoked.pendingCredential) } == .invalidMultiFactorSession)
+        #expect(
+            await authErrorCode { _ = try await fixture.service.resolver(forPendingCredential: revoked.pendingCredential) }
+                == .invalidMultiFactorSession)
 
         let error = await #expect(throws: AuthError.self) { try await fixture.service.signIn(withEmail: "kim@example.com", password: "long enough") }
         let reset = try #require(error?.resolver)
         fixture.clock.advance(by: 1)
         _ = try await fixture.service.updateAccount(id: "kim", password: "another password")
-        #expect(await authErrorCode { _ = try await fixture.service.resolver(forPendingCredential: reset.pendingCredential) } == .invalidMultiFactorSession)
+        #expect(
+            await authErrorCode { _ = try await fixture.service.resolver(forPendingCredential: reset.pendingCredential) }
+                == .invalidMultiFactorSession)
 
-        let again = await #expect(throws: AuthError.self) { try await fixture.service.signIn(withEmail: "kim@example.com", password: "another password") }
+        let again = await #expect(throws: AuthError.self) {
+            try await fixture.service.signIn(withEmail: "kim@example.com", password: "another password")
+        }
         let disabled = try #require(again?.resolver)
         #expect(try await fixture.service.resolver(forPendingCredential: disabled.pendingCredential).uid == "kim")
         _ = try await fixture.service.updateAccount(id: "kim", isDisabled: true)

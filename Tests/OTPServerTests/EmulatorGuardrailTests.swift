@@ -30,7 +30,8 @@ struct EmulatorGuardrailTests {
                 let answer = String(decoding: bytes, as: UTF8.self)
                 #expect(answer.hasPrefix("HTTP/1.1 \(status) "), "\(host): \(answer)")
                 if status == "403" {
-                    #expect(answer.contains(#""status":"PERMISSION_DENIED""#) && answer.contains("PERMISSION_DENIED : the emulator answers"), "\(answer)")
+                    #expect(
+                        answer.contains(#""status":"PERMISSION_DENIED""#) && answer.contains("PERMISSION_DENIED : the emulator answers"), "\(answer)")
                 }
             }
         }

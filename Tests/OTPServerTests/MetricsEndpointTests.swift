@@ -31,8 +31,11 @@ import Testing
         for (file, says) in [(directory.file("missing.token"), "cannot read the metrics token file"), (short, "is shorter than 32 characters")] {
             let run = try await ProcessRunner.run(
                 try BuiltProduct.path("otpkit-server"),
-                ["--db", directory.file("other.sqlite"), "--key-file", try ServerProcess.sealingKeyFile(in: directory), "--project-id", "demo-otpkit",
-                 "--port", "0", "--emulator", "--metrics-token-file", file])
+                [
+                    "--db", directory.file("other.sqlite"), "--key-file", try ServerProcess.sealingKeyFile(in: directory), "--project-id",
+                    "demo-otpkit",
+                    "--port", "0", "--emulator", "--metrics-token-file", file,
+                ])
             #expect(run.status != 0 && run.stdout.isEmpty, "\(run)")
             #expect(run.stderr.contains("the metrics token") && run.stderr.contains(says) && !run.stderr.contains("too-short"), "\(run.stderr)")
         }

@@ -19,7 +19,8 @@ struct PasswordChangeLimitRouteTests {
             token = try #require(changed.json["idToken"] as? String, "\(changed.body)")
             let hashes = server.service.passwordHashing.load.completed
             let refused = try await server.post(Self.update, #"{"idToken":"\#(token)","password":"third one","returnSecureToken":true}"#)
-            #expect(refused.errorMessage?.hasPrefix("TOO_MANY_ATTEMPTS_TRY_LATER : too many new passwords for this account") == true, "\(refused.body)")
+            #expect(
+                refused.errorMessage?.hasPrefix("TOO_MANY_ATTEMPTS_TRY_LATER : too many new passwords for this account") == true, "\(refused.body)")
             #expect(server.service.passwordHashing.load.completed == hashes)
             // A name change is no new password.
             #expect(try await server.post(Self.update, #"{"idToken":"\#(token)","displayName":"Ada"}"#).status == 200)
