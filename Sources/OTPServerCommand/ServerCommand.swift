@@ -104,6 +104,13 @@ struct ServerCommand: AsyncParsableCommand {
     var emulatorAllowsRemote = false
 
     @Option(
+        name: .customLong("purge-interval"),
+        help: ArgumentHelp(
+            "Seconds between purges of what has run out in the store: expired sessions, pending enrollments and phone verifications, spent sign-ins, ended quota windows and locks (default \(ServerSettings.defaultPurgeInterval); 0 for none, when another server of the database purges).",
+            valueName: "seconds"))
+    var purgeInterval: Int?
+
+    @Option(
         name: .customLong("admin-token-file"),
         help: ArgumentHelp(
             "A file holding the bearer token admin calls (/v1/projects/{id}/accounts…, firebase-admin's user management) must carry as Authorization: Bearer TOKEN: one word of at least \(TokenFile.minimumLength) visible ASCII characters, such as `openssl rand -hex 32` prints; a file, so the token never shows in the process list. Without it admin calls are refused, except Bearer owner under --emulator.",
@@ -168,7 +175,9 @@ struct ServerCommand: AsyncParsableCommand {
             emulatorAllowsRemote: emulatorAllowsRemote ? true : nil, adminTokenFile: adminTokenFile, metricsTokenFile: metricsTokenFile,
             smsCommand: smsCommand, smsArguments: smsArguments.nonEmpty, smsEnvironment: smsEnvironment.nonEmpty,
             smsWebhook: smsWebhook, identityProviders: identityProviders.nonEmpty, testPhoneNumbers: testPhoneNumbers.nonEmpty)
-        return limitOptions.applied(to: layer)
+        var options = limitOptions.applied(to: layer)
+        options.purgeInterval = purgeInterval
+        return options
     }
 
     /// The settings of this run: the command line over the environment over the `--config` file.
@@ -277,6 +286,12 @@ struct ServerCommand: AsyncParsableCommand {
             }
         }
         defer { keyFileChecks.cancel() }
+        let housekeeping = Housekeeping(service: service, logger: logger, clock: { Int64(Date().timeIntervalSince1970) })
+        let purges = Task { [purgeInterval = settings.purgeInterval] in
+            guard purgeInterval > 0 else { return }
+            await housekeeping.run(every: .seconds(purgeInterval))
+        }
+        defer { purges.cancel() }
         let routes = IdentityToolkitRoutes(
             service: service, tokens: tokens, refreshTokenKeys: database.store.codeDigestKeys ?? database.sealer,
             configuration: IdentityToolkitConfiguration(

@@ -56,6 +56,7 @@ struct ServerOption: Sendable {
         ServerOption(name: "limit-window", kind: .number(\.limitWindow)),
         ServerOption(name: "idle-timeout", kind: .number(\.idleTimeout)),
         ServerOption(name: "request-timeout", kind: .number(\.requestTimeout)),
+        ServerOption(name: "purge-interval", kind: .number(\.purgeInterval)),
     ]
 
     /// The option called `name`, if any.

@@ -46,6 +46,11 @@ struct ServerSettings: Sendable {
     var idleTimeout: Int
     /// Seconds.
     var requestTimeout: Int
+    /// Seconds between purges of expired records; 0 for none.
+    var purgeInterval: Int
+
+    /// An hour: what expired waits that long at most, and a purge a minute of a busy store costs little.
+    static let defaultPurgeInterval = 3600
 
     /// The settings of `layer` (the sources already merged), with the defaults.
     ///
@@ -118,6 +123,8 @@ struct ServerSettings: Sendable {
         requestTimeout = layer.requestTimeout ?? LimitOptions.defaultTimeout
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be at least 1 second") }
         guard requestTimeout >= 1 else { throw ValidationError("--request-timeout must be at least 1 second") }
+        purgeInterval = layer.purgeInterval ?? Self.defaultPurgeInterval
+        guard purgeInterval >= 0 else { throw ValidationError("--purge-interval must be 0 (no purge) or a number of seconds") }
     }
 
     /// The limits in force: each given one (0 is none), else the default, or none under the emulator.

@@ -38,6 +38,7 @@ struct ServerSettingsLayer: Sendable, Equatable {
     var limitWindow: Int?
     var idleTimeout: Int?
     var requestTimeout: Int?
+    var purgeInterval: Int?
 
     /// This layer, with what it leaves out taken from `lower`.
     func merged(over lower: ServerSettingsLayer) -> ServerSettingsLayer {
