@@ -8,6 +8,8 @@
 # Settings (environment): VICTIMS (users who sign in, half before the flood and half during it;
 # 400), SECONDS_PER_PHASE (20), FLOOD_CONNECTIONS (200, as the review's concurrent links),
 # RETRY_AFTER (seconds a flood connection waits after a refusal for load; 1, or 0 to hammer),
+# SERVER_ARGS (more otpkit-server options, such as the production limits, which --emulator turns
+# off: "--sign-up-limit-per-ip 100 --password-change-limit-per-ip 50 --password-change-limit-per-account 10"),
 # BENCH_SERVER_BIN (a release otpkit-server to measure instead of building this tree's: another
 # commit's, to compare), BENCH_WORK (/opt/otpkit-bench).
 set -euo pipefail
@@ -33,8 +35,10 @@ rm -rf "$work"
 mkdir -p "$work"
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$work/sealing.key"
 chmod 600 "$work/sealing.key"
-# Under --emulator no request limit is on: only the hashing gate stands between the flood and the CPU.
-"$server_bin" --db "$work/otpkit.sqlite" --key-file "$work/sealing.key" --project-id flood-bench --emulator --port 0 \
+# Under --emulator no request limit is on unless SERVER_ARGS gives one: then only the hashing gate
+# stands between the flood and the CPU.
+# shellcheck disable=SC2086
+"$server_bin" --db "$work/otpkit.sqlite" --key-file "$work/sealing.key" --project-id flood-bench --emulator --port 0 ${SERVER_ARGS:-} \
     >"$work/server.out" 2>"$work/server.err" &
 server_pid=$!
 trap 'kill -TERM "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true' EXIT
@@ -44,5 +48,5 @@ for _ in $(seq 1 600); do
     sleep 0.1
 done
 port=$(head -n 1 "$work/server.out")
-echo "password-flood: server $server_bin on port $port, $(nproc) cores; $victims users, ${seconds}s per phase, $connections flood connections" >&2
+echo "password-flood: server $server_bin ${SERVER_ARGS:-} on port $port, $(nproc) cores; $victims users, ${seconds}s per phase, $connections flood connections" >&2
 SERVER_PID=$server_pid /usr/bin/python3 "$here/password_flood.py" "$port" "$victims" "$seconds" "$connections" "$retry_after"
