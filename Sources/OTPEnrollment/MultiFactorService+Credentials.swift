@@ -7,8 +7,11 @@ extension MultiFactorService {
     /// (``AuthDataResult/isNewUser``) that takes the token's address when the provider vouches
     /// for it, and its name and picture.
     ///
-    /// An identity is never linked to an existing account here: when a verified address the token
-    /// gives belongs to an account, the sign-in is refused with
+    /// An identity is linked to an existing account here only when that account's address is the
+    /// one the provider vouches for, unverified, with a password as its only way in: someone
+    /// created it without owning the address, so, as Firebase does, the password goes, its
+    /// sessions end and the owner signs in to the account. When a verified address the token
+    /// gives belongs to any other account, the sign-in is refused with
     /// ``AuthErrorCode/accountExistsWithDifferentCredential`` (carrying the address and the
     /// credential), and the app signs in to that account its own way and calls ``User/link(with:)-(AuthCredential)``.
     ///
@@ -60,7 +63,7 @@ extension MultiFactorService {
                 return try await signInLinkedAccount(account, provider: identity.providerID, isNewUser: false)
             }
             if let address = verified.verifiedEmail,
-                try await storeCall("reading an account", { try await store.account(email: address) }) != nil
+                let holder = try await storeCall("reading an account", { try await store.account(email: address) })
             {
                 // A concurrent first sign-in of this identity may have made its account, with the
                 // address, between the two reads: then the next round signs in to it.
@@ -68,6 +71,7 @@ extension MultiFactorService {
                     try await store.accountID(providerID: identity.providerID, providerUID: identity.providerUID)
                 }
                 if madeMeanwhile != nil { continue }
+                if try await reclaim(holder, for: verified) { continue }
                 throw AuthError(
                     .accountExistsWithDifferentCredential,
                     "an account has the address this \(identity.providerID) identity gives: sign in to that account another way, then link this credential to it",
@@ -86,6 +90,38 @@ extension MultiFactorService {
             }
         }
         throw AuthError(.internalError, "the account of this identity changed during the sign-in several times: try again")
+    }
+
+    /// Gives the owner of an address back the account someone made with it and a password, without
+    /// ever proving it (Firebase's rule): when the provider vouches for the address and the
+    /// account's address is unverified, with a password as its only way in and no second factor,
+    /// the password goes, every session ends, and the identity is linked with the address now
+    /// verified. Otherwise the account may be its owner's own: `false`, nothing changed.
+    ///
+    /// The password goes first: should the link then fail, the next sign-in of the identity finds
+    /// the account in the same state and finishes.
+    private func reclaim(_ account: AccountRecord, for verified: VerifiedProviderIdentity) async throws(AuthError) -> Bool {
+        guard let address = verified.verifiedEmail, account.email == address, !account.isEmailVerified, !account.isDisabled else {
+            return false
+        }
+        let accountID = account.id
+        let identities = try await storeCall("reading linked identities") { try await store.providerIdentities(accountID: accountID) }
+        guard identities.isEmpty, try await enrolledFactors(userID: accountID).isEmpty else { return false }
+        let now = clock.now()
+        let changes = AccountChanges(tokensValidAfter: now, removesPasswordHash: true)
+        guard case .updated = try await storeCall("removing an unproven password", { try await store.updateAccount(id: accountID, changes: changes) })
+        else { return false }
+        _ = try await storeCall("ending the unproven password's sessions") { try await store.removeSessions(userID: accountID, except: nil) }
+        let outcome = try await storeCall("linking the owner's identity") {
+            try await store.linkProviderIdentity(
+                verified.identity, accountID: accountID, email: AccountEmailUpdate(address: address, isVerified: true))
+        }
+        logger.notice(
+            "unverified password replaced by the address's owner", metadata: ["user": "\(accountID)", "provider": "\(verified.identity.providerID)"])
+        switch outcome {
+        case .linked, .identityInUse: return true
+        case .providerAlreadyLinked, .emailAlreadyInUse, .accountNotFound: return false
+        }
     }
 
     /// Signs in an account a first factor has just proven, second factor permitting.

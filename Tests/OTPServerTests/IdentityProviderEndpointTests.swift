@@ -106,7 +106,13 @@ import Testing
             #expect(taken.errorMessage?.hasPrefix("EMAIL_EXISTS : ") == true, "\(taken.body)")
             #expect(try await server.accountsWithIdentity("google.com", rawID: "g-carol").isEmpty)
 
-            // A sign-in (no idToken) whose verified address is an account's: needConfirmation, no tokens.
+            // A sign-in (no idToken) whose verified address is an account's that proved it:
+            // needConfirmation, no tokens. (An account that never proved it is the owner's to
+            // take: AccountSquattingTests.)
+            let verified = try await server.post(
+                "/identitytoolkit.googleapis.com/v1/projects/\(server.projectID)/accounts:update",
+                Server.json(["localId": otherUID, "emailVerified": true]), headers: [("Authorization", "Bearer owner")])
+            #expect(verified.status == 200, "\(verified.body)")
             let confirm = try await server.signInWithIdp(try await provider.idToken(subject: "g-carol", email: "carol@example.com"))
             #expect(confirm.status == 200, "\(confirm.body)")
             #expect(confirm.json["needConfirmation"] as? Bool == true)

@@ -13,6 +13,10 @@ public struct AccountChanges: Sendable, Hashable {
     public var photoURL: AttributeChange<String>?
     /// A new password hash (``PasswordHasher``); never a password.
     public var passwordHash: String?
+    /// Whether the password hash is removed, the address kept (an unverified password account
+    /// whose address its owner proved through an identity provider). Unlike unlinking `password`,
+    /// which removes the address too.
+    public var removesPasswordHash: Bool
     /// Whether the account is disabled.
     public var isDisabled: Bool?
     /// Tokens issued before this time (Unix seconds) are revoked (``AccountRecord/tokensValidAfter``).
@@ -31,7 +35,8 @@ public struct AccountChanges: Sendable, Hashable {
     public init(
         email: String? = nil, isEmailVerified: Bool? = nil, displayName: AttributeChange<String>? = nil,
         photoURL: AttributeChange<String>? = nil, passwordHash: String? = nil, isDisabled: Bool? = nil, tokensValidAfter: Int64? = nil,
-        phone: AttributeChange<ProviderIdentity>? = nil, unlinkedProviders: Set<String> = [], customAttributes: AttributeChange<String>? = nil
+        phone: AttributeChange<ProviderIdentity>? = nil, unlinkedProviders: Set<String> = [], customAttributes: AttributeChange<String>? = nil,
+        removesPasswordHash: Bool = false
     ) {
         self.email = email
         self.isEmailVerified = isEmailVerified
@@ -43,6 +48,7 @@ public struct AccountChanges: Sendable, Hashable {
         self.phone = phone
         self.unlinkedProviders = unlinkedProviders
         self.customAttributes = customAttributes
+        self.removesPasswordHash = removesPasswordHash
     }
 
     /// The providers of ``unlinkedProviders`` stored as identities: all but `password`, in a fixed
@@ -71,6 +77,7 @@ public struct AccountChanges: Sendable, Hashable {
         case nil: break
         }
         if let passwordHash { changed.passwordHash = passwordHash }
+        if removesPasswordHash { changed.passwordHash = nil }
         if let isDisabled { changed.isDisabled = isDisabled }
         if let tokensValidAfter { changed.tokensValidAfter = tokensValidAfter }
         switch customAttributes {
