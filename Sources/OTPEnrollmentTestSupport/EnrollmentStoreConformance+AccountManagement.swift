@@ -36,6 +36,22 @@ extension EnrollmentStoreConformance {
         try checkEqual(try await store.accounts(after: nil, limit: 1000).first { $0.id == ida.id }, ida, "Ida's claims in a listing")
     }
 
+    static func passwordHashRemoved(_ store: any EnrollmentStore) async throws {
+        let address = "\(uniqueID("lu"))@example.com"
+        let lu = AccountRecord(id: uniqueID("account"), email: address, createdAt: 1, passwordHash: "$scrypt$ln=10,r=8,p=1$c2FsdA$a2V5")
+        _ = try await store.insertAccount(lu)
+        var expected = lu
+        expected.passwordHash = nil
+        expected.isEmailVerified = true
+        expected.tokensValidAfter = 5
+        let changes = AccountChanges(isEmailVerified: true, tokensValidAfter: 5, removesPasswordHash: true)
+        try checkEqual(try await store.updateAccount(id: lu.id, changes: changes), .updated(expected), "removing Lu's password")
+        try checkEqual(try await store.account(id: lu.id), expected, "Lu read back without a password")
+        try checkEqual(try await store.account(email: address)?.id, lu.id, "the address still Lu's")
+        let other = AccountRecord(id: uniqueID("account"), email: address, createdAt: 2)
+        try checkEqual(try await store.insertAccount(other), .emailAlreadyInUse, "the address still taken")
+    }
+
     static func accountUpdateUnlinks(_ store: any EnrollmentStore) async throws {
         let address = "\(uniqueID("cy"))@example.com"
         let cy = AccountRecord(id: uniqueID("account"), email: address, isEmailVerified: true, createdAt: 1, passwordHash: "hash")

@@ -85,6 +85,7 @@ public enum EnrollmentStoreConformance {
         .init(
             "an update unlinks the password with its address and identities by provider, freeing them; a refusal unlinks nothing",
             accountUpdateUnlinks),
+        .init("an update removes a password hash and keeps the address, which stays the account's", passwordHashRemoved),
         .init("accounts are listed page by page in the order of their ids' bytes, each once", accountListing),
     ]
 
