@@ -22,6 +22,10 @@ public final class IDTokenIssuer: Sendable {
     let clock: @Sendable () -> Int64
     private let current: Mutex<Keys>
     private let refresh: (@Sendable () async -> IDTokenSigningKeySet?)?
+    /// The refresh under way, which a concurrent one joins: `refresh` answers a new set once (the
+    /// key file's monitor remembers what it handed out), so a second caller asking while the first
+    /// still installs the set would be told nothing changed and miss the new key.
+    private let refreshing = Mutex<Task<Bool, Never>?>(nil)
 
     /// One key set, ready to sign and verify with.
     private struct Keys: Sendable {
@@ -88,9 +92,20 @@ public final class IDTokenIssuer: Sendable {
     /// Takes up the key set `refresh` answers, if it answers one: whether the keys changed.
     @discardableResult
     public func refreshKeys() async -> Bool {
-        guard let refresh, let keys = await refresh() else { return false }
-        await useKeys(keys)
-        return true
+        guard let refresh else { return false }
+        let task = refreshing.withLock { running in
+            if let running { return running }
+            let task = Task {
+                // The lock is held until the task is recorded, so this runs after that.
+                defer { self.refreshing.withLock { $0 = nil } }
+                guard let keys = await refresh() else { return false }
+                await self.useKeys(keys)
+                return true
+            }
+            running = task
+            return task
+        }
+        return await task.value
     }
 
     /// The claims of a token for `user`, who signed in at `authTime`.
@@ -136,7 +151,8 @@ public final class IDTokenIssuer: Sendable {
         if key == nil {
             // Another server sharing the key file may have rotated it and signed with the new key
             // before this one's next periodic look.
-            if await refreshKeys() { keys = current.withLock { $0 } }
+            _ = await refreshKeys()
+            keys = current.withLock { $0 }
             key = keys.key(kid)
         }
         guard let key else { throw .unknownKey }

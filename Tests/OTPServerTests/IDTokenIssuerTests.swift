@@ -48,6 +48,55 @@ import Testing
         await #expect(throws: IDTokenError.invalid) { try await issuer.verify(unsigned) }
     }
 
+    /// A key source that answers a new set once, as the key file's monitor does, and holds its
+    /// first answer until released: the moment a second refresh used to find nothing new.
+    final class HeldRefresh: Sendable {
+        let keys: IDTokenSigningKeySet
+        let answered = Atomic<Bool>(false)
+        let entered = Atomic<Bool>(false)
+        /// Set when asked again while the first answer is held: a refresh that did not wait.
+        let askedAgain = Atomic<Bool>(false)
+        let release = Mutex<CheckedContinuation<Void, Never>?>(nil)
+
+        init(_ keys: IDTokenSigningKeySet) { self.keys = keys }
+
+        func next() async -> IDTokenSigningKeySet? {
+            guard !answered.exchange(true, ordering: .relaxed) else {
+                askedAgain.store(true, ordering: .relaxed)
+                return nil
+            }
+            await withCheckedContinuation { continuation in
+                release.withLock { $0 = continuation }
+                entered.store(true, ordering: .relaxed)
+            }
+            return keys
+        }
+    }
+
+    @Test("a token of a rotated key arriving while another refresh installs the new keys waits for them and verifies", .hangGuard)
+    func concurrentRefreshIsJoined() async throws {
+        let clock = Clock()
+        let old = try IDTokenSigningKey.generate(algorithm: .es256)
+        let new = try IDTokenSigningKey.generate(algorithm: .es256)
+        let source = HeldRefresh(IDTokenSigningKeySet(keys: [new, old]))
+        let issuer = await IDTokenIssuer(
+            projectID: "demo-a", signingKeys: IDTokenSigningKeySet(old), clock: clock.read, refresh: { await source.next() })
+        let other = await IDTokenIssuer(projectID: "demo-a", signingKeys: IDTokenSigningKeySet(new), clock: clock.read)
+        let token = try await other.sign(Self.claims(other, at: clock.read()))
+
+        let periodic = Task { await issuer.refreshKeys() }
+        while !source.entered.load(ordering: .relaxed) { await Task.yield() }
+        let verifying = Task { try await issuer.verify(token) }
+        // The verification's own refresh finds the periodic one under way and waits for it; one
+        // that asked the source again instead would get nothing and refuse the token.
+        for _ in 0..<10_000 where !source.askedAgain.load(ordering: .relaxed) { await Task.yield() }
+        source.release.withLock { $0?.resume() }
+        let askedAgain = source.askedAgain.load(ordering: .relaxed)
+        #expect(!askedAgain)
+        #expect(await periodic.value)
+        #expect(try await verifying.value.subject == "user-1")
+    }
+
     @Test func customClaimsAreTopLevelAndNeverReplaceTheTokensOwn() async throws {
         let clock = Clock()
         let issuer = await IDTokenIssuer(projectID: "demo-a", signingKey: try IDTokenSigningKey.generate(), clock: clock.read)
