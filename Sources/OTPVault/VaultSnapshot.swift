@@ -10,9 +10,17 @@ internal import OTPURI
 /// so the snapshot is a plain binary layout read without either. Its format is private to one
 /// version of OTPKit and lives only as long as the session: a snapshot that does not read is
 /// ignored, and the vault is opened the long way.
+///
+/// The payload ends with an HMAC-SHA256 of the rest under a key derived from the master key, and
+/// is trusted only when it matches: a payload truncated, corrupted, spliced from two unlocks or
+/// written by another program under the same key description is ignored rather than read as
+/// entries. It does not stop a process that can read the key (it could compute the tag too): the
+/// kernel's possessor-only permission keeps those to this login session's processes.
 package struct VaultSnapshot {
     /// Identifies the layout; bumped whenever it changes.
-    static let format: UInt8 = 1
+    static let format: UInt8 = 2
+    /// The length of the authentication tag at the end of the payload.
+    static let tagByteCount = 32
 
     /// The vault's 32-byte master key.
     package var masterKey: SecureBytes
@@ -54,10 +62,12 @@ package struct VaultSnapshot {
                 }
             }
         }
-        if writer.buffer.count > maximumByteCount {
+        if writer.buffer.count + Self.tagByteCount > maximumByteCount {
             // Too many entries for one key: keep the master key alone, and the entries come from the file.
             writer.buffer.removeSubrange(keyAndStamp...)
         }
+        let tag = writer.buffer.withUnsafeBytes { Self.tag(of: $0, masterKey: masterKey) }
+        writer.buffer.append(contentsOf: tag)
         defer { writer.wipe() }
         return writer.buffer.withUnsafeBytes { bytes in
             SecureBytes(count: bytes.count) { buffer in
@@ -67,15 +77,29 @@ package struct VaultSnapshot {
         }
     }
 
-    /// Reads a payload; `nil` when it is not one this version wrote.
+    /// The tag of `content` (everything before it): HMAC-SHA256 under a key derived from the
+    /// master key for this use alone, so that the master key itself only ever keys AES-GCM.
+    static func tag(of content: UnsafeRawBufferPointer, masterKey: SecureBytes) -> [UInt8] {
+        var key = masterKey.withUnsafeBytes { master in
+            Array("otpkit vault keyring snapshot".utf8).withUnsafeBytes { HMACSHA256.code(key: master, message: $0) }
+        }
+        defer { for index in key.indices { key[index] = 0 } }
+        return HMACSHA256.code(key: key, message: content)
+    }
+
+    /// Reads a payload; `nil` when it is not one this version wrote or its tag does not match.
     init?(decoding payload: SecureBytes) {
-        let decoded: VaultSnapshot? = payload.withUnsafeBytes { bytes in
+        let decoded: VaultSnapshot? = payload.withUnsafeBytes { whole in
+            guard whole.count > 1 + 32 + Self.tagByteCount, whole[0] == Self.format else { return nil }
+            let bytes = UnsafeRawBufferPointer(rebasing: whole[..<(whole.count - Self.tagByteCount)])
             var reader = Reader(bytes: bytes)
             guard reader.byte() == Self.format, let key = reader.bytes(32) else { return nil }
             let masterKey = SecureBytes(count: 32) { buffer in
                 buffer.copyMemory(from: key)
                 return 32
             }
+            let tag = Array(UnsafeRawBufferPointer(rebasing: whole[(whole.count - Self.tagByteCount)...]))
+            guard ConstantTime.equal(Self.tag(of: bytes, masterKey: masterKey), tag) else { return nil }
             guard let device = reader.integer(), let inode = reader.integer(), let size = reader.integer(),
                 let seconds = reader.integer(), let nanoseconds = reader.integer()
             else { return nil }
