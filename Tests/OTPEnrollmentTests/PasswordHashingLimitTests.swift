@@ -64,7 +64,9 @@ struct PasswordHashingLimitTests {
             try await group.waitForAll()
         }
         #expect(probe.refused.load(ordering: .relaxed) == 5)
-        #expect(probe.mostRunning.load(ordering: .relaxed) == 2)
+        // Never more than the gate admits; how many of those dispatch runs at once is its own
+        // choice (a loaded machine may give two blocked items one thread in turn).
+        #expect((1...2).contains(probe.mostRunning.load(ordering: .relaxed)))
         #expect(probe.onGateThreads.load(ordering: .relaxed) == 5)
         #expect(gate.load == (0, 0, 5))
     }
