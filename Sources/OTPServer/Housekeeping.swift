@@ -4,7 +4,7 @@ public import OTPEnrollment
 
 /// The server's purge of what has run out in the store: expired sessions and pending enrollments,
 /// spent pending sign-ins, phone verifications, quota windows that ended and locks that ended
-/// (``MultiFactorService/purgeExpired()``), run by ``run(every:)`` until its task is cancelled.
+/// (`MultiFactorService.purgeExpired()`), run by ``run(every:)`` until its task is cancelled.
 ///
 /// Without it the store only grows: a session is deleted when it is next used after expiring,
 /// and most are never used again. Each purge is counted in `otpkit_purges_total` by `outcome`
@@ -23,6 +23,8 @@ public struct Housekeeping: Sendable {
     /// Housekeeping of `service`'s store.
     ///
     /// - Parameters:
+    ///   - service: The service whose store is purged.
+    ///   - logger: Receives a failed purge, without the store's detail.
     ///   - clock: The time the last purge is reported at (Unix seconds).
     ///   - metricsFactory: Where purges are counted; `nil` for swift-metrics' global factory.
     public init(

@@ -20,7 +20,7 @@ public struct IdentityToolkitConfiguration: Sendable {
     /// default): a request from one of them counts under the last entry of the header that is not
     /// itself one of them, since a proxy appends the address it received the request from and a
     /// client writes the rest as it likes. A request from any other peer counts under the peer.
-    /// Addresses are IPv4 or IPv6, compared as addresses (``ClientAddress``).
+    /// Addresses are IPv4 or IPv6, compared as addresses however they are written (`::ffff:192.0.2.1` is `192.0.2.1`).
     public var trustedProxies: Set<String>
     /// The domains `GET /v1/projects` lists as allowed to host the project's sign-in pages
     /// (default `localhost`, as the emulator answers).
