@@ -53,9 +53,10 @@ struct ServerProcess {
     /// Runs `body` against a server started with exactly `commandLine` and `environment` added to
     /// the inherited one (every `OTPKIT_SERVER_*` variable of the test's own environment removed,
     /// so only the test decides them); `projectID` is the one the server is expected to serve.
+    /// `standardError`, when given, gets what the server wrote there, once it has exited.
     static func with(
         commandLine: [String], environment: [String: String] = [:], projectID: String, in directory: TemporaryDirectory,
-        _ body: (ServerProcess) async throws -> Void
+        standardError: ((String) -> Void)? = nil, _ body: (ServerProcess) async throws -> Void
     ) async throws {
         let executable = try BuiltProduct.path("otpkit-server")
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
@@ -76,6 +77,7 @@ struct ServerProcess {
             }
             try await client.shutdown()
             #expect(output.status == 0, "otpkit-server did not exit 0 after SIGTERM: \(output)")
+            standardError?(output.stderr)
         } catch {
             try? await client.shutdown()
             throw error
