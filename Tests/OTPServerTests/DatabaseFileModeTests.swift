@@ -16,19 +16,17 @@ struct DatabaseFileModeTests {
         let keyFile = try ServerProcess.sealingKeyFile(in: directory)
         let commandLine = ["--db", database, "--key-file", keyFile, "--project-id", "demo-otpkit", "--port", "0", "--emulator"]
         var logged = ""
-        try await ServerProcess.with(commandLine: commandLine, projectID: "demo-otpkit", in: directory, standardError: { logged = $0 }) { server in
+        let serve: (ServerProcess) async throws -> Void = { server in
             let ready = try await server.get("/")
             #expect(ready.status == 200)
         }
+        try await ServerProcess.with(commandLine: commandLine, projectID: "demo-otpkit", in: directory, standardError: { logged = $0 }, serve)
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: database)[.posixPermissions] as? Int)
         #expect(mode == 0o600, "\(String(mode, radix: 8))")
         #expect(!logged.contains("readable by other users"), "\(logged)")
 
         chmod(database, 0o644)
-        try await ServerProcess.with(commandLine: commandLine, projectID: "demo-otpkit", in: directory, standardError: { logged = $0 }) { server in
-            let ready = try await server.get("/")
-            #expect(ready.status == 200)
-        }
+        try await ServerProcess.with(commandLine: commandLine, projectID: "demo-otpkit", in: directory, standardError: { logged = $0 }, serve)
         #expect(logged.contains("the database file \(database) is readable by other users"), "\(logged)")
         #expect(logged.contains("run chmod 600 on it"))
     }
