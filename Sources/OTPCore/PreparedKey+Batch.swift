@@ -29,12 +29,12 @@ extension PreparedKey {
     }
 
     /// ``truncatedValue(counter:)`` of `count` counters, written to `values`: on the lane kernels
-    /// when the key ``computesInLanes``, otherwise two at a time on OpenSSL's transforms with their
+    /// when the key has a ``laneKernel``, otherwise two at a time on OpenSSL's transforms with their
     /// calls interleaved.
     @inline(__always)
     func truncatedValues(counters: UnsafePointer<UInt64>, count: Int, into values: UnsafeMutablePointer<UInt32>) {
-        if computesInLanes {
-            truncatedValues(lanes: counters, count: count, into: values)
+        if let kernel = laneKernel {
+            truncatedValues(lanes: counters, kernel: kernel, count: count, into: values)
             return
         }
         var index = 0
@@ -55,13 +55,13 @@ extension PreparedKey {
                 let algorithm = keys[start].algorithm
                 var end = start + 1
                 while end < keys.count, keys[end].algorithm == algorithm { end += 1 }
-                if keys[start].computesInLanes {
+                if let kernel = keys[start].laneKernel {
                     packed.removeAll(keepingCapacity: true)
-                    for index in start..<end { packed.append(keys[index].laneKey) }
+                    for index in start..<end { packed.append(keys[index].laneKey(for: kernel)) }
                     withUnsafePointer(to: counter) { counter in
                         packed.withUnsafeBytes { packed in
                             laneValues(
-                                algorithm, keys: packed, keyStride: 1, counters: counter, counterStride: 0, into: values.baseAddress! + start,
+                                kernel, keys: packed, keyStride: 1, counters: counter, counterStride: 0, into: values.baseAddress! + start,
                                 count: end - start)
                         }
                     }

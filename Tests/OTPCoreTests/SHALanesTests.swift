@@ -19,8 +19,10 @@ struct SHALanesTests {
         // leaving the kernels untested.
         #expect(SHALanes.available == !disabled, "SHA extensions missing on this CPU, or the variable ignored")
         let key = PreparedKey(secret: try OTPSecret(bytes: Array(repeating: 1, count: 20)), algorithm: .sha1)
-        #expect(key.computesInLanes == !disabled)
-        #expect(!PreparedKey(secret: try OTPSecret(bytes: Array(repeating: 1, count: 64)), algorithm: .sha512).computesInLanes)
+        #expect((key.laneKernel == .sha1) == !disabled)
+        #expect(PreparedKey(secret: try OTPSecret(bytes: Array(repeating: 1, count: 64)), algorithm: .sha512).laneKernel == nil)
+        // Each hash meets its own kernel, and SHA-512, whose blocks the kernels do not cover, none.
+        #expect(LaneKernel(.sha1) == .sha1 && LaneKernel(.sha256) == .sha256 && LaneKernel(.sha512) == nil)
     }
 
     @Test("1, 2 and 4 lanes equal OpenSSL's SHA1_Transform and SHA256_Transform on 10 million random inputs", arguments: [5, 8])
