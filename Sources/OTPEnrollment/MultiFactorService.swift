@@ -219,18 +219,16 @@ public final class MultiFactorService: Sendable {
         }
     }
 
-    /// The session of `user` when it may change how the account is signed in to (`operation`: a
+    /// Checks that `user`'s session may change how the account is signed in to (`operation`: a
     /// password, an address, a linked or unlinked provider, the account's deletion): live and,
     /// unless ``MultiFactorConfiguration/credentialChangesRequireRecentLogin`` is off, signed in
     /// within ``MultiFactorConfiguration/recentLoginWindow``, as Firebase requires. With
     /// `needsSecondFactor`, an account with second factors also needs a session that completed
     /// one, as a fresh sign-in would: otherwise the first factor alone could replace the credential
     /// that the second factor guards.
-    func credentialChangeSession(_ user: User, for operation: String, needsSecondFactor: Bool = false) async throws(AuthError)
-        -> SessionRecord
-    {
+    func requireCredentialChange(_ user: User, for operation: String, needsSecondFactor: Bool = false) async throws(AuthError) {
         let session = try await liveSession(user)
-        guard configuration.credentialChangesRequireRecentLogin else { return session }
+        guard configuration.credentialChangesRequireRecentLogin else { return }
         try requireRecentLogin(session, now: clock.now(), for: operation)
         if needsSecondFactor, session.secondFactorEnrollmentID == nil, !(try await enrolledFactors(userID: session.userID)).isEmpty {
             throw AuthError(
@@ -238,7 +236,6 @@ public final class MultiFactorService: Sendable {
                 "\(operation) on an account with second factors needs a sign-in that completed one: sign in again with the second factor, then retry"
             )
         }
-        return session
     }
 
     /// A new unguessable id (``RandomIDs``).
