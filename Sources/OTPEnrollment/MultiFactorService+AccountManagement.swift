@@ -53,30 +53,32 @@ extension MultiFactorService {
         case .remove: changes.phone = .remove
         case nil: break
         }
-        if let password {
-            // The store decides, but what it would refuse is refused before the hash's cost.
-            try checkNewPassword(password)
+        if password != nil || !unlinkedProviders.isEmpty {
             guard let account = try await storeCall("reading an account", { try await store.account(id: id) }) else { return .accountNotFound }
-            guard changes.email != nil || account.email != nil else {
-                throw AuthError(.operationNotAllowed, "a password needs an email address: give both")
+            if !unlinkedProviders.isEmpty {
+                let linked = Set(try await details(account).providerData.map(\.providerID))
+                if let missing = unlinkedProviders.subtracting(linked).sorted().first {
+                    let has = linked.isEmpty ? "none" : linked.sorted().joined(separator: ", ")
+                    throw AuthError(
+                        .noSuchProvider,
+                        "the account has no \(missing.prefix(60)) provider to unlink: it has \(has), as its providerUserInfo lists")
+                }
+                changes.unlinkedProviders = unlinkedProviders
             }
-            if let address = changes.email, let owner = try await storeCall("reading an account", { try await store.account(email: address) }),
-                owner.id != id
-            {
-                return .emailAlreadyInUse
+            if let password {
+                // The store decides, but what it would refuse is refused before the hash's cost.
+                try checkNewPassword(password)
+                guard changes.email != nil || account.email != nil else {
+                    throw AuthError(.operationNotAllowed, "a password needs an email address: give both")
+                }
+                if let address = changes.email,
+                    let owner = try await storeCall("reading an account", { try await store.account(email: address) }), owner.id != id
+                {
+                    return .emailAlreadyInUse
+                }
+                changes.passwordHash = try await newPasswordHash(password)
+                changes.tokensValidAfter = max(changes.tokensValidAfter ?? 0, clock.now())
             }
-            changes.passwordHash = try await newPasswordHash(password)
-            changes.tokensValidAfter = max(changes.tokensValidAfter ?? 0, clock.now())
-        }
-        if !unlinkedProviders.isEmpty {
-            guard let account = try await storeCall("reading an account", { try await store.account(id: id) }) else { return .accountNotFound }
-            let linked = Set(try await details(account).providerData.map(\.providerID))
-            if let missing = unlinkedProviders.subtracting(linked).sorted().first {
-                let has = linked.isEmpty ? "none" : linked.sorted().joined(separator: ", ")
-                throw AuthError(
-                    .noSuchProvider, "the account has no \(missing.prefix(60)) provider to unlink: it has \(has), as its providerUserInfo lists")
-            }
-            changes.unlinkedProviders = unlinkedProviders
         }
         let update = try await storeCall("updating an account") { try await store.updateAccount(id: id, changes: changes) }
         guard case .updated = update else { return update }

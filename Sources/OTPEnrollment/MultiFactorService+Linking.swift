@@ -2,7 +2,7 @@ extension MultiFactorService {
     /// `accounts:signUp` / `accounts:signInWithIdp` with the user's ID token: one store operation
     /// links the credential, then the user continues in a new session that knows it.
     func link(_ user: User, with credential: AuthCredential) async throws(AuthError) -> AuthDataResult {
-        try await requireCredentialChange(user, for: "linking a credential")
+        try await requireCredentialChange(try await liveSession(user), for: "linking a credential")
         let now = clock.now()
         let account = try await linkableAccount(user)
         switch credential.secret {
@@ -72,7 +72,7 @@ extension MultiFactorService {
     /// `accounts:update` with `deleteProvider`: removes one identity, or the password with its
     /// address, in one store operation.
     func unlink(_ user: User, fromProvider providerID: String) async throws(AuthError) -> User {
-        try await requireCredentialChange(user, for: "unlinking a provider")
+        try await requireCredentialChange(try await liveSession(user), for: "unlinking a provider")
         let account = try await linkableAccount(user)
         let removed = try await storeCall("unlinking a provider") { try await store.unlinkProvider(providerID, accountID: account.id) }
         guard removed else {

@@ -9,7 +9,7 @@ extension MultiFactorService {
     func updateProfile(
         _ user: User, email: String?, password: String?, displayName: AttributeChange<String>?, photoURL: AttributeChange<String>?
     ) async throws(AuthError) -> User {
-        _ = try await liveSession(user)
+        let session = try await liveSession(user)
         let userID = user.uid
         guard let account = try await storeCall("reading the account", { try await store.account(id: userID) }) else {
             throw AuthError(.userNotFound, "the user's account was deleted")
@@ -20,7 +20,7 @@ extension MultiFactorService {
         let newAddress = address == account.email ? nil : address
         if newAddress != nil || password != nil {
             let operation = password != nil ? "changing the password" : "changing the email address"
-            try await requireCredentialChange(user, for: operation, needsSecondFactor: true)
+            try await requireCredentialChange(session, for: operation, needsSecondFactor: true)
         }
         let now = clock.now()
         let update = try await updateAccount(
@@ -52,7 +52,7 @@ extension MultiFactorService {
     /// A signed-in user's deletion of their own account (Firebase's `accounts:delete` with an ID
     /// token), with every identity, factor and session of it.
     func deleteOwnAccount(_ user: User) async throws(AuthError) {
-        try await requireCredentialChange(user, for: "deleting the account")
+        try await requireCredentialChange(try await liveSession(user), for: "deleting the account")
         let userID = user.uid
         guard try await storeCall("deleting an account", { try await store.deleteAccount(id: userID) }) else {
             throw AuthError(.userNotFound, "the user's account was deleted already")

@@ -219,15 +219,14 @@ public final class MultiFactorService: Sendable {
         }
     }
 
-    /// Checks that `user`'s session may change how the account is signed in to (`operation`: a
-    /// password, an address, a linked or unlinked provider, the account's deletion): live and,
-    /// unless ``MultiFactorConfiguration/credentialChangesRequireRecentLogin`` is off, signed in
-    /// within ``MultiFactorConfiguration/recentLoginWindow``, as Firebase requires. With
+    /// Checks that `session`, live, may change how its account is signed in to (`operation`: a
+    /// password, an address, a linked or unlinked provider, the account's deletion): unless
+    /// ``MultiFactorConfiguration/credentialChangesRequireRecentLogin`` is off, signed in within
+    /// ``MultiFactorConfiguration/recentLoginWindow``, as Firebase requires. With
     /// `needsSecondFactor`, an account with second factors also needs a session that completed
     /// one, as a fresh sign-in would: otherwise the first factor alone could replace the credential
     /// that the second factor guards.
-    func requireCredentialChange(_ user: User, for operation: String, needsSecondFactor: Bool = false) async throws(AuthError) {
-        let session = try await liveSession(user)
+    func requireCredentialChange(_ session: SessionRecord, for operation: String, needsSecondFactor: Bool = false) async throws(AuthError) {
         guard configuration.credentialChangesRequireRecentLogin else { return }
         try requireRecentLogin(session, now: clock.now(), for: operation)
         if needsSecondFactor, session.secondFactorEnrollmentID == nil, !(try await enrolledFactors(userID: session.userID)).isEmpty {
