@@ -153,12 +153,12 @@ public struct CommandSMSSender: SMSSender {
             platformOptions: options)
     }
 
-    /// The program's whole environment: `PATH`, `LANG` and ``passedEnvironment`` as `lookup`
-    /// (this process's environment) has them, then ``environment``.
-    func childEnvironment(lookup: (String) -> String? = { getenv($0).map { String(cString: $0) } }) -> [Environment.Key: String] {
+    /// The program's whole environment: `PATH`, `LANG` and ``passedEnvironment`` as this process
+    /// has them, then ``environment``.
+    func childEnvironment() -> [Environment.Key: String] {
         var variables: [Environment.Key: String] = [:]
         for name in ["PATH", "LANG"] + passedEnvironment {
-            if let value = lookup(name) { variables[Environment.Key(stringLiteral: name)] = value }
+            if let value = getenv(name) { variables[Environment.Key(stringLiteral: name)] = String(cString: value) }
         }
         for (name, value) in environment {
             variables[Environment.Key(stringLiteral: name)] = value

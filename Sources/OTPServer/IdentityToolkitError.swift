@@ -1,5 +1,6 @@
 internal import Foundation
 internal import Hummingbird
+internal import NIOCore
 internal import OTPEnrollment
 
 /// An error answer as Identity Toolkit gives it:
@@ -70,5 +71,12 @@ struct IdentityToolkitError: Error {
 
     var body: Body {
         Body(error: .init(code: status.code, message: message, errors: [.init(message: message, reason: reason)], status: statusName))
+    }
+
+    /// The answer that carries this error: its status and ``body`` as JSON.
+    var response: Response {
+        // The body is strings and numbers, which JSONEncoder always encodes.
+        let data = (try? JSONEncoder().encode(body)) ?? Data()
+        return Response(status: status, headers: [.contentType: "application/json; charset=UTF-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

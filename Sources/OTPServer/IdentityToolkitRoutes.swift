@@ -205,7 +205,7 @@ public struct IdentityToolkitRoutes: Sendable {
         if error.status.code >= 500 {
             logger.error("request failed", metadata: ["code": "\(error.code)"])
         }
-        return json(error.body, status: error.status)
+        return error.response
     }
 
     private func keySet() -> Response {

@@ -1,6 +1,4 @@
 public import Hummingbird
-internal import Foundation
-internal import NIOCore
 internal import OTPCore
 
 /// Answers 403 in Identity Toolkit's error shape to a request whose `Host` header (HTTP/2's
@@ -17,12 +15,10 @@ public struct LoopbackHostMiddleware<Context: RequestContext>: RouterMiddleware 
 
     public func handle(_ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response) async throws -> Response {
         guard let host = request.head.authority, LoopbackHost.contains(authority: host) else {
-            let refusal = IdentityToolkitError(
+            return IdentityToolkitError(
                 status: .forbidden, "PERMISSION_DENIED",
-                "the emulator answers requests addressed to localhost, 127.0.0.1 or [::1] only: connect to it by one of those names")
-            let body = (try? JSONEncoder().encode(refusal.body)) ?? Data()
-            return Response(
-                status: .forbidden, headers: [.contentType: "application/json; charset=UTF-8"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+                "the emulator answers requests addressed to localhost, 127.0.0.1 or [::1] only: connect to it by one of those names"
+            ).response
         }
         return try await next(request, context)
     }

@@ -40,7 +40,8 @@ struct ServerSettings: Sendable {
     /// The text messages one user may be sent per hour (`PhoneSettings.sendsPerUser`); the
     /// service's default when `nil`.
     var codeSendsPerAccount: Int?
-    /// The proxies whose `X-Forwarded-For` is believed, canonical (``ClientAddress``).
+    /// The proxies whose `X-Forwarded-For` is believed, each an IP address as given
+    /// (`IdentityToolkitConfiguration` compares them in one spelling).
     var trustedProxies: [String]
     /// Seconds.
     var idleTimeout: Int
@@ -111,13 +112,11 @@ struct ServerSettings: Sendable {
         limits = try Self.limits(layer, emulator: emulator)
         codeSendsPerAccount = layer.codeSendsPerAccount
         if let codeSendsPerAccount, codeSendsPerAccount < 1 { throw ValidationError("--sms-limit-per-account must be at least 1") }
-        trustedProxies = try (layer.trustedProxies ?? []).map { (address) throws(ValidationError) in
-            guard let canonical = ClientAddress.canonical(parsing: address) else {
-                throw ValidationError(
-                    "--trust-forwarded-for \(address.debugDescription) is not an IP address: give the address of the proxy in front, such as 127.0.0.1"
-                )
-            }
-            return canonical
+        trustedProxies = layer.trustedProxies ?? []
+        for address in trustedProxies where ClientAddress.canonical(parsing: address) == nil {
+            throw ValidationError(
+                "--trust-forwarded-for \(address.debugDescription) is not an IP address: give the address of the proxy in front, such as 127.0.0.1"
+            )
         }
         idleTimeout = layer.idleTimeout ?? LimitOptions.defaultTimeout
         requestTimeout = layer.requestTimeout ?? LimitOptions.defaultTimeout
