@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import JWTKit
 import HummingbirdTesting
 import Logging
 import NIOCore
@@ -21,6 +20,7 @@ struct InProcessServer: Sendable {
     let clock: ManualEnrollmentClock
     let service: MultiFactorService
     let client: any TestClientProtocol
+    var projectID: String { Self.projectID }
 
     /// Runs `body` against routes under `--emulator` (any API key, `Bearer owner` for admin calls).
     static func with(
@@ -50,44 +50,9 @@ struct InProcessServer: Sendable {
         return ServerProcess.Answer(status: Int(response.status.code), body: String(buffer: response.body))
     }
 
-    /// The claims of `token`, verified against the published key set as a relying party does.
-    func verifiedClaims(_ token: String) async throws -> IDTokenClaims {
-        let keySet = try await client.execute(uri: "/.well-known/jwks.json", method: .get)
-        let keys = JWTKeyCollection()
-        try await keys.add(jwksJSON: String(buffer: keySet.body))
-        return try await keys.verify(token, as: IDTokenClaims.self)
-    }
-
-    /// An account with a verified address made by the administrator, then signed in with its
-    /// password: its uid and ID token.
-    func verifiedUser(_ email: String, password: String = "long enough") async throws -> (uid: String, idToken: String) {
-        let created = try await post(
-            "/identitytoolkit.googleapis.com/v1/projects/\(Self.projectID)/accounts",
-            #"{"email":"\#(email)","password":"\#(password)","emailVerified":true}"#, headers: [.authorization: "Bearer owner"])
-        try #require(created.status == 200, "\(created.body)")
-        let signedIn = try await post(ServerProcess.signInPath, #"{"email":"\#(email)","password":"\#(password)","returnSecureToken":true}"#)
-        return (try #require(signedIn.json["localId"] as? String), try #require(signedIn.json["idToken"] as? String, "\(signedIn.body)"))
-    }
-
-    /// Enrolls a TOTP factor with the current code: the key (Base32), the enrollment id and the
-    /// ID token the enrollment answered.
-    func enrollTOTP(_ idToken: String) async throws -> (key: String, enrollmentID: String, idToken: String) {
-        let started = try await post(ServerProcess.v2("mfaEnrollment:start"), #"{"idToken":"\#(idToken)","totpEnrollmentInfo":{}}"#)
-        let info = try #require(started.json["totpSessionInfo"] as? [String: Any], "\(started.body)")
-        let key = try #require(info["sharedSecretKey"] as? String)
-        let sessionInfo = try #require(info["sessionInfo"] as? String)
-        let finalized = try await post(
-            ServerProcess.v2("mfaEnrollment:finalize"),
-            #"{"idToken":"\#(idToken)","totpVerificationInfo":{"sessionInfo":"\#(sessionInfo)","verificationCode":"\#(try code(key))"}}"#)
-        let token = try #require(finalized.json["idToken"] as? String, "\(finalized.body)")
-        let lookup = try await post(ServerProcess.lookupPath, #"{"idToken":"\#(token)"}"#)
-        let factors = try #require(((lookup.json["users"] as? [[String: Any]])?.first?["mfaInfo"]) as? [[String: Any]], "\(lookup.body)")
-        return (key, try #require(factors.first?["mfaEnrollmentId"] as? String), token)
-    }
-
     /// The code of `key` at the clock's time.
     func code(_ key: String) throws -> String {
-        try TOTPCodes.code(key, step: clock.now() / 30)
+        try TOTPCodes.code(key, step: currentStep)
     }
 
     /// Moves the clock to the start of the next time step, so that a new code exists.
@@ -109,5 +74,18 @@ struct InProcessServer: Sendable {
             try #require(finalized.json["idToken"] as? String, "\(finalized.body)"),
             try #require(finalized.json["refreshToken"] as? String, "\(finalized.body)")
         )
+    }
+}
+
+extension InProcessServer: IdentityToolkitTestClient {
+    var currentStep: Int64 { clock.now() / 30 }
+
+    func send(_ path: String, _ body: String, bearer: String?) async throws -> ServerProcess.Answer {
+        try await post(path, body, headers: bearer.map { [.authorization: "Bearer " + $0] } ?? [:])
+    }
+
+    func get(_ path: String) async throws -> ServerProcess.Answer {
+        let response = try await client.execute(uri: path, method: .get)
+        return ServerProcess.Answer(status: Int(response.status.code), body: String(buffer: response.body))
     }
 }

@@ -8,7 +8,7 @@ struct RevokedPendingSignInRouteTests {
     func revokedCredentialIsRefused() async throws {
         try await InProcessServer.with { server in
             let (uid, token) = try await server.verifiedUser("kim@example.com")
-            let (key, enrollmentID, _) = try await server.enrollTOTP(token)
+            let (key, enrollmentID, _, _) = try await server.enrollTOTP(token)
             server.nextStep()
             let first = try await server.post(
                 ServerProcess.signInPath, #"{"email":"kim@example.com","password":"long enough","returnSecureToken":true}"#)

@@ -16,7 +16,7 @@ struct StaleSessionRouteTests {
     func takeoverIsRefused() async throws {
         try await InProcessServer.with { server in
             let (uid, enrolling) = try await server.verifiedUser("ada@example.com")
-            let (key, enrollmentID, _) = try await server.enrollTOTP(enrolling)
+            let (key, enrollmentID, _, _) = try await server.enrollTOTP(enrolling)
             server.nextStep()
             let signedInAt = server.clock.now()
             let (_, refreshToken) = try await server.signInWithTOTP("ada@example.com", key: key, enrollmentID: enrollmentID)
@@ -95,7 +95,7 @@ struct StaleSessionRouteTests {
     func passwordChangeNeedsSecondFactor() async throws {
         try await InProcessServer.with { server in
             let (_, enrolling) = try await server.verifiedUser("erin@example.com")
-            let (_, _, enrolledToken) = try await server.enrollTOTP(enrolling)
+            let (_, _, _, enrolledToken) = try await server.enrollTOTP(enrolling)
             let refused = try await server.post(Self.update, #"{"idToken":"\#(enrolledToken)","password":"attacker's choice"}"#)
             #expect(refused.errorMessage?.hasPrefix("CREDENTIAL_TOO_OLD_LOGIN_AGAIN : ") == true, "\(refused.body)")
             let renamed = try await server.post(Self.update, #"{"idToken":"\#(enrolledToken)","displayName":"Erin"}"#)
