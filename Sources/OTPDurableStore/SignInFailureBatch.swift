@@ -35,19 +35,20 @@ package struct SignInFailureBatch: Sendable {
 
     /// Each request's outcome, in the order of the requests.
     package private(set) var outcomes: [SignInFailure] = []
-    /// The counters to store, each once, with its value after the whole batch.
-    package private(set) var counters: [(key: String, counter: FailureCounter)] = []
+    /// The counters to store, each once, with its value after the whole batch and the time of
+    /// its last failure counted.
+    package private(set) var counters: [(key: String, counter: FailureCounter, countedAt: Int64)] = []
 
     /// Decides `requests` against `rows`.
     package init(_ requests: [Request], rows: Rows) {
         var rows = rows
-        var counted: Set<String> = []
+        var countedAt: [String: Int64] = [:]
         for request in requests {
             let outcome = record(request, rows: &rows)
-            if case .counted = outcome { counted.insert(request.failureKey) }
+            if case .counted = outcome { countedAt[request.failureKey] = max(countedAt[request.failureKey] ?? .min, request.time) }
             outcomes.append(outcome)
         }
-        counters = counted.map { (key: $0, counter: rows.failures[$0] ?? .zero) }
+        counters = countedAt.map { (key: $0.key, counter: rows.failures[$0.key] ?? .zero, countedAt: $0.value) }
     }
 
     /// What the batch reads: its credentials (each once) and its failure counters' keys.

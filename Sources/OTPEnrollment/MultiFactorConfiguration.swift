@@ -27,6 +27,10 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
     public var maximumConsecutiveFailures: Int
     /// Seconds a lock lasts.
     public var lockoutDuration: Int64
+    /// Seconds failures in a row are remembered after the last one (a day by default):
+    /// ``MultiFactorService/purgeExpired()`` forgets an unlocked failure counter this long after
+    /// it last counted, so counters do not pile up for every address and factor ever tried.
+    public var failureMemory: Int64
     /// The number of bytes of each new secret (Firebase's keys are 20 bytes, 32 Base32 characters).
     public var secretByteCount: Int
     /// Seconds a session may go unused before it ends (default 7 days). Uses are recorded to the
@@ -66,6 +70,7 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
         credentialChangesRequireRecentLogin: Bool = true,
         maximumConsecutiveFailures: Int = 5,
         lockoutDuration: Int64 = 300,
+        failureMemory: Int64 = 86_400,
         secretByteCount: Int = 20,
         sessionIdleLifetime: Int64 = 7 * 86_400,
         sessionAbsoluteLifetime: Int64 = 30 * 86_400,
@@ -81,6 +86,7 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
         self.credentialChangesRequireRecentLogin = credentialChangesRequireRecentLogin
         self.maximumConsecutiveFailures = maximumConsecutiveFailures
         self.lockoutDuration = lockoutDuration
+        self.failureMemory = failureMemory
         self.secretByteCount = secretByteCount
         self.sessionIdleLifetime = sessionIdleLifetime
         self.sessionAbsoluteLifetime = sessionAbsoluteLifetime
@@ -100,6 +106,8 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
             ("pendingSignInLifetime", pendingSignInLifetime),
             ("recentLoginWindow", recentLoginWindow),
             ("lockoutDuration", lockoutDuration),
+            ("failureMemory", failureMemory),
+            ("passwords.knownSourceLifetime", passwords.knownSourceLifetime),
             ("sessionIdleLifetime", sessionIdleLifetime),
             ("sessionAbsoluteLifetime", sessionAbsoluteLifetime),
         ] where value <= 0 {

@@ -30,10 +30,12 @@ extension MultiFactorService {
     ///
     /// An unknown address costs the same hashing work as a wrong password. After
     /// ``MultiFactorConfiguration/maximumConsecutiveFailures`` wrong passwords in a row the
-    /// account refuses passwords for ``MultiFactorConfiguration/lockoutDuration`` seconds; after
-    /// ``PasswordSettings/maximumFailuresPerSource`` failures from one `source` in a window, that
-    /// source is refused whatever account it tries. A hash made at older parameters is replaced on
-    /// success.
+    /// address refuses passwords for ``MultiFactorConfiguration/lockoutDuration`` seconds, except
+    /// from a source the account signed in from within ``PasswordSettings/knownSourceLifetime``,
+    /// whose failures count and lock on their own: strangers can keep an address locked, not its
+    /// owner out. After ``PasswordSettings/maximumFailuresPerSource`` failures from one `source`
+    /// per ``PasswordSettings/sourceWindow``, that source is refused whatever account it tries. A
+    /// hash made at older parameters is replaced on success.
     ///
     /// - Parameters:
     ///   - email: The account's address, in any case and with surrounding spaces.
@@ -55,9 +57,10 @@ extension MultiFactorService {
         let hasher = PasswordHasher(parameters: settings.hashParameters)
         // Failures count per address, known or not, and an unknown address costs the same reads,
         // hash and write as a wrong password: neither the time taken nor a lock tells an attacker
-        // which addresses have accounts.
-        let failureKey = "password:" + address
+        // which addresses have accounts. A source the account signed in from before counts apart,
+        // so that strangers keeping the address locked do not lock out its owner.
         let found = try await storeCall("reading an account") { try await store.account(email: address) }
+        let failureKey = try await passwordFailureKey(address: address, accountID: found?.id, source: source, now: now)
         let failures = try await storeCall("reading password failures") { try await store.failureCounter(key: failureKey) }
         if let until = failures.lockEnd(at: now) {
             throw AuthError(.tooManyRequests, "too many wrong passwords for this address: try again in \(until - now) seconds")
@@ -88,6 +91,10 @@ extension MultiFactorService {
             try await storeCall("clearing password failures") { try await store.resetFailures(key: failureKey) }
         }
         try await storeCall("recording a sign-in") { try await store.recordAccountSignIn(id: account.id, at: now, passwordHash: rehash) }
+        if let source {
+            let until = now + settings.knownSourceLifetime
+            try await storeCall("recording the sign-in's source") { try await store.recordSignInSource(source, accountID: account.id, until: until) }
+        }
         let linked = try await storeCall("reading linked identities") { try await store.providerIdentities(accountID: account.id) }
         return try await signIn(firstFactorIdentity(account, provider: .password, linked: linked))
     }
@@ -154,9 +161,20 @@ extension MultiFactorService {
         AuthError(.invalidCredential, "the email address or the password is wrong")
     }
 
-    // The source's failures are counted in a quota (fixed windows every process agrees on); the
-    // failure that finds the quota full leaves a lock until the window ends, which is what the
-    // next attempt reads, so a refused source costs one store read and no hashing.
+    /// The key wrong passwords for `address` count under: the address's own, or, from a source
+    /// the account signed in from before, the address's and the source's together. An unknown
+    /// address reads as much as a known one.
+    private func passwordFailureKey(address: String, accountID: String?, source: String?, now: Int64) async throws(AuthError) -> String {
+        guard let source else { return "password:" + address }
+        let known = try await storeCall("reading the sign-in's source") {
+            try await store.isKnownSignInSource(source, accountID: accountID ?? "", at: now)
+        }
+        return known ? "password-known:" + address + " " + source : "password:" + address
+    }
+
+    // The source's failures are counted in a quota (a token bucket every process shares); the
+    // failure that finds the bucket full leaves a lock until it has room, which is what the next
+    // attempt reads, so a refused source costs one store read and no hashing.
     private func checkSource(_ source: String?, now: Int64) async throws(AuthError) {
         guard let source else { return }
         let counter = try await storeCall("reading the source's lock") { try await store.failureCounter(key: "password-source-lock:" + source) }

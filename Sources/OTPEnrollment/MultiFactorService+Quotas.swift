@@ -8,9 +8,11 @@ extension MultiFactorService {
     ///
     /// - Parameters:
     ///   - key: What is counted, such as `throttle:sign-in:ip:192.0.2.1`.
-    ///   - window: The length in seconds of the fixed windows the uses are counted in.
-    ///   - limit: The uses one window allows.
-    /// - Returns: The store's outcome: allowed with the uses left, or refused until the window ends.
+    ///   - window: The seconds over which `limit` uses are allowed.
+    ///   - limit: The uses allowed at once, and per `window` after; the bucket drains one each
+    ///     `window / limit` seconds (``QuotaBucket``).
+    /// - Returns: The store's outcome: allowed with the uses left at once, or refused until the
+    ///   bucket has room.
     /// - Throws: ``AuthError`` with ``AuthErrorCode/internalError`` when the store fails.
     public func consumeQuota(key: String, window: Int64, limit: Int) async throws(AuthError) -> QuotaConsumption {
         let now = clock.now()

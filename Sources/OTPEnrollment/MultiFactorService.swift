@@ -124,11 +124,13 @@ public final class MultiFactorService: Sendable {
         self.pendingCredentials = Self.pendingCredentials(keys)
     }
 
-    /// Deletes expired pending enrollments, sign-in credentials and sessions, and ended locks; call
-    /// it from time to time.
+    /// Deletes expired pending enrollments, sign-in credentials, sessions and known sign-in
+    /// sources, drained quotas, ended locks, and failures older than
+    /// ``MultiFactorConfiguration/failureMemory``; call it from time to time.
     public func purgeExpired() async throws(AuthError) {
         let now = clock.now()
-        try await storeCall("purging expired records") { try await store.purgeExpired(before: now) }
+        let forgotten = now - configuration.failureMemory
+        try await storeCall("purging expired records") { try await store.purgeExpired(before: now, failuresCountedBefore: forgotten) }
     }
 
     // MARK: Shared steps

@@ -103,6 +103,7 @@ extension PostgresEnrollmentStore {
             try await connection.execute("DELETE FROM phone_verifications WHERE user_id = \(id)")
             try await connection.execute("DELETE FROM sessions WHERE user_id = \(id)")
             try await connection.execute("DELETE FROM recovery_codes WHERE user_id = \(id)")
+            try await connection.execute("DELETE FROM sign_in_sources WHERE user_id = \(id)")
             // provider_identities go with the account (ON DELETE CASCADE).
             return true
         }

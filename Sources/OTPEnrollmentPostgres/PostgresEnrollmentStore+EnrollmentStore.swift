@@ -116,9 +116,10 @@ extension PostgresEnrollmentStore {
         let rows = try await transaction("counting a failure", retry: .ifNotApplied) { connection in
             try await connection.query(
                 """
-                INSERT INTO failure_counters AS c (key, consecutive_failures, locked_until)
-                VALUES (\(key), CASE WHEN 1 >= \(limit) THEN 0 ELSE 1 END, CASE WHEN 1 >= \(limit) THEN \(lockEnd) END)
+                INSERT INTO failure_counters AS c (key, consecutive_failures, locked_until, counted_at)
+                VALUES (\(key), CASE WHEN 1 >= \(limit) THEN 0 ELSE 1 END, CASE WHEN 1 >= \(limit) THEN \(lockEnd) END, \(time))
                 ON CONFLICT (key) DO UPDATE SET
+                    counted_at = \(time),
                     consecutive_failures = CASE
                         WHEN (CASE WHEN c.locked_until <= \(time) THEN 0 ELSE c.consecutive_failures END) + 1 >= \(limit) THEN 0
                         ELSE (CASE WHEN c.locked_until <= \(time) THEN 0 ELSE c.consecutive_failures END) + 1 END,
@@ -274,40 +275,68 @@ extension PostgresEnrollmentStore {
 
     // MARK: Quotas
 
-    /// One upsert: the count goes up in the row only while the window holds fewer than `limit`
-    /// uses (a later window starts again at one), so servers sharing the database never both take
-    /// the last use. The window comes from `QuotaCounter.consuming`, the rule every store shares.
+    /// The bucket's row taken (inserted empty if absent, and locked either way) and written in
+    /// one transaction, so servers sharing the database never both take its last room; the rule
+    /// is `QuotaBucket.consuming`, which every store shares.
     public func consumeQuota(key: String, window: Int64, limit: Int, at time: Int64) async throws(PostgresEnrollmentStoreError)
         -> QuotaConsumption
     {
-        let fresh = QuotaCounter.consuming(nil, window: window, limit: .max, at: time).counter
-        guard limit > 0 else { return .exceeded(until: fresh.windowEnd) }
-        let rows = try await transaction("counting a quota use", retry: .ifNotApplied) { connection in
-            try await connection.query(
+        guard limit > 0 else { return QuotaBucket.consuming(nil, window: window, limit: limit, at: time).outcome }
+        return try await transaction("counting a quota use", retry: .ifNotApplied) { connection -> QuotaConsumption in
+            let rows = try await connection.query(
                 """
-                INSERT INTO quotas AS q (key, window_start, window_end, count) VALUES (\(key), \(fresh.windowStart), \(fresh.windowEnd), 1)
-                ON CONFLICT (key) DO UPDATE SET
-                    window_start = excluded.window_start, window_end = excluded.window_end,
-                    count = CASE WHEN q.window_start = excluded.window_start THEN q.count + 1 ELSE 1 END
-                WHERE q.window_start <> excluded.window_start OR q.count < \(Int64(limit))
-                RETURNING count
+                INSERT INTO quota_buckets AS q (key, drained_at) VALUES (\(key), \(Int64.min))
+                ON CONFLICT (key) DO UPDATE SET key = excluded.key
+                RETURNING drained_at
+                """)
+            guard let row = rows.first else {
+                throw PostgresEnrollmentStoreError.invalidRecord(recordID: key, detail: "the quota bucket was not read")
+            }
+            let stored = QuotaBucket(drainedAt: try PostgresStoredRow(row: row).integer("drained_at", of: key))
+            let (bucket, outcome) = QuotaBucket.consuming(stored, window: window, limit: limit, at: time)
+            if let bucket, bucket != stored {
+                try await connection.execute("UPDATE quota_buckets SET drained_at = \(bucket.drainedAt) WHERE key = \(key)")
+            }
+            return outcome
+        }
+    }
+
+    // MARK: Sign-in sources
+
+    public func recordSignInSource(_ source: String, accountID: String, until: Int64) async throws(PostgresEnrollmentStoreError) {
+        try await transaction("recording a sign-in source", retry: .always) { connection in
+            try await connection.execute(
+                """
+                INSERT INTO sign_in_sources AS s (user_id, source, expires_at) VALUES (\(accountID), \(source), \(until))
+                ON CONFLICT (user_id, source) DO UPDATE SET expires_at = greatest(s.expires_at, excluded.expires_at)
                 """)
         }
-        guard let row = rows.first else { return .exceeded(until: fresh.windowEnd) }
-        return .allowed(remaining: limit - Int(try PostgresStoredRow(row: row).integer("count", of: key)))
+    }
+
+    public func isKnownSignInSource(_ source: String, accountID: String, at time: Int64) async throws(PostgresEnrollmentStoreError) -> Bool {
+        try await reading("reading a sign-in source") { connection in
+            try await !connection.query(
+                "SELECT 1 FROM sign_in_sources WHERE user_id = \(accountID) AND source = \(source) AND expires_at >= \(time)"
+            ).isEmpty
+        }
     }
 
     // MARK: Housekeeping
 
-    public func purgeExpired(before time: Int64) async throws(PostgresEnrollmentStoreError) {
+    public func purgeExpired(before time: Int64, failuresCountedBefore: Int64) async throws(PostgresEnrollmentStoreError) {
         try await transaction("purging expired records", retry: .always) { connection in
             try await connection.execute("DELETE FROM pending_enrollments WHERE deadline < \(time)")
             try await connection.execute("DELETE FROM spent_sign_ins WHERE expires_at < \(time)")
             try await connection.execute("DELETE FROM sessions WHERE expires_at < \(time)")
-            try await connection.execute("DELETE FROM quotas WHERE window_end <= \(time)")
+            try await connection.execute("DELETE FROM quota_buckets WHERE drained_at <= \(time &* 1_000)")
+            try await connection.execute("DELETE FROM sign_in_sources WHERE expires_at < \(time)")
             try await connection.execute("DELETE FROM phone_verifications WHERE expires_at < \(time)")
             try await connection.execute(
-                "DELETE FROM failure_counters WHERE consecutive_failures = 0 AND (locked_until IS NULL OR locked_until < \(time))")
+                """
+                DELETE FROM failure_counters
+                WHERE (consecutive_failures = 0 OR counted_at < \(failuresCountedBefore))
+                    AND (locked_until IS NULL OR locked_until < \(time))
+                """)
         }
     }
 }

@@ -301,6 +301,43 @@ extension PostgresEnrollmentStore {
                 """,
             ]
         ),
+        Migration(
+            version: 9,
+            summary:
+                "quotas as token buckets (the counts of fixed windows start again); failure counters remember when they counted; the sources accounts signed in from",
+            statements: [
+                "DROP TABLE quotas",
+                "CREATE TABLE quota_buckets (key text PRIMARY KEY, drained_at bigint NOT NULL)",
+                "CREATE INDEX quota_buckets_by_drain ON quota_buckets (drained_at)",
+                "ALTER TABLE failure_counters ADD COLUMN counted_at bigint NOT NULL DEFAULT 0",
+                "UPDATE failure_counters SET counted_at = extract(epoch FROM now())::bigint",
+                """
+                CREATE TABLE sign_in_sources (
+                    user_id text NOT NULL,
+                    source text NOT NULL,
+                    expires_at bigint NOT NULL,
+                    PRIMARY KEY (user_id, source)
+                )
+                """,
+                "CREATE INDEX sign_in_sources_by_expiry ON sign_in_sources (expires_at)",
+                // Migration 8's otpkit_count_sign_in_failures with $7, when each counter counted;
+                // the old function stays for servers of the previous version sharing the database.
+                """
+                CREATE FUNCTION otpkit_count_sign_in_failures_at(int8[], text[], text[], int8[], bool[], int8[], int8[])
+                RETURNS void LANGUAGE plpgsql AS $$
+                BEGIN
+                    WITH released AS (
+                        DELETE FROM spent_sign_ins WHERE (expires_at, id) IN (SELECT * FROM unnest($1, $2))
+                    )
+                    UPDATE failure_counters AS c
+                    SET consecutive_failures = counter.failures, locked_until = CASE WHEN counter.is_locked THEN counter.until END,
+                        counted_at = counter.counted_at
+                    FROM unnest($3, $4, $5, $6, $7) AS counter (key, failures, is_locked, until, counted_at)
+                    WHERE c.key = counter.key;
+                END $$
+                """,
+            ]
+        ),
     ]
 
     /// How both reading functions of migration 8 claim credentials ($1 expiring at, $2 ids): their

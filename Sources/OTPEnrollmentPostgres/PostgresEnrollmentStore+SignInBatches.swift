@@ -169,16 +169,17 @@ extension PostgresEnrollmentStore.Connection {
     }
 
     /// What `batch` decided to write, and the release of the credentials its rows claimed,
-    /// through `otpkit_count_sign_in_failures` (migration 8), one statement. postgres-nio binds no
-    /// array of optionals: whether a counter is locked goes beside the (then zero) time.
+    /// through `otpkit_count_sign_in_failures_at` (migration 9), one statement. postgres-nio binds
+    /// no array of optionals: whether a counter is locked goes beside the (then zero) time.
     fileprivate func write(_ batch: SignInFailureBatch, claimed: [PendingSignInRecord]) async throws {
         let counters = batch.counters
         try await execute(
             """
-            SELECT otpkit_count_sign_in_failures(
+            SELECT otpkit_count_sign_in_failures_at(
                 \(claimed.map(\.expiresAt)), \(claimed.map(\.id)),
                 \(counters.map(\.key)), \(counters.map { Int64($0.counter.consecutiveFailures) }),
-                \(counters.map { $0.counter.lockedUntil != nil }), \(counters.map { $0.counter.lockedUntil ?? 0 })
+                \(counters.map { $0.counter.lockedUntil != nil }), \(counters.map { $0.counter.lockedUntil ?? 0 }),
+                \(counters.map(\.countedAt))
             )
             """)
     }

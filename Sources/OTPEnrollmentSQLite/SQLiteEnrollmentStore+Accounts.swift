@@ -100,7 +100,7 @@ extension SQLiteEnrollmentStore {
 
     /// The tables whose rows belong to a user by their `user_id` column.
     static let tablesOfUser = [
-        "factors", "phone_factors", "pending_enrollments", "phone_verifications", "sessions", "recovery_codes",
+        "factors", "phone_factors", "pending_enrollments", "phone_verifications", "sessions", "recovery_codes", "sign_in_sources",
     ]
 
     public func unlinkProvider(_ providerID: String, accountID: String) async throws(SQLiteEnrollmentStoreError) -> Bool {

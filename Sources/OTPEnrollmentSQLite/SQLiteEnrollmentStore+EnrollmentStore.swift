@@ -121,10 +121,13 @@ extension SQLiteEnrollmentStore {
             let counter = try await self.readFailureCounter(key: key).recordingFailure(at: time, limit: limit, lockout: lockout)
             try await self.execute(
                 """
-                INSERT INTO failure_counters (key, consecutive_failures, locked_until) VALUES (?1, ?2, ?3)
-                ON CONFLICT (key) DO UPDATE SET consecutive_failures = ?2, locked_until = ?3
+                INSERT INTO failure_counters (key, consecutive_failures, locked_until, counted_at) VALUES (?1, ?2, ?3, ?4)
+                ON CONFLICT (key) DO UPDATE SET consecutive_failures = ?2, locked_until = ?3, counted_at = ?4
                 """,
-                [.text(key), .integer(counter.consecutiveFailures), counter.lockedUntil.map { .integer(.init($0)) } ?? .null]
+                [
+                    .text(key), .integer(counter.consecutiveFailures), counter.lockedUntil.map { .integer(.init($0)) } ?? .null,
+                    .integer(.init(time)),
+                ]
             )
             return counter
         }
@@ -294,44 +297,63 @@ extension SQLiteEnrollmentStore {
 
     // MARK: Housekeeping
 
-    public func purgeExpired(before time: Int64) async throws(SQLiteEnrollmentStoreError) {
+    public func purgeExpired(before time: Int64, failuresCountedBefore: Int64) async throws(SQLiteEnrollmentStoreError) {
         try await transaction { () throws(SQLiteEnrollmentStoreError) in
             try await self.execute("DELETE FROM pending_enrollments WHERE deadline < ?", [.integer(.init(time))])
             try await self.execute("DELETE FROM spent_sign_ins WHERE expires_at < ?", [.integer(.init(time))])
             try await self.execute("DELETE FROM sessions WHERE expires_at < ?", [.integer(.init(time))])
-            try await self.execute("DELETE FROM quotas WHERE window_end <= ?", [.integer(.init(time))])
+            try await self.execute("DELETE FROM quota_buckets WHERE drained_at <= ?", [.integer(.init(time &* 1_000))])
+            try await self.execute("DELETE FROM sign_in_sources WHERE expires_at < ?", [.integer(.init(time))])
             try await self.execute("DELETE FROM phone_verifications WHERE expires_at < ?", [.integer(.init(time))])
             try await self.execute(
-                "DELETE FROM failure_counters WHERE consecutive_failures = 0 AND (locked_until IS NULL OR locked_until < ?)",
-                [.integer(.init(time))]
+                """
+                DELETE FROM failure_counters
+                WHERE (consecutive_failures = 0 OR counted_at < ?2) AND (locked_until IS NULL OR locked_until < ?1)
+                """,
+                [.integer(.init(time)), .integer(.init(failuresCountedBefore))]
             )
         }
     }
 }
 
 extension SQLiteEnrollmentStore {
-    /// One `BEGIN IMMEDIATE` transaction: the count is read and written under SQLite's write lock,
-    /// so processes sharing the file never both take the last use of a window.
+    /// One `BEGIN IMMEDIATE` transaction: the bucket is read and written under SQLite's write
+    /// lock, so processes sharing the file never both take its last room.
     public func consumeQuota(key: String, window: Int64, limit: Int, at time: Int64) async throws(SQLiteEnrollmentStoreError) -> QuotaConsumption {
         try await transaction { () throws(SQLiteEnrollmentStoreError) -> QuotaConsumption in
-            let rows = try await self.execute("SELECT window_start, window_end, count FROM quotas WHERE key = ?", [.text(key)])
+            let rows = try await self.execute("SELECT drained_at FROM quota_buckets WHERE key = ?", [.text(key)])
             let stored = try rows.first.map { row throws(SQLiteEnrollmentStoreError) in
-                let reader = RowReader(row: row)
-                return QuotaCounter(
-                    windowStart: try reader.integer("window_start", of: key), windowEnd: try reader.integer("window_end", of: key),
-                    count: Int(try reader.integer("count", of: key)))
+                QuotaBucket(drainedAt: try RowReader(row: row).integer("drained_at", of: key))
             }
-            let (counter, outcome) = QuotaCounter.consuming(stored, window: window, limit: limit, at: time)
-            if counter != stored {
+            let (bucket, outcome) = QuotaBucket.consuming(stored, window: window, limit: limit, at: time)
+            if let bucket, bucket != stored {
                 try await self.execute(
-                    """
-                    INSERT INTO quotas (key, window_start, window_end, count) VALUES (?1, ?2, ?3, ?4)
-                    ON CONFLICT (key) DO UPDATE SET window_start = ?2, window_end = ?3, count = ?4
-                    """,
-                    [.text(key), .integer(.init(counter.windowStart)), .integer(.init(counter.windowEnd)), .integer(counter.count)]
+                    "INSERT INTO quota_buckets (key, drained_at) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET drained_at = ?2",
+                    [.text(key), .integer(.init(bucket.drainedAt))]
                 )
             }
             return outcome
         }
+    }
+}
+
+extension SQLiteEnrollmentStore {
+    public func recordSignInSource(_ source: String, accountID: String, until: Int64) async throws(SQLiteEnrollmentStoreError) {
+        try await locked { () throws(SQLiteEnrollmentStoreError) in
+            try await self.execute(
+                """
+                INSERT INTO sign_in_sources (user_id, source, expires_at) VALUES (?1, ?2, ?3)
+                ON CONFLICT (user_id, source) DO UPDATE SET expires_at = max(expires_at, excluded.expires_at)
+                """,
+                [.text(accountID), .text(source), .integer(.init(until))]
+            )
+        }
+    }
+
+    public func isKnownSignInSource(_ source: String, accountID: String, at time: Int64) async throws(SQLiteEnrollmentStoreError) -> Bool {
+        try await !execute(
+            "SELECT 1 FROM sign_in_sources WHERE user_id = ? AND source = ? AND expires_at >= ?",
+            [.text(accountID), .text(source), .integer(.init(time))], on: .reader
+        ).isEmpty
     }
 }

@@ -215,6 +215,27 @@ extension SQLiteEnrollmentStore {
                 """,
             ]
         ),
+        Migration(
+            version: 11,
+            summary:
+                "quotas as token buckets (the counts of fixed windows start again); failure counters remember when they counted; the sources accounts signed in from",
+            statements: [
+                "DROP TABLE quotas",
+                "CREATE TABLE quota_buckets (key TEXT PRIMARY KEY, drained_at INTEGER NOT NULL) STRICT",
+                "CREATE INDEX quota_buckets_by_drain ON quota_buckets (drained_at)",
+                "ALTER TABLE failure_counters ADD COLUMN counted_at INTEGER NOT NULL DEFAULT 0",
+                "UPDATE failure_counters SET counted_at = CAST(strftime('%s', 'now') AS INTEGER)",
+                """
+                CREATE TABLE sign_in_sources (
+                    user_id TEXT NOT NULL,
+                    source TEXT NOT NULL,
+                    expires_at INTEGER NOT NULL,
+                    PRIMARY KEY (user_id, source)
+                ) STRICT, WITHOUT ROWID
+                """,
+                "CREATE INDEX sign_in_sources_by_expiry ON sign_in_sources (expires_at)",
+            ]
+        ),
     ]
 
     /// Brings the schema up to date inside one write transaction, so two processes opening a new

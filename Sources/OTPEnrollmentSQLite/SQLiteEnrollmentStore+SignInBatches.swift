@@ -263,9 +263,10 @@ extension SQLiteEnrollmentStore {
                 CASE WHEN counter.locked_until IS NOT NULL THEN 1 ELSE coalesce(counter.consecutive_failures, 0) + 1 END AS failures
                 \(pendingSignInRows)
             );
-            INSERT INTO failure_counters (key, consecutive_failures, locked_until)
-            SELECT NEW.failure_key, failures, detail FROM sign_in_outcomes WHERE seq = NEW.seq AND outcome = 'counted'
-            ON CONFLICT (key) DO UPDATE SET consecutive_failures = excluded.consecutive_failures, locked_until = excluded.locked_until;
+            INSERT INTO failure_counters (key, consecutive_failures, locked_until, counted_at)
+            SELECT NEW.failure_key, failures, detail, NEW.time FROM sign_in_outcomes WHERE seq = NEW.seq AND outcome = 'counted'
+            ON CONFLICT (key) DO UPDATE SET
+                consecutive_failures = excluded.consecutive_failures, locked_until = excluded.locked_until, counted_at = excluded.counted_at;
         END
         """,
     ]

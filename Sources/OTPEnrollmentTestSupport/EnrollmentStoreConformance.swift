@@ -62,9 +62,11 @@ public enum EnrollmentStoreConformance {
         .init("a first-factor verification's code is spent once; wrong codes count, and the cap or expiry ends it", firstFactorVerification),
         .init("concurrent uses of one first-factor code: exactly one consumes it", concurrentFirstFactorVerification),
         .init("phone and TOTP factors share the factor limit; listing, reading and removing phone factors", phoneFactorsAndLimit),
-        .init("quotas count uses per key in fixed windows and refuse beyond the limit", quotas),
+        .init("quotas are token buckets per key: a burst up to the limit, then one use per share of the window", quotas),
         .init("concurrent uses of one quota: exactly as many as fit are allowed", concurrentQuota),
         .init("purging removes only what expired", purgeExpired),
+        .init("failure counters are forgotten by the age of their last failure, whichever operation counted it", failuresForgottenByAge),
+        .init("sign-in sources are known per account until their time, extended, purged and deleted with the account", signInSources),
         .init("accounts round-trip, are found by id and by email, and record sign-ins and re-hashes", accountRoundTrip),
         .init("an account's id and email are unique; a refused insertion changes nothing", accountUniqueness),
         .init("concurrent insertions of accounts with one email: exactly one is stored", concurrentAccountEmail),
@@ -936,7 +938,7 @@ public enum EnrollmentStoreConformance {
         let kept = verification(.enrollment, user: user, expiresAt: 1_000)
         try await store.insertPhoneVerification(purged)
         try await store.insertPhoneVerification(kept)
-        try await store.purgeExpired(before: 1_000)
+        try await store.purgeExpired(before: 1_000, failuresCountedBefore: 0)
         try checkEqual(try await store.phoneVerification(id: purged.id), nil, "an expired verification after purging")
         try checkEqual(try await store.phoneVerification(id: kept.id), kept, "a verification at its expiry after purging")
         try await store.removePhoneVerification(id: kept.id)
@@ -1044,27 +1046,42 @@ public enum EnrollmentStoreConformance {
     // MARK: Quotas
 
     static func quotas(_ store: any EnrollmentStore) async throws {
+        // Three per hour: a burst of three, then one more every 1,200 seconds.
         let key = uniqueID("number")
-        for remaining in [2, 1, 0] {
+        for (time, remaining) in [(7_200, 2), (7_201, 1), (7_202, 0)] as [(Int64, Int)] {
             try checkEqual(
-                try await store.consumeQuota(key: key, window: 3_600, limit: 3, at: 7_200 + Int64(remaining)), .allowed(remaining: remaining),
-                "a use within the limit")
+                try await store.consumeQuota(key: key, window: 3_600, limit: 3, at: time), .allowed(remaining: remaining), "a use within the limit")
         }
-        try checkEqual(try await store.consumeQuota(key: key, window: 3_600, limit: 3, at: 7_300), .exceeded(until: 10_800), "a use past the limit")
-        try checkEqual(
-            try await store.consumeQuota(key: key, window: 3_600, limit: 3, at: 10_799), .exceeded(until: 10_800), "the last second of the window")
+        try checkEqual(try await store.consumeQuota(key: key, window: 3_600, limit: 3, at: 7_300), .exceeded(until: 8_400), "a use past the limit")
+        try checkEqual(try await store.consumeQuota(key: key, window: 3_600, limit: 3, at: 8_399), .exceeded(until: 8_400), "just before room")
         try checkEqual(
             try await store.consumeQuota(key: uniqueID("number"), window: 3_600, limit: 3, at: 7_300), .allowed(remaining: 2), "another key")
-        try checkEqual(try await store.consumeQuota(key: key, window: 3_600, limit: 3, at: 10_800), .allowed(remaining: 2), "the next window")
+        try checkEqual(
+            try await store.consumeQuota(key: key, window: 3_600, limit: 3, at: 8_400), .allowed(remaining: 0),
+            "one use drained a third of the window on")
+        try checkEqual(try await store.consumeQuota(key: key, window: 3_600, limit: 3, at: 8_401), .exceeded(until: 9_600), "and only one")
+
+        let edge = uniqueID("number")
+        for remaining in [2, 1, 0] {
+            try checkEqual(
+                try await store.consumeQuota(key: edge, window: 3_600, limit: 3, at: 10_799), .allowed(remaining: remaining), "a burst")
+        }
+        try checkEqual(
+            try await store.consumeQuota(key: edge, window: 3_600, limit: 3, at: 10_800), .exceeded(until: 11_999),
+            "no second burst at a clock hour's edge")
+        try checkEqual(
+            try await store.consumeQuota(key: edge, window: 3_600, limit: 3, at: 14_399), .allowed(remaining: 2), "a window after the burst")
+        try checkEqual(
+            try await store.consumeQuota(key: uniqueID("number"), window: 3_600, limit: 0, at: 100), .exceeded(until: 3_700), "a limit of zero")
 
         let purged = uniqueID("number")
         try checkEqual(try await store.consumeQuota(key: purged, window: 3_600, limit: 1, at: 100), .allowed(remaining: 0), "the only use")
-        try await store.purgeExpired(before: 3_599)
+        try await store.purgeExpired(before: 3_699, failuresCountedBefore: 0)
         try checkEqual(
-            try await store.consumeQuota(key: purged, window: 3_600, limit: 1, at: 200), .exceeded(until: 3_600), "a window purging kept")
-        try await store.purgeExpired(before: 3_600)
+            try await store.consumeQuota(key: purged, window: 3_600, limit: 1, at: 200), .exceeded(until: 3_700), "a bucket purging kept")
+        try await store.purgeExpired(before: 3_700, failuresCountedBefore: 0)
         try checkEqual(
-            try await store.consumeQuota(key: purged, window: 3_600, limit: 1, at: 200), .allowed(remaining: 0), "a window purging removed")
+            try await store.consumeQuota(key: purged, window: 3_600, limit: 1, at: 200), .allowed(remaining: 0), "a drained bucket purging removed")
     }
 
     static func concurrentQuota(_ store: any EnrollmentStore) async throws {
@@ -1079,6 +1096,9 @@ public enum EnrollmentStoreConformance {
             return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
         try checkEqual(allowed, 7, "uses allowed among 30 concurrent ones with a limit of 7")
+        // A day that 7 does not divide: the bucket still holds 7, and drains one every 12,342.86 s.
+        try checkEqual(
+            try await store.consumeQuota(key: key, window: 86_400, limit: 7, at: 1_000), .exceeded(until: 13_343), "the use after the burst")
     }
 
     // MARK: Housekeeping
@@ -1103,6 +1123,10 @@ public enum EnrollmentStoreConformance {
         _ = try await store.recordFailure(key: endedLock, at: 0, limit: 1, lockout: 10)
         _ = try await store.recordFailure(key: activeLock, at: 0, limit: 1, lockout: 5_000)
         _ = try await store.recordFailure(key: counting, at: 0, limit: 5, lockout: 10)
+        let oldAccount = uniqueID("account")
+        let liveAccount = uniqueID("account")
+        try await store.recordSignInSource("192.0.2.1", accountID: oldAccount, until: 999)
+        try await store.recordSignInSource("192.0.2.1", accountID: liveAccount, until: 1_000)
         let endedSession = SessionRecord(
             id: uniqueID("session"), userID: user, firstFactorProvider: "password", authenticatedAt: 0, secondFactorEnrollmentID: nil, lastUsedAt: 0,
             expiresAt: 999)
@@ -1112,7 +1136,7 @@ public enum EnrollmentStoreConformance {
         try await store.insertSession(endedSession, maximumPerUser: 10)
         try await store.insertSession(liveSession, maximumPerUser: 10)
 
-        try await store.purgeExpired(before: 1_000)
+        try await store.purgeExpired(before: 1_000, failuresCountedBefore: 0)
         try checkEqual(try await store.pendingEnrollment(id: expired.id), nil, "a pending enrollment past its deadline")
         try checkEqual(try await store.pendingEnrollment(id: onTime.id), onTime, "a pending enrollment at its deadline")
         try checkEqual(try await store.isPendingSignInSpent(oldCredential), false, "a spent pending sign-in past its expiry")
@@ -1122,6 +1146,8 @@ public enum EnrollmentStoreConformance {
         try checkEqual(try await store.failureCounter(key: counting).consecutiveFailures, 1, "a counter with failures")
         try checkEqual(try await store.session(id: endedSession.id), nil, "an expired session")
         try checkEqual(try await store.session(id: liveSession.id), liveSession, "a session at its expiry")
+        try checkEqual(try await store.isKnownSignInSource("192.0.2.1", accountID: oldAccount, at: 0), false, "a sign-in source past its time")
+        try checkEqual(try await store.isKnownSignInSource("192.0.2.1", accountID: liveAccount, at: 0), true, "a sign-in source at its time")
         try checkEqual(try await store.removeSessions(userID: user, except: nil), 1, "the user's sessions left after purging")
     }
 

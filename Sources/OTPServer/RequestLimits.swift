@@ -1,13 +1,14 @@
 /// How many attempts the routes let through, per client address and per account, before they
 /// answer `TOO_MANY_ATTEMPTS_TRY_LATER` (HTTP 400, as Firebase does) without doing anything else.
 ///
-/// Every attempt counts, whether it succeeds or not, in fixed windows of ``window`` seconds kept
-/// in the store's quotas, so every server of one store counts together. They come on top of the
+/// Every attempt counts, whether it succeeds or not, in the store's quotas, so every server of one
+/// store counts together: token buckets that let a limit through at once and then one attempt
+/// each ``window`` divided by the limit, so that no moment lets twice a limit through. They come on top of the
 /// service's own failure limits (a factor or an address locked after consecutive wrong codes or
 /// passwords, the text messages per number and per user of `PhoneSettings`). `nil` turns a limit
 /// off.
 public struct RequestLimits: Sendable, Hashable {
-    /// The length in seconds of the windows every limit here counts in.
+    /// The seconds over which each limit here is allowed.
     public var window: Int64
     /// Password sign-ins (`accounts:signInWithPassword`) from one client address per window.
     public var signInsPerAddress: Int?

@@ -93,7 +93,7 @@ struct LimitOptions: ParsableArguments {
     @Option(
         name: .customLong("limit-window"),
         help: ArgumentHelp(
-            "The length in seconds of the fixed windows the per-ip and per-account limits count in (default \(Self.defaults.window)).",
+            "The seconds over which each per-ip and per-account limit is allowed, refilled evenly (default \(Self.defaults.window)).",
             valueName: "seconds"))
     var window: Int?
 

@@ -3,7 +3,7 @@ import OTPEnrollmentPostgres
 import Testing
 
 /// The failure counter and the quota are single SQL statements on PostgreSQL; these check them
-/// against the rules every store shares (FailureCounter.recordingFailure, QuotaCounter.consuming).
+/// against the rules every store shares (FailureCounter.recordingFailure, QuotaBucket.consuming).
 @Suite("Postgres: counters follow the shared rules")
 struct CounterRuleTests {
     @Test("recordFailure equals FailureCounter.recordingFailure over random sequences")
@@ -27,7 +27,7 @@ struct CounterRuleTests {
         }
     }
 
-    @Test("consumeQuota equals QuotaCounter.consuming over random sequences")
+    @Test("consumeQuota equals QuotaBucket.consuming over random sequences")
     func quotas() async throws {
         try await withStore { store, _ in
             var generator = SystemRandomNumberGenerator()
@@ -35,12 +35,12 @@ struct CounterRuleTests {
                 let key = "quota-\(run)"
                 let window = Int64.random(in: 1...10, using: &generator)
                 let limit = Int.random(in: 0...3, using: &generator)
-                var model: QuotaCounter?
+                var model: QuotaBucket?
                 var time: Int64 = -20
                 for _ in 0..<25 {
                     time += Int64.random(in: 0...4, using: &generator)
-                    let (counter, expected) = QuotaCounter.consuming(model, window: window, limit: limit, at: time)
-                    model = counter
+                    let (bucket, expected) = QuotaBucket.consuming(model, window: window, limit: limit, at: time)
+                    model = bucket
                     let outcome = try await store.consumeQuota(key: key, window: window, limit: limit, at: time)
                     #expect(outcome == expected, "run \(run) at \(time), window \(window), limit \(limit)")
                 }

@@ -39,7 +39,7 @@ struct PersistenceTests {
         try await RawDatabase.with(database.path) { connection in
             #expect(try await connection.value("PRAGMA journal_mode") == "wal")
             #expect(try await connection.value("PRAGMA application_id") == "1330925643")
-            #expect(try await connection.value("SELECT group_concat(version) FROM otpkit_migrations") == "1,2,3,4,5,6,7,8,9,10")
+            #expect(try await connection.value("SELECT group_concat(version) FROM otpkit_migrations") == "1,2,3,4,5,6,7,8,9,10,11")
             // Migration 1 is shipped: its text must never change (append a migration instead).
             let checksum = try await connection.value("SELECT checksum FROM otpkit_migrations WHERE version = 1")
             #expect(checksum == "6b52d82bf7c0c8b56e984af2044f5b2ed4b6c36618121ebd50082c950e17106a")
@@ -118,9 +118,9 @@ struct PersistenceTests {
         let session = try #require(try await store.session(id: "old-session"))
         #expect(session.lastUsedAt == 1_000)
         #expect(session.expiresAt == 1_000 + 30 * 86_400)
-        try await store.purgeExpired(before: 1_000 + 30 * 86_400)
+        try await store.purgeExpired(before: 1_000 + 30 * 86_400, failuresCountedBefore: 0)
         #expect(try await store.session(id: "old-session") != nil, "a migrated session at its expiry")
-        try await store.purgeExpired(before: 1_001 + 30 * 86_400)
+        try await store.purgeExpired(before: 1_001 + 30 * 86_400, failuresCountedBefore: 0)
         #expect(try await store.session(id: "old-session") == nil, "a migrated session past its expiry")
         try await store.close()
     }

@@ -8,23 +8,25 @@ import Testing
 /// one store counts together.
 @Suite("Host quotas")
 struct HostQuotaTests {
-    @Test("uses are allowed while they fit, refused until the window ends, then allowed again; services of one store count together")
+    @Test("uses are allowed while they fit, refused until the bucket has room, then allowed again; services of one store count together")
     func countsInTheStore() async throws {
         let store = InMemoryEnrollmentStore()
         let clock = ManualEnrollmentClock(Fixture.start)
         let service = try MultiFactorService(store: store, clock: clock)
         let other = try MultiFactorService(store: store, clock: clock)
-        let windowEnd = Fixture.start - Fixture.start % 60 + 60
+        // Two a minute: both at once, then one each 30 seconds.
+        let room = Fixture.start + 30
 
         #expect(try await service.consumeQuota(key: "host:a", window: 60, limit: 2) == .allowed(remaining: 1))
         #expect(try await other.consumeQuota(key: "host:a", window: 60, limit: 2) == .allowed(remaining: 0))
-        #expect(try await service.consumeQuota(key: "host:a", window: 60, limit: 2) == .exceeded(until: windowEnd))
+        #expect(try await service.consumeQuota(key: "host:a", window: 60, limit: 2) == .exceeded(until: room))
         #expect(try await other.consumeQuota(key: "host:b", window: 60, limit: 2) == .allowed(remaining: 1), "each key counts alone")
 
-        clock.set(windowEnd - 1)
-        #expect(try await service.consumeQuota(key: "host:a", window: 60, limit: 2) == .exceeded(until: windowEnd))
-        clock.set(windowEnd)
-        #expect(try await service.consumeQuota(key: "host:a", window: 60, limit: 2) == .allowed(remaining: 1))
+        clock.set(room - 1)
+        #expect(try await service.consumeQuota(key: "host:a", window: 60, limit: 2) == .exceeded(until: room))
+        clock.set(room)
+        #expect(try await service.consumeQuota(key: "host:a", window: 60, limit: 2) == .allowed(remaining: 0))
+        #expect(try await other.consumeQuota(key: "host:a", window: 60, limit: 2) == .exceeded(until: room + 30))
     }
 
     @Test("a failing store is internalError naming the step, without the store's detail")

@@ -94,6 +94,29 @@ struct PasswordAccountTests {
         _ = try await fixture.service.signIn(withEmail: "ada@example.com", password: "correct horse")
     }
 
+    @Test("failures older than failureMemory are forgotten by the purge; newer ones still count towards the lock")
+    func failuresForgotten() async throws {
+        let fixture = try Fixture(Self.configuration())
+        _ = try await fixture.service.createUser(withEmail: "ada@example.com", password: "correct horse")
+        let limit = fixture.service.configuration.maximumConsecutiveFailures
+        func wrong() async -> AuthErrorCode? {
+            await authErrorCode { _ = try await fixture.service.signIn(withEmail: "ada@example.com", password: "wrong") }
+        }
+        for _ in 1..<limit { #expect(await wrong() == .invalidCredential) }
+        fixture.clock.advance(by: fixture.service.configuration.failureMemory - 1)
+        try await fixture.service.purgeExpired()
+        #expect(await wrong() == .invalidCredential, "the last failure before the lock, the others remembered")
+        #expect(await wrong() == .tooManyRequests)
+
+        fixture.clock.advance(by: fixture.service.configuration.lockoutDuration)
+        for _ in 1..<limit { #expect(await wrong() == .invalidCredential) }
+        fixture.clock.advance(by: fixture.service.configuration.failureMemory + 1)
+        try await fixture.service.purgeExpired()
+        for _ in 1..<limit { #expect(await wrong() == .invalidCredential, "counting again from zero after the purge") }
+        #expect(await wrong() == .invalidCredential)
+        #expect(await wrong() == .tooManyRequests)
+    }
+
     @Test("an unknown address answers and locks exactly as a known one, so neither tells which addresses have accounts")
     func unknownAddressLocksAlike() async throws {
         let fixture = try Fixture(Self.configuration())

@@ -225,9 +225,17 @@ final class FailingStore: EnrollmentStore {
             credential: credential, phoneVerificationID: verificationID, codeDigests: codeDigests, maximumAttempts: maximumAttempts,
             at: time, session: session, maximumSessionsPerUser: maximumSessionsPerUser)
     }
-    func purgeExpired(before time: Int64) async throws {
+    func recordSignInSource(_ source: String, accountID: String, until: Int64) async throws {
         try check()
-        base.purgeExpired(before: time)
+        base.recordSignInSource(source, accountID: accountID, until: until)
+    }
+    func isKnownSignInSource(_ source: String, accountID: String, at time: Int64) async throws -> Bool {
+        try check()
+        return base.isKnownSignInSource(source, accountID: accountID, at: time)
+    }
+    func purgeExpired(before time: Int64, failuresCountedBefore: Int64) async throws {
+        try check()
+        base.purgeExpired(before: time, failuresCountedBefore: failuresCountedBefore)
     }
 }
 

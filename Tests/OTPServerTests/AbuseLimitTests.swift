@@ -6,7 +6,7 @@ import Testing
 /// client address, password sign-ins per account across two servers of one SQLite file, and text
 /// messages per address and per account. Each is given on the command line: under `--emulator`
 /// the limits are off unless given, as Firebase's emulator has none.
-@Suite(.clearOfQuotaWindowEdge) struct AbuseLimitTests {
+@Suite struct AbuseLimitTests {
     typealias Server = ServerProcess
 
     static func totpSignIn(_ pending: String, _ enrollmentID: String, _ code: String) -> String {

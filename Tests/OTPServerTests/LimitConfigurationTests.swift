@@ -5,7 +5,7 @@ import Testing
 /// The abuse limits and timeouts from the `--config` file and the `OTPKIT_SERVER_*` variables, the
 /// command line over the environment over the file, and the per-address limit on new accounts
 /// (`accounts:signUp`), by default and as configured: past it, nothing is stored.
-@Suite(.clearOfQuotaWindowEdge) struct LimitConfigurationTests {
+@Suite struct LimitConfigurationTests {
     /// A configuration file in `directory` for a server under the emulator on its own database,
     /// with `settings` (JSON members) added.
     static func configFile(in directory: TemporaryDirectory, _ settings: String) throws -> String {

@@ -15,12 +15,19 @@ public struct PasswordSettings: Sendable, Hashable {
     /// `userNotFound` and `wrongPassword`.
     public var emailEnumerationProtection: Bool
     /// Failed password sign-ins (wrong passwords and unknown addresses) allowed from one source
-    /// (the client address a host passes as `source`) in ``sourceWindow``; beyond it the source is
-    /// refused with `tooManyRequests` until the window ends, whatever account it tries. Success
-    /// does not reset it, so one valid account does not let a source guess at the others.
+    /// (the client address a host passes as `source`) per ``sourceWindow``, counted in a token
+    /// bucket; beyond it the source is refused with `tooManyRequests` until the bucket has room,
+    /// whatever account it tries. Success does not reset it, so one valid account does not let a
+    /// source guess at the others.
     public var maximumFailuresPerSource: Int
-    /// The length in seconds of the fixed windows ``maximumFailuresPerSource`` counts in.
+    /// The seconds over which ``maximumFailuresPerSource`` failures are allowed: the bucket holds
+    /// that many and drains one every `sourceWindow / maximumFailuresPerSource` seconds.
     public var sourceWindow: Int64
+    /// Seconds a source stays known to an account after a correct password from it (30 days by
+    /// default). Wrong passwords from a known source count and lock apart from everyone else's,
+    /// so that strangers who keep an address locked with wrong passwords do not lock out its
+    /// owner signing in from where they did before.
+    public var knownSourceLifetime: Int64
     /// The most password hashes and checks one service runs at once, on threads of their own
     /// rather than the cooperative pool: by default one fewer than the cores (at least one), so
     /// that a flood of password requests leaves a core for everything else.
@@ -41,6 +48,7 @@ public struct PasswordSettings: Sendable, Hashable {
         emailEnumerationProtection: Bool = true,
         maximumFailuresPerSource: Int = 100,
         sourceWindow: Int64 = 3600,
+        knownSourceLifetime: Int64 = 30 * 86_400,
         maximumConcurrentHashes: Int = PasswordSettings.defaultConcurrentHashes,
         maximumWaitingHashes: Int = 64
     ) {
@@ -49,6 +57,7 @@ public struct PasswordSettings: Sendable, Hashable {
         self.emailEnumerationProtection = emailEnumerationProtection
         self.maximumFailuresPerSource = maximumFailuresPerSource
         self.sourceWindow = sourceWindow
+        self.knownSourceLifetime = knownSourceLifetime
         self.maximumConcurrentHashes = maximumConcurrentHashes
         self.maximumWaitingHashes = maximumWaitingHashes
     }

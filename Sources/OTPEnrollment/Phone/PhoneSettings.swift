@@ -15,7 +15,8 @@ public struct PhoneSettings: Sendable, Hashable {
     public var codeLifetime: Int64
     /// Wrong codes one verification id takes before it ends (default 5).
     public var maximumAttempts: Int
-    /// The length in seconds of the window the send quotas count in (default 3,600).
+    /// The seconds over which the send quotas are allowed (default 3,600): each is a token bucket
+    /// that holds its limit and drains one send each `sendWindow` divided by the limit.
     public var sendWindow: Int64
     /// Codes sent to one number per window (default 5); beyond, `tooManyRequests`.
     public var sendsPerNumber: Int

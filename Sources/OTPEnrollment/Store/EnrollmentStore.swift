@@ -19,7 +19,7 @@ public import OTPSealing
 /// unseal); every expected outcome is a return value. The service reports such failures as
 /// ``AuthErrorCode/internalError``. Times are Unix seconds. Run `EnrollmentStoreConformance`
 /// (module `OTPEnrollmentTestSupport`) against any implementation.
-public protocol EnrollmentStore: Sendable {
+public protocol EnrollmentStore: SignInSourceStore {
     // MARK: Pending enrollments
 
     /// Stores a started enrollment. Ids are unique: the service never inserts the same id twice.
@@ -397,19 +397,20 @@ public protocol EnrollmentStore: Sendable {
 
     // MARK: Quotas
 
-    /// Counts one use of the quota under `key` (such as text messages to one number) in the fixed
-    /// window of `window` seconds that contains `time`, in one atomic step, as
-    /// ``QuotaCounter/consuming(_:window:limit:at:)`` says: allowed while the window holds fewer
-    /// than `limit` uses, refused (counting nothing) beyond. Of concurrent calls, exactly as many
-    /// as fit are allowed.
+    /// Counts one use of the quota under `key` (such as text messages to one number) of `limit`
+    /// uses per `window` seconds at `time`, in one atomic step, as
+    /// ``QuotaBucket/consuming(_:window:limit:at:)`` says: allowed while the bucket has room,
+    /// refused (counting nothing) beyond. Of concurrent calls, exactly as many as fit are allowed.
     func consumeQuota(key: String, window: Int64, limit: Int, at time: Int64) async throws -> QuotaConsumption
 
     // MARK: Housekeeping
 
     /// Deletes pending enrollments whose deadline is before `time`, spent pending sign-ins,
-    /// sessions and phone verifications that expired before `time`, failure counters with no failures whose lock ended
-    /// before `time`, and quota counters whose window ended at or before `time`.
-    func purgeExpired(before time: Int64) async throws
+    /// sessions, phone verifications and known sign-in sources that expired before `time`, quota
+    /// buckets drained by `time`, and failure counters not locked at `time` that have no failures
+    /// or whose last failure was counted before `failuresCountedBefore`: how long failures in a
+    /// row are remembered, so that counters do not pile up for every address ever tried.
+    func purgeExpired(before time: Int64, failuresCountedBefore: Int64) async throws
 }
 
 extension EnrollmentStore {

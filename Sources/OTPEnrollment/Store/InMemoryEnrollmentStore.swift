@@ -84,13 +84,17 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         /// The user of each enrolled factor, by enrollment id.
         var factorOwners: [String: String] = [:]
         var failures: [String: FailureCounter] = [:]
+        /// When each counter's last failure was counted, for purging by age.
+        var failuresCountedAt: [String: Int64] = [:]
+        /// Until when each account's sign-in sources stay known, by account id and source.
+        var signInSources: [String: [String: Int64]] = [:]
         /// The expiry of each spent pending sign-in, by its id.
         var spentSignIns: [String: Int64] = [:]
         var sessions = ShardedDictionary<SessionRecord>()
         var phoneVerifications: [String: PhoneVerificationRecord] = [:]
         /// Each user's unused recovery code digests.
         var recoveryCodes: [String: [[UInt8]]] = [:]
-        var quotas: [String: QuotaCounter] = [:]
+        var quotas: [String: QuotaBucket] = [:]
         var accounts: [String: AccountRecord] = [:]
         /// Account ids by normalized email address.
         var accountEmails: [String: String] = [:]
@@ -114,6 +118,13 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         /// Most sign-ins find no failures at all; skipping the lookup then saves hashing the key.
         func failureCounter(key: String) -> FailureCounter {
             failures.isEmpty ? .zero : failures[key] ?? .zero
+        }
+
+        mutating func countFailure(key: String, at time: Int64, limit: Int, lockout: Int64) -> FailureCounter {
+            let counter = failureCounter(key: key).recordingFailure(at: time, limit: limit, lockout: lockout)
+            failures[key] = counter
+            failuresCountedAt[key] = time
+            return counter
         }
 
         mutating func insertSession(_ record: SessionRecord, maximumPerUser: Int) -> Int {
@@ -242,11 +253,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
     }
 
     public func recordFailure(key: String, at time: Int64, limit: Int, lockout: Int64) -> FailureCounter {
-        state.withLock { state in
-            let counter = (state.failures[key] ?? .zero).recordingFailure(at: time, limit: limit, lockout: lockout)
-            state.failures[key] = counter
-            return counter
-        }
+        state.withLock { $0.countFailure(key: key, at: time, limit: limit, lockout: lockout) }
     }
 
     public func resetFailures(key: String) {
@@ -351,9 +358,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             if let until = failures.lockEnd(at: time) {
                 return .locked(until: until)
             }
-            let counter = failures.recordingFailure(at: time, limit: limit, lockout: lockout)
-            state.failures[failureKey] = counter
-            return .counted(counter)
+            return .counted(state.countFailure(key: failureKey, at: time, limit: limit, lockout: lockout))
         }
     }
 
@@ -590,6 +595,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             state.pendingEnrollments = state.pendingEnrollments.filter { $0.value.userID != id }
             state.phoneVerifications = state.phoneVerifications.filter { $0.value.userID != id }
             state.recoveryCodes.removeValue(forKey: id)
+            state.signInSources.removeValue(forKey: id)
             return true
         }
     }
@@ -725,19 +731,32 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
 
     public func consumeQuota(key: String, window: Int64, limit: Int, at time: Int64) -> QuotaConsumption {
         state.withLock { state in
-            let (counter, outcome) = QuotaCounter.consuming(state.quotas[key], window: window, limit: limit, at: time)
-            state.quotas[key] = counter
+            let (bucket, outcome) = QuotaBucket.consuming(state.quotas[key], window: window, limit: limit, at: time)
+            state.quotas[key] = bucket
             return outcome
         }
     }
 
+    // MARK: Sign-in sources
+
+    public func recordSignInSource(_ source: String, accountID: String, until: Int64) {
+        state.withLock { state in
+            let known = state.signInSources[accountID]?[source] ?? .min
+            state.signInSources[accountID, default: [:]][source] = max(known, until)
+        }
+    }
+
+    public func isKnownSignInSource(_ source: String, accountID: String, at time: Int64) -> Bool {
+        state.withLock { state in (state.signInSources[accountID]?[source]).map { time <= $0 } ?? false }
+    }
+
     // MARK: Housekeeping
 
-    public func purgeExpired(before time: Int64) {
+    public func purgeExpired(before time: Int64, failuresCountedBefore: Int64) {
         state.withLock { state in
             state.pendingEnrollments = state.pendingEnrollments.filter { $0.value.deadline >= time }
             state.spentSignIns = state.spentSignIns.filter { $0.value >= time }
-            state.quotas = state.quotas.filter { $0.value.windowEnd > time }
+            state.quotas = state.quotas.filter { $0.value.drainedAt > time &* 1_000 }
             state.phoneVerifications = state.phoneVerifications.filter { $0.value.expiresAt >= time }
             var endedByUser: [String: Set<String>] = [:]
             for record in state.sessions.removeAll(where: { $0.expiresAt < time }) {
@@ -747,8 +766,14 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
                 let kept = state.users[userID]?.sessionIDs.filter { !ended.contains($0) } ?? []
                 state.setSessionIDs(kept, userID: userID)
             }
-            state.failures = state.failures.filter { _, counter in
-                counter.consecutiveFailures > 0 || (counter.lockedUntil.map { $0 >= time } ?? false)
+            state.failures = state.failures.filter { key, counter in
+                let remembered = counter.consecutiveFailures > 0 && state.failuresCountedAt[key, default: .min] >= failuresCountedBefore
+                return remembered || (counter.lockedUntil.map { $0 >= time } ?? false)
+            }
+            state.failuresCountedAt = state.failuresCountedAt.filter { state.failures[$0.key] != nil }
+            state.signInSources = state.signInSources.compactMapValues { sources in
+                let known = sources.filter { $0.value >= time }
+                return known.isEmpty ? nil : known
             }
         }
     }

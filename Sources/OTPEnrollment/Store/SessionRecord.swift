@@ -18,7 +18,7 @@ public struct SessionRecord: Sendable, Hashable {
     /// When the session was last used (to the minute: a use within a minute of the last recorded
     /// one is not written).
     public var lastUsedAt: Int64
-    /// The Unix second after which the session is over; ``EnrollmentStore/purgeExpired(before:)``
+    /// The Unix second after which the session is over; ``EnrollmentStore/purgeExpired(before:failuresCountedBefore:)``
     /// deletes it from then on.
     public var expiresAt: Int64
 
