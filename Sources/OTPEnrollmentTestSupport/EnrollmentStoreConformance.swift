@@ -43,15 +43,12 @@ public enum EnrollmentStoreConformance {
         .init("concurrent sign-ins of one user past the session cap keep the newest sessions, as one after the other", signInsPastSessionCap),
         .init(
             "a crowd of concurrent sign-ins, fresh, replayed, reused, expired, locked, at the session cap or without factors: each as alone",
-            // The reused credential races two completions with different steps, which the composed
-            // default documents it does not decide as alone (the loser may be refused by its step).
-            holdsForComposedDefaults: false, signInCrowd),
+            signInCrowd),
         .init(
             "a wrong code of a pending sign-in counts once, locks at the limit, and counts nothing for a credential gone, expired or locked",
             recordSignInFailure),
         .init(
-            "a crowd of concurrent wrong codes, on one factor past its limit and on many: each as alone", holdsForComposedDefaults: false,
-            signInFailureCrowd),
+            "a crowd of concurrent wrong codes, on one factor past its limit and on many: each as alone", signInFailureCrowd),
         .init("recovery codes are replaced as a set, counted, and each completes one sign-in of its own user", recoveryCodes),
         .init("a refused recovery-code completion spends nothing", recoveryCodeRefusals),
         .init("concurrent completions with one recovery code: exactly one wins", concurrentRecoveryCode),
@@ -1219,18 +1216,10 @@ public enum EnrollmentStoreConformance {
 public struct EnrollmentStoreConformanceCase: Sendable, CustomStringConvertible {
     /// What the check establishes.
     public let name: String
-    /// Whether the protocol's default implementations of the composed operations pass the check
-    /// too. Not when the check races concurrent calls of one that is documented as atomic only in
-    /// a store's own implementation (a wrong code that finds a lock started by another, a credential
-    /// completed twice at once with different steps).
-    public let holdsForComposedDefaults: Bool
     private let body: @Sendable (any EnrollmentStore) async throws -> Void
 
-    init(
-        _ name: String, holdsForComposedDefaults: Bool = true, _ body: @escaping @Sendable (any EnrollmentStore) async throws -> Void
-    ) {
+    init(_ name: String, _ body: @escaping @Sendable (any EnrollmentStore) async throws -> Void) {
         self.name = name
-        self.holdsForComposedDefaults = holdsForComposedDefaults
         self.body = body
     }
 

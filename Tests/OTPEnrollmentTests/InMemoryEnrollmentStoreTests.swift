@@ -16,14 +16,4 @@ struct InMemoryEnrollmentStoreTests {
             try await check.run(on: store)
         }
     }
-
-    /// `FailingStore` implements only the single operations, so the composed sign-in operations
-    /// come from the protocol's default implementations: every check but those of races the
-    /// defaults document they do not decide (the case says which).
-    @Test(
-        "the protocol's default compositions conform too, but for races they document",
-        arguments: EnrollmentStoreConformance.cases.filter(\.holdsForComposedDefaults))
-    func defaultCompositionsConform(_ check: EnrollmentStoreConformanceCase) async throws {
-        try await check.run(on: FailingStore())
-    }
 }

@@ -5,8 +5,8 @@ import OTPTestUtilities
 import Synchronization
 import Testing
 
-/// A store that fails on one named operation and otherwise behaves like the in-memory store. It
-/// implements only the single operations: the composed ones are the protocol's defaults.
+/// A store that fails on one named operation and otherwise behaves like the in-memory store (the
+/// reads of a sign-in that the protocol composes by default included).
 final class FailingStore: EnrollmentStore {
     struct Failure: Error, CustomStringConvertible {
         let operation: String
@@ -173,6 +173,19 @@ final class FailingStore: EnrollmentStore {
             credential: credential, recoveryCodeDigests: digests, failureKey: failureKey, at: time, session: session,
             maximumSessionsPerUser: maximumSessionsPerUser)
     }
+    func completeSignIn(
+        credential: PendingSignInRecord, factorID: String, step: UInt64, at time: Int64, session: SessionRecord, maximumSessionsPerUser: Int
+    ) async throws -> SignInCompletion {
+        try check()
+        return base.completeSignIn(
+            credential: credential, factorID: factorID, step: step, at: time, session: session, maximumSessionsPerUser: maximumSessionsPerUser)
+    }
+    func recordSignInFailure(
+        credential: PendingSignInRecord, failureKey: String, at time: Int64, limit: Int, lockout: Int64
+    ) async throws -> SignInFailure {
+        try check()
+        return base.recordSignInFailure(credential: credential, failureKey: failureKey, at: time, limit: limit, lockout: lockout)
+    }
     func consumeQuota(key: String, window: Int64, limit: Int, at time: Int64) async throws -> QuotaConsumption {
         try check()
         return base.consumeQuota(key: key, window: window, limit: limit, at: time)
@@ -282,7 +295,7 @@ struct StoreFailureTests {
         let resolver = try #require(signIn?.resolver)
         let uid = user.multiFactor.enrolledFactors[0].uid
         let next = try TOTP(secret: OTPSecret(base32: secret.sharedSecretKey())).code(at: clock.now())
-        store.fail("recordAcceptedStep")
+        store.fail("completeSignIn")
         #expect(
             await authErrorCode {
                 _ = try await resolver.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: uid, oneTimePassword: next))

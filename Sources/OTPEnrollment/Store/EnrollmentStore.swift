@@ -444,56 +444,6 @@ extension EnrollmentStore {
         guard try await !isPendingSignInSpent(credential) else { return nil }
         return try await failureCounter(key: failureKey)
     }
-
-    /// Composed from the single operations, each atomic on its own: when two calls race for one
-    /// credential with different steps, the loser's step can be spent without a session. A store
-    /// should implement the method in one transaction.
-    public func completeSignIn(
-        credential: PendingSignInRecord,
-        factorID: String,
-        step: UInt64,
-        at time: Int64,
-        session: SessionRecord,
-        maximumSessionsPerUser: Int
-    ) async throws -> SignInCompletion {
-        guard let failures = try await pendingSignInFailures(credential, failureKey: factorID) else {
-            return .credentialNotFound
-        }
-        guard time <= credential.expiresAt else { return .credentialExpired(expiresAt: credential.expiresAt) }
-        if let until = failures.lockEnd(at: time) {
-            return .locked(until: until)
-        }
-        guard let factor = try await factor(id: factorID), factor.userID == credential.userID else {
-            return .factorNotFound
-        }
-        switch try await recordAcceptedStep(step, factorID: factorID) {
-        case .accepted: break
-        case .rejected(let last): return .stepRejected(lastAcceptedStep: last)
-        case .factorNotFound: return .factorNotFound
-        }
-        guard try await spendPendingSignIn(credential) else { return .credentialNotFound }
-        if failures != .zero {
-            try await resetFailures(key: factorID)
-        }
-        try await insertSession(session, maximumPerUser: maximumSessionsPerUser)
-        return .completed
-    }
-
-    /// Composed from the single operations, each atomic on its own: the failure itself is counted
-    /// atomically, but a credential spent or a lock that starts between the read and the count is
-    /// not seen. A store should implement the method in one transaction.
-    public func recordSignInFailure(
-        credential: PendingSignInRecord, failureKey: String, at time: Int64, limit: Int, lockout: Int64
-    ) async throws -> SignInFailure {
-        guard let failures = try await pendingSignInFailures(credential, failureKey: failureKey) else {
-            return .credentialNotFound
-        }
-        guard time <= credential.expiresAt else { return .credentialExpired(expiresAt: credential.expiresAt) }
-        if let until = failures.lockEnd(at: time) {
-            return .locked(until: until)
-        }
-        return .counted(try await recordFailure(key: failureKey, at: time, limit: limit, lockout: lockout))
-    }
 }
 
 /// The outcome of ``EnrollmentStore/finalizeEnrollment(pendingID:factor:maximumFactorCount:)``.
