@@ -275,29 +275,32 @@ extension PostgresEnrollmentStore {
 
     // MARK: Quotas
 
-    /// The bucket's row taken (inserted empty if absent, and locked either way) and written in
-    /// one transaction, so servers sharing the database never both take its last room; the rule
-    /// is `QuotaBucket.consuming`, which every store shares.
+    /// One upsert: the bucket fills only while the use fits (the arithmetic of
+    /// `QuotaBucket.consuming`, which a test checks this against), so servers sharing the database
+    /// never both take its last room. A refusal reads the bucket again for when it has room.
     public func consumeQuota(key: String, window: Int64, limit: Int, at time: Int64) async throws(PostgresEnrollmentStoreError)
         -> QuotaConsumption
     {
-        guard limit > 0 else { return QuotaBucket.consuming(nil, window: window, limit: limit, at: time).outcome }
+        guard let rate = QuotaBucket.Rate(window: window, limit: limit) else {
+            return QuotaBucket.consuming(nil, window: window, limit: limit, at: time).outcome
+        }
+        let now = time &* 1_000
         return try await transaction("counting a quota use", retry: .ifNotApplied) { connection -> QuotaConsumption in
-            let rows = try await connection.query(
+            let filled = try await connection.query(
                 """
-                INSERT INTO quota_buckets AS q (key, drained_at) VALUES (\(key), \(Int64.min))
-                ON CONFLICT (key) DO UPDATE SET key = excluded.key
+                INSERT INTO quota_buckets AS q (key, drained_at) VALUES (\(key), \(now + rate.interval))
+                ON CONFLICT (key) DO UPDATE SET drained_at = greatest(q.drained_at, \(now)) + \(rate.interval)
+                WHERE greatest(q.drained_at, \(now)) + \(rate.interval) - \(now) <= \(rate.capacity)
                 RETURNING drained_at
                 """)
-            guard let row = rows.first else {
+            if let row = filled.first {
+                return rate.allowance(drainedAt: try PostgresStoredRow(row: row).integer("drained_at", of: key), at: now)
+            }
+            let full = try await connection.query("SELECT drained_at FROM quota_buckets WHERE key = \(key)")
+            guard let row = full.first else {
                 throw PostgresEnrollmentStoreError.invalidRecord(recordID: key, detail: "the quota bucket was not read")
             }
-            let stored = QuotaBucket(drainedAt: try PostgresStoredRow(row: row).integer("drained_at", of: key))
-            let (bucket, outcome) = QuotaBucket.consuming(stored, window: window, limit: limit, at: time)
-            if let bucket, bucket != stored {
-                try await connection.execute("UPDATE quota_buckets SET drained_at = \(bucket.drainedAt) WHERE key = \(key)")
-            }
-            return outcome
+            return rate.refusal(drainedAt: max(try PostgresStoredRow(row: row).integer("drained_at", of: key), now) &+ rate.interval)
         }
     }
 

@@ -26,18 +26,40 @@ public struct QuotaBucket: Sendable, Hashable {
     public static func consuming(
         _ bucket: QuotaBucket?, window: Int64, limit: Int, at time: Int64
     ) -> (bucket: QuotaBucket?, outcome: QuotaConsumption) {
-        let windowMilliseconds = max(1, window).multipliedReportingOverflow(by: 1_000).partialValue
-        guard limit > 0 else { return (bucket, .exceeded(until: time &+ max(1, window))) }
-        let interval = (windowMilliseconds + Int64(limit) - 1) / Int64(limit)
-        let capacity = interval &* Int64(limit)
+        guard let rate = Rate(window: window, limit: limit) else { return (bucket, .exceeded(until: time &+ max(1, window))) }
         let now = time &* 1_000
-        let drainedAt = max(bucket?.drainedAt ?? now, now) &+ interval
-        guard drainedAt &- now <= capacity else {
-            // The first millisecond at which the use fits, rounded up to the second.
-            let fits = drainedAt &- capacity
-            return (bucket, .exceeded(until: fits / 1_000 + (fits % 1_000 > 0 ? 1 : 0)))
+        let drainedAt = max(bucket?.drainedAt ?? now, now) &+ rate.interval
+        guard drainedAt &- now <= rate.capacity else { return (bucket, rate.refusal(drainedAt: drainedAt)) }
+        return (QuotaBucket(drainedAt: drainedAt), rate.allowance(drainedAt: drainedAt, at: now))
+    }
+
+    /// How a quota of `limit` uses per `window` seconds fills a bucket, in milliseconds: the
+    /// arithmetic of ``consuming(_:window:limit:at:)``, for a store that applies it in SQL.
+    package struct Rate: Sendable {
+        /// What one use adds: the window divided by the limit, rounded up.
+        package let interval: Int64
+        /// What the bucket holds: `limit` uses.
+        package let capacity: Int64
+
+        /// `nil` for a limit of zero or less, which refuses every use.
+        package init?(window: Int64, limit: Int) {
+            guard limit > 0 else { return nil }
+            let windowMilliseconds = max(1, window).multipliedReportingOverflow(by: 1_000).partialValue
+            interval = (windowMilliseconds + Int64(limit) - 1) / Int64(limit)
+            capacity = interval &* Int64(limit)
         }
-        return (QuotaBucket(drainedAt: drainedAt), .allowed(remaining: Int((capacity &- (drainedAt &- now)) / interval)))
+
+        /// The outcome of a use that left the bucket draining at `drainedAt`, at `now` (ms).
+        package func allowance(drainedAt: Int64, at now: Int64) -> QuotaConsumption {
+            .allowed(remaining: Int((capacity &- (drainedAt &- now)) / interval))
+        }
+
+        /// The outcome of a use refused because it would have left the bucket draining at
+        /// `drainedAt`: the first second at which it fits.
+        package func refusal(drainedAt: Int64) -> QuotaConsumption {
+            let fits = drainedAt &- capacity
+            return .exceeded(until: fits / 1_000 + (fits % 1_000 > 0 ? 1 : 0))
+        }
     }
 }
 
