@@ -262,7 +262,7 @@ let package = Package(
         // What every test target that runs a process or reads a fixture shares (no product).
         .target(
             name: "OTPTestUtilities",
-            dependencies: [.product(name: "Subprocess", package: "swift-subprocess"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["OTPCore", .product(name: "Subprocess", package: "swift-subprocess"), .product(name: "Logging", package: "swift-log")],
             path: "Tests/OTPTestUtilities"
         ),
         // The throwaway PostgreSQL cluster Tests/test.sh starts, and a schema or database of each

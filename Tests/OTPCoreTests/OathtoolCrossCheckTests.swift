@@ -16,7 +16,7 @@ struct OathtoolCrossCheckTests {
         var hex: String { secret.map { String(format: "%02x", $0) }.joined() }
         var description: String { "\(algorithm.rawValue) digits \(digits) period \(period) time \(time) key \(hex)" }
         var command: String {
-            "oathtool --totp=\(algorithm.rawValue.lowercased()) -d \(digits) -s \(period)s -N @\(time) \(hex)"
+            "oathtool --totp=\(ExternalTool.oathtoolName(of: algorithm) ?? "") -d \(digits) -s \(period)s -N @\(time) \(hex)"
         }
     }
 
@@ -31,7 +31,7 @@ struct OathtoolCrossCheckTests {
                 // Up to 160 bytes: past the 64-byte block of SHA-1 and SHA-256 and the 128-byte block
                 // of SHA-512, where HMAC hashes the key first.
                 secret: (0..<Int.random(in: 10...160, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) },
-                algorithm: OTPAlgorithm.allCases.randomElement(using: &generator)!,
+                algorithm: ExternalTool.oathtoolAlgorithms.randomElement(using: &generator)!,
                 digits: Int.random(in: 6...8, using: &generator),
                 period: [15, 30, 60].randomElement(using: &generator)!,
                 time: index < edgeTimes.count * 20 ? edgeTimes[index % edgeTimes.count] : Int64.random(in: 0...year2500, using: &generator)

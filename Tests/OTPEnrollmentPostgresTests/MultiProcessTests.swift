@@ -188,7 +188,7 @@ extension MultiProcessTests {
         async let first = ProcessRunner.run(helper, ["resilient-churn", "postgres", acks[0], stop], environment: environment)
         async let second = ProcessRunner.run(helper, ["resilient-churn", "postgres", acks[1], stop], environment: environment)
         // Stopped whatever happens, so that a failed expectation does not wait for the writers' own limit.
-        defer { FileManager.default.createFile(atPath: stop, contents: nil) }
+        defer { _ = FileManager.default.createFile(atPath: stop, contents: nil) }
         try await waitUntil("both writers write") { try acks.allSatisfy { try Self.successes(in: $0).count >= 20 } }
         try await cluster.restart()
         let restarted = Int64(Date().timeIntervalSince1970 * 1000)
@@ -203,7 +203,7 @@ extension MultiProcessTests {
             }
             throw error
         }
-        FileManager.default.createFile(atPath: stop, contents: nil)
+        _ = FileManager.default.createFile(atPath: stop, contents: nil)
         let runs = try await [first, second]
 
         var errors = 0

@@ -1,10 +1,27 @@
 import Foundation
+public import OTPCore
 
 extension ExternalTool {
     /// A run of oathtool that did not print a code.
     public struct OATHToolFailure: Error, CustomStringConvertible {
         public let output: ProcessOutput
         public var description: String { "oathtool failed: \(output)" }
+    }
+
+    /// The name oathtool's `--totp=` takes for `algorithm`, or `nil` for a hash oathtool does not
+    /// know: a new hash does not compile until it is decided here, and cross-checks draw only from
+    /// ``oathtoolAlgorithms``.
+    public static func oathtoolName(of algorithm: OTPAlgorithm) -> String? {
+        switch algorithm {
+        case .sha1: "sha1"
+        case .sha256: "sha256"
+        case .sha512: "sha512"
+        }
+    }
+
+    /// The hashes oathtool can cross-check.
+    public static var oathtoolAlgorithms: [OTPAlgorithm] {
+        OTPAlgorithm.allCases.filter { oathtoolName(of: $0) != nil }
     }
 
     /// The Unix time now, for ``oathtoolCodes(base32:from:through:)``.
