@@ -181,7 +181,7 @@ let package = Package(
         .target(
             name: "OTPEnrollmentDatabase",
             dependencies: [
-                "OTPEnrollment", "OTPEnrollmentSQLite", "OTPEnrollmentPostgres", "OTPSealing",
+                "OTPEnrollment", "OTPEnrollmentSQLite", "OTPEnrollmentPostgres", "OTPDurableStore", "OTPSealing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -225,7 +225,7 @@ let package = Package(
         .executableTarget(
             name: "TOTPEnrollmentCommand",
             dependencies: [
-                "OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPEnrollmentPostgres", "OTPEnrollmentDatabase", "OTPSealing", "OTPQR",
+                "OTPCore", "OTPEnrollment", "OTPEnrollmentDatabase", "OTPDurableStore", "OTPSealing", "OTPQR",
                 "OTPCommandSupport", "OTPSMS", "OTPFederation", "OTPVault",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -323,6 +323,12 @@ let package = Package(
             dependencies: [
                 "OTPEnrollmentSQLite", "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPDurableStore", "OTPSealing", "OTPCore",
                 "OTPTestUtilities", .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "OTPEnrollmentDatabaseTests",
+            dependencies: [
+                "OTPEnrollmentDatabase", "OTPDurableStore", "OTPSealing", "OTPTestUtilities", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

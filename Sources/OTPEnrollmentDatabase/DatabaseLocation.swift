@@ -1,23 +1,40 @@
-/// Where `--db` points (`totp-enrollment` and `otpkit-server` take the same argument): an SQLite file, or a PostgreSQL database named by a libpq URL.
-package enum DatabaseLocation: Equatable, Sendable {
-    case sqlite(path: String)
-    case postgres(url: String)
+package import Logging
+package import OTPSealing
 
-    /// The PostgreSQL store for a `postgres:` or `postgresql:` scheme in any letter case, the
-    /// SQLite store for anything else. A misspelt URL (`postgres:/host`) goes to the PostgreSQL
-    /// store too, which says what is wrong with it, rather than becoming a new SQLite file.
+/// Where `--db` points (`totp-enrollment` and `otpkit-server` take the same argument): an SQLite
+/// file, or a database named by a URL whose scheme a ``StoreBackend`` serves.
+package struct DatabaseLocation: Equatable, Sendable {
+    /// The backend that opens it.
+    package let backend: StoreBackend
+    /// The `--db` argument as given.
+    package let argument: String
+
+    /// The location of `argument`, whose backend ``StoreBackend/backend(for:)`` finds.
     package init(_ argument: String) {
-        let scheme = argument.prefix { $0 != ":" && $0 != "/" }
-        let isURL = argument.dropFirst(scheme.count).hasPrefix(":") && ["postgres", "postgresql"].contains(scheme.lowercased())
-        self = isURL ? .postgres(url: argument) : .sqlite(path: argument)
+        self.backend = StoreBackend.backend(for: argument)
+        self.argument = argument
     }
 
     /// The `--db` argument as the commands' hints repeat it: a URL may hold a password, so only
     /// its scheme is shown.
     package var shownArgument: String {
-        switch self {
-        case .sqlite(let path): path
-        case .postgres(let url): url.prefix { $0 != ":" } + "://…"
-        }
+        backend.schemes.isEmpty ? argument : argument.prefix { $0 != ":" } + "://…"
+    }
+
+    /// Where a server keeps its signing key when none is given, or `nil` when it must be given.
+    package var defaultSigningKeyPath: String? {
+        backend.defaultSigningKeyPath(argument)
+    }
+
+    /// Opens the store, which checks the schema and that `sealer` opens every row, and warns
+    /// through `logger` about what the operator should know (a file others may read).
+    ///
+    /// - Parameters:
+    ///   - sealer: The sealing keys.
+    ///   - poolSize: The connections a database server's pool keeps.
+    ///   - logger: Where the store logs.
+    /// - Throws: The backend's own error, a `ClassifiedStoreError`.
+    package func open(sealer: SecretSealer, poolSize: Int, logger: Logger) async throws -> any DurableEnrollmentStore {
+        try await backend.open(argument, sealer, poolSize, logger)
     }
 }

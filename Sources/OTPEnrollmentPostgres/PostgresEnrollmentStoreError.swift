@@ -1,3 +1,4 @@
+public import OTPDurableStore
 public import OTPSealing
 
 /// An error from ``PostgresEnrollmentStore``: its configuration, reaching the server, the schema,
@@ -78,6 +79,20 @@ extension PostgresEnrollmentStoreError: CustomStringConvertible {
             "the enrollment store on \(server) was used after it was closed"
         case .stepOutOfRange(let step):
             "time step \(step) is out of range"
+        }
+    }
+}
+
+extension PostgresEnrollmentStoreError: ClassifiedStoreError {
+    public var kind: StoreFailureKind {
+        switch self {
+        case .invalidURL, .invalidEnvironment, .missingSealingKeys: .configuration
+        case .unreachable, .poolExhausted, .connectionLost: .unavailable
+        case .authenticationFailed, .databaseNotFound, .tlsFailed: .access
+        case .schemaTooNew, .migrationChanged: .incompatible
+        case .unusableSecret, .invalidRecord: .damagedRecord
+        case .database, .stepOutOfRange: .refused
+        case .closed: .closed
         }
     }
 }

@@ -1,3 +1,4 @@
+public import OTPDurableStore
 public import OTPSealing
 
 /// An error from ``SQLiteEnrollmentStore``: opening the database, its schema, its sealed secrets,
@@ -72,6 +73,20 @@ extension SQLiteEnrollmentStoreError: CustomStringConvertible {
             "enrollment database \(path) was used after it was closed"
         case .stepOutOfRange(let step):
             "time step \(step) is out of range"
+        }
+    }
+}
+
+extension SQLiteEnrollmentStoreError: ClassifiedStoreError {
+    public var kind: StoreFailureKind {
+        switch self {
+        case .missingSealingKeys: .configuration
+        case .busy: .unavailable
+        case .notADatabase, .notAnOTPKitDatabase, .schemaTooNew, .migrationChanged: .incompatible
+        case .cannotOpen, .readOnly, .diskFull: .storage
+        case .corrupt, .unusableSecret, .invalidRecord: .damagedRecord
+        case .database, .stepOutOfRange: .refused
+        case .closed: .closed
         }
     }
 }

@@ -205,17 +205,19 @@ struct ServerCommand: AsyncParsableCommand {
         }
     }
 
-    /// The signing key file: `signingKeyFile`, else the SQLite database's path + `.signing-key`.
+    /// The signing key file: `signingKeyFile`, else the database's default (an SQLite file's path
+    /// + `.signing-key`).
     ///
-    /// - Throws: ``ServerFailure`` for a PostgreSQL database without a signing key file.
+    /// - Throws: ``ServerFailure`` for a database without a default (PostgreSQL, which several
+    ///   servers share) and no signing key file.
     static func signingKeyPath(_ signingKeyFile: String?, database: DatabaseLocation) throws(ServerFailure) -> String {
-        switch (signingKeyFile, database) {
-        case (let file?, _): return file
-        case (nil, .sqlite(let path)): return path + ".signing-key"
-        case (nil, .postgres):
+        if let refusal = database.backend.refusal { throw ServerFailure(refusal.description) }
+        if let signingKeyFile { return signingKeyFile }
+        guard let path = database.defaultSigningKeyPath else {
             throw ServerFailure(
-                "give --signing-key-file with a PostgreSQL database: every server of one database must sign with the same key")
+                "give --signing-key-file with a \(database.backend.name) database: every server of one database must sign with the same key")
         }
+        return path
     }
 
     func validate() throws {
@@ -246,24 +248,24 @@ struct ServerCommand: AsyncParsableCommand {
         } catch {
             throw ServerFailure(error.description)
         }
-        let storeDatabase: EnrollmentDatabase
+        let storeDatabase: any DurableEnrollmentStore
         do {
-            storeDatabase = try await EnrollmentDatabase.open(location, sealer: sealer, postgresPoolSize: 10, logger: logger)
+            storeDatabase = try await location.open(sealer: sealer, poolSize: 10, logger: logger)
         } catch {
-            throw ServerFailure(error.description)
+            throw ServerFailure("\(error)")
         }
         do {
             try await serve(
                 storeDatabase, settings: settings, signingKeys: signingKeys, signingKeyFile: signingKeyFile, metrics: metrics, logger: logger)
         } catch {
-            await storeDatabase.close()
+            await storeDatabase.closeQuietly()
             throw error
         }
-        await storeDatabase.close()
+        await storeDatabase.closeQuietly()
     }
 
     private func serve(
-        _ database: EnrollmentDatabase, settings: ServerSettings, signingKeys: IDTokenSigningKeySet,
+        _ database: any DurableEnrollmentStore, settings: ServerSettings, signingKeys: IDTokenSigningKeySet,
         signingKeyFile: IDTokenKeyFileMonitor, metrics: PrometheusCollectorRegistry, logger: Logger
     ) async throws {
         var phone = try phoneDelivery(settings, logger: logger)
@@ -275,7 +277,7 @@ struct ServerCommand: AsyncParsableCommand {
             for verifier in verifiers { try? await verifier.shutdown() }
         }
         let service = try MultiFactorService(
-            configuration: MultiFactorConfiguration(phone: phone.settings), store: database.store, smsSender: phone.sender,
+            configuration: MultiFactorConfiguration(phone: phone.settings), store: database, smsSender: phone.sender,
             identityProviders: tokenVerifiers(verifiers, emulator: settings.emulator), logger: logger)
         let tokens = await IDTokenIssuer(
             projectID: settings.projectID, signingKeys: signingKeys, refresh: { signingKeyFile.changedKeys() })
@@ -293,7 +295,7 @@ struct ServerCommand: AsyncParsableCommand {
         }
         defer { purges.cancel() }
         let routes = IdentityToolkitRoutes(
-            service: service, tokens: tokens, refreshTokenKeys: database.store.codeDigestKeys ?? database.sealer,
+            service: service, tokens: tokens, refreshTokenKeys: database.codeDigestKeys ?? database.sealer,
             configuration: IdentityToolkitConfiguration(
                 projectID: settings.projectID, apiKeys: Set(settings.apiKeys), isEmulator: settings.emulator, adminToken: settings.adminToken,
                 limits: settings.limits, trustedProxies: Set(settings.trustedProxies)),

@@ -1,7 +1,6 @@
 internal import OTPCommandSupport
 internal import OTPEnrollment
-internal import OTPEnrollmentPostgres
-internal import OTPEnrollmentSQLite
+internal import OTPDurableStore
 internal import OTPSealing
 
 // Here, not in OTPCommandSupport: classifying these errors needs the store and the service,
@@ -21,34 +20,14 @@ extension CommandFailure {
         }
     }
 
-    /// Rows sealed under a key that was not given are the caller's input; anything else is the
-    /// database's failure.
-    init(_ error: SQLiteEnrollmentStoreError) {
-        switch error {
-        case .missingSealingKeys: self = .usage(error.description)
-        default: self = .ioError(error.description)
-        }
-    }
-
-    /// A URL or libpq variable that cannot be used, and rows sealed under a key that was not
-    /// given, are the caller's input; anything else (the server out of reach, the login refused,
-    /// a lost connection) is the database's failure. The store's messages name the server as
-    /// `user@host:port/database` and never hold the password or the URL.
-    init(_ error: PostgresEnrollmentStoreError) {
-        switch error {
-        case .invalidURL, .invalidEnvironment, .missingSealingKeys: self = .usage(error.description)
-        default: self = .ioError(error.description)
-        }
-    }
-
-    /// Either store's failure as the store's own initialiser classifies it; nil for an error no
-    /// store of this program throws.
+    /// A store's failure by its kind: what the caller gave that cannot work (a URL or variable,
+    /// rows sealed under a key that was not given) is their input; anything else (the server out
+    /// of reach, the login refused, a lost connection, a damaged file) is the database's failure.
+    /// The stores' messages name the file or the server as `user@host:port/database`, never a
+    /// password or the URL. `nil` for an error that is not a store's.
     init?(storeFailure error: (any Error)?) {
-        switch error {
-        case let error as SQLiteEnrollmentStoreError: self.init(error)
-        case let error as PostgresEnrollmentStoreError: self.init(error)
-        default: return nil
-        }
+        guard let error = error as? any ClassifiedStoreError else { return nil }
+        self = error.kind == .configuration ? .usage(error.description) : .ioError(error.description)
     }
 
     /// The service's refusals (a wrong code, a lock) are refusals; its store failures are I/O,

@@ -21,13 +21,14 @@ extension EnrollmentTool {
 
         /// The account `uid` as a signed-in user on the operator's word, as `signin --user` takes
         /// the first factor: link and unlink then act for the user, after its second factor.
-        static func operatorIdentity(_ database: EnrollmentDatabase, uid: String) async throws(CommandFailure) -> FirstFactorIdentity {
-            let (account, linked) = try await database.reading { store in
+        static func operatorIdentity(_ database: any DurableEnrollmentStore, uid: String) async throws(CommandFailure) -> FirstFactorIdentity {
+            let (account, linked) = try await database.running { store in
                 (try await store.account(id: uid), try await store.providerIdentities(accountID: uid))
             }
             guard let account else {
                 throw .refused(
-                    "no account \(uid) in \(database.name): create one with `totp account create`, or find it with `totp account show --email`")
+                    "no account \(uid) in \(database.databaseName): create one with `totp account create`, or find it with `totp account show --email`"
+                )
             }
             // The provider a link upgrades from: an account with neither a password nor an
             // identity is an anonymous one, which keeps its uid when it links a credential.

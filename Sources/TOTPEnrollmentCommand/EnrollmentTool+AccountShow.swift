@@ -38,10 +38,10 @@ extension EnrollmentTool.Account {
                 address = normalized
             }
             let (account, linked, databaseName) = try await storeOptions.withDatabase { database throws(CommandFailure) in
-                try await database.reading { store in
+                try await database.running { store in
                     let account = if let address { try await store.account(email: address) } else { try await store.account(id: user ?? "") }
                     let linked = if let account { try await store.providerIdentities(accountID: account.id) } else { [ProviderIdentity]() }
-                    return (account, linked, database.name)
+                    return (account, linked, database.databaseName)
                 }
             }
             guard let account else {

@@ -24,7 +24,7 @@ extension EnrollmentTool {
 
         func run() async throws {
             let (factors, phones) = try await storeOptions.withDatabase { database throws(CommandFailure) in
-                try await database.reading { store in (try await store.factors(userID: user), try await store.phoneFactors(userID: user)) }
+                try await database.running { store in (try await store.factors(userID: user), try await store.phoneFactors(userID: user)) }
             }
             StandardStreams.writeOutput(json ? Self.json(factors, phones) + "\n" : Self.listing(factors, phones, user: user))
         }

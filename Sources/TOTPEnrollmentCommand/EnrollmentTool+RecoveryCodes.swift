@@ -50,7 +50,7 @@ extension EnrollmentTool {
         /// sign-in, so it asks for no code and spends none.
         private func count() async throws(CommandFailure) {
             let remaining = try await storeOptions.withDatabase { database throws(CommandFailure) in
-                try await database.reading { store in try await store.recoveryCodeCount(userID: user) }
+                try await database.running { store in try await store.recoveryCodeCount(userID: user) }
             }
             if json {
                 var object = JSONObject()
@@ -71,7 +71,7 @@ extension EnrollmentTool {
                     // Only a sign-in that asks for a second factor can take a recovery code.
                     try? await signedIn.signOut()
                     throw .refused(
-                        "\(user) has no second factor in \(database.name), so recovery codes would never be asked for: enroll one with `totp enroll --db \(storeOptions.location.shownArgument) --user \(user) --email ADDRESS`"
+                        "\(user) has no second factor in \(database.databaseName), so recovery codes would never be asked for: enroll one with `totp enroll --db \(storeOptions.location.shownArgument) --user \(user) --email ADDRESS`"
                     )
                 }
                 let codes: [String]

@@ -17,11 +17,15 @@ extension EnrollmentTool {
 
         @OptionGroup var storeOptions: StoreOptions
 
+        /// Rows re-sealed per transaction: small enough that servers sharing the database wait
+        /// little for each, large enough that a big table takes few.
+        static let batchSize = 200
+
         func run() async throws {
             let (moved, usage, sealer) = try await storeOptions.withDatabase { database throws(CommandFailure) in
                 (
-                    try await database.running { (database) throws(EnrollmentDatabaseError) in try await database.resealAll() },
-                    try await database.running { (database) throws(EnrollmentDatabaseError) in try await database.sealingKeyUsage() },
+                    try await database.running { try await $0.resealAll(batchSize: Self.batchSize) },
+                    try await database.running { try await $0.sealingKeyUsage() },
                     database.sealer
                 )
             }

@@ -32,7 +32,7 @@ extension EnrollmentTool {
                 let (signedIn, secondFactor) = try await secondFactorOptions.signIn(service, identity)
                 guard let secondFactor else {
                     throw .refused(
-                        "\(user) has no second factor in \(database.name): enroll one with `totp enroll --db \(storeOptions.location.shownArgument) --user \(user) --email ADDRESS`"
+                        "\(user) has no second factor in \(database.databaseName): enroll one with `totp enroll --db \(storeOptions.location.shownArgument) --user \(user) --email ADDRESS`"
                     )
                 }
                 if secondFactor.factorID == PhoneMultiFactorID {

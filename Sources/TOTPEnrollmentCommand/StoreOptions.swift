@@ -24,19 +24,19 @@ struct StoreOptions: ParsableArguments {
     var location: DatabaseLocation { databaseOptions.location }
 
     /// Opens the database with the sealing keys.
-    func open() async throws(CommandFailure) -> EnrollmentDatabase {
-        try await EnrollmentDatabase.opening(location, sealer: try sealer(), logger: Self.silentLogger("OTPKit.totp-enrollment.store"))
+    func open() async throws(CommandFailure) -> any DurableEnrollmentStore {
+        try await location.opening(sealer: try sealer(), logger: Self.silentLogger("OTPKit.totp-enrollment.store"))
     }
 
     /// Runs `body` with the database, and closes it whatever happens.
-    func withDatabase<Result>(_ body: (EnrollmentDatabase) async throws(CommandFailure) -> Result) async throws(CommandFailure) -> Result {
+    func withDatabase<Result>(_ body: (any DurableEnrollmentStore) async throws(CommandFailure) -> Result) async throws(CommandFailure) -> Result {
         let database = try await open()
         do throws(CommandFailure) {
             let result = try await body(database)
-            await database.close()
+            await database.closeQuietly()
             return result
         } catch {
-            await database.close()
+            await database.closeQuietly()
             throw error
         }
     }
@@ -59,7 +59,7 @@ struct StoreOptions: ParsableArguments {
     func withService<Result>(
         sms: SMSOptions? = nil,
         identityProviders: [any IdentityTokenVerifier] = [],
-        _ body: (EnrollmentDatabase, MultiFactorService) async throws(CommandFailure) -> Result
+        _ body: (any DurableEnrollmentStore, MultiFactorService) async throws(CommandFailure) -> Result
     ) async throws(CommandFailure) -> Result {
         var configuration = MultiFactorConfiguration()
         if let sms {
@@ -75,7 +75,7 @@ struct StoreOptions: ParsableArguments {
                 let service: MultiFactorService
                 do {
                     service = try MultiFactorService(
-                        configuration: configuration, store: database.store, smsSender: delivery?.sender, identityProviders: identityProviders,
+                        configuration: configuration, store: database, smsSender: delivery?.sender, identityProviders: identityProviders,
                         logger: Self.silentLogger("OTPKit.totp-enrollment"))
                 } catch {
                     throw CommandFailure.software("\(error)")
