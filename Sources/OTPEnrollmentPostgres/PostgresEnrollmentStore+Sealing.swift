@@ -1,4 +1,4 @@
-public import OTPEnrollment
+internal import OTPEnrollment
 public import OTPSealing
 internal import NIOCore
 internal import OTPCore

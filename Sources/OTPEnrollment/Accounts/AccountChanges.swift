@@ -1,5 +1,5 @@
 /// What an administrator changes on an account in one step
-/// (``EnrollmentStore/updateAccount(id:changes:)``; firebase-admin's `update_user`). A `nil`
+/// (``AccountStore/updateAccount(id:changes:)``; firebase-admin's `update_user`). A `nil`
 /// field leaves its attribute as it is.
 public struct AccountChanges: Sendable, Hashable {
     /// The new email address, normalized (``EmailAddress``); unique among accounts.
@@ -25,7 +25,7 @@ public struct AccountChanges: Sendable, Hashable {
     public var phone: AttributeChange<ProviderIdentity>?
     /// The providers unlinked from the account (firebase-admin's `providers_to_delete`): for
     /// `password`, the password hash with the address and its verification, as
-    /// ``EnrollmentStore/unlinkProvider(_:accountID:)`` clears them; for any other provider id, the
+    /// ``AccountStore/unlinkProvider(_:accountID:)`` clears them; for any other provider id, the
     /// account's identity of that provider. A provider the account has no identity of changes nothing.
     public var unlinkedProviders: Set<String>
     /// The custom claims (``AccountRecord/customAttributes``), set or removed.
@@ -94,7 +94,7 @@ public struct AccountChanges: Sendable, Hashable {
     }
 }
 
-/// What ``EnrollmentStore/updateAccount(id:changes:)`` did.
+/// What ``AccountStore/updateAccount(id:changes:)`` did.
 public enum AccountUpdate: Sendable, Hashable {
     /// The account was changed; this is what it is now.
     case updated(AccountRecord)

@@ -1,5 +1,5 @@
 /// An email address to set on an account as a provider identity is linked to it
-/// (``EnrollmentStore/linkProviderIdentity(_:accountID:email:)``), such as the verified address a
+/// (``AccountStore/linkProviderIdentity(_:accountID:email:)``), such as the verified address a
 /// federated provider asserted.
 public struct AccountEmailUpdate: Sendable, Hashable {
     /// The address, normalized (``EmailAddress``).

@@ -55,7 +55,7 @@ public struct AccountRecord: Sendable, Hashable {
     }
 }
 
-/// What ``EnrollmentStore/insertAccount(_:identity:)`` did.
+/// What ``AccountStore/insertAccount(_:identity:)`` did.
 public enum AccountInsertion: Hashable, Sendable {
     /// The account is stored, with its identity when one was given.
     case inserted

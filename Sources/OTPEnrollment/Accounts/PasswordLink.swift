@@ -1,4 +1,4 @@
-/// What ``EnrollmentStore/linkPassword(accountID:email:passwordHash:)`` did.
+/// What ``AccountStore/linkPassword(accountID:email:passwordHash:)`` did.
 public enum PasswordLink: Hashable, Sendable {
     /// The account has the password and the email address now.
     case linked

@@ -27,7 +27,7 @@ public struct ProviderIdentity: Sendable, Hashable {
     }
 }
 
-/// What ``EnrollmentStore/linkProviderIdentity(_:accountID:email:)`` did.
+/// What ``AccountStore/linkProviderIdentity(_:accountID:email:)`` did.
 public enum ProviderLink: Hashable, Sendable {
     /// The identity is now the account's.
     case linked

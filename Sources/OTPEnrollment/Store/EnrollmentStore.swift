@@ -1,15 +1,16 @@
-public import OTPSealing
-
-/// Everything the multi-factor service persists: pending enrollments, enrolled factors with their
-/// secrets, the highest accepted time step of each factor, failure counters, pending sign-in
-/// sign-ins spent and sessions.
+/// Everything the multi-factor service persists, as the stores of its concerns together
+/// (``AccountStore``, ``SessionStore``, ``FactorStore``, ``ThrottleStore``,
+/// ``SpentCredentialStore``, ``SignInSourceStore``), and the operations of a sign-in or an
+/// enrollment that span several of them in one atomic step.
 ///
 /// The service holds no state of its own beyond caches, so several service instances (or
 /// processes, with a shared durable store) can serve the same users. Operations that decide a race
 /// are single atomic operations here, never a read followed by a write in the service:
-/// ``recordAcceptedStep(_:factorID:)`` is a compare-and-set, ``recordFailure(key:at:limit:lockout:)``
-/// an atomic increment, ``finalizeEnrollment(pendingID:factor:maximumFactorCount:)`` and
-/// ``spendPendingSignIn(_:)`` take something away exactly once.
+/// ``FactorStore/recordAcceptedStep(_:factorID:)`` is a compare-and-set,
+/// ``ThrottleStore/recordFailure(key:at:limit:lockout:)`` an atomic increment,
+/// ``FactorStore/finalizeEnrollment(pendingID:factor:maximumFactorCount:)`` and
+/// ``SpentCredentialStore/spendPendingSignIn(_:)`` take something away exactly once, and the
+/// completions below decide a sign-in whole.
 ///
 /// Records carry secrets as `OTPSecret`. A durable store seals them at rest (for example
 /// with AES-256-GCM under an operator key, with the record's id — ``PendingEnrollmentRecord/id`` or
@@ -19,221 +20,25 @@ public import OTPSealing
 /// unseal); every expected outcome is a return value. The service reports such failures as
 /// ``AuthErrorCode/internalError``. Times are Unix seconds. Run `EnrollmentStoreConformance`
 /// (module `OTPEnrollmentTestSupport`) against any implementation.
-public protocol EnrollmentStore: SignInSourceStore {
-    // MARK: Pending enrollments
-
-    /// Stores a started enrollment. Ids are unique: the service never inserts the same id twice.
-    func insertPendingEnrollment(_ record: PendingEnrollmentRecord) async throws
-
-    /// The pending enrollment with `id`, or `nil`.
-    func pendingEnrollment(id: String) async throws -> PendingEnrollmentRecord?
-
-    /// Deletes the pending enrollment with `id`, if any (its secret must not survive).
-    func removePendingEnrollment(id: String) async throws
-
-    /// Atomically turns a pending enrollment into an enrolled factor: when the pending enrollment
-    /// `pendingID` exists and `factor.userID` has fewer than `maximumFactorCount` factors (TOTP and
-    /// phone together), deletes the pending enrollment and inserts `factor`; otherwise changes
-    /// nothing.
-    func finalizeEnrollment(
-        pendingID: String,
-        factor: FactorRecord,
-        maximumFactorCount: Int
-    ) async throws -> EnrollmentFinalization
-
-    // MARK: Accounts
-
-    /// Stores a new account, and links `identity` to it when given, in one atomic operation,
-    /// checking in this order:
-    /// 1. no account has the record's id (otherwise ``AccountInsertion/idAlreadyInUse``);
-    /// 2. no account has `identity` (otherwise ``AccountInsertion/identityInUse(accountID:)``, naming
-    ///    its owner);
-    /// 3. no account has the record's email address, compared as stored: normalized (otherwise
-    ///    ``AccountInsertion/emailAlreadyInUse``).
-    ///
-    /// A refusal stores nothing: neither the account nor the identity. Of concurrent insertions with
-    /// one email address, or with one identity, exactly one succeeds.
-    ///
-    /// The `password` provider is never an identity here: an account has a password when its
-    /// ``AccountRecord/passwordHash`` is set.
-    func insertAccount(_ record: AccountRecord, identity: ProviderIdentity?) async throws -> AccountInsertion
-
-    /// The account with `id`, or `nil`.
-    func account(id: String) async throws -> AccountRecord?
-
-    /// The account with the normalized email address `email`, or `nil`.
-    func account(email: String) async throws -> AccountRecord?
-
-    /// Links `identity` to account `accountID`, and when `email` is given sets the account's
-    /// ``AccountRecord/email`` and ``AccountRecord/isEmailVerified`` to it, in one atomic operation,
-    /// checking in this order:
-    /// 1. the account exists (otherwise ``ProviderLink/accountNotFound``);
-    /// 2. no account has the identity (otherwise ``ProviderLink/identityInUse(accountID:)``, naming
-    ///    its owner, which may be this account);
-    /// 3. the account has no identity of that provider (otherwise ``ProviderLink/providerAlreadyLinked``);
-    /// 4. no other account has `email`'s address (otherwise ``ProviderLink/emailAlreadyInUse``).
-    ///
-    /// A refusal changes nothing. Of concurrent links of one identity, or with one address, exactly
-    /// one succeeds.
-    func linkProviderIdentity(_ identity: ProviderIdentity, accountID: String, email: AccountEmailUpdate?) async throws -> ProviderLink
-
-    /// Gives account `accountID` a password: sets its ``AccountRecord/email`` to `email` (normalized
-    /// by the caller) and its ``AccountRecord/passwordHash`` to `passwordHash` in one atomic
-    /// operation. ``AccountRecord/isEmailVerified`` stays as it was when `email` is the account's
-    /// current address, and becomes `false` otherwise. Checks in this order:
-    /// 1. the account exists (otherwise ``PasswordLink/accountNotFound``);
-    /// 2. it has no password hash (otherwise ``PasswordLink/passwordAlreadyLinked``);
-    /// 3. no other account has the address (otherwise ``PasswordLink/emailAlreadyInUse``).
-    ///
-    /// A refusal changes nothing. Of concurrent links with one address, exactly one succeeds.
-    func linkPassword(accountID: String, email: String, passwordHash: String) async throws -> PasswordLink
-
-    /// Removes the account's identity of `providerID`: whether there was one.
-    ///
-    /// For `password`, which is not stored as an identity, clears the account's
-    /// ``AccountRecord/passwordHash``, ``AccountRecord/email`` and ``AccountRecord/isEmailVerified``
-    /// (as Firebase's emulator does), and returns whether the account had a password.
-    func unlinkProvider(_ providerID: String, accountID: String) async throws -> Bool
-
-    /// The id of the account that has the identity (`providerID`, `providerUID`), or `nil`.
-    func accountID(providerID: String, providerUID: String) async throws -> String?
-
-    /// The account's provider identities, ordered by provider id.
-    func providerIdentities(accountID: String) async throws -> [ProviderIdentity]
-
-    /// Records a first-factor sign-in of account `id` at `time`, and replaces its password hash
-    /// when `passwordHash` is given (a re-hash at new parameters). Nothing when there is no such account.
-    func recordAccountSignIn(id: String, at time: Int64, passwordHash: String?) async throws
-
-    /// Sets whether account `id` is disabled (``AccountRecord/isDisabled``): whether there is such an
-    /// account.
-    func setAccountDisabled(id: String, disabled: Bool) async throws -> Bool
-
-    /// Sets account `id`'s ``AccountRecord/displayName`` and ``AccountRecord/photoURL`` to the given
-    /// values (`nil` clears one): whether there is such an account.
-    func updateAccountProfile(id: String, displayName: String?, photoURL: String?) async throws -> Bool
-
-    /// Applies `changes` to account `id` in one atomic operation, checking in this order:
-    /// 1. the account exists (otherwise ``AccountUpdate/accountNotFound``);
-    /// 2. no other account has the new email address (otherwise ``AccountUpdate/emailAlreadyInUse``);
-    /// 3. no other account has the new phone identity (otherwise
-    ///    ``AccountUpdate/identityInUse(accountID:)``).
-    ///
-    /// The record's fields change as ``AccountChanges/applied(to:)`` says; a new phone identity
-    /// replaces the account's identity of its provider, and a removal deletes the account's `phone`
-    /// identity. A refusal changes nothing. Of concurrent updates with one address, or one phone
-    /// identity, at most one succeeds.
-    func updateAccount(id: String, changes: AccountChanges) async throws -> AccountUpdate
-
-    /// Up to `limit` accounts whose ids come after `id` (all when `nil`), in the order of their ids'
-    /// UTF-8 bytes: one page of a listing that goes on after the last id of the page before.
-    func accounts(after id: String?, limit: Int) async throws -> [AccountRecord]
-
-    /// Deletes account `id` and everything of its user in one atomic operation: its provider
-    /// identities, TOTP and phone factors with their failure counters, pending enrollments,
-    /// phone verifications, sessions and recovery codes. Returns
-    /// whether there was such an account; without one, changes nothing. Its email address and
-    /// identities are free for other accounts afterwards.
-    func deleteAccount(id: String) async throws -> Bool
-
-    // MARK: Enrolled factors
-
-    /// The factors of `userID`, oldest first (by ``FactorRecord/enrolledAt``, then ``FactorRecord/id``).
-    func factors(userID: String) async throws -> [FactorRecord]
-
-    /// The factor with `id`, or `nil`.
-    func factor(id: String) async throws -> FactorRecord?
-
-    /// Deletes the factor `id` when it belongs to `userID`, with its accepted step and failure
-    /// counter, and returns it; `nil` when there is no such factor of that user.
-    func removeFactor(id: String, userID: String) async throws -> FactorRecord?
-
-    /// Compare-and-set of the factor's highest accepted step: stores `step` only when the factor
-    /// exists and `step` is strictly greater than its ``FactorRecord/lastAcceptedStep`` (or it has
-    /// none). Of any number of concurrent calls with the same step, exactly one is accepted.
-    /// Steps come from Unix times with T0 = 0, so they never exceed `Int64.max` (a SQL store may keep
-    /// them in a signed 64-bit column).
-    func recordAcceptedStep(_ step: UInt64, factorID: String) async throws -> StepAcceptance
-
-    // MARK: Failure throttling
-
-    /// The failure counter under `key` (an enrollment id or a pending enrollment id); a zero counter
-    /// when none was recorded.
-    func failureCounter(key: String) async throws -> FailureCounter
-
-    /// Atomically counts one failure under `key` at `time` and returns the new counter.
-    ///
-    /// A lock that ended at or before `time` is cleared first, together with the failures that led
-    /// to it. When the count reaches `limit`, the counter is locked until `time + lockout` and the
-    /// count starts again from zero.
-    func recordFailure(key: String, at time: Int64, limit: Int, lockout: Int64) async throws -> FailureCounter
-
-    /// Deletes the counter under `key` (a success ends a run of consecutive failures).
-    func resetFailures(key: String) async throws
-
-    // MARK: Pending sign-ins
-
-    // A pending sign-in is not stored when it starts: its credential carries it, authenticated by
-    // the service (``PendingSignInRecord``). A store keeps the ids of the pending sign-ins that
-    // completed, until they expire, so that each completes once.
-
-    /// Whether the pending sign-in `credential` was spent (it completed a sign-in). A store may
-    /// find it by its id and expiry together: the record comes from an authenticated credential.
-    func isPendingSignInSpent(_ credential: PendingSignInRecord) async throws -> Bool
-
-    /// Atomically marks `credential` spent until its ``PendingSignInRecord/expiresAt``: `true`
-    /// when this call spent it, `false` when it was spent already. Of concurrent calls, exactly
-    /// one gets `true`.
-    func spendPendingSignIn(_ credential: PendingSignInRecord) async throws -> Bool
-
-    // MARK: Sessions
-
-    /// Stores a signed-in session; when its user then has more than `maximumPerUser` sessions, ends
-    /// the oldest (in the order they were stored) until `maximumPerUser` remain. Returns how many
-    /// ended. The new session is never among them.
-    @discardableResult
-    func insertSession(_ record: SessionRecord, maximumPerUser: Int) async throws -> Int
-
-    /// The session with `id`, or `nil` when it never existed or was ended.
-    func session(id: String) async throws -> SessionRecord?
-
-    /// Records a use of session `id`: sets its ``SessionRecord/lastUsedAt`` and
-    /// ``SessionRecord/expiresAt``. Returns `false`, changing nothing, when there is no such session.
-    @discardableResult
-    func extendSession(id: String, lastUsedAt: Int64, expiresAt: Int64) async throws -> Bool
-
-    /// Ends the session `id`, if any.
-    func removeSession(id: String) async throws
-
-    /// Ends every session of `userID` except `keptSessionID`; returns how many ended.
-    @discardableResult
-    func removeSessions(userID: String, except keptSessionID: String?) async throws -> Int
-
-    /// Ends every session of `userID` that completed sign-in with the second factor
-    /// `enrollmentID`; returns how many ended.
-    @discardableResult
-    func removeSessions(userID: String, signedInWith enrollmentID: String) async throws -> Int
-
-    // MARK: Sign-in in fewer round trips
-
+public protocol EnrollmentStore: AccountStore, SessionStore, FactorStore, ThrottleStore, SpentCredentialStore, SignInSourceStore {
     // A sign-in otherwise takes eight store calls; these let a store answer a successful one in two
     // (one lock or transaction each: start, complete), which matters on the hot path of a server,
-    // and a wrong code in one more (the credential, the lock and the failure together). The
-    // default implementations in the extension below compose the operations above, so a store
-    // need not implement them.
+    // and a wrong code in one more (the credential, the lock and the failure together). The reads
+    // have default implementations in the extension below, composed of the concerns' reads; the
+    // completions and the count of a wrong code have none, as a composition would lose races.
 
-    /// The TOTP and phone factors of `userID`, as ``factors(userID:)`` and ``phoneFactors(userID:)``
+    /// The TOTP and phone factors of `userID`, as ``FactorStore/factors(userID:)`` and ``FactorStore/phoneFactors(userID:)``
     /// read them: what a sign-in's first step needs.
     func signInFactors(userID: String) async throws -> SignInFactors
 
     /// The pending sign-in `credential` with its user's account, provider identities and factors,
-    /// as ``account(id:)``, ``providerIdentities(accountID:)``, ``factors(userID:)`` and
-    /// ``phoneFactors(userID:)`` would read them; `nil` when it was spent
-    /// (``isPendingSignInSpent(_:)``). For a server that takes a sign-in up again at its second step.
+    /// as ``AccountStore/account(id:)``, ``AccountStore/providerIdentities(accountID:)``, ``FactorStore/factors(userID:)`` and
+    /// ``FactorStore/phoneFactors(userID:)`` would read them; `nil` when it was spent
+    /// (``SpentCredentialStore/isPendingSignInSpent(_:)``). For a server that takes a sign-in up again at its second step.
     func pendingSignInContext(_ credential: PendingSignInRecord) async throws -> PendingSignInContext?
 
-    /// The failure counter under `failureKey`, as ``failureCounter(key:)``; `nil` when the pending
-    /// sign-in `credential` was spent (``isPendingSignInSpent(_:)``).
+    /// The failure counter under `failureKey`, as ``ThrottleStore/failureCounter(key:)``; `nil` when the pending
+    /// sign-in `credential` was spent (``SpentCredentialStore/isPendingSignInSpent(_:)``).
     func pendingSignInFailures(_ credential: PendingSignInRecord, failureKey: String) async throws -> FailureCounter?
 
     /// Completes a sign-in whose code matched time step `step` of factor `factorID`, in one atomic
@@ -245,11 +50,11 @@ public protocol EnrollmentStore: SignInSourceStore {
     ///    (``SignInCompletion/locked(until:)``);
     /// 4. `factorID` is a factor of the credential's user (``SignInCompletion/factorNotFound``);
     /// 5. `step` is strictly greater than the factor's last accepted step, as in
-    ///    ``recordAcceptedStep(_:factorID:)`` (``SignInCompletion/stepRejected(lastAcceptedStep:)``).
+    ///    ``FactorStore/recordAcceptedStep(_:factorID:)`` (``SignInCompletion/stepRejected(lastAcceptedStep:)``).
     ///
-    /// When all hold it records `step`, spends the credential as ``spendPendingSignIn(_:)`` does,
+    /// When all hold it records `step`, spends the credential as ``SpentCredentialStore/spendPendingSignIn(_:)`` does,
     /// deletes the failure counter under `factorID` and stores `session` (of the credential's user)
-    /// as ``insertSession(_:maximumPerUser:)`` does with `maximumSessionsPerUser`; otherwise it
+    /// as ``SessionStore/insertSession(_:maximumPerUser:)`` does with `maximumSessionsPerUser`; otherwise it
     /// changes nothing. Of concurrent calls for one credential, or with one step of one factor, at
     /// most one completes.
     func completeSignIn(
@@ -268,33 +73,12 @@ public protocol EnrollmentStore: SignInSourceStore {
     /// 3. the failure counter under `failureKey` is not locked at `time`
     ///    (``SignInFailure/locked(until:)``).
     ///
-    /// When all hold it counts the failure as ``recordFailure(key:at:limit:lockout:)`` does and
+    /// When all hold it counts the failure as ``ThrottleStore/recordFailure(key:at:limit:lockout:)`` does and
     /// returns the counter after it (``SignInFailure/counted(_:)``), which is locked when this
     /// failure reached `limit`; otherwise it changes nothing.
     func recordSignInFailure(
         credential: PendingSignInRecord, failureKey: String, at time: Int64, limit: Int, lockout: Int64
     ) async throws -> SignInFailure
-
-    // MARK: Phone factors
-
-    /// The phone factors of `userID`, oldest first (by ``PhoneFactorRecord/enrolledAt``, then id).
-    func phoneFactors(userID: String) async throws -> [PhoneFactorRecord]
-
-    /// The phone factor with `id`, or `nil`.
-    func phoneFactor(id: String) async throws -> PhoneFactorRecord?
-
-    /// Deletes the phone factor `id` when it belongs to `userID`, with its failure counter, and
-    /// returns it; `nil` when there is no such factor of that user.
-    func removePhoneFactor(id: String, userID: String) async throws -> PhoneFactorRecord?
-
-    /// Stores the verification of a code about to be sent.
-    func insertPhoneVerification(_ record: PhoneVerificationRecord) async throws
-
-    /// The verification `id`, or `nil`.
-    func phoneVerification(id: String) async throws -> PhoneVerificationRecord?
-
-    /// Deletes the verification `id`, if any (its code could not be sent).
-    func removePhoneVerification(id: String) async throws
 
     /// Spends the code of a first-factor verification (a phone number signing in or being linked),
     /// in one atomic operation: the verification `verificationID` exists and is a first-factor one
@@ -307,31 +91,6 @@ public protocol EnrollmentStore: SignInSourceStore {
     func consumeFirstFactorVerification(
         _ verificationID: String, codeDigests: [[UInt8]], at time: Int64, maximumAttempts: Int
     ) async throws -> PhoneVerificationConsumption
-
-    /// Enrolls the number of an enrollment verification, in one atomic operation, checking in
-    /// this order:
-    /// 1. the verification `verificationID` exists, is for an enrollment and belongs to `userID`
-    ///    (otherwise ``PhoneEnrollmentFinalization/verificationNotFound``);
-    /// 2. the user has no phone factor with its number
-    ///    (``PhoneEnrollmentFinalization/numberAlreadyEnrolled``);
-    /// 3. the user has fewer than `maximumFactorCount` factors, TOTP and phone together
-    ///    (``PhoneEnrollmentFinalization/factorLimitReached``);
-    /// 4. the code, as ``PhoneVerificationRecord/checking(_:at:maximumAttempts:)`` says
-    ///    (``PhoneEnrollmentFinalization/wrongCode(attemptsLeft:)`` counts the attempt;
-    ///    ``PhoneEnrollmentFinalization/verificationExpired`` deletes the verification).
-    ///
-    /// When all hold it deletes the verification and inserts the factor `factorID` with the
-    /// verification's number; a refusal at 1–3 changes nothing.
-    func finalizePhoneEnrollment(
-        verificationID: String,
-        userID: String,
-        codeDigests: [[UInt8]],
-        at time: Int64,
-        maximumAttempts: Int,
-        factorID: String,
-        displayName: String?,
-        maximumFactorCount: Int
-    ) async throws -> PhoneEnrollmentFinalization
 
     /// Completes a sign-in with a code sent to a phone factor, in one atomic operation, checking in
     /// this order:
@@ -346,7 +105,7 @@ public protocol EnrollmentStore: SignInSourceStore {
     ///    deletes the verification).
     ///
     /// When all hold it deletes the verification, spends the credential, deletes the failure
-    /// counter under the factor and stores `session` as ``insertSession(_:maximumPerUser:)`` does.
+    /// counter under the factor and stores `session` as ``SessionStore/insertSession(_:maximumPerUser:)`` does.
     /// Of concurrent completions of one verification, at most one completes.
     func completeSignIn(
         credential: PendingSignInRecord,
@@ -358,21 +117,6 @@ public protocol EnrollmentStore: SignInSourceStore {
         maximumSessionsPerUser: Int
     ) async throws -> SignInCompletion
 
-    // MARK: Recovery codes
-
-    /// The keys the service digests one-time codes under (recovery codes) before this store sees
-    /// them: a durable store gives its sealing keys, so that stored digests outlive the process and
-    /// a copy of the store cannot test guesses. The default, `nil`, has the service make a random key
-    /// that lasts as long as the process, which suits a store that lasts no longer.
-    var codeDigestKeys: SecretSealer? { get }
-
-    /// Replaces every recovery code of `userID` with `digests` in one atomic step: the old set
-    /// stops working as the new one starts.
-    func replaceRecoveryCodes(userID: String, digests: [[UInt8]]) async throws
-
-    /// The number of unused recovery codes of `userID`.
-    func recoveryCodeCount(userID: String) async throws -> Int
-
     /// Completes a sign-in with a recovery code, in one atomic operation, checking in this order:
     /// 1. the pending sign-in `credential` was not spent (otherwise
     ///    ``SignInCompletion/credentialNotFound``);
@@ -383,7 +127,7 @@ public protocol EnrollmentStore: SignInSourceStore {
     ///    (``SignInCompletion/codeRejected``).
     ///
     /// When all hold it deletes that code, spends the credential, deletes the failure counter
-    /// under `failureKey` and stores `session` as ``insertSession(_:maximumPerUser:)`` does with
+    /// under `failureKey` and stores `session` as ``SessionStore/insertSession(_:maximumPerUser:)`` does with
     /// `maximumSessionsPerUser`; otherwise it changes nothing. Of concurrent calls with one code,
     /// at most one completes.
     func completeSignIn(
@@ -395,16 +139,6 @@ public protocol EnrollmentStore: SignInSourceStore {
         maximumSessionsPerUser: Int
     ) async throws -> SignInCompletion
 
-    // MARK: Quotas
-
-    /// Counts one use of the quota under `key` (such as text messages to one number) of `limit`
-    /// uses per `window` seconds at `time`, in one atomic step, as
-    /// ``QuotaBucket/consuming(_:window:limit:at:)`` says: allowed while the bucket has room,
-    /// refused (counting nothing) beyond. Of concurrent calls, exactly as many as fit are allowed.
-    func consumeQuota(key: String, window: Int64, limit: Int, at time: Int64) async throws -> QuotaConsumption
-
-    // MARK: Housekeeping
-
     /// Deletes pending enrollments whose deadline is before `time`, spent pending sign-ins,
     /// sessions, phone verifications and known sign-in sources that expired before `time`, quota
     /// buckets drained by `time`, and failure counters not locked at `time` that have no failures
@@ -414,20 +148,6 @@ public protocol EnrollmentStore: SignInSourceStore {
 }
 
 extension EnrollmentStore {
-    /// Stores a new account without a provider identity:
-    /// ``insertAccount(_:identity:)`` with `nil`.
-    public func insertAccount(_ record: AccountRecord) async throws -> AccountInsertion {
-        try await insertAccount(record, identity: nil)
-    }
-
-    /// Links `identity` to account `accountID` without changing its email address:
-    /// ``linkProviderIdentity(_:accountID:email:)`` with `nil`.
-    public func linkProviderIdentity(_ identity: ProviderIdentity, accountID: String) async throws -> ProviderLink {
-        try await linkProviderIdentity(identity, accountID: accountID, email: nil)
-    }
-
-    public var codeDigestKeys: SecretSealer? { nil }
-
     public func signInFactors(userID: String) async throws -> SignInFactors {
         SignInFactors(totp: try await factors(userID: userID), phone: try await phoneFactors(userID: userID))
     }
@@ -446,7 +166,7 @@ extension EnrollmentStore {
     }
 }
 
-/// The outcome of ``EnrollmentStore/finalizeEnrollment(pendingID:factor:maximumFactorCount:)``.
+/// The outcome of ``FactorStore/finalizeEnrollment(pendingID:factor:maximumFactorCount:)``.
 public enum EnrollmentFinalization: Sendable, Hashable {
     /// The pending enrollment was deleted and the factor inserted.
     case enrolled
@@ -511,7 +231,7 @@ public struct SignInFactors: Sendable, Equatable {
 }
 
 /// The outcome of
-/// ``EnrollmentStore/finalizePhoneEnrollment(verificationID:userID:codeDigests:at:maximumAttempts:factorID:displayName:maximumFactorCount:)``.
+/// ``FactorStore/finalizePhoneEnrollment(verificationID:userID:codeDigests:at:maximumAttempts:factorID:displayName:maximumFactorCount:)``.
 public enum PhoneEnrollmentFinalization: Sendable, Hashable {
     /// The factor was enrolled.
     case enrolled(PhoneFactorRecord)
@@ -549,7 +269,7 @@ public enum PhoneVerificationConsumption: Sendable, Hashable {
     }
 }
 
-/// The outcome of ``EnrollmentStore/recordAcceptedStep(_:factorID:)``.
+/// The outcome of ``FactorStore/recordAcceptedStep(_:factorID:)``.
 public enum StepAcceptance: Sendable, Hashable {
     /// The step was later than every accepted step and is now the factor's last accepted step.
     case accepted

@@ -26,7 +26,7 @@ public struct FailureCounter: Sendable, Hashable {
     }
 
     /// The counter after one more failure at `time`: the rule of
-    /// ``EnrollmentStore/recordFailure(key:at:limit:lockout:)``, for every store to apply inside
+    /// ``ThrottleStore/recordFailure(key:at:limit:lockout:)``, for every store to apply inside
     /// its own atomic step.
     ///
     /// A lock that ended at or before `time` is cleared first, with the failures that led to it.

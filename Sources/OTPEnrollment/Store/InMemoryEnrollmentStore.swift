@@ -10,7 +10,7 @@ internal import Synchronization
 /// synchronous and non-throwing (they still satisfy the protocol's `async throws` requirements):
 /// a call through the protocol then costs no async frame of its own.
 public final class InMemoryEnrollmentStore: EnrollmentStore {
-    /// A user's factors, oldest first (the order ``EnrollmentStore/factors(userID:)`` promises),
+    /// A user's factors, oldest first (the order ``FactorStore/factors(userID:)`` promises),
     /// and session ids: what a sign-in needs from one lookup.
     private struct UserEntry {
         var factors: [FactorRecord] = []
@@ -24,7 +24,7 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             factors.insert(factor, at: index)
         }
 
-        /// The compare-and-set of ``EnrollmentStore/recordAcceptedStep(_:factorID:)`` on one of
+        /// The compare-and-set of ``FactorStore/recordAcceptedStep(_:factorID:)`` on one of
         /// this user's factors.
         mutating func acceptStep(_ step: UInt64, factorID: String) -> StepAcceptance {
             guard let index = factors.firstIndex(where: { $0.id == factorID }) else { return .factorNotFound }

@@ -4,7 +4,7 @@
 /// The service does not store it when the sign-in starts: ``MultiFactorResolver/pendingCredential``
 /// carries it under a MAC of the store's keys, so a first step writes nothing and any service of
 /// the same store can take the sign-in up again. A store keeps only the ids of the ones that
-/// completed a sign-in (``EnrollmentStore/spendPendingSignIn(_:)``), until they expire.
+/// completed a sign-in (``SpentCredentialStore/spendPendingSignIn(_:)``), until they expire.
 public struct PendingSignInRecord: Sendable, Hashable {
     /// A random id, unique to this sign-in (letters and digits).
     public var id: String

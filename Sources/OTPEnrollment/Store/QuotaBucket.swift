@@ -18,7 +18,7 @@ public struct QuotaBucket: Sendable, Hashable {
     }
 
     /// The bucket after one more use at `time`, with the outcome: the rule of
-    /// ``EnrollmentStore/consumeQuota(key:window:limit:at:)``, for every store to apply inside its
+    /// ``ThrottleStore/consumeQuota(key:window:limit:at:)``, for every store to apply inside its
     /// own atomic step. `bucket` is what the store holds under the key, if anything.
     ///
     /// A use that would overflow the bucket counts nothing and is refused until the first second
@@ -63,7 +63,7 @@ public struct QuotaBucket: Sendable, Hashable {
     }
 }
 
-/// The outcome of ``EnrollmentStore/consumeQuota(key:window:limit:at:)``.
+/// The outcome of ``ThrottleStore/consumeQuota(key:window:limit:at:)``.
 public enum QuotaConsumption: Sendable, Hashable {
     /// The use was counted; `remaining` more fit at once.
     case allowed(remaining: Int)
