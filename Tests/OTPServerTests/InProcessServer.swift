@@ -22,9 +22,10 @@ struct InProcessServer: Sendable {
     let client: any TestClientProtocol
     var projectID: String { Self.projectID }
 
-    /// Runs `body` against routes under `--emulator` (any API key, `Bearer owner` for admin calls).
+    /// Runs `body` against routes under `--emulator` (any API key, `Bearer owner` for admin calls),
+    /// or, with `apiKeys`, as a production server taking those keys.
     static func with(
-        configuration: MultiFactorConfiguration = Self.configuration, limits: RequestLimits = .none,
+        configuration: MultiFactorConfiguration = Self.configuration, limits: RequestLimits = .none, apiKeys: Set<String>? = nil,
         _ body: @Sendable (InProcessServer) async throws -> Void
     ) async throws {
         let clock = ManualEnrollmentClock(1_800_000_000)
@@ -34,7 +35,9 @@ struct InProcessServer: Sendable {
             clock: { clock.now() })
         let routes = IdentityToolkitRoutes(
             service: service, tokens: tokens, refreshTokenKeys: try SecretSealer(current: SealingKey.random()),
-            configuration: IdentityToolkitConfiguration(projectID: projectID, isEmulator: true, limits: limits), logger: Logger(label: "test"))
+            configuration: IdentityToolkitConfiguration(
+                projectID: projectID, apiKeys: apiKeys ?? [], isEmulator: apiKeys == nil, limits: limits),
+            logger: Logger(label: "test"))
         let router = Router()
         routes.addRoutes(to: router)
         try await Application(router: router).test(.router) { client in
@@ -58,6 +61,13 @@ struct InProcessServer: Sendable {
     /// Moves the clock to the start of the next time step, so that a new code exists.
     func nextStep() {
         clock.advance(by: 30 - clock.now() % 30)
+    }
+
+    /// An account with a verified address and a password, made through the service as an
+    /// administrator would (a production server takes no `Bearer owner`).
+    func verifiedAccount(_ email: String, password: String = "long enough") async throws {
+        _ = try await service.createAccount(
+            id: nil, email: email, password: password, displayName: nil, photoURL: nil, isEmailVerified: true, isDisabled: false)
     }
 
     /// A password sign-in finished with the TOTP factor: the ID token and refresh token.

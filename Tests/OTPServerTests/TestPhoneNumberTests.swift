@@ -1,28 +1,31 @@
 import Foundation
+import OTPEnrollment
 import OTPTestUtilities
 import Testing
 
 /// `--test-phone-number` (Firebase's fictional numbers, `IDENTITY-TOOLKIT.md` A.7): a fixed code,
 /// no text message, enrollment and sign-in alike, on a server with no SMS sender at all. A code
-/// still works once per verification, and wrong codes still count.
+/// still works once per verification, and wrong codes still count. The flows run through the
+/// routes in process; the option's parsing through the executable.
 @Suite struct TestPhoneNumberTests {
     typealias Server = ServerProcess
     static let number = "+15555550100"
     static let code = "123456"
 
+    /// The service with `numbers` as its test numbers and no SMS sender, behind the routes of a
+    /// production server (an API key, no emulator); phone factors on only with test numbers, as
+    /// `otpkit-server` sets them.
+    static func withServer(
+        testNumbers numbers: [String: String], _ body: @Sendable (InProcessServer) async throws -> Void
+    ) async throws {
+        var configuration = InProcessServer.configuration
+        configuration.phone = PhoneSettings(isEnabled: !numbers.isEmpty, testPhoneNumbers: numbers)
+        try await InProcessServer.with(configuration: configuration, apiKeys: ["demo-key"], body)
+    }
+
     @Test func aTestNumberEnrollsAndSignsInWithoutAnySMSSender() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        // A verified address needs the admin call, which only the emulator takes; the user then
-        // signs in on a server without the emulator and without any sender.
-        try await ServerProcess.with(in: directory) { server in _ = try await server.verifiedUser("tess@example.com") }
-        // More codes are checked here than the default per-account limit lets through in an hour:
-        // the limits have tests of their own (AbuseLimitTests).
-        let arguments = [
-            "--api-key", "demo-key", "--test-phone-number", "\(Self.number)=\(Self.code)", "--verification-limit-per-account", "0",
-            "--verification-limit-per-ip", "0",
-        ]
-        try await ServerProcess.with(arguments: arguments, in: directory) { server in
+        try await Self.withServer(testNumbers: [Self.number: Self.code]) { server in
+            try await server.verifiedAccount("tess@example.com")
             let signedIn = try await server.post(
                 Server.signInPath, #"{"email":"tess@example.com","password":"long enough","returnSecureToken":true}"#)
             let idToken = try #require(signedIn.json["idToken"] as? String, "\(signedIn.body)")
@@ -93,10 +96,8 @@ import Testing
     }
 
     @Test func withoutTestNumbersOrASenderPhoneFactorsStayOff() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        try await ServerProcess.with(in: directory) { server in _ = try await server.verifiedUser("ted@example.com") }
-        try await ServerProcess.with(arguments: ["--api-key", "demo-key"], in: directory) { server in
+        try await Self.withServer(testNumbers: [:]) { server in
+            try await server.verifiedAccount("ted@example.com")
             let signedIn = try await server.post(Server.signInPath, #"{"email":"ted@example.com","password":"long enough","returnSecureToken":true}"#)
             let idToken = try #require(signedIn.json["idToken"] as? String, "\(signedIn.body)")
             let refused = try await server.post(
@@ -118,13 +119,13 @@ import Testing
         #expect(run.stderr.contains(expected), "\(run)")
     }
 
-    private func startEnrollment(_ server: ServerProcess, _ idToken: String) async throws -> String {
+    private func startEnrollment(_ server: InProcessServer, _ idToken: String) async throws -> String {
         let started = try await server.post(
             Server.v2("mfaEnrollment:start"), #"{"idToken":"\#(idToken)","phoneEnrollmentInfo":{"phoneNumber":"+1 555-555-0100"}}"#)
         return try #require((started.json["phoneSessionInfo"] as? [String: Any])?["sessionInfo"] as? String, "\(started.body)")
     }
 
-    private func finalizeEnrollment(_ server: ServerProcess, _ idToken: String, _ sessionInfo: String, code: String) async throws
+    private func finalizeEnrollment(_ server: InProcessServer, _ idToken: String, _ sessionInfo: String, code: String) async throws
         -> ServerProcess.Answer
     {
         try await server.post(
@@ -132,7 +133,8 @@ import Testing
             #"{"idToken":"\#(idToken)","phoneVerificationInfo":{"sessionInfo":"\#(sessionInfo)","code":"\#(code)"}}"#)
     }
 
-    private func finalizeSignIn(_ server: ServerProcess, _ pending: String, _ sessionInfo: String, code: String) async throws -> ServerProcess.Answer
+    private func finalizeSignIn(_ server: InProcessServer, _ pending: String, _ sessionInfo: String, code: String) async throws
+        -> ServerProcess.Answer
     {
         try await server.post(
             Server.v2("mfaSignIn:finalize"),
