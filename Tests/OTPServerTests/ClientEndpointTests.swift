@@ -14,7 +14,7 @@ import Testing
     static let token = "/securetoken.googleapis.com/v1/token?key=demo-key"
 
     @Test func signUpSignInLookupAndRefusals() async throws {
-        try await ServerProcess.with { server in
+        try await InProcessServer.with { server in
             let ready = try await server.get("/")
             #expect(ready.status == 200)
 
@@ -127,7 +127,7 @@ import Testing
     }
 
     @Test func aRefreshTokenEndsWithItsSession() async throws {
-        try await ServerProcess.with { server in
+        try await InProcessServer.with { server in
             let created = try await server.post(Self.signUp, #"{"email":"ivy@example.com","password":"long enough"}"#)
             let first = try #require(created.json["refreshToken"] as? String, "\(created.body)")
             // Twenty more sign-ins: the user's session cap (20) pushes the first session out.
@@ -145,7 +145,7 @@ import Testing
     }
 
     @Test func badInputIsA400AndChangesNothing() async throws {
-        try await ServerProcess.with(arguments: ["--api-key", "demo-key"]) { server in
+        try await InProcessServer.with(apiKeys: ["demo-key"]) { server in
             let cases: [(String, String)] = [
                 (#"{"email":"carol@example.com","password":"#, "INVALID_ARGUMENT : "),  // malformed JSON
                 (#"{"email":"carol@example.com","password":12345678}"#, "INVALID_ARGUMENT : "),  // a number for a string

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HTTPTypes
 import HummingbirdTesting
 import Logging
 import NIOCore
@@ -45,11 +46,17 @@ struct InProcessServer: Sendable {
         }
     }
 
-    /// Sends `body` to `path` as the SDKs do: POST with a JSON body.
-    func post(_ path: String, _ body: String, headers: HTTPFields = [:]) async throws -> ServerProcess.Answer {
-        var fields = headers
-        fields[.contentType] = "application/json"
-        let response = try await client.execute(uri: path, method: .post, headers: fields, body: ByteBuffer(string: body))
+    /// Sends `body` to `path` as the SDKs do: POST with a JSON body, as ``ServerProcess/post(_:_:headers:method:contentType:)``.
+    func post(
+        _ path: String, _ body: String, headers: [(String, String)] = [], method: HTTPRequest.Method = .post,
+        contentType: String = "application/json"
+    ) async throws -> ServerProcess.Answer {
+        var fields: HTTPFields = [.contentType: contentType]
+        for (name, value) in headers {
+            fields.append(HTTPField(name: try #require(HTTPField.Name(name)), value: value))
+        }
+        let response = try await client.execute(
+            uri: path, method: method, headers: fields, body: method == .post ? ByteBuffer(string: body) : nil)
         return ServerProcess.Answer(status: Int(response.status.code), body: String(buffer: response.body))
     }
 
@@ -91,11 +98,10 @@ extension InProcessServer: IdentityToolkitTestClient {
     var currentStep: Int64 { clock.now() / 30 }
 
     func send(_ path: String, _ body: String, bearer: String?) async throws -> ServerProcess.Answer {
-        try await post(path, body, headers: bearer.map { [.authorization: "Bearer " + $0] } ?? [:])
+        try await post(path, body, headers: bearer.map { [("Authorization", "Bearer " + $0)] } ?? [])
     }
 
     func get(_ path: String) async throws -> ServerProcess.Answer {
-        let response = try await client.execute(uri: path, method: .get)
-        return ServerProcess.Answer(status: Int(response.status.code), body: String(buffer: response.body))
+        try await post(path, "", method: .get)
     }
 }

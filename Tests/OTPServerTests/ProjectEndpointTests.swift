@@ -12,7 +12,7 @@ import Testing
     static let getRecaptchaParam = "/www.googleapis.com/identitytoolkit/v3/relyingparty/getRecaptchaParam"
 
     @Test func underTheEmulatorTheyAnswerAsTheEmulatorDoes() async throws {
-        try await ServerProcess.with { server in
+        try await InProcessServer.with { server in
             for path in [Self.projects, Self.getProjectConfig] {
                 let answer = try await server.get(path + "?key=any")
                 #expect(answer.status == 200, "\(path): \(answer.body)")
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func withoutTheEmulatorNoReCAPTCHAKeyIsInvented() async throws {
-        try await ServerProcess.with(arguments: ["--api-key", "demo-key"]) { server in
+        try await InProcessServer.with(apiKeys: ["demo-key"]) { server in
             for path in [Self.recaptchaParams, Self.getRecaptchaParam] {
                 let answer = try await server.get(path + "?key=demo-key")
                 #expect(answer.status == 200, "\(path): \(answer.body)")

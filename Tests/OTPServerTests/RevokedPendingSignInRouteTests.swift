@@ -16,7 +16,7 @@ struct RevokedPendingSignInRouteTests {
             server.clock.advance(by: 1)
             let revoked = try await server.post(
                 "/identitytoolkit.googleapis.com/v1/projects/\(InProcessServer.projectID)/accounts:update",
-                #"{"localId":"\#(uid)","validSince":"\#(server.clock.now())"}"#, headers: [.authorization: "Bearer owner"])
+                #"{"localId":"\#(uid)","validSince":"\#(server.clock.now())"}"#, headers: [("Authorization", "Bearer owner")])
             #expect(revoked.status == 200, "\(revoked.body)")
             let finalized = try await server.post(
                 ServerProcess.v2("mfaSignIn:finalize"),
@@ -35,7 +35,7 @@ struct RevokedPendingSignInRouteTests {
             let (uid, token) = try await server.verifiedUser("lee@example.com")
             let disabled = try await server.post(
                 "/identitytoolkit.googleapis.com/v1/projects/\(InProcessServer.projectID)/accounts:update",
-                #"{"localId":"\#(uid)","disableUser":true}"#, headers: [.authorization: "Bearer owner"])
+                #"{"localId":"\#(uid)","disableUser":true}"#, headers: [("Authorization", "Bearer owner")])
             #expect(disabled.status == 200, "\(disabled.body)")
             let lookup = try await server.post(ServerProcess.lookupPath, #"{"idToken":"\#(token)"}"#)
             #expect(lookup.errorMessage?.hasPrefix("USER_DISABLED") == true, "\(lookup.body)")
