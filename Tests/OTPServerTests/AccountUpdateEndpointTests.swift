@@ -9,7 +9,7 @@ import Testing
     typealias Server = ServerProcess
 
     @Test func aPasswordChangeRevokesEarlierSessionsAndAnswersNewTokens() async throws {
-        try await ServerProcess.with { server in
+        try await InProcessServer.with { server in
             let (uid, idToken, refreshToken) = try await server.passwordUser("gil@example.com")
             let elsewhere = try await server.post(Server.signInPath, Server.json(["email": "gil@example.com", "password": "long enough"]))
             let otherRefresh = try #require(elsewhere.json["refreshToken"] as? String, "\(elsewhere.body)")
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func profileChangesKeepTheSessionAndRefusalsWriteNothing() async throws {
-        try await ServerProcess.with { server in
+        try await InProcessServer.with { server in
             let (_, idToken, refreshToken) = try await server.passwordUser("hal@example.com")
             _ = try await server.passwordUser("ida@example.com")
 
@@ -96,7 +96,7 @@ import Testing
     }
 
     @Test func signUpWithAnIDTokenLinksAPasswordAndKeepsTheUID() async throws {
-        try await ServerProcess.with { server in
+        try await InProcessServer.with { server in
             let anonymous = try await server.post(Server.signUpPath, #"{"returnSecureToken":true}"#)
             let uid = try #require(anonymous.json["localId"] as? String, "\(anonymous.body)")
             let anonymousToken = try #require(anonymous.json["idToken"] as? String)

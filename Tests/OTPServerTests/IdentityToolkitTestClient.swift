@@ -11,6 +11,8 @@ protocol IdentityToolkitTestClient {
     /// POSTs `body` as JSON, with `Authorization: Bearer` and `bearer` when given.
     func send(_ path: String, _ body: String, bearer: String?) async throws -> ServerProcess.Answer
     func get(_ path: String) async throws -> ServerProcess.Answer
+    /// POSTs `body` as a form (`application/x-www-form-urlencoded`), as JS sends a refresh.
+    func sendForm(_ path: String, _ body: String) async throws -> ServerProcess.Answer
 }
 
 extension IdentityToolkitTestClient {

@@ -104,4 +104,8 @@ extension InProcessServer: IdentityToolkitTestClient {
     func get(_ path: String) async throws -> ServerProcess.Answer {
         try await post(path, "", method: .get)
     }
+
+    func sendForm(_ path: String, _ body: String) async throws -> ServerProcess.Answer {
+        try await post(path, body, contentType: "application/x-www-form-urlencoded")
+    }
 }

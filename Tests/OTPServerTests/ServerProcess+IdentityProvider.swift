@@ -31,6 +31,16 @@ extension ServerProcess {
         try await provider.stop()
     }
 
+    static func json(_ object: [String: Any]) -> String {
+        String(decoding: (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+}
+
+/// The IdP, profile and account steps, through the executable or the routes in process alike.
+extension IdentityToolkitTestClient {
+    typealias SDK = ServerProcess.SDK
+    typealias Answer = ServerProcess.Answer
+
     /// An IdP sign-in, or a link with `idToken`: JS's `signInWithCredential`/`linkWithCredential`
     /// (`accounts:signInWithIdp`, `returnIdpCredential` only from popups and redirects) or iOS's
     /// `verifyAssertion`, which always asks for the credential back and for auto-creation.
@@ -48,7 +58,8 @@ extension ServerProcess {
             fields["autoCreate"] = true
         }
         if let idToken { fields["idToken"] = idToken }
-        return try await post(sdk == .js ? Self.signInWithIdpPath : Self.verifyAssertionPath, Self.json(fields))
+        return try await send(
+            sdk == .js ? ServerProcess.signInWithIdpPath : ServerProcess.verifyAssertionPath, ServerProcess.json(fields), bearer: nil)
     }
 
     /// `accounts:update` (JS) or `setAccountInfo` (iOS, which adds `returnSecureToken`) with `fields`.
@@ -56,12 +67,13 @@ extension ServerProcess {
         var body = fields
         body["idToken"] = idToken
         if sdk == .iOS { body["returnSecureToken"] = true }
-        return try await post(sdk == .js ? Self.updatePath : Self.setAccountInfoPath, Self.json(body))
+        return try await send(sdk == .js ? ServerProcess.updatePath : ServerProcess.setAccountInfoPath, ServerProcess.json(body), bearer: nil)
     }
 
     /// A password account made by JS's `createUserWithEmailAndPassword`: its uid, ID and refresh token.
     func passwordUser(_ email: String, password: String = "long enough") async throws -> (uid: String, idToken: String, refreshToken: String) {
-        let answer = try await post(Self.signUpPath, Self.json(["email": email, "password": password, "returnSecureToken": true]))
+        let answer = try await send(
+            ServerProcess.signUpPath, ServerProcess.json(["email": email, "password": password, "returnSecureToken": true]), bearer: nil)
         try #require(answer.status == 200, "\(answer.body)")
         return (
             try #require(answer.json["localId"] as? String), try #require(answer.json["idToken"] as? String),
@@ -71,7 +83,7 @@ extension ServerProcess {
 
     /// The user of `idToken` as `accounts:lookup` answers it.
     func lookupUser(_ idToken: String) async throws -> [String: Any] {
-        let found = try await post(Self.lookupPath, Self.json(["idToken": idToken]))
+        let found = try await send(ServerProcess.lookupPath, ServerProcess.json(["idToken": idToken]), bearer: nil)
         try #require(found.status == 200, "\(found.body)")
         return try #require((found.json["users"] as? [[String: Any]])?.first, "\(found.body)")
     }
@@ -84,19 +96,15 @@ extension ServerProcess {
 
     /// The accounts an administrator finds with the identity `rawID` at `providerID` (under `--emulator`).
     func accountsWithIdentity(_ providerID: String, rawID: String) async throws -> [[String: Any]] {
-        let found = try await post(
+        let found = try await send(
             "/identitytoolkit.googleapis.com/v1/projects/\(projectID)/accounts:lookup",
-            Self.json(["federatedUserId": [["providerId": providerID, "rawId": rawID]]]), headers: [("Authorization", "Bearer owner")])
+            ServerProcess.json(["federatedUserId": [["providerId": providerID, "rawId": rawID]]]), bearer: "owner")
         try #require(found.status == 200, "\(found.body)")
         return found.json["users"] as? [[String: Any]] ?? []
     }
 
     /// A refresh as JS sends it: a form.
     func refresh(_ refreshToken: String) async throws -> Answer {
-        try await post(Self.tokenPath, "grant_type=refresh_token&refresh_token=\(refreshToken)", contentType: "application/x-www-form-urlencoded")
-    }
-
-    static func json(_ object: [String: Any]) -> String {
-        String(decoding: (try? JSONSerialization.data(withJSONObject: object)) ?? Data("{}".utf8), as: UTF8.self)
+        try await sendForm(ServerProcess.tokenPath, "grant_type=refresh_token&refresh_token=\(refreshToken)")
     }
 }

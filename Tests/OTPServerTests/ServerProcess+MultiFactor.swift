@@ -47,6 +47,10 @@ extension ServerProcess: IdentityToolkitTestClient {
     func send(_ path: String, _ body: String, bearer: String?) async throws -> Answer {
         try await post(path, body, headers: bearer.map { [("Authorization", "Bearer " + $0)] } ?? [])
     }
+
+    func sendForm(_ path: String, _ body: String) async throws -> Answer {
+        try await post(path, body, contentType: "application/x-www-form-urlencoded")
+    }
 }
 
 /// TOTP codes on the test's side: OTPKit's generator, cross-checked with oathtool.
