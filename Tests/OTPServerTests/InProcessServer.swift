@@ -30,7 +30,14 @@ struct InProcessServer: Sendable {
         _ body: @Sendable (InProcessServer) async throws -> Void
     ) async throws {
         let clock = ManualEnrollmentClock(1_800_000_000)
-        let service = try MultiFactorService(configuration: configuration, store: InMemoryEnrollmentStore(), clock: clock)
+        // Under the emulator, text messages go to the outbox the emulator lists, as `otpkit-server`
+        // sends them; a production server's routes get the configuration's phone settings alone.
+        let outbox = apiKeys == nil ? EmulatorSMSOutbox() : nil
+        var configuration = configuration
+        if outbox != nil, !configuration.phone.isEnabled {
+            configuration.phone = PhoneSettings(isEnabled: true, messageTemplate: "{code}")
+        }
+        let service = try MultiFactorService(configuration: configuration, store: InMemoryEnrollmentStore(), clock: clock, smsSender: outbox)
         let tokens = await IDTokenIssuer(
             projectID: projectID, signingKeys: IDTokenSigningKeySet(try IDTokenSigningKey.generate(algorithm: .es256)),
             clock: { clock.now() })
@@ -38,7 +45,7 @@ struct InProcessServer: Sendable {
             service: service, tokens: tokens, refreshTokenKeys: try SecretSealer(current: SealingKey.random()),
             configuration: IdentityToolkitConfiguration(
                 projectID: projectID, apiKeys: apiKeys ?? [], isEmulator: apiKeys == nil, limits: limits),
-            logger: Logger(label: "test"))
+            verificationCodes: outbox, logger: Logger(label: "test"))
         let router = Router()
         routes.addRoutes(to: router)
         try await Application(router: router).test(.router) { client in

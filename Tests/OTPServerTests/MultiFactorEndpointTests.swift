@@ -10,7 +10,7 @@ import Testing
     typealias Server = ServerProcess
 
     @Test func totpEnrollmentAndSignIn() async throws {
-        try await ServerProcess.with { server in
+        try await InProcessServer.with { server in
             // A fresh password account has an unverified address, which enrollment refuses.
             let signedUp = try await server.post(
                 "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-key", #"{"email":"una@example.com","password":"long enough"}"#)
@@ -29,7 +29,7 @@ import Testing
             let key = try #require(info["sharedSecretKey"] as? String)
             let sessionInfo = try #require(info["sessionInfo"] as? String)
 
-            let step = TOTPCodes.step
+            let step = server.currentStep
             let code = try TOTPCodes.code(key, step: step)
             #expect(try await TOTPCodes.oathtool(key, step: step) == code, "OTPKit and oathtool disagree on the shared secret's code")
             let wrong = String(format: "%06d", (Int(code)! + 1) % 1_000_000)
@@ -117,7 +117,7 @@ import Testing
     }
 
     @Test func phoneEnrollmentAndSignInUnderTheEmulator() async throws {
-        try await ServerProcess.with { server in
+        try await InProcessServer.with { server in
             let (_, idToken) = try await server.verifiedUser("pam@example.com")
             // JS's request: the number and the verifier fields, which are ignored.
             let started = try await server.post(
@@ -182,11 +182,11 @@ import Testing
     }
 
     @Test func bothFactorsEachChosenThenWithdrawn() async throws {
-        try await ServerProcess.with { server in
+        try await InProcessServer.with { server in
             let (_, idToken) = try await server.verifiedUser("bo@example.com")
             let info = try await server.startTOTPEnrollment(idToken)
             let key = try #require(info["sharedSecretKey"] as? String)
-            let step = TOTPCodes.step
+            let step = server.currentStep
             let finalized = try await server.post(
                 Server.v2("mfaEnrollment:finalize"),
                 #"{"idToken":"\#(idToken)","displayName":"App","totpVerificationInfo":{"sessionInfo":"\#(info["sessionInfo"] as? String ?? "")","verificationCode":"\#(try TOTPCodes.code(key, step: step))"}}"#
@@ -253,11 +253,11 @@ import Testing
     }
 
     @Test func refusalsAreTheDocumentedErrorsAndWriteNothing() async throws {
-        try await ServerProcess.with { server in
+        try await InProcessServer.with { server in
             let (uid, idToken) = try await server.verifiedUser("rex@example.com")
             let info = try await server.startTOTPEnrollment(idToken)
             let key = try #require(info["sharedSecretKey"] as? String)
-            let step = TOTPCodes.step
+            let step = server.currentStep
             let finalized = try await server.post(
                 Server.v2("mfaEnrollment:finalize"),
                 #"{"idToken":"\#(idToken)","totpVerificationInfo":{"sessionInfo":"\#(info["sessionInfo"] as? String ?? "")","verificationCode":"\#(try TOTPCodes.code(key, step: step))"}}"#
@@ -351,13 +351,13 @@ import Testing
     }
 
     @Test func recoveryCodesCompleteASignInOnce() async throws {
-        try await ServerProcess.with { server in
+        try await InProcessServer.with { server in
             let (_, idToken) = try await server.verifiedUser("ray@example.com")
             let info = try await server.startTOTPEnrollment(idToken)
             let key = try #require(info["sharedSecretKey"] as? String)
             let finalized = try await server.post(
                 Server.v2("mfaEnrollment:finalize"),
-                #"{"idToken":"\#(idToken)","totpVerificationInfo":{"sessionInfo":"\#(info["sessionInfo"] as? String ?? "")","verificationCode":"\#(try TOTPCodes.code(key, step: TOTPCodes.step))"}}"#
+                #"{"idToken":"\#(idToken)","totpVerificationInfo":{"sessionInfo":"\#(info["sessionInfo"] as? String ?? "")","verificationCode":"\#(try TOTPCodes.code(key, step: server.currentStep))"}}"#
             )
             let enrolledToken = try #require(finalized.json["idToken"] as? String, "\(finalized.body)")
             let generated = try await server.post(Server.v2("mfaRecoveryCodes:generate"), #"{"idToken":"\#(enrolledToken)"}"#)

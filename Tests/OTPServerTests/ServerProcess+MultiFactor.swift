@@ -17,7 +17,10 @@ extension ServerProcess {
     static func v2(_ name: String, bare: Bool = false) -> String {
         (bare ? "/v2/accounts/" : "/identitytoolkit.googleapis.com/v2/accounts/") + name + key
     }
+}
 
+/// The phone steps, through the executable or the routes in process alike.
+extension IdentityToolkitTestClient {
     /// The code the verification-code list holds for `sessionInfo` (under `--emulator`).
     func sentCode(_ sessionInfo: String) async throws -> (code: String, phoneNumber: String) {
         let listed = try await get("/emulator/v1/projects/\(projectID)/verificationCodes")
@@ -29,14 +32,15 @@ extension ServerProcess {
 
     /// Enrolls `number` as a phone factor through the emulator's code list: its new ID token.
     func enrollPhone(_ idToken: String, number: String, displayName: String = "Phone") async throws -> String {
-        let started = try await post(
-            Self.v2("mfaEnrollment:start"),
-            #"{"idToken":"\#(idToken)","phoneEnrollmentInfo":{"phoneNumber":"\#(number)","recaptchaToken":"ignored"}}"#)
+        let started = try await send(
+            ServerProcess.v2("mfaEnrollment:start"),
+            #"{"idToken":"\#(idToken)","phoneEnrollmentInfo":{"phoneNumber":"\#(number)","recaptchaToken":"ignored"}}"#, bearer: nil)
         let sessionInfo = try #require((started.json["phoneSessionInfo"] as? [String: Any])?["sessionInfo"] as? String, "\(started.body)")
         let (code, _) = try await sentCode(sessionInfo)
-        let finalized = try await post(
-            Self.v2("mfaEnrollment:finalize"),
-            #"{"idToken":"\#(idToken)","displayName":"\#(displayName)","phoneVerificationInfo":{"sessionInfo":"\#(sessionInfo)","code":"\#(code)"}}"#)
+        let finalized = try await send(
+            ServerProcess.v2("mfaEnrollment:finalize"),
+            #"{"idToken":"\#(idToken)","displayName":"\#(displayName)","phoneVerificationInfo":{"sessionInfo":"\#(sessionInfo)","code":"\#(code)"}}"#,
+            bearer: nil)
         return try #require(finalized.json["idToken"] as? String, "\(finalized.body)")
     }
 }
