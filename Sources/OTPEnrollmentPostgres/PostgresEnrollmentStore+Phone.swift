@@ -59,23 +59,19 @@ extension PostgresEnrollmentStore {
         }
     }
 
-    /// One transaction under the user's factor lock (the factor limit and the number's uniqueness
-    /// per user hold across servers), with the verification locked as it is read, so a code is
-    /// spent, or an attempt counted, exactly once.
     /// One transaction: the verification is locked as it is read, so of concurrent uses of one
     /// code the first spends it and the others find it gone.
     public func consumeFirstFactorVerification(
         _ verificationID: String, codeDigests: [[UInt8]], at time: Int64, maximumAttempts: Int
     ) async throws(PostgresEnrollmentStoreError) -> PhoneVerificationConsumption {
         try await transaction("checking a phone code") { connection -> PhoneVerificationConsumption in
-            guard let verification = try await connection.lockedPhoneVerification(id: verificationID), verification.purpose == .firstFactor
-            else { return .verificationNotFound }
-            let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
-            try await connection.keepPhoneVerification(kept, id: verificationID)
-            return PhoneVerificationConsumption(outcome, of: verification)
+            try await connection.consumeFirstFactorVerification(verificationID, codeDigests: codeDigests, at: time, maximumAttempts: maximumAttempts)
         }
     }
 
+    /// One transaction under the user's factor lock (the factor limit and the number's uniqueness
+    /// per user hold across servers), with the verification locked as it is read, so a code is
+    /// spent, or an attempt counted, exactly once.
     public func finalizePhoneEnrollment(
         verificationID: String,
         userID: String,
@@ -87,29 +83,9 @@ extension PostgresEnrollmentStore {
         maximumFactorCount: Int
     ) async throws(PostgresEnrollmentStoreError) -> PhoneEnrollmentFinalization {
         try await transaction("finalizing a phone enrollment") { connection -> PhoneEnrollmentFinalization in
-            try await connection.lockFactors(of: userID)
-            guard let verification = try await connection.lockedPhoneVerification(id: verificationID), verification.purpose == .enrollment,
-                verification.userID == userID
-            else { return .verificationNotFound }
-            let duplicate = try await connection.query(
-                "SELECT id FROM phone_factors WHERE user_id = \(userID) AND phone_number = \(verification.phoneNumber)")
-            guard duplicate.isEmpty else { return .numberAlreadyEnrolled }
-            guard try await connection.factorCount(of: userID) < maximumFactorCount else { return .factorLimitReached }
-            let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
-            try await connection.keepPhoneVerification(kept, id: verificationID)
-            switch outcome {
-            case .matched: break
-            case .wrong(let attemptsLeft): return .wrongCode(attemptsLeft: attemptsLeft)
-            case .exhausted, .expired: return .verificationExpired
-            }
-            let factor = PhoneFactorRecord(
-                id: factorID, userID: userID, displayName: displayName, enrolledAt: time, phoneNumber: verification.phoneNumber)
-            try await connection.execute(
-                """
-                INSERT INTO phone_factors (\(unescaped: StoredColumns.phoneFactor))
-                VALUES (\(factor.id), \(factor.userID), \(factor.displayName), \(factor.enrolledAt), \(factor.phoneNumber))
-                """)
-            return .enrolled(factor)
+            try await connection.finalizePhoneEnrollment(
+                verificationID: verificationID, userID: userID, codeDigests: codeDigests, at: time, maximumAttempts: maximumAttempts,
+                factorID: factorID, displayName: displayName, maximumFactorCount: maximumFactorCount)
         }
     }
 
@@ -125,26 +101,9 @@ extension PostgresEnrollmentStore {
         maximumSessionsPerUser: Int
     ) async throws(PostgresEnrollmentStoreError) -> SignInCompletion {
         try await transaction("completing a phone sign-in") { connection -> SignInCompletion in
-            try await connection.completing(credential, at: time) { () async throws -> SignInCompletion in
-                guard let verification = try await connection.lockedPhoneVerification(id: verificationID), verification.purpose == .signIn,
-                    verification.credentialID == credential.id, verification.userID == credential.userID, let factorID = verification.enrollmentID
-                else { return .verificationNotFound }
-                if let until = try await connection.failureCounter(key: factorID).lockEnd(at: time) {
-                    return .locked(until: until)
-                }
-                let factor = try await connection.query("SELECT id FROM phone_factors WHERE id = \(factorID) AND user_id = \(credential.userID)")
-                guard !factor.isEmpty else { return .factorNotFound }
-                let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
-                try await connection.keepPhoneVerification(kept, id: verificationID)
-                switch outcome {
-                case .matched: break
-                case .wrong: return .codeRejected
-                case .exhausted, .expired: return .verificationExpired
-                }
-                try await connection.execute("DELETE FROM failure_counters WHERE key = \(factorID)")
-                _ = try await connection.insertSession(session, maximumPerUser: maximumSessionsPerUser)
-                return .completed
-            }
+            try await connection.completePhoneSignIn(
+                credential: credential, verificationID: verificationID, codeDigests: codeDigests, maximumAttempts: maximumAttempts, at: time,
+                session: session, maximumSessionsPerUser: maximumSessionsPerUser)
         }
     }
 }

@@ -20,9 +20,8 @@ extension PostgresEnrollmentStore {
         return Int(try rows.first.map { row throws(PostgresEnrollmentStoreError) in try PostgresStoredRow(row: row).integer("n", of: userID) } ?? 0)
     }
 
-    /// One transaction; the code is spent by a `DELETE … RETURNING`, so of two servers offering
-    /// one code only the one whose statement deletes the row completes (the other waits for the
-    /// row, then finds it gone). The row is found by its keyed digest through the primary key.
+    /// One transaction; the code is spent as the connection spends one, so of two servers
+    /// offering one code only one completes.
     public func completeSignIn(
         credential: PendingSignInRecord,
         recoveryCodeDigests digests: [[UInt8]],
@@ -31,23 +30,10 @@ extension PostgresEnrollmentStore {
         session: SessionRecord,
         maximumSessionsPerUser: Int
     ) async throws(PostgresEnrollmentStoreError) -> SignInCompletion {
-        let buffers = digests.map { ByteBuffer(bytes: $0) }
-        return try await transaction("completing a recovery-code sign-in") { connection -> SignInCompletion in
-            try await connection.completing(credential, at: time) { () async throws -> SignInCompletion in
-                if let until = try await connection.failureCounter(key: failureKey).lockEnd(at: time) {
-                    return .locked(until: until)
-                }
-                var spent = false
-                for digest in buffers where !spent {
-                    spent = try await !connection.query(
-                        "DELETE FROM recovery_codes WHERE user_id = \(credential.userID) AND digest = \(digest) RETURNING user_id"
-                    ).isEmpty
-                }
-                guard spent else { return .codeRejected }
-                try await connection.execute("DELETE FROM failure_counters WHERE key = \(failureKey)")
-                _ = try await connection.insertSession(session, maximumPerUser: maximumSessionsPerUser)
-                return .completed
-            }
+        try await transaction("completing a recovery-code sign-in") { connection -> SignInCompletion in
+            try await connection.completeRecoverySignIn(
+                credential: credential, digests: digests, failureKey: failureKey, at: time, session: session,
+                maximumSessionsPerUser: maximumSessionsPerUser)
         }
     }
 }

@@ -65,15 +65,13 @@ extension SQLiteEnrollmentStore {
         _ verificationID: String, codeDigests: [[UInt8]], at time: Int64, maximumAttempts: Int
     ) async throws(SQLiteEnrollmentStoreError) -> PhoneVerificationConsumption {
         try await transaction { () throws(SQLiteEnrollmentStoreError) -> PhoneVerificationConsumption in
-            guard let verification = try await self.readPhoneVerification(id: verificationID), verification.purpose == .firstFactor else {
-                return .verificationNotFound
-            }
-            let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
-            try await self.keepPhoneVerification(kept, id: verificationID)
-            return PhoneVerificationConsumption(outcome, of: verification)
+            try await SQLiteTransaction(store: self).consumeFirstFactorVerification(
+                verificationID, codeDigests: codeDigests, at: time, maximumAttempts: maximumAttempts)
         }
     }
 
+    /// One `BEGIN IMMEDIATE` transaction, so the factor limit and the number's uniqueness per user
+    /// hold across processes, and a code is spent, or an attempt counted, exactly once.
     public func finalizePhoneEnrollment(
         verificationID: String,
         userID: String,
@@ -85,34 +83,9 @@ extension SQLiteEnrollmentStore {
         maximumFactorCount: Int
     ) async throws(SQLiteEnrollmentStoreError) -> PhoneEnrollmentFinalization {
         try await transaction { () throws(SQLiteEnrollmentStoreError) -> PhoneEnrollmentFinalization in
-            guard let verification = try await self.readPhoneVerification(id: verificationID), verification.purpose == .enrollment,
-                verification.userID == userID
-            else { return .verificationNotFound }
-            let duplicate = try await self.execute(
-                "SELECT 1 FROM phone_factors WHERE user_id = ? AND phone_number = ?", [.text(userID), .text(verification.phoneNumber)])
-            guard duplicate.isEmpty else { return .numberAlreadyEnrolled }
-            let count =
-                try await self.execute(
-                    "SELECT (SELECT count(*) FROM factors WHERE user_id = ?1) + (SELECT count(*) FROM phone_factors WHERE user_id = ?1) AS n",
-                    [.text(userID)]
-                ).first?.column("n")?.integer ?? 0
-            guard count < maximumFactorCount else { return .factorLimitReached }
-            let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
-            try await self.keepPhoneVerification(kept, id: verificationID)
-            switch outcome {
-            case .matched: break
-            case .wrong(let attemptsLeft): return .wrongCode(attemptsLeft: attemptsLeft)
-            case .exhausted, .expired: return .verificationExpired
-            }
-            let factor = PhoneFactorRecord(
-                id: factorID, userID: userID, displayName: displayName, enrolledAt: time, phoneNumber: verification.phoneNumber)
-            try await self.execute(
-                "INSERT INTO phone_factors (\(Self.phoneFactorColumns)) VALUES (?, ?, ?, ?, ?)",
-                [
-                    .text(factor.id), .text(factor.userID), factor.displayName.map { .text($0) } ?? .null, .integer(.init(factor.enrolledAt)),
-                    .text(factor.phoneNumber),
-                ])
-            return .enrolled(factor)
+            try await SQLiteTransaction(store: self).finalizePhoneEnrollment(
+                verificationID: verificationID, userID: userID, codeDigests: codeDigests, at: time, maximumAttempts: maximumAttempts,
+                factorID: factorID, displayName: displayName, maximumFactorCount: maximumFactorCount)
         }
     }
 
@@ -128,44 +101,16 @@ extension SQLiteEnrollmentStore {
         maximumSessionsPerUser: Int
     ) async throws(SQLiteEnrollmentStoreError) -> SignInCompletion {
         try await transaction { () throws(SQLiteEnrollmentStoreError) -> SignInCompletion in
-            if let refusal = try await self.refuseCredential(credential, at: time) { return refusal }
-            guard let verification = try await self.readPhoneVerification(id: verificationID), verification.purpose == .signIn,
-                verification.credentialID == credential.id, verification.userID == credential.userID, let factorID = verification.enrollmentID
-            else { return .verificationNotFound }
-            if let until = try await self.readFailureCounter(key: factorID).lockEnd(at: time) {
-                return .locked(until: until)
-            }
-            let factor = try await self.execute(
-                "SELECT 1 FROM phone_factors WHERE id = ? AND user_id = ?", [.text(factorID), .text(credential.userID)])
-            guard !factor.isEmpty else { return .factorNotFound }
-            let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
-            try await self.keepPhoneVerification(kept, id: verificationID)
-            switch outcome {
-            case .matched: break
-            case .wrong: return .codeRejected
-            case .exhausted, .expired: return .verificationExpired
-            }
-            try await self.spend(credential)
-            try await self.execute("DELETE FROM failure_counters WHERE key = ?", [.text(factorID)])
-            _ = try await self.insertSessionRow(session, maximumPerUser: maximumSessionsPerUser)
-            return .completed
+            try await SQLiteTransaction(store: self).completePhoneSignIn(
+                credential: credential, verificationID: verificationID, codeDigests: codeDigests, maximumAttempts: maximumAttempts, at: time,
+                session: session, maximumSessionsPerUser: maximumSessionsPerUser)
         }
     }
 
     // MARK: Rows
 
-    /// Writes back a verification after a check: its counted attempt, or its deletion. The caller
-    /// holds a transaction.
-    private func keepPhoneVerification(_ kept: PhoneVerificationRecord?, id: String) async throws(SQLiteEnrollmentStoreError) {
-        if let kept {
-            try await execute("UPDATE phone_verifications SET failed_attempts = ? WHERE id = ?", [.integer(kept.failedAttempts), .text(id)])
-        } else {
-            try await execute("DELETE FROM phone_verifications WHERE id = ?", [.text(id)])
-        }
-    }
-
     /// The caller holds ``lock``.
-    private func readPhoneVerification(id: String, on role: ConnectionRole = .writer) async throws(SQLiteEnrollmentStoreError)
+    func readPhoneVerification(id: String, on role: ConnectionRole = .writer) async throws(SQLiteEnrollmentStoreError)
         -> PhoneVerificationRecord?
     {
         let rows = try await execute("SELECT \(Self.phoneVerificationColumns) FROM phone_verifications WHERE id = ?", [.text(id)], on: role)

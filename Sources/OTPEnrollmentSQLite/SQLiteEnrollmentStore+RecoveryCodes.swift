@@ -55,10 +55,8 @@ extension SQLiteEnrollmentStore {
         return Int(rows.first?.column("n")?.integer ?? 0)
     }
 
-    /// One `BEGIN IMMEDIATE` transaction; the code is spent by a `DELETE … RETURNING`, so of two
-    /// processes offering one code only the one whose statement deletes the row completes. The
-    /// row is found by its digest through the primary key, as tokens are: the digest is keyed, so
-    /// the time a lookup takes says nothing an attacker can turn toward a code.
+    /// One `BEGIN IMMEDIATE` transaction; the code is spent as ``SQLiteTransaction`` spends
+    /// one, so of two processes offering one code only one completes.
     public func completeSignIn(
         credential: PendingSignInRecord,
         recoveryCodeDigests digests: [[UInt8]],
@@ -68,22 +66,9 @@ extension SQLiteEnrollmentStore {
         maximumSessionsPerUser: Int
     ) async throws(SQLiteEnrollmentStoreError) -> SignInCompletion {
         try await transaction { () throws(SQLiteEnrollmentStoreError) -> SignInCompletion in
-            if let refusal = try await self.refuseCredential(credential, at: time) { return refusal }
-            if let until = try await self.readFailureCounter(key: failureKey).lockEnd(at: time) {
-                return .locked(until: until)
-            }
-            var spent = false
-            for digest in digests where !spent {
-                spent = try await !self.execute(
-                    "DELETE FROM recovery_codes WHERE user_id = ? AND digest = ? RETURNING user_id",
-                    [.text(credential.userID), .blob(ByteBuffer(bytes: digest))]
-                ).isEmpty
-            }
-            guard spent else { return .codeRejected }
-            try await self.spend(credential)
-            try await self.execute("DELETE FROM failure_counters WHERE key = ?", [.text(failureKey)])
-            _ = try await self.insertSessionRow(session, maximumPerUser: maximumSessionsPerUser)
-            return .completed
+            try await SQLiteTransaction(store: self).completeRecoverySignIn(
+                credential: credential, digests: digests, failureKey: failureKey, at: time, session: session,
+                maximumSessionsPerUser: maximumSessionsPerUser)
         }
     }
 }

@@ -1,0 +1,83 @@
+package import OTPEnrollment
+
+// The rules of `EnrollmentStore`'s operations that span concerns, written once for the durable
+// stores on their transactions' primitives. Each checks in the order the protocol documents.
+extension DurableTransaction {
+    /// `EnrollmentStore.completeSignIn(credential:recoveryCodeDigests:…)`.
+    package func completeRecoverySignIn(
+        credential: PendingSignInRecord, digests: [[UInt8]], failureKey: String, at time: Int64, session: SessionRecord,
+        maximumSessionsPerUser: Int
+    ) async throws(Failure) -> SignInCompletion {
+        try await completing(credential, at: time) { () throws(Failure) -> SignInCompletion in
+            if let until = try await failureCounter(key: failureKey).lockEnd(at: time) {
+                return .locked(until: until)
+            }
+            guard try await spendRecoveryCode(userID: credential.userID, digests: digests) else { return .codeRejected }
+            try await resetFailures(key: failureKey)
+            try await insertSession(session, maximumPerUser: maximumSessionsPerUser)
+            return .completed
+        }
+    }
+
+    /// `EnrollmentStore.completeSignIn(credential:phoneVerificationID:…)`.
+    package func completePhoneSignIn(
+        credential: PendingSignInRecord, verificationID: String, codeDigests: [[UInt8]], maximumAttempts: Int, at time: Int64,
+        session: SessionRecord, maximumSessionsPerUser: Int
+    ) async throws(Failure) -> SignInCompletion {
+        try await completing(credential, at: time) { () throws(Failure) -> SignInCompletion in
+            guard let verification = try await lockedPhoneVerification(id: verificationID), verification.purpose == .signIn,
+                verification.credentialID == credential.id, verification.userID == credential.userID, let factorID = verification.enrollmentID
+            else { return .verificationNotFound }
+            if let until = try await failureCounter(key: factorID).lockEnd(at: time) {
+                return .locked(until: until)
+            }
+            guard try await hasPhoneFactor(id: factorID, userID: credential.userID) else { return .factorNotFound }
+            let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
+            try await keepPhoneVerification(kept, id: verificationID)
+            switch outcome {
+            case .matched: break
+            case .wrong: return .codeRejected
+            case .exhausted, .expired: return .verificationExpired
+            }
+            try await resetFailures(key: factorID)
+            try await insertSession(session, maximumPerUser: maximumSessionsPerUser)
+            return .completed
+        }
+    }
+
+    /// `EnrollmentStore.finalizePhoneEnrollment(…)`.
+    package func finalizePhoneEnrollment(
+        verificationID: String, userID: String, codeDigests: [[UInt8]], at time: Int64, maximumAttempts: Int, factorID: String,
+        displayName: String?, maximumFactorCount: Int
+    ) async throws(Failure) -> PhoneEnrollmentFinalization {
+        try await lockFactors(of: userID)
+        guard let verification = try await lockedPhoneVerification(id: verificationID), verification.purpose == .enrollment,
+            verification.userID == userID
+        else { return .verificationNotFound }
+        guard try await !hasPhoneFactor(number: verification.phoneNumber, userID: userID) else { return .numberAlreadyEnrolled }
+        guard try await factorCount(of: userID) < maximumFactorCount else { return .factorLimitReached }
+        let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
+        try await keepPhoneVerification(kept, id: verificationID)
+        switch outcome {
+        case .matched: break
+        case .wrong(let attemptsLeft): return .wrongCode(attemptsLeft: attemptsLeft)
+        case .exhausted, .expired: return .verificationExpired
+        }
+        let factor = PhoneFactorRecord(
+            id: factorID, userID: userID, displayName: displayName, enrolledAt: time, phoneNumber: verification.phoneNumber)
+        try await insertPhoneFactor(factor)
+        return .enrolled(factor)
+    }
+
+    /// `EnrollmentStore.consumeFirstFactorVerification(…)`.
+    package func consumeFirstFactorVerification(
+        _ verificationID: String, codeDigests: [[UInt8]], at time: Int64, maximumAttempts: Int
+    ) async throws(Failure) -> PhoneVerificationConsumption {
+        guard let verification = try await lockedPhoneVerification(id: verificationID), verification.purpose == .firstFactor else {
+            return .verificationNotFound
+        }
+        let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
+        try await keepPhoneVerification(kept, id: verificationID)
+        return PhoneVerificationConsumption(outcome, of: verification)
+    }
+}
