@@ -270,17 +270,22 @@ struct ServerCommand: AsyncParsableCommand {
     ) async throws {
         var phone = try phoneDelivery(settings, logger: logger)
         if let sendsPerUser = settings.codeSendsPerAccount { phone.settings.sendsPerUser = sendsPerUser }
-        let verifiers = settings.identityProviders.map { OpenIDTokenVerifier(settings: $0.settings, logger: logger) }
+        // One clock for everything that tells time: the service, the tokens, the identity
+        // providers' tokens and key caches, and the purge.
+        let clock = SystemEnrollmentClock()
+        let verifiers = settings.identityProviders.map {
+            OpenIDTokenVerifier(settings: $0.settings, logger: logger, clock: { Double(clock.now()) })
+        }
         // The verifiers' HTTP clients are shut down with the phone sender's, whatever ends the server.
         let shutdown: () async -> Void = {
             await phone.shutdown()
             for verifier in verifiers { try? await verifier.shutdown() }
         }
         let service = try MultiFactorService(
-            configuration: MultiFactorConfiguration(phone: phone.settings), store: database, smsSender: phone.sender,
+            configuration: MultiFactorConfiguration(phone: phone.settings), store: database, clock: clock, smsSender: phone.sender,
             identityProviders: tokenVerifiers(verifiers, emulator: settings.emulator), logger: logger)
         let tokens = await IDTokenIssuer(
-            projectID: settings.projectID, signingKeys: signingKeys, refresh: { signingKeyFile.changedKeys() })
+            projectID: settings.projectID, signingKeys: signingKeys, clock: { clock.now() }, refresh: { signingKeyFile.changedKeys() })
         // A rotation by any server or operator sharing the file reaches this one within the interval.
         let keyFileChecks = Task {
             while (try? await Task.sleep(for: .seconds(IDTokenKeyFileMonitor.checkInterval))) != nil {
@@ -288,7 +293,7 @@ struct ServerCommand: AsyncParsableCommand {
             }
         }
         defer { keyFileChecks.cancel() }
-        let housekeeping = Housekeeping(service: service, logger: logger, clock: { Int64(Date().timeIntervalSince1970) })
+        let housekeeping = Housekeeping(service: service, logger: logger, clock: { clock.now() })
         let purges = Task { [purgeInterval = settings.purgeInterval] in
             guard purgeInterval > 0 else { return }
             await housekeeping.run(every: .seconds(purgeInterval))
