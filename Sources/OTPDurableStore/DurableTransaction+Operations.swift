@@ -32,13 +32,9 @@ extension DurableTransaction {
                 return .locked(until: until)
             }
             guard try await hasPhoneFactor(id: factorID, userID: credential.userID) else { return .factorNotFound }
-            let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
+            let (kept, refusal) = verification.signingIn(codeDigests, at: time, maximumAttempts: maximumAttempts)
             try await keepPhoneVerification(kept, id: verificationID)
-            switch outcome {
-            case .matched: break
-            case .wrong: return .codeRejected
-            case .exhausted, .expired: return .verificationExpired
-            }
+            if let refusal { return refusal }
             try await resetFailures(key: factorID)
             try await insertSession(session, maximumPerUser: maximumSessionsPerUser)
             return .completed
@@ -56,17 +52,11 @@ extension DurableTransaction {
         else { return .verificationNotFound }
         guard try await !hasPhoneFactor(number: verification.phoneNumber, userID: userID) else { return .numberAlreadyEnrolled }
         guard try await factorCount(of: userID) < maximumFactorCount else { return .factorLimitReached }
-        let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
+        let (kept, outcome) = verification.enrolling(
+            codeDigests, at: time, maximumAttempts: maximumAttempts, factorID: factorID, displayName: displayName)
         try await keepPhoneVerification(kept, id: verificationID)
-        switch outcome {
-        case .matched: break
-        case .wrong(let attemptsLeft): return .wrongCode(attemptsLeft: attemptsLeft)
-        case .exhausted, .expired: return .verificationExpired
-        }
-        let factor = PhoneFactorRecord(
-            id: factorID, userID: userID, displayName: displayName, enrolledAt: time, phoneNumber: verification.phoneNumber)
-        try await insertPhoneFactor(factor)
-        return .enrolled(factor)
+        if case .enrolled(let factor) = outcome { try await insertPhoneFactor(factor) }
+        return outcome
     }
 
     /// `EnrollmentStore.consumeFirstFactorVerification(…)`.

@@ -470,18 +470,14 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
                 return .numberAlreadyEnrolled
             }
             guard (entry?.factorCount ?? 0) < maximumFactorCount else { return .factorLimitReached }
-            let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
+            let (kept, outcome) = verification.enrolling(
+                codeDigests, at: time, maximumAttempts: maximumAttempts, factorID: factorID, displayName: displayName)
             state.phoneVerifications[verificationID] = kept
-            switch outcome {
-            case .matched: break
-            case .wrong(let attemptsLeft): return .wrongCode(attemptsLeft: attemptsLeft)
-            case .exhausted, .expired: return .verificationExpired
+            if case .enrolled(let factor) = outcome {
+                state.users[userID, default: UserEntry()].phoneFactors.append(factor)
+                state.factorOwners[factorID] = userID
             }
-            let factor = PhoneFactorRecord(
-                id: factorID, userID: userID, displayName: displayName, enrolledAt: time, phoneNumber: verification.phoneNumber)
-            state.users[userID, default: UserEntry()].phoneFactors.append(factor)
-            state.factorOwners[factorID] = userID
-            return .enrolled(factor)
+            return outcome
         }
     }
 
@@ -506,13 +502,9 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
             guard state.users[credential.userID]?.phoneFactors.contains(where: { $0.id == factorID }) == true else {
                 return .factorNotFound
             }
-            let (kept, outcome) = verification.checking(codeDigests, at: time, maximumAttempts: maximumAttempts)
+            let (kept, refusal) = verification.signingIn(codeDigests, at: time, maximumAttempts: maximumAttempts)
             state.phoneVerifications[verificationID] = kept
-            switch outcome {
-            case .matched: break
-            case .wrong: return .codeRejected
-            case .exhausted, .expired: return .verificationExpired
-            }
+            if let refusal { return refusal }
             state.spentSignIns[credential.id] = credential.expiresAt
             state.failures.removeValue(forKey: factorID)
             _ = state.insertSession(session, maximumPerUser: maximumSessionsPerUser)
