@@ -1,3 +1,5 @@
+import Glibc
+import OTPEnrollment
 @testable import OTPEnrollmentPostgres
 import OTPPostgresTestServer
 import PostgresNIO
@@ -44,6 +46,42 @@ struct MigrationTests {
                 return
             }
             #expect(version == 99)
+        }
+    }
+
+    @Test("a database of schema 8 upgrades: failure counters kept and dated at the migration, quotas starting again as token buckets")
+    func upgradesFromSchema8() async throws {
+        try await TestDatabase.withFresh { database in
+            try await database.query(
+                "CREATE TABLE otpkit_migrations (version bigint PRIMARY KEY, summary text NOT NULL, checksum text NOT NULL, applied_at bigint NOT NULL)"
+            )
+            for migration in PostgresEnrollmentStore.migrations where migration.version <= 8 {
+                for statement in migration.statements { try await database.query(PostgresQuery(unsafeSQL: statement)) }
+                try await database.query(
+                    """
+                    INSERT INTO otpkit_migrations (version, summary, checksum, applied_at)
+                    VALUES (\(Int64(migration.version)), \(migration.summary), \(migration.checksum), 0)
+                    """)
+            }
+            try await database.query(
+                "INSERT INTO failure_counters (key, consecutive_failures, locked_until) VALUES ('password:ada@example.com', 3, NULL)")
+            try await database.query("INSERT INTO quotas (key, window_start, window_end, count) VALUES ('sms-number:+12015550123', 0, 3600, 5)")
+            let migratedAt = Int64(time(nil))
+            let store = try await database.open()
+            do {
+                #expect(try await store.failureCounter(key: "password:ada@example.com") == FailureCounter(consecutiveFailures: 3, lockedUntil: nil))
+                try await store.purgeExpired(before: migratedAt, failuresCountedBefore: migratedAt - 60)
+                #expect(
+                    try await store.failureCounter(key: "password:ada@example.com").consecutiveFailures == 3,
+                    "a counter dated at the migration, not at the epoch")
+                #expect(try await store.consumeQuota(key: "sms-number:+12015550123", window: 3_600, limit: 5, at: 100) == .allowed(remaining: 4))
+                let versions = try await database.query("SELECT max(version) AS v FROM otpkit_migrations")
+                #expect(try versions.first?["v"].decode(Int64.self) == Int64(PostgresEnrollmentStore.migrations.count))
+            } catch {
+                await store.close()
+                throw error
+            }
+            await store.close()
         }
     }
 
