@@ -47,6 +47,21 @@ import Testing
         #expect(refused.stderr.contains("the sealing key does not open the ID token signing key"), "\(refused)")
     }
 
+    @Test func aURLOfASchemeNoStoreServesStopsTheStartWithOneLineAndCreatesNothing() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let keyFile = try ServerProcess.sealingKeyFile(in: directory)
+        let before = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        let refused = try await ProcessRunner.run(
+            try BuiltProduct.path("otpkit-server"),
+            ["--db", "mysql://ada:s3cret@localhost/otpkit", "--key-file", keyFile, "--project-id", "demo-otpkit", "--emulator", "--port", "0"],
+            workingDirectory: directory.path)
+        #expect(refused.status != 0, "\(refused)")
+        #expect(refused.stderr.contains("no store serves mysql:// URLs"), "\(refused)")
+        #expect(!refused.stderr.contains("s3cret"), "the message repeats the URL's password: \(refused)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == before, "nothing created beside the key")
+    }
+
     @Test func servesAPostgreSQLDatabase() async throws {
         try await TestDatabase.withFresh { database in
             let directory = try TemporaryDirectory()

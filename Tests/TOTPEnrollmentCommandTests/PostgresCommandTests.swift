@@ -107,7 +107,7 @@ struct PostgresCommandTests {
     }
 
     @Test(
-        "a malformed URL exits 64 with one line saying what is wrong, never the password, and creates no file",
+        "a malformed or unsupported URL exits 64 with one line saying what is wrong, never the password, and creates no file",
         arguments: [
             ("postgres://user:\(password)@localhost:port5432/db", "invalid PostgreSQL URL: port"),
             ("postgresql://user:\(password)@localhost/db?sslmode=sometimes", "invalid PostgreSQL URL: sslmode"),
@@ -115,6 +115,8 @@ struct PostgresCommandTests {
             ("postgres://user:12345/\(password)@localhost/db", "percent-encode"),
             ("postgres://user:pa?\(password)@localhost/db", "percent-encode"),
             ("postgres:/user:\(password)@localhost/db", "it must start with postgres:// or postgresql://"),
+            // A scheme no store serves is refused, not taken for an SQLite file named after the URL.
+            ("mysql://user:\(password)@localhost/db", "no store serves mysql:// URLs"),
         ])
     func malformedURL(_ url: String, expected: String) async throws {
         let scratch = try Scratch(database: url)
