@@ -55,8 +55,8 @@ extension SQLiteEnrollmentStore {
         return Int(rows.first?.column("n")?.integer ?? 0)
     }
 
-    /// One `BEGIN IMMEDIATE` transaction; the code is spent as ``SQLiteTransaction`` spends
-    /// one, so of two processes offering one code only one completes.
+    /// One `BEGIN IMMEDIATE` transaction; the code is spent by a `DELETE … RETURNING`, so of two
+    /// processes offering one code only one completes.
     public func completeSignIn(
         credential: PendingSignInRecord,
         recoveryCodeDigests digests: [[UInt8]],
