@@ -8,7 +8,8 @@ package import OTPCore
 public struct IDTokenClaims: JWTPayload, Equatable {
     /// What `firebase` holds.
     public struct Firebase: Codable, Sendable, Equatable {
-        /// Provider id → the user's ids at that provider (`email` → addresses, `phone` → numbers).
+        /// Provider id → the user's ids at that provider, and, as Firebase lists them, `email` →
+        /// the user's address and `phone` → their number when they have one.
         public var identities: [String: [String]]
         /// The first factor of the sign-in (`password`, `anonymous`, `google.com`, …).
         public var signInProvider: String
@@ -53,6 +54,8 @@ public struct IDTokenClaims: JWTPayload, Equatable {
     public var email: String?
     /// Whether that address is verified; present with an address.
     public var emailVerified: Bool?
+    /// The user's phone number in E.164 (a phone identity), if any.
+    public var phoneNumber: String?
     /// `anonymous` for anonymous users, as Firebase marks them.
     public var providerID: String?
     /// Firebase's own claims.
@@ -69,17 +72,18 @@ public struct IDTokenClaims: JWTPayload, Equatable {
     /// The claims of a token without custom claims.
     public init(
         issuer: String, audience: String, subject: String, userID: String, authTime: Int64, issuedAt: Int64, expiresAt: Int64,
-        email: String?, emailVerified: Bool?, providerID: String?, firebase: Firebase, sessionID: String? = nil
+        email: String?, emailVerified: Bool?, providerID: String?, firebase: Firebase, sessionID: String? = nil, phoneNumber: String? = nil
     ) {
         self.init(
             issuer: issuer, audience: audience, subject: subject, userID: userID, authTime: authTime, issuedAt: issuedAt, expiresAt: expiresAt,
-            email: email, emailVerified: emailVerified, providerID: providerID, firebase: firebase, sessionID: sessionID, customClaims: [:])
+            email: email, emailVerified: emailVerified, phoneNumber: phoneNumber, providerID: providerID, firebase: firebase,
+            sessionID: sessionID, customClaims: [:])
     }
 
     /// The claims of a token with the custom claims an administrator set.
     package init(
         issuer: String, audience: String, subject: String, userID: String, authTime: Int64, issuedAt: Int64, expiresAt: Int64,
-        email: String?, emailVerified: Bool?, providerID: String?, firebase: Firebase, sessionID: String?,
+        email: String?, emailVerified: Bool?, phoneNumber: String?, providerID: String?, firebase: Firebase, sessionID: String?,
         customClaims: [String: JSONValue]
     ) {
         self.issuer = issuer
@@ -91,6 +95,7 @@ public struct IDTokenClaims: JWTPayload, Equatable {
         self.expiresAt = expiresAt
         self.email = email
         self.emailVerified = emailVerified
+        self.phoneNumber = phoneNumber
         self.providerID = providerID
         self.firebase = firebase
         self.sessionID = sessionID
@@ -107,6 +112,7 @@ public struct IDTokenClaims: JWTPayload, Equatable {
         case expiresAt = "exp"
         case email
         case emailVerified = "email_verified"
+        case phoneNumber = "phone_number"
         case providerID = "provider_id"
         case firebase
         case sessionID = "sid"
@@ -134,6 +140,7 @@ public struct IDTokenClaims: JWTPayload, Equatable {
         expiresAt = try container.decode(Int64.self, forKey: .expiresAt)
         email = try container.decodeIfPresent(String.self, forKey: .email)
         emailVerified = try container.decodeIfPresent(Bool.self, forKey: .emailVerified)
+        phoneNumber = try container.decodeIfPresent(String.self, forKey: .phoneNumber)
         providerID = try container.decodeIfPresent(String.self, forKey: .providerID)
         firebase = try container.decode(Firebase.self, forKey: .firebase)
         sessionID = try container.decodeIfPresent(String.self, forKey: .sessionID)
@@ -157,6 +164,7 @@ public struct IDTokenClaims: JWTPayload, Equatable {
         try container.encode(expiresAt, forKey: .expiresAt)
         try container.encodeIfPresent(email, forKey: .email)
         try container.encodeIfPresent(emailVerified, forKey: .emailVerified)
+        try container.encodeIfPresent(phoneNumber, forKey: .phoneNumber)
         try container.encodeIfPresent(providerID, forKey: .providerID)
         try container.encode(firebase, forKey: .firebase)
         try container.encodeIfPresent(sessionID, forKey: .sessionID)

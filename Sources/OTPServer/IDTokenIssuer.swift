@@ -111,21 +111,23 @@ public final class IDTokenIssuer: Sendable {
     /// The claims of a token for `user`, who signed in at `authTime`.
     public func claims(for user: User, authTime: Int64) -> IDTokenClaims {
         let now = clock()
+        // Firebase lists the user's address under `email` and number under `phone` whichever
+        // provider brought them, and every other provider by the user's id there.
         var identities: [String: [String]] = [:]
+        var phoneNumber: String?
         for identity in user.providerData {
             switch identity.providerID {
-            case FirstFactorProvider.password.rawValue:
-                identities["email", default: []].append(identity.email ?? identity.providerUID)
-            case FirstFactorProvider.phone.rawValue:
-                identities["phone", default: []].append(identity.phoneNumber ?? identity.providerUID)
-            default:
-                identities[identity.providerID, default: []].append(identity.providerUID)
+            case FirstFactorProvider.password.rawValue: break
+            case FirstFactorProvider.phone.rawValue: phoneNumber = identity.phoneNumber ?? identity.providerUID
+            default: identities[identity.providerID, default: []].append(identity.providerUID)
             }
         }
+        if let email = user.email { identities["email"] = [email] }
+        if let phoneNumber { identities["phone"] = [phoneNumber] }
         return IDTokenClaims(
             issuer: issuer, audience: projectID, subject: user.uid, userID: user.uid, authTime: authTime, issuedAt: now,
             expiresAt: now + lifetime, email: user.email, emailVerified: user.email == nil ? nil : user.isEmailVerified,
-            providerID: user.isAnonymous ? FirstFactorProvider.anonymous.rawValue : nil,
+            phoneNumber: phoneNumber, providerID: user.isAnonymous ? FirstFactorProvider.anonymous.rawValue : nil,
             firebase: .init(
                 identities: identities, signInProvider: user.providerID, signInSecondFactor: user.signInSecondFactor,
                 secondFactorIdentifier: user.secondFactorIdentifier), sessionID: user.sessionID,

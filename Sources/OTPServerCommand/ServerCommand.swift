@@ -307,6 +307,7 @@ struct ServerCommand: AsyncParsableCommand {
             verificationCodes: phone.outbox, logger: logger)
         let requestTimeout = settings.requestTimeout
         let router = Router(context: ServerRequestContext.self)
+        router.add(middleware: NotFoundMiddleware())
         if settings.emulator {
             logger.warning(
                 "running as Firebase's Auth emulator: any API key is accepted, Bearer owner is an administrator and SMS codes are listed, not sent; never serve real users this way"

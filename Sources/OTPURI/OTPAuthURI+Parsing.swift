@@ -141,11 +141,11 @@ private struct URIParser {
             return (nil, nil, try decode(range, component: .label, plusIsSpace: false))
         }
         let issuer = try decode(range.lowerBound..<separator.lowerBound, component: .label, plusIsSpace: false)
-        // Google's ABNF allows `*"%20"` after the separator, whether or not an issuer precedes it;
-        // lenient parsing also skips raw spaces.
+        // Google's format allows optional spaces, raw or `%20`, after the separator, whether or not
+        // an issuer precedes it; both modes drop them, so they read one label alike.
         var accountStart = separator.upperBound
         while accountStart < range.upperBound {
-            if bytes[accountStart] == UInt8(ascii: " ") && !strict {
+            if bytes[accountStart] == UInt8(ascii: " ") {
                 accountStart += 1
             } else if accountStart + 2 < range.upperBound, bytes[accountStart] == UInt8(ascii: "%"),
                 bytes[accountStart + 1] == UInt8(ascii: "2"), bytes[accountStart + 2] == UInt8(ascii: "0")

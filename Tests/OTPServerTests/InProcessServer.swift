@@ -47,6 +47,7 @@ struct InProcessServer: Sendable {
                 projectID: projectID, apiKeys: apiKeys ?? [], isEmulator: apiKeys == nil, limits: limits),
             verificationCodes: outbox, logger: Logger(label: "test"))
         let router = Router()
+        router.add(middleware: NotFoundMiddleware())
         routes.addRoutes(to: router)
         try await Application(router: router).test(.router) { client in
             try await body(InProcessServer(clock: clock, service: service, client: client))

@@ -53,3 +53,24 @@ import Testing
         }
     }
 }
+
+/// What a client gets from a path or method no route takes: 404 in Google's error shape, which
+/// the SDKs and admin SDKs parse, rather than an empty body.
+@Suite struct UnknownEndpointTests {
+    @Test(arguments: [
+        ("/identitytoolkit.googleapis.com/v1/accounts:frobnicate?key=any", "POST"),
+        ("/www.googleapis.com/identitytoolkit/v3/relyingparty/noSuchName?key=any", "POST"),
+        ("/identitytoolkit.googleapis.com/v1/accounts:signUp?key=any", "GET"),
+        ("/nothing/here", "GET"),
+    ])
+    func answersNotFoundInGooglesShape(_ path: String, _ method: String) async throws {
+        try await InProcessServer.with { server in
+            let answer = try await server.post(path, "{}", method: method == "GET" ? .get : .post)
+            #expect(answer.status == 404, "\(answer.body)")
+            let error = try #require(answer.json["error"] as? [String: Any], "\(answer.body)")
+            #expect(error["code"] as? Int == 404)
+            #expect(error["status"] as? String == "NOT_FOUND")
+            #expect((error["message"] as? String)?.hasPrefix("NOT_FOUND : ") == true, "\(answer.body)")
+        }
+    }
+}
