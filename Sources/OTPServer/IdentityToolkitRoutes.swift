@@ -100,6 +100,7 @@ public struct IdentityToolkitRoutes: Sendable {
                 return try await routes.refresh(try await routes.readBody(request), isForm: isForm)
             }
         }
+        addPhoneRoutes(to: router)
         addMultiFactorRoutes(to: router)
         addProjectRoutes(to: router)
         admin(router, "") { body throws(IdentityToolkitError) in try await routes.adminCreate(body) }
