@@ -101,6 +101,7 @@ public struct IdentityToolkitRoutes: Sendable {
             }
         }
         addPhoneRoutes(to: router)
+        addCreateAuthURIRoute(to: router)
         addMultiFactorRoutes(to: router)
         addProjectRoutes(to: router)
         admin(router, "") { body throws(IdentityToolkitError) in try await routes.adminCreate(body) }
