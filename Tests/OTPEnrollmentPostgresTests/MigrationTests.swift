@@ -1,5 +1,6 @@
 import Glibc
 import OTPEnrollment
+import OTPEnrollmentTestSupport
 @testable import OTPEnrollmentPostgres
 import OTPPostgresTestServer
 import PostgresNIO
@@ -63,18 +64,13 @@ struct MigrationTests {
                     VALUES (\(Int64(migration.version)), \(migration.summary), \(migration.checksum), 0)
                     """)
             }
-            try await database.query(
-                "INSERT INTO failure_counters (key, consecutive_failures, locked_until) VALUES ('password:ada@example.com', 3, NULL)")
-            try await database.query("INSERT INTO quotas (key, window_start, window_end, count) VALUES ('sms-number:+12015550123', 0, 3600, 5)")
+            let (counter, quota) = (EnrollmentStoreConformance.counterKeyBeforeTokenBuckets, EnrollmentStoreConformance.quotaKeyBeforeTokenBuckets)
+            try await database.query("INSERT INTO failure_counters (key, consecutive_failures, locked_until) VALUES (\(counter), 3, NULL)")
+            try await database.query("INSERT INTO quotas (key, window_start, window_end, count) VALUES (\(quota), 0, 3600, 5)")
             let migratedAt = Int64(time(nil))
             let store = try await database.open()
             do {
-                #expect(try await store.failureCounter(key: "password:ada@example.com") == FailureCounter(consecutiveFailures: 3, lockedUntil: nil))
-                try await store.purgeExpired(before: migratedAt, failuresCountedBefore: migratedAt - 60)
-                #expect(
-                    try await store.failureCounter(key: "password:ada@example.com").consecutiveFailures == 3,
-                    "a counter dated at the migration, not at the epoch")
-                #expect(try await store.consumeQuota(key: "sms-number:+12015550123", window: 3_600, limit: 5, at: 100) == .allowed(remaining: 4))
+                try await EnrollmentStoreConformance.checkUpgradedCounters(store, migratedAt: migratedAt)
                 let versions = try await database.query("SELECT max(version) AS v FROM otpkit_migrations")
                 #expect(try versions.first?["v"].decode(Int64.self) == Int64(PostgresEnrollmentStore.migrations.count))
             } catch {

@@ -1,6 +1,7 @@
 import Foundation
 import OTPCore
 import OTPEnrollment
+import OTPEnrollmentTestSupport
 @testable import OTPEnrollmentSQLite
 import SQLiteNIO
 import OTPSealing
@@ -129,17 +130,14 @@ struct PersistenceTests {
     @Test("a database from before token buckets migrates: failure counters kept and dated at the migration, quotas starting again")
     func countersMigrate() async throws {
         let database = try await Self.database(migratedTo: 10) { connection in
-            _ = try await connection.query("INSERT INTO failure_counters VALUES ('password:ada@example.com', 3, NULL)")
-            _ = try await connection.query("INSERT INTO quotas VALUES ('sms-number:+12015550123', 0, 3600, 5)")
+            _ = try await connection.query(
+                "INSERT INTO failure_counters VALUES (?, 3, NULL)", [.text(EnrollmentStoreConformance.counterKeyBeforeTokenBuckets)])
+            _ = try await connection.query(
+                "INSERT INTO quotas VALUES (?, 0, 3600, 5)", [.text(EnrollmentStoreConformance.quotaKeyBeforeTokenBuckets)])
         }
         let migratedAt = Int64(Date().timeIntervalSince1970)
         let store = try await database.open()
-        #expect(try await store.failureCounter(key: "password:ada@example.com") == FailureCounter(consecutiveFailures: 3, lockedUntil: nil))
-        try await store.purgeExpired(before: migratedAt, failuresCountedBefore: migratedAt - 60)
-        #expect(
-            try await store.failureCounter(key: "password:ada@example.com").consecutiveFailures == 3,
-            "a counter dated at the migration, not at the epoch")
-        #expect(try await store.consumeQuota(key: "sms-number:+12015550123", window: 3_600, limit: 5, at: 100) == .allowed(remaining: 4))
+        try await EnrollmentStoreConformance.checkUpgradedCounters(store, migratedAt: migratedAt)
         try await store.close()
     }
 
