@@ -17,7 +17,9 @@ public final class MultiFactorService: Sendable {
     /// The project's settings.
     public let configuration: MultiFactorConfiguration
     let store: any EnrollmentStore
-    let clock: any EnrollmentClock
+    /// The time source of everything the service decides; a host's own timing (throttles,
+    /// purges) reads it too, so one clock moves them all.
+    package let clock: any EnrollmentClock
     let opener: any OTPAppOpener
     let smsSender: (any SMSSender)?
     let identityProviders: [String: any IdentityTokenVerifier]

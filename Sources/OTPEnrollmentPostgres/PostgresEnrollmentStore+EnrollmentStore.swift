@@ -76,7 +76,7 @@ extension PostgresEnrollmentStore {
             let rows = try await connection.query(
                 "DELETE FROM factors WHERE id = \(id) AND user_id = \(userID) RETURNING \(unescaped: StoredColumns.factor)")
             if !rows.isEmpty {
-                try await connection.execute("DELETE FROM failure_counters WHERE key = \(id)")
+                try await connection.resetFailures(key: id)
             }
             return rows
         }
@@ -136,7 +136,7 @@ extension PostgresEnrollmentStore {
 
     public func resetFailures(key: String) async throws(PostgresEnrollmentStoreError) {
         try await transaction("resetting a failure counter", retry: .always) { connection in
-            try await connection.execute("DELETE FROM failure_counters WHERE key = \(key)")
+            try await connection.resetFailures(key: key)
         }
     }
 

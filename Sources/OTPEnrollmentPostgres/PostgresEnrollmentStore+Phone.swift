@@ -25,7 +25,7 @@ extension PostgresEnrollmentStore {
             let rows = try await connection.query(
                 "DELETE FROM phone_factors WHERE id = \(id) AND user_id = \(userID) RETURNING \(unescaped: StoredColumns.phoneFactor)")
             if !rows.isEmpty {
-                try await connection.execute("DELETE FROM failure_counters WHERE key = \(id)")
+                try await connection.resetFailures(key: id)
             }
             return rows
         }

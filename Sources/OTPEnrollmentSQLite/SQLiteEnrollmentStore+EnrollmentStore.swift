@@ -73,7 +73,7 @@ extension SQLiteEnrollmentStore {
                 "DELETE FROM factors WHERE id = ? AND user_id = ? RETURNING \(Self.factorColumns)", [.text(id), .text(userID)]
             )
             if !rows.isEmpty {
-                try await self.execute("DELETE FROM failure_counters WHERE key = ?", [.text(id)])
+                try await SQLiteTransaction(store: self).resetFailures(key: id)
             }
             return rows
         }
@@ -142,7 +142,7 @@ extension SQLiteEnrollmentStore {
 
     public func resetFailures(key: String) async throws(SQLiteEnrollmentStoreError) {
         try await locked { () throws(SQLiteEnrollmentStoreError) in
-            try await self.execute("DELETE FROM failure_counters WHERE key = ?", [.text(key)])
+            try await SQLiteTransaction(store: self).resetFailures(key: key)
         }
     }
 

@@ -29,7 +29,7 @@ extension SQLiteEnrollmentStore {
             let rows = try await self.execute(
                 "DELETE FROM phone_factors WHERE id = ? AND user_id = ? RETURNING \(Self.phoneFactorColumns)", [.text(id), .text(userID)])
             if !rows.isEmpty {
-                try await self.execute("DELETE FROM failure_counters WHERE key = ?", [.text(id)])
+                try await SQLiteTransaction(store: self).resetFailures(key: id)
             }
             return rows
         }

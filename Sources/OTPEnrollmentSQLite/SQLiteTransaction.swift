@@ -3,9 +3,9 @@ internal import OTPDurableStore
 internal import OTPEnrollment
 internal import SQLiteNIO
 
-/// The store inside one of its write transactions (`BEGIN IMMEDIATE`, which serialises writers,
-/// so reads need no lock of their own): the primitives the durable stores' shared rules are
-/// written in.
+/// The store holding its writer, inside one of its write transactions (`BEGIN IMMEDIATE`, which
+/// serialises writers, so reads need no lock of their own) or for one statement under its lock:
+/// the primitives the durable stores' shared rules are written in.
 struct SQLiteTransaction: DurableTransaction {
     typealias Failure = SQLiteEnrollmentStoreError
 

@@ -3,8 +3,9 @@ public import Logging
 public import OTPEnrollment
 
 /// The server's purge of what has run out in the store: expired sessions and pending enrollments,
-/// spent pending sign-ins, phone verifications, quota windows that ended and locks that ended
-/// (`MultiFactorService.purgeExpired()`), run by ``run(every:)`` until its task is cancelled.
+/// spent pending sign-ins, phone verifications and known sign-in sources, drained quotas, ended
+/// locks and forgotten failures (`MultiFactorService.purgeExpired()`), run by ``run(every:)``
+/// until its task is cancelled.
 ///
 /// Without it the store only grows: a session is deleted when it is next used after expiring,
 /// and most are never used again. Each purge is counted in `otpkit_purges_total` by `outcome`
@@ -12,7 +13,6 @@ public import OTPEnrollment
 public struct Housekeeping: Sendable {
     let service: MultiFactorService
     let logger: Logger
-    let clock: @Sendable () -> Int64
     private let done: Counter
     private let failed: Counter
     private let lastDone: Gauge
@@ -20,20 +20,17 @@ public struct Housekeeping: Sendable {
     static let purgesLabel = "otpkit_purges_total"
     static let lastDoneLabel = "otpkit_purge_last_done_seconds"
 
-    /// Housekeeping of `service`'s store.
+    /// Housekeeping of `service`'s store, which reports the last purge's time by the service's
+    /// clock.
     ///
     /// - Parameters:
     ///   - service: The service whose store is purged.
     ///   - logger: Receives a failed purge, without the store's detail.
-    ///   - clock: The time the last purge is reported at (Unix seconds).
     ///   - metricsFactory: Where purges are counted; `nil` for swift-metrics' global factory.
-    public init(
-        service: MultiFactorService, logger: Logger, clock: @escaping @Sendable () -> Int64, metricsFactory: (any MetricsFactory)? = nil
-    ) {
+    public init(service: MultiFactorService, logger: Logger, metricsFactory: (any MetricsFactory)? = nil) {
         let factory = metricsFactory ?? MetricsSystem.factory
         self.service = service
         self.logger = logger
-        self.clock = clock
         done = Counter(label: Self.purgesLabel, dimensions: [("outcome", "done")], factory: factory)
         failed = Counter(label: Self.purgesLabel, dimensions: [("outcome", "failed")], factory: factory)
         lastDone = Gauge(label: Self.lastDoneLabel, factory: factory)
@@ -51,7 +48,7 @@ public struct Housekeeping: Sendable {
             return false
         }
         done.increment()
-        lastDone.record(clock())
+        lastDone.record(service.clock.now())
         return true
     }
 

@@ -63,7 +63,7 @@ public struct IdentityToolkitRoutes: Sendable {
         self.logger = logger
         let metrics = IdentityToolkitMetrics(factory: metricsFactory ?? MetricsSystem.factory)
         self.metrics = metrics
-        self.throttle = RequestThrottle(service: service, limits: configuration.limits, metrics: metrics, clock: tokens.clock)
+        self.throttle = RequestThrottle(service: service, limits: configuration.limits, metrics: metrics)
     }
 
     /// Adds every route to `router`: `GET /` (ready), the key set at `/.well-known/jwks.json` and at

@@ -6,7 +6,6 @@ struct RequestThrottle: Sendable {
     let service: MultiFactorService
     let limits: RequestLimits
     let metrics: IdentityToolkitMetrics
-    let clock: @Sendable () -> Int64
 
     /// Counts one `operation` from the client at `address`; `nil` (a host without addresses)
     /// counts nothing.
@@ -34,7 +33,7 @@ struct RequestThrottle: Sendable {
         guard case .exceeded(let until) = outcome else { return }
         metrics.throttled(operation, scope)
         throw IdentityToolkitError(
-            "TOO_MANY_ATTEMPTS_TRY_LATER", "too many \(Self.noun(operation)) \(who): try again in \(max(1, until - clock())) seconds")
+            "TOO_MANY_ATTEMPTS_TRY_LATER", "too many \(Self.noun(operation)) \(who): try again in \(max(1, until - service.clock.now())) seconds")
     }
 
     private static func noun(_ operation: RequestLimits.Operation) -> String {

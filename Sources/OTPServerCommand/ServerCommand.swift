@@ -106,7 +106,7 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("purge-interval"),
         help: ArgumentHelp(
-            "Seconds between purges of what has run out in the store: expired sessions, pending enrollments and phone verifications, spent sign-ins, ended quota windows and locks (default \(ServerSettings.defaultPurgeInterval); 0 for none, when another server of the database purges).",
+            "Seconds between purges of what has run out in the store: expired sessions, pending enrollments and phone verifications, spent sign-ins, drained quotas, ended locks, failures a day old and sign-in addresses 30 days old (default \(ServerSettings.defaultPurgeInterval); 0 for none, when another server of the database purges).",
             valueName: "seconds"))
     var purgeInterval: Int?
 
@@ -293,7 +293,7 @@ struct ServerCommand: AsyncParsableCommand {
             }
         }
         defer { keyFileChecks.cancel() }
-        let housekeeping = Housekeeping(service: service, logger: logger, clock: { clock.now() })
+        let housekeeping = Housekeeping(service: service, logger: logger)
         let purges = Task { [purgeInterval = settings.purgeInterval] in
             guard purgeInterval > 0 else { return }
             await housekeeping.run(every: .seconds(purgeInterval))

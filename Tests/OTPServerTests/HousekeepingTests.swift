@@ -14,7 +14,7 @@ struct HousekeepingTests {
         let configuration = MultiFactorConfiguration(sessionIdleLifetime: 3_600)
         let service = try MultiFactorService(configuration: configuration, store: store, clock: clock)
         let metrics = TestMetrics()
-        let housekeeping = Housekeeping(service: service, logger: Logger(label: "test"), clock: { clock.now() }, metricsFactory: metrics)
+        let housekeeping = Housekeeping(service: service, logger: Logger(label: "test"), metricsFactory: metrics)
 
         let stale = try await service.signIn(FirstFactorIdentity(userID: "ada", email: "ada@example.com", isEmailVerified: true, provider: .password))
         let secret = try await TOTPMultiFactorGenerator.generateSecret(with: try await stale.multiFactor.session())

@@ -78,14 +78,18 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
         let providerUID: String
     }
 
+    /// A failure counter and when its last failure was counted, for purging by age.
+    private struct CountedFailures {
+        var counter: FailureCounter
+        var countedAt: Int64
+    }
+
     private struct State {
         var pendingEnrollments: [String: PendingEnrollmentRecord] = [:]
         var users: [String: UserEntry] = [:]
         /// The user of each enrolled factor, by enrollment id.
         var factorOwners: [String: String] = [:]
-        var failures: [String: FailureCounter] = [:]
-        /// When each counter's last failure was counted, for purging by age.
-        var failuresCountedAt: [String: Int64] = [:]
+        var failures: [String: CountedFailures] = [:]
         /// Until when each account's sign-in sources stay known, by account id and source.
         var signInSources: [String: [String: Int64]] = [:]
         /// The expiry of each spent pending sign-in, by its id.
@@ -117,13 +121,12 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
 
         /// Most sign-ins find no failures at all; skipping the lookup then saves hashing the key.
         func failureCounter(key: String) -> FailureCounter {
-            failures.isEmpty ? .zero : failures[key] ?? .zero
+            failures.isEmpty ? .zero : failures[key]?.counter ?? .zero
         }
 
         mutating func countFailure(key: String, at time: Int64, limit: Int, lockout: Int64) -> FailureCounter {
             let counter = failureCounter(key: key).recordingFailure(at: time, limit: limit, lockout: lockout)
-            failures[key] = counter
-            failuresCountedAt[key] = time
+            failures[key] = CountedFailures(counter: counter, countedAt: time)
             return counter
         }
 
@@ -758,11 +761,10 @@ public final class InMemoryEnrollmentStore: EnrollmentStore {
                 let kept = state.users[userID]?.sessionIDs.filter { !ended.contains($0) } ?? []
                 state.setSessionIDs(kept, userID: userID)
             }
-            state.failures = state.failures.filter { key, counter in
-                let remembered = counter.consecutiveFailures > 0 && state.failuresCountedAt[key, default: .min] >= failuresCountedBefore
-                return remembered || (counter.lockedUntil.map { $0 >= time } ?? false)
+            state.failures = state.failures.filter { _, counted in
+                let remembered = counted.counter.consecutiveFailures > 0 && counted.countedAt >= failuresCountedBefore
+                return remembered || (counted.counter.lockedUntil.map { $0 >= time } ?? false)
             }
-            state.failuresCountedAt = state.failuresCountedAt.filter { state.failures[$0.key] != nil }
             state.signInSources = state.signInSources.compactMapValues { sources in
                 let known = sources.filter { $0.value >= time }
                 return known.isEmpty ? nil : known
