@@ -11,6 +11,11 @@ let package = Package(
         .library(name: "OTPURI", targets: ["OTPURI"]),
         .library(name: "OTPQR", targets: ["OTPQR"]),
         .library(name: "OTPSealing", targets: ["OTPSealing"]),
+        .library(name: "OTPAuthentication", targets: ["OTPAuthentication"]),
+        .library(name: "OTPAuthenticationSQLite", targets: ["OTPAuthenticationSQLite"]),
+        .library(name: "OTPAuthenticationPostgres", targets: ["OTPAuthenticationPostgres"]),
+        .library(name: "OTPAuthenticationTestSupport", targets: ["OTPAuthenticationTestSupport"]),
+        // The four products' names before the rename, for one release (the OTPEnrollment module says why).
         .library(name: "OTPEnrollment", targets: ["OTPEnrollment"]),
         .library(name: "OTPEnrollmentSQLite", targets: ["OTPEnrollmentSQLite"]),
         .library(name: "OTPEnrollmentPostgres", targets: ["OTPEnrollmentPostgres"]),
@@ -116,29 +121,29 @@ let package = Package(
         // safe writes under a lock, and unlocked sessions in the kernel keyring.
         .target(name: "OTPVault", dependencies: ["OTPCore", "OTPURI", "CCryptoOpenSSL", "CKeyutils"]),
         .target(
-            name: "OTPEnrollment",
+            name: "OTPAuthentication",
             dependencies: [
                 "OTPCore", "OTPURI", "OTPSealing", "OTPPhoneNumber", "CCryptoOpenSSL", .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "OTPEnrollmentTestSupport", dependencies: ["OTPEnrollment", "OTPCore"]),
+        .target(name: "OTPAuthenticationTestSupport", dependencies: ["OTPAuthentication", "OTPCore"]),
         .target(name: "OTPPhoneNumber", dependencies: ["CPhoneNumber"]),
         // What every durable store shares: the key-id column, the start-up key check, re-sealing,
         // the migration runner. No product: the stores of this package are its only users.
-        // OTPEnrollment for the records every store builds from its rows the same way (StoredRow).
-        .target(name: "OTPDurableStore", dependencies: ["OTPCore", "OTPSealing", "OTPEnrollment", "CCryptoOpenSSL"]),
+        // OTPAuthentication for the records every store builds from its rows the same way (StoredRow).
+        .target(name: "OTPDurableStore", dependencies: ["OTPCore", "OTPSealing", "OTPAuthentication", "CCryptoOpenSSL"]),
         .target(
-            name: "OTPEnrollmentSQLite",
+            name: "OTPAuthenticationSQLite",
             dependencies: [
-                "OTPCore", "OTPEnrollment", "OTPSealing", "OTPDurableStore",
+                "OTPCore", "OTPAuthentication", "OTPSealing", "OTPDurableStore",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ]
         ),
         // The durable store several servers share, on PostgreSQL through postgres-nio; TLS through NIOSSL.
         .target(
-            name: "OTPEnrollmentPostgres",
+            name: "OTPAuthenticationPostgres",
             dependencies: [
-                "OTPCore", "OTPEnrollment", "OTPSealing", "OTPDurableStore",
+                "OTPCore", "OTPAuthentication", "OTPSealing", "OTPDurableStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -152,7 +157,7 @@ let package = Package(
         .target(
             name: "OTPSMS",
             dependencies: [
-                "OTPEnrollment", "OTPCore",
+                "OTPAuthentication", "OTPCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -166,7 +171,7 @@ let package = Package(
         .target(
             name: "OTPFederation",
             dependencies: [
-                "OTPEnrollment", "OTPCore",
+                "OTPAuthentication", "OTPCore",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -178,10 +183,15 @@ let package = Package(
 
         // What both store-opening executables share: the `--db`, `--key-file` and `--previous-key-file`
         // options, `--db FILE|postgres://…` told apart and opened into one shape (no product).
+        // The old names of OTPAuthentication and its stores, re-exporting them with deprecated type aliases.
+        .target(name: "OTPEnrollment", dependencies: ["OTPAuthentication"]),
+        .target(name: "OTPEnrollmentSQLite", dependencies: ["OTPEnrollment", "OTPAuthenticationSQLite"]),
+        .target(name: "OTPEnrollmentPostgres", dependencies: ["OTPEnrollment", "OTPAuthenticationPostgres"]),
+        .target(name: "OTPEnrollmentTestSupport", dependencies: ["OTPEnrollment", "OTPAuthenticationTestSupport"]),
         .target(
-            name: "OTPEnrollmentDatabase",
+            name: "OTPAuthenticationDatabase",
             dependencies: [
-                "OTPEnrollment", "OTPEnrollmentSQLite", "OTPEnrollmentPostgres", "OTPDurableStore", "OTPSealing",
+                "OTPAuthentication", "OTPAuthenticationSQLite", "OTPAuthenticationPostgres", "OTPDurableStore", "OTPSealing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -191,7 +201,7 @@ let package = Package(
         .target(
             name: "OTPServer",
             dependencies: [
-                "OTPEnrollment", "OTPCore", "OTPSealing",
+                "OTPAuthentication", "OTPCore", "OTPSealing",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
@@ -225,7 +235,7 @@ let package = Package(
         .executableTarget(
             name: "TOTPEnrollmentCommand",
             dependencies: [
-                "OTPCore", "OTPEnrollment", "OTPEnrollmentDatabase", "OTPDurableStore", "OTPSealing", "OTPQR",
+                "OTPCore", "OTPAuthentication", "OTPAuthenticationDatabase", "OTPDurableStore", "OTPSealing", "OTPQR",
                 "OTPCommandSupport", "OTPSMS", "OTPFederation", "OTPVault",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -246,7 +256,7 @@ let package = Package(
         .executableTarget(
             name: "OTPServerCommand",
             dependencies: [
-                "OTPServer", "OTPEnrollmentDatabase", "OTPEnrollment", "OTPSealing", "OTPCore", "OTPSMS", "OTPFederation",
+                "OTPServer", "OTPAuthenticationDatabase", "OTPAuthentication", "OTPSealing", "OTPCore", "OTPSMS", "OTPFederation",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -270,7 +280,7 @@ let package = Package(
         .target(
             name: "OTPPostgresTestServer",
             dependencies: [
-                "OTPEnrollmentPostgres", "OTPSealing", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "OTPAuthenticationPostgres", "OTPSealing", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/OTPPostgresTestServer"
@@ -290,12 +300,12 @@ let package = Package(
         ),
         // Separate processes for the cross-process replay and kill -9 tests.
         .executableTarget(
-            name: "OTPEnrollmentStoreTestHelper",
+            name: "OTPAuthenticationStoreTestHelper",
             dependencies: [
-                "OTPCore", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPEnrollmentPostgres", "OTPSealing",
+                "OTPCore", "OTPAuthentication", "OTPAuthenticationSQLite", "OTPAuthenticationPostgres", "OTPSealing",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Tests/OTPEnrollmentStoreTestHelper"
+            path: "Tests/OTPAuthenticationStoreTestHelper"
         ),
         .testTarget(name: "OTPTestUtilitiesTests", dependencies: ["OTPTestUtilities"]),
         .testTarget(name: "OTPCoreTests", dependencies: ["OTPCore", "OTPTestUtilities", "CSHALanesReference"]),
@@ -312,29 +322,31 @@ let package = Package(
         .testTarget(name: "OTPSealingTests", dependencies: ["OTPSealing", "OTPCore", "OTPTestUtilities"]),
         .testTarget(name: "OTPPhoneNumberTests", dependencies: ["OTPPhoneNumber", "OTPTestUtilities"]),
         .testTarget(
-            name: "OTPEnrollmentTests",
+            name: "OTPAuthenticationTests",
             dependencies: [
-                "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPCore", "OTPURI", "OTPTestUtilities",
+                "OTPAuthentication", "OTPAuthenticationTestSupport", "OTPCore", "OTPURI", "OTPTestUtilities",
+                // The old module names, which RenamedModulesTests builds against.
+                "OTPEnrollmentTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
-            name: "OTPEnrollmentSQLiteTests",
+            name: "OTPAuthenticationSQLiteTests",
             dependencies: [
-                "OTPEnrollmentSQLite", "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPDurableStore", "OTPSealing", "OTPCore",
+                "OTPAuthenticationSQLite", "OTPAuthentication", "OTPAuthenticationTestSupport", "OTPDurableStore", "OTPSealing", "OTPCore",
                 "OTPTestUtilities", .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ]
         ),
         .testTarget(
-            name: "OTPEnrollmentDatabaseTests",
+            name: "OTPAuthenticationDatabaseTests",
             dependencies: [
-                "OTPEnrollmentDatabase", "OTPDurableStore", "OTPSealing", "OTPTestUtilities", .product(name: "Logging", package: "swift-log"),
+                "OTPAuthenticationDatabase", "OTPDurableStore", "OTPSealing", "OTPTestUtilities", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
-            name: "OTPEnrollmentPostgresTests",
+            name: "OTPAuthenticationPostgresTests",
             dependencies: [
-                "OTPEnrollmentPostgres", "OTPEnrollment", "OTPEnrollmentTestSupport", "OTPSealing", "OTPCore", "OTPTestUtilities",
+                "OTPAuthenticationPostgres", "OTPAuthentication", "OTPAuthenticationTestSupport", "OTPSealing", "OTPCore", "OTPTestUtilities",
                 "OTPPostgresTestServer", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -343,7 +355,7 @@ let package = Package(
         .testTarget(
             name: "OTPSMSTests",
             dependencies: [
-                "OTPSMS", "OTPEnrollment", "OTPTestUtilities", "OTPLoopbackHTTP",
+                "OTPSMS", "OTPAuthentication", "OTPTestUtilities", "OTPLoopbackHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -354,7 +366,7 @@ let package = Package(
         .testTarget(
             name: "OTPFederationTests",
             dependencies: [
-                "OTPFederation", "OTPEnrollment", "OTPEnrollmentSQLite", "OTPSealing", "OTPCore", "OTPLoopbackHTTP", "OTPTestUtilities",
+                "OTPFederation", "OTPAuthentication", "OTPAuthenticationSQLite", "OTPSealing", "OTPCore", "OTPLoopbackHTTP", "OTPTestUtilities",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -364,7 +376,7 @@ let package = Package(
         .testTarget(
             name: "OTPServerTests",
             dependencies: [
-                "OTPServer", "OTPEnrollment", "OTPSealing", "OTPCore", "OTPTestUtilities", "OTPPostgresTestServer", "OTPLoopbackHTTP",
+                "OTPServer", "OTPAuthentication", "OTPSealing", "OTPCore", "OTPTestUtilities", "OTPPostgresTestServer", "OTPLoopbackHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 // Routes tested in process, with the service's clock injected.
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

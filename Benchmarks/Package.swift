@@ -69,9 +69,9 @@ let package = Package(
             name: "EnrollmentBenchmarks",
             dependencies: [
                 .product(name: "OTPCore", package: "OTPKit"),
-                .product(name: "OTPEnrollment", package: "OTPKit"),
-                .product(name: "OTPEnrollmentSQLite", package: "OTPKit"),
-                .product(name: "OTPEnrollmentPostgres", package: "OTPKit"),
+                .product(name: "OTPAuthentication", package: "OTPKit"),
+                .product(name: "OTPAuthenticationSQLite", package: "OTPKit"),
+                .product(name: "OTPAuthenticationPostgres", package: "OTPKit"),
                 .product(name: "OTPSealing", package: "OTPKit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),

@@ -20,11 +20,11 @@ cd "$(dirname "$0")/.."
 bash .ci/install
 eval "$(bash .ci/postgres start)"
 trap 'bash .ci/postgres stop "$OTPKIT_PGDATA"' EXIT
-timed='^(OTPSMSTests\.|(OTPFederationTests\.KeySetTests|OTPEnrollmentSQLiteTests\.LockingTests|TOTPCommandTests\.TerminalTests|OTPTestUtilitiesTests\.ProcessRunnerTests|OTPEnrollmentPostgresTests\.ConnectionErrorTests|OTPServerTests\.SlowClientTests)/)'
+timed='^(OTPSMSTests\.|(OTPFederationTests\.KeySetTests|OTPAuthenticationSQLiteTests\.LockingTests|TOTPCommandTests\.TerminalTests|OTPTestUtilitiesTests\.ProcessRunnerTests|OTPAuthenticationPostgresTests\.ConnectionErrorTests|OTPServerTests\.SlowClientTests)/)'
 # The PostgreSQL store's own suites open a store (and migrate a schema, one at a time under the
 # migration lock) per test; beside the rest of the first pass on two cores their operations waited
 # more than the pool's 10 s for a connection, so they run in a pass of their own.
-postgres='^OTPEnrollmentPostgresTests\.'
+postgres='^OTPAuthenticationPostgresTests\.'
 status=0
 build=()
 if [ "$#" -eq 1 ] && [ "$1" = "--skip-build" ]; then

@@ -1,9 +1,9 @@
-package import OTPEnrollment
+package import OTPAuthentication
 
-// The rules of `EnrollmentStore`'s operations that span concerns, written once for the durable
+// The rules of `AuthStore`'s operations that span concerns, written once for the durable
 // stores on their transactions' primitives. Each checks in the order the protocol documents.
 extension DurableTransaction {
-    /// `EnrollmentStore.completeSignIn(credential:recoveryCodeDigests:…)`.
+    /// `AuthStore.completeSignIn(credential:recoveryCodeDigests:…)`.
     package func completeRecoverySignIn(
         credential: PendingSignInRecord, digests: [[UInt8]], failureKey: String, at time: Int64, session: SessionRecord,
         maximumSessionsPerUser: Int
@@ -19,7 +19,7 @@ extension DurableTransaction {
         }
     }
 
-    /// `EnrollmentStore.completeSignIn(credential:phoneVerificationID:…)`.
+    /// `AuthStore.completeSignIn(credential:phoneVerificationID:…)`.
     package func completePhoneSignIn(
         credential: PendingSignInRecord, verificationID: String, codeDigests: [[UInt8]], maximumAttempts: Int, at time: Int64,
         session: SessionRecord, maximumSessionsPerUser: Int
@@ -41,7 +41,7 @@ extension DurableTransaction {
         }
     }
 
-    /// `EnrollmentStore.finalizePhoneEnrollment(…)`.
+    /// `AuthStore.finalizePhoneEnrollment(…)`.
     package func finalizePhoneEnrollment(
         verificationID: String, userID: String, codeDigests: [[UInt8]], at time: Int64, maximumAttempts: Int, factorID: String,
         displayName: String?, maximumFactorCount: Int
@@ -59,7 +59,7 @@ extension DurableTransaction {
         return outcome
     }
 
-    /// `EnrollmentStore.consumeFirstFactorVerification(…)`.
+    /// `AuthStore.consumeFirstFactorVerification(…)`.
     package func consumeFirstFactorVerification(
         _ verificationID: String, codeDigests: [[UInt8]], at time: Int64, maximumAttempts: Int
     ) async throws(Failure) -> PhoneVerificationConsumption {

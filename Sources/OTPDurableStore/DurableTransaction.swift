@@ -1,4 +1,4 @@
-package import OTPEnrollment
+package import OTPAuthentication
 
 /// The reads and writes a durable store offers inside one of its transactions: what the
 /// operations that span concerns (a recovery-code or phone sign-in, a phone enrollment, a

@@ -1,9 +1,9 @@
-package import OTPEnrollment
+package import OTPAuthentication
 
 /// Many sign-in completions decided together: what a durable store reads for them, in a few
 /// set-based statements, and what it then writes, in a few more, all in one transaction.
 ///
-/// The rules are those of `EnrollmentStore.completeSignIn`, applied to the requests one after the
+/// The rules are those of `AuthStore.completeSignIn`, applied to the requests one after the
 /// other in the order given, each seeing what the ones before it changed (a credential spent, a
 /// step accepted, a failure counter cleared). Concurrent requests have no order of their own, so
 /// any order is one they could have run in alone; the outcome is the same as that of running them

@@ -1,6 +1,6 @@
-package import OTPEnrollment
+package import OTPAuthentication
 
-/// Many second steps taken up together (`EnrollmentStore.pendingSignInContext`): the spent state,
+/// Many second steps taken up together (`AuthStore.pendingSignInContext`): the spent state,
 /// account, identities and factors of every credential of the batch, read in one statement per
 /// kind of row.
 package struct SignInContextBatch: Sendable {

@@ -1,9 +1,9 @@
-package import OTPEnrollment
+package import OTPAuthentication
 
 /// Many wrong second-factor codes counted together: what a durable store reads for them, in one
 /// set-based statement, and what it then writes, in one more, all in one transaction.
 ///
-/// The rules are those of `EnrollmentStore.recordSignInFailure`, applied to the requests one after
+/// The rules are those of `AuthStore.recordSignInFailure`, applied to the requests one after
 /// the other in the order given, each seeing what the ones before it changed (a failure counted,
 /// a lock started), as ``SignInCompletionBatch`` does for completions.
 package struct SignInFailureBatch: Sendable {

@@ -1,6 +1,6 @@
-package import OTPEnrollment
+package import OTPAuthentication
 
-/// Many first steps of sign-ins answered together (`EnrollmentStore.signInFactors`): the factors
+/// Many first steps of sign-ins answered together (`AuthStore.signInFactors`): the factors
 /// of every user of the batch, read in one statement per kind.
 package struct SignInStartBatch: Sendable {
     /// Each request's factors, in the order of the requests.

@@ -1,5 +1,5 @@
 package import OTPCore
-package import OTPEnrollment
+package import OTPAuthentication
 package import OTPSealing
 
 /// One row of a durable store's tables as typed column values: what a store implements over its

@@ -1,5 +1,5 @@
 import Logging
-import OTPEnrollment
+import OTPAuthentication
 import Synchronization
 
 /// The provider's keys as last loaded, refreshed when they go stale or when a token names a key

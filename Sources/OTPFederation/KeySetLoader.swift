@@ -3,7 +3,7 @@ import Glibc
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import OTPEnrollment
+import OTPAuthentication
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,5 +1,5 @@
 import OTPCore
-import OTPEnrollment
+import OTPAuthentication
 
 extension OpenIDTokenVerifier {
     /// Checks the claims of a token whose signature is the provider's, in the order of OpenID

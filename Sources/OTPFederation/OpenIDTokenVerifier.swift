@@ -2,7 +2,7 @@ public import AsyncHTTPClient
 import JWTKit
 public import Logging
 import NIOCore
-public import OTPEnrollment
+public import OTPAuthentication
 import OTPCore
 import Synchronization
 

@@ -1,6 +1,6 @@
 import Glibc
 public import Logging
-public import OTPEnrollment
+public import OTPAuthentication
 import Subprocess
 import SystemPackage
 

@@ -5,7 +5,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import OTPCore
-import OTPEnrollment
+import OTPAuthentication
 import Synchronization
 
 #if canImport(FoundationEssentials)

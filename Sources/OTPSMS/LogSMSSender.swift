@@ -1,5 +1,5 @@
 public import Logging
-public import OTPEnrollment
+public import OTPAuthentication
 
 /// Writes each text message to a log instead of sending it: for development and tests only.
 ///

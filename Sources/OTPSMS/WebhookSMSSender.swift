@@ -1,7 +1,7 @@
 public import AsyncHTTPClient
 public import Logging
 import NIOHTTP1
-public import OTPEnrollment
+public import OTPAuthentication
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

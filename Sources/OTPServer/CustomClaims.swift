@@ -1,6 +1,6 @@
 internal import Foundation
 internal import OTPCore
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 /// An administrator's custom claims (`accounts:update` `customAttributes`, firebase-admin's
 /// `set_custom_user_claims`), checked as Firebase checks them before anything is stored.

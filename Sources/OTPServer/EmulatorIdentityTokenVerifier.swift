@@ -1,6 +1,6 @@
 internal import Foundation
 internal import OTPSealing
-public import OTPEnrollment
+public import OTPAuthentication
 
 /// The IdP credentials Firebase's Auth emulator accepts, for `otpkit-server --emulator` only:
 /// an `id_token` that is a JSON object of claims, or an unsigned JWT (`alg: none`, empty

@@ -1,4 +1,4 @@
-public import OTPEnrollment
+public import OTPAuthentication
 internal import Synchronization
 
 /// The SMS sender of `otpkit-server --emulator`: sends nothing, and keeps each code with its number

@@ -1,6 +1,6 @@
 public import CoreMetrics
 public import Logging
-public import OTPEnrollment
+public import OTPAuthentication
 
 /// The server's purge of what has run out in the store: expired sessions and pending enrollments,
 /// spent pending sign-ins, phone verifications and known sign-in sources, drained quotas, ended

@@ -1,7 +1,7 @@
 internal import Foundation
 internal import OTPSealing
 internal import JWTKit
-public import OTPEnrollment
+public import OTPAuthentication
 internal import Synchronization
 
 /// Signs Firebase-shaped ID tokens (RS256 or ES256, with `kid`) for one project and checks the

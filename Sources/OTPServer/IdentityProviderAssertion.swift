@@ -1,6 +1,6 @@
 internal import Foundation
 internal import OTPSealing
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 /// The IdP credential of an `accounts:signInWithIdp` request: the provider and its ID token from
 /// the form-encoded `postBody`, and what the response repeats of the token's claims.

@@ -1,7 +1,7 @@
 internal import Foundation
 internal import Hummingbird
 internal import NIOCore
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 /// An error answer as Identity Toolkit gives it:
 /// `{"error":{"code":400,"message":"CODE : detail","errors":[{"message":…,"reason":"invalid","domain":"global"}]}}`,

@@ -1,4 +1,4 @@
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 extension IdentityToolkitRoutes {
     /// The most ids one `accounts:batchDelete` takes (Firebase's limit, which firebase-admin checks too).

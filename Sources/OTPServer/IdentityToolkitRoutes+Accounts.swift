@@ -1,4 +1,4 @@
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 extension IdentityToolkitRoutes {
     /// `accounts:signUp` (iOS `signupNewUser`): an email and password account, or an anonymous one

@@ -1,4 +1,4 @@
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 extension IdentityToolkitRoutes {
     /// `POST /v1/projects/{project}/accounts` (firebase-admin's `create_user`): the account, no tokens.

@@ -1,5 +1,5 @@
 internal import Hummingbird
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 // `accounts:createAuthUri` (iOS `createAuthUri`): what JS's `fetchSignInMethodsForEmail` and the
 // SDKs' address-first sign-in screens ask before choosing a sign-in method.

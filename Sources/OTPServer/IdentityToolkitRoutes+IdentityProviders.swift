@@ -1,4 +1,4 @@
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 extension IdentityToolkitRoutes {
     /// `accounts:signInWithIdp` (iOS `verifyAssertion`): signs in with a federated provider's ID

@@ -1,5 +1,5 @@
 internal import Hummingbird
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 extension IdentityToolkitRoutes {
     static let multiFactorPaths = ["/identitytoolkit.googleapis.com/v2/accounts/", "/v2/accounts/"]

@@ -1,4 +1,4 @@
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 extension IdentityToolkitRoutes {
     /// `mfaSignIn:start`: sends a code to the phone factor `mfaEnrollmentId` of the pending sign-in,

@@ -1,5 +1,5 @@
 internal import Hummingbird
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 // The phone number as a first factor (`IDENTITY-TOOLKIT.md` C.8): a code sent to the number, then
 // a sign-in with it, or a link of the number to the signed-in user.

@@ -1,4 +1,4 @@
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 extension IdentityToolkitRoutes {
     /// `accounts:update` with the user's `idToken` (iOS `setAccountInfo`, `IDENTITY-TOOLKIT.md`

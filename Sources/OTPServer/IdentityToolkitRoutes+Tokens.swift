@@ -1,5 +1,5 @@
 internal import Foundation
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 extension IdentityToolkitRoutes {
     /// `securetoken.googleapis.com/v1/token`: a new ID token for a refresh token, as JS sends it

@@ -3,7 +3,7 @@ public import Hummingbird
 internal import Foundation
 internal import NIOCore
 public import Logging
-public import OTPEnrollment
+public import OTPAuthentication
 public import OTPSealing
 
 /// Google's Identity Toolkit REST API on a `MultiFactorService`, as Hummingbird routes: mount

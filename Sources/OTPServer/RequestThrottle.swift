@@ -1,4 +1,4 @@
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 /// ``RequestLimits`` applied through the service's store quotas: a request over a limit is
 /// refused with `TOO_MANY_ATTEMPTS_TRY_LATER` before anything of it is done.

@@ -1,5 +1,5 @@
 internal import Foundation
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 /// An `mfaInfo` entry (Identity Toolkit's `MfaEnrollment`): `phoneInfo` for a phone factor,
 /// `totpInfo: {}` for a TOTP factor (the SDKs type a factor by which key is present), `enrolledAt`

@@ -1,4 +1,4 @@
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 /// A user as `accounts:lookup` answers it (Firebase's `UserInfo`): times as strings of
 /// milliseconds, as iOS parses them; `passwordHash` the redacted sentinel for password users,

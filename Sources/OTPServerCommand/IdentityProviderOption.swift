@@ -1,5 +1,5 @@
 internal import ArgumentParser
-internal import OTPEnrollment
+internal import OTPAuthentication
 internal import OTPFederation
 
 /// One `--identity-provider` value: a federated provider whose ID tokens `accounts:signInWithIdp`

@@ -1,7 +1,7 @@
 internal import ArgumentParser
 internal import Foundation
 internal import OTPCore
-internal import OTPEnrollmentDatabase
+internal import OTPAuthenticationDatabase
 internal import OTPSealing
 internal import OTPServer
 

@@ -1,5 +1,5 @@
 internal import Logging
-internal import OTPEnrollment
+internal import OTPAuthentication
 internal import OTPServer
 internal import OTPSMS
 

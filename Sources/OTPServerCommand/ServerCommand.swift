@@ -3,8 +3,8 @@ internal import Foundation
 internal import Hummingbird
 internal import Logging
 internal import OTPCore
-internal import OTPEnrollment
-internal import OTPEnrollmentDatabase
+internal import OTPAuthentication
+internal import OTPAuthenticationDatabase
 internal import OTPFederation
 internal import OTPSealing
 internal import OTPServer
@@ -248,7 +248,7 @@ struct ServerCommand: AsyncParsableCommand {
         } catch {
             throw ServerFailure(error.description)
         }
-        let storeDatabase: any DurableEnrollmentStore
+        let storeDatabase: any DurableAuthStore
         do {
             storeDatabase = try await location.open(sealer: sealer, poolSize: 10, logger: logger)
         } catch {
@@ -265,14 +265,14 @@ struct ServerCommand: AsyncParsableCommand {
     }
 
     private func serve(
-        _ database: any DurableEnrollmentStore, settings: ServerSettings, signingKeys: IDTokenSigningKeySet,
+        _ database: any DurableAuthStore, settings: ServerSettings, signingKeys: IDTokenSigningKeySet,
         signingKeyFile: IDTokenKeyFileMonitor, metrics: PrometheusCollectorRegistry, logger: Logger
     ) async throws {
         var phone = try phoneDelivery(settings, logger: logger)
         if let sendsPerUser = settings.codeSendsPerAccount { phone.settings.sendsPerUser = sendsPerUser }
         // One clock for everything that tells time: the service, the tokens, the identity
         // providers' tokens and key caches, and the purge.
-        let clock = SystemEnrollmentClock()
+        let clock = SystemAuthClock()
         let verifiers = settings.identityProviders.map {
             OpenIDTokenVerifier(settings: $0.settings, logger: logger, clock: { Double(clock.now()) })
         }

@@ -1,7 +1,7 @@
 internal import ArgumentParser
 internal import OTPCore
-internal import OTPEnrollment
-internal import OTPEnrollmentDatabase
+internal import OTPAuthentication
+internal import OTPAuthenticationDatabase
 internal import OTPServer
 
 /// Every setting of one `otpkit-server` run, resolved: the command line over the environment

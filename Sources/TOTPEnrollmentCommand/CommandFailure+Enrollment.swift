@@ -1,5 +1,5 @@
 internal import OTPCommandSupport
-internal import OTPEnrollment
+internal import OTPAuthentication
 internal import OTPDurableStore
 internal import OTPSealing
 

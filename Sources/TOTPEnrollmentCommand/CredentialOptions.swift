@@ -1,7 +1,7 @@
 internal import ArgumentParser
 internal import Foundation
 internal import OTPCommandSupport
-internal import OTPEnrollment
+internal import OTPAuthentication
 internal import OTPFederation
 internal import OTPVault
 

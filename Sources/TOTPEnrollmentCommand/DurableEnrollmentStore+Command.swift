@@ -1,7 +1,7 @@
 internal import Logging
 internal import OTPCommandSupport
-internal import OTPEnrollment
-internal import OTPEnrollmentDatabase
+internal import OTPAuthentication
+internal import OTPAuthenticationDatabase
 internal import OTPSealing
 
 extension DatabaseLocation {
@@ -11,7 +11,7 @@ extension DatabaseLocation {
 
     /// Opens the store as ``DatabaseLocation/open(sealer:poolSize:logger:)`` does, its failure
     /// reported as the command's.
-    func opening(sealer: SecretSealer, logger: Logger) async throws(CommandFailure) -> any DurableEnrollmentStore {
+    func opening(sealer: SecretSealer, logger: Logger) async throws(CommandFailure) -> any DurableAuthStore {
         do {
             return try await open(sealer: sealer, poolSize: Self.commandPoolSize, logger: logger)
         } catch {
@@ -20,7 +20,7 @@ extension DatabaseLocation {
     }
 }
 
-extension DurableEnrollmentStore {
+extension DurableAuthStore {
     /// Runs `body` on the store (reads, re-sealing), reporting a store failure as the command's
     /// failure.
     func running<Result>(_ body: (Self) async throws -> Result) async throws(CommandFailure) -> Result {

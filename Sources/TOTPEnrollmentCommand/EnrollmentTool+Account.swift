@@ -1,7 +1,7 @@
 internal import ArgumentParser
 internal import OTPCommandSupport
-internal import OTPEnrollment
-internal import OTPEnrollmentDatabase
+internal import OTPAuthentication
+internal import OTPAuthenticationDatabase
 
 extension EnrollmentTool {
     /// `totp account`: Firebase's first factors and account linking, for an operator to try them.
@@ -21,7 +21,7 @@ extension EnrollmentTool {
 
         /// The account `uid` as a signed-in user on the operator's word, as `signin --user` takes
         /// the first factor: link and unlink then act for the user, after its second factor.
-        static func operatorIdentity(_ database: any DurableEnrollmentStore, uid: String) async throws(CommandFailure) -> FirstFactorIdentity {
+        static func operatorIdentity(_ database: any DurableAuthStore, uid: String) async throws(CommandFailure) -> FirstFactorIdentity {
             let (account, linked) = try await database.running { store in
                 (try await store.account(id: uid), try await store.providerIdentities(accountID: uid))
             }

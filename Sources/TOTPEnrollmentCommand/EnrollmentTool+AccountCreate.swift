@@ -1,6 +1,6 @@
 internal import ArgumentParser
 internal import OTPCommandSupport
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 extension EnrollmentTool.Account {
     /// `totp account create`: Firebase's `createUser(withEmail:password:)` and

@@ -1,6 +1,6 @@
 internal import ArgumentParser
 internal import OTPCommandSupport
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 extension EnrollmentTool.Account {
     /// `totp account link`: Firebase's `user.link(with:)`, for the account `--user` names.

@@ -1,7 +1,7 @@
 internal import ArgumentParser
 internal import OTPCommandSupport
-internal import OTPEnrollmentDatabase
-internal import OTPEnrollment
+internal import OTPAuthenticationDatabase
+internal import OTPAuthentication
 
 extension EnrollmentTool.Account {
     /// `totp account show`: an account's record and linked identities, never its password hash.

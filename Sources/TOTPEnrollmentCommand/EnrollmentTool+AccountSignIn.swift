@@ -1,6 +1,6 @@
 internal import ArgumentParser
 internal import OTPCommandSupport
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 extension EnrollmentTool.Account {
     /// `totp account signin`: Firebase's `signIn(withEmail:password:)` and `signIn(with:)`, then

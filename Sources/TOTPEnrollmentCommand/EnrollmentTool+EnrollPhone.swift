@@ -1,5 +1,5 @@
 internal import OTPCommandSupport
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 extension EnrollmentTool.Enroll {
     /// Firebase's phone enrollment at a terminal: send a code to `number`, ask for it, enroll.

@@ -1,6 +1,6 @@
 internal import ArgumentParser
 internal import OTPCommandSupport
-internal import OTPEnrollmentDatabase
+internal import OTPAuthenticationDatabase
 internal import OTPSealing
 
 extension EnrollmentTool {

@@ -1,7 +1,7 @@
 internal import ArgumentParser
 internal import OTPCommandSupport
-internal import OTPEnrollmentDatabase
-internal import OTPEnrollment
+internal import OTPAuthenticationDatabase
+internal import OTPAuthentication
 
 extension EnrollmentTool {
     /// `totp signin`: the second step of Firebase's sign-in at a terminal.

@@ -1,5 +1,5 @@
 internal import OTPCommandSupport
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 /// The question a sign-in asks when the user has several second factors and none was picked on
 /// the command line: a numbered list on standard error, answered by number or enrollment id.

@@ -1,4 +1,4 @@
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 /// The SMS sender of one run, and how to release it: the HTTP senders own a client with threads
 /// of its own, which must be shut down before the process exits.

@@ -2,7 +2,7 @@ internal import Foundation
 internal import Glibc
 internal import Logging
 internal import OTPCommandSupport
-internal import OTPEnrollment
+internal import OTPAuthentication
 internal import OTPSMS
 
 extension SMSOptions {

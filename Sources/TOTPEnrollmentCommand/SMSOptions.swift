@@ -1,6 +1,6 @@
 internal import ArgumentParser
 internal import OTPCommandSupport
-internal import OTPEnrollment
+internal import OTPAuthentication
 internal import OTPSMS
 
 /// How the codes of phone second factors are sent, shared by every command that may send one

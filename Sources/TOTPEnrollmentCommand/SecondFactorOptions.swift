@@ -1,6 +1,6 @@
 internal import ArgumentParser
 internal import OTPCommandSupport
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 /// How the second step of a sign-in is answered, shared by `signin` and `recovery-codes
 /// --generate`: a code of a TOTP or phone factor (asked for, or `--code`) or, instead, one of the

@@ -1,5 +1,5 @@
 internal import OTPCommandSupport
-internal import OTPEnrollment
+internal import OTPAuthentication
 
 /// The second step of sign-in at a terminal: pick a hint, ask for its code (for a phone factor,
 /// after sending it), resolve; or resolve with a recovery code given on the command line.

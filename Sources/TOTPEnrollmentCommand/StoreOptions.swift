@@ -1,8 +1,8 @@
 internal import ArgumentParser
 internal import OTPCommandSupport
 internal import Logging
-internal import OTPEnrollment
-internal import OTPEnrollmentDatabase
+internal import OTPAuthentication
+internal import OTPAuthenticationDatabase
 internal import OTPSealing
 
 /// The database and its sealing keys, shared by every subcommand.
@@ -24,12 +24,12 @@ struct StoreOptions: ParsableArguments {
     var location: DatabaseLocation { databaseOptions.location }
 
     /// Opens the database with the sealing keys.
-    func open() async throws(CommandFailure) -> any DurableEnrollmentStore {
+    func open() async throws(CommandFailure) -> any DurableAuthStore {
         try await location.opening(sealer: try sealer(), logger: Self.silentLogger("OTPKit.totp-enrollment.store"))
     }
 
     /// Runs `body` with the database, and closes it whatever happens.
-    func withDatabase<Result>(_ body: (any DurableEnrollmentStore) async throws(CommandFailure) -> Result) async throws(CommandFailure) -> Result {
+    func withDatabase<Result>(_ body: (any DurableAuthStore) async throws(CommandFailure) -> Result) async throws(CommandFailure) -> Result {
         let database = try await open()
         do throws(CommandFailure) {
             let result = try await body(database)
@@ -59,7 +59,7 @@ struct StoreOptions: ParsableArguments {
     func withService<Result>(
         sms: SMSOptions? = nil,
         identityProviders: [any IdentityTokenVerifier] = [],
-        _ body: (any DurableEnrollmentStore, MultiFactorService) async throws(CommandFailure) -> Result
+        _ body: (any DurableAuthStore, MultiFactorService) async throws(CommandFailure) -> Result
     ) async throws(CommandFailure) -> Result {
         var configuration = MultiFactorConfiguration()
         if let sms {

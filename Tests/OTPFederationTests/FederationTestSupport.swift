@@ -1,5 +1,5 @@
 import Crypto
-import OTPEnrollment
+import OTPAuthentication
 import OTPFederation
 import OTPLoopbackHTTP
 import Synchronization

@@ -1,4 +1,4 @@
-import OTPEnrollment
+import OTPAuthentication
 import OTPFederation
 import OTPLoopbackHTTP
 import Testing

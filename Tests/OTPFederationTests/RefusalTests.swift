@@ -1,5 +1,5 @@
 import JWTKit
-import OTPEnrollment
+import OTPAuthentication
 import OTPFederation
 import OTPLoopbackHTTP
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 import OTPCore
-import OTPEnrollment
-import OTPEnrollmentSQLite
+import OTPAuthentication
+import OTPAuthenticationSQLite
 import OTPFederation
 import OTPLoopbackHTTP
 import OTPSealing
@@ -14,7 +14,7 @@ import Testing
 @Suite("Seed flows: linking Google to a password account, on SQLite")
 struct SeedFlowTests {
     /// The service's clock, read by the verifier too, so a token issued "now" is now for both.
-    struct SharedClock: EnrollmentClock {
+    struct SharedClock: AuthClock {
         let clock: TestClock
         func now() -> Int64 { Int64(clock.now) }
     }
@@ -31,7 +31,7 @@ struct SeedFlowTests {
             providerID: GoogleAuthProvider.id, issuers: [provider.issuer], audiences: [provider.audience], keySource: .url(provider.jwksURL))
         let verifier = OpenIDTokenVerifier(settings: settings, clock: clock.source)
         let path = directory.file("accounts.sqlite")
-        let store = try await SQLiteEnrollmentStore.open(path: path, sealer: SecretSealer(current: SealingKey(bytes: Array(repeating: 9, count: 32))))
+        let store = try await SQLiteAuthStore.open(path: path, sealer: SecretSealer(current: SealingKey(bytes: Array(repeating: 9, count: 32))))
         var configuration = MultiFactorConfiguration()
         // Cheap enough for a test; the parameters are the hash's, so production strength changes nothing here.
         configuration.passwords = PasswordSettings(hashParameters: try PasswordHashParameters(logN: 10, r: 8, p: 1))

@@ -1,5 +1,5 @@
 import Foundation
-public import OTPEnrollmentPostgres
+public import OTPAuthenticationPostgres
 public import OTPSealing
 public import PostgresNIO
 
@@ -78,9 +78,9 @@ public final class TestDatabase: Sendable {
     }
 
     public func open(
-        current: SealingKey? = nil, previous: [SealingKey] = [], poolSize: Int = 4, options: PostgresEnrollmentStore.Options = .init()
-    ) async throws -> PostgresEnrollmentStore {
-        try await PostgresEnrollmentStore.open(
+        current: SealingKey? = nil, previous: [SealingKey] = [], poolSize: Int = 4, options: PostgresAuthStore.Options = .init()
+    ) async throws -> PostgresAuthStore {
+        try await PostgresAuthStore.open(
             environment: try environment, sealer: SecretSealer(current: current ?? key, previous: previous), poolSize: poolSize, options: options)
     }
 

@@ -1,5 +1,5 @@
 public import Logging
-import OTPEnrollmentPostgres
+import OTPAuthenticationPostgres
 public import PostgresNIO
 
 /// The PostgreSQL server of the tests, from the variables `bash Tests/test.sh` exports after
@@ -14,7 +14,7 @@ public enum TestServer {
         }
     }
 
-    public static let environment: [String: String] = PostgresEnrollmentStore.processEnvironment
+    public static let environment: [String: String] = PostgresAuthStore.processEnvironment
 
     /// `PGHOST` (the socket directory), `PGPORT` and `PGUSER`, or a failure saying how to get them.
     public static func settings() throws -> (socketDirectory: String, port: Int, user: String) {
@@ -42,5 +42,5 @@ public enum TestServer {
         }
     }
 
-    public static let logger = Logger(label: "OTPEnrollmentPostgresTests")
+    public static let logger = Logger(label: "OTPAuthenticationPostgresTests")
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import OTPEnrollment
+import OTPAuthentication
 import OTPSMS
 import OTPTestUtilities
 import Testing

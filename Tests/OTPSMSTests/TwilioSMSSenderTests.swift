@@ -2,7 +2,7 @@ import OTPTestUtilities
 import AsyncHTTPClient
 import Foundation
 import NIOHTTP1
-import OTPEnrollment
+import OTPAuthentication
 import OTPLoopbackHTTP
 import OTPSMS
 import Testing

@@ -1,7 +1,7 @@
 import OTPTestUtilities
 import Foundation
 import NIOHTTP1
-import OTPEnrollment
+import OTPAuthentication
 import OTPLoopbackHTTP
 import OTPSMS
 import Testing

@@ -1,4 +1,4 @@
-import OTPEnrollment
+import OTPAuthentication
 import Testing
 
 /// `accounts:createAuthUri` (iOS `createAuthUri`), which JS's `fetchSignInMethodsForEmail` calls.

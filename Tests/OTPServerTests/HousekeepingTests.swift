@@ -1,6 +1,6 @@
 import Logging
 import MetricsTestKit
-import OTPEnrollment
+import OTPAuthentication
 import OTPServer
 import Testing
 
@@ -9,8 +9,8 @@ import Testing
 struct HousekeepingTests {
     @Test("a purge deletes the sessions and pending enrollments that ran out, keeps the live ones, and is counted")
     func purgeDeletesWhatRanOut() async throws {
-        let clock = ManualEnrollmentClock(1_800_000_000)
-        let store = InMemoryEnrollmentStore()
+        let clock = ManualAuthClock(1_800_000_000)
+        let store = InMemoryAuthStore()
         let configuration = MultiFactorConfiguration(sessionIdleLifetime: 3_600)
         let service = try MultiFactorService(configuration: configuration, store: store, clock: clock)
         let metrics = TestMetrics()

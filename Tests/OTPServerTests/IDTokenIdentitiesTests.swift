@@ -1,4 +1,4 @@
-import OTPEnrollment
+import OTPAuthentication
 import OTPServer
 import Testing
 
@@ -7,10 +7,10 @@ import Testing
 /// them, every other provider by the user's id there, and no `password` entry.
 @Suite struct IDTokenIdentitiesTests {
     static func claims(_ identity: FirstFactorIdentity) async throws -> IDTokenClaims {
-        let service = try MultiFactorService(store: InMemoryEnrollmentStore(), clock: ManualEnrollmentClock(1_800_000_000))
+        let service = try MultiFactorService(store: InMemoryAuthStore(), clock: ManualAuthClock(1_800_000_000))
         let user = try await service.signIn(identity)
         let issuer = await IDTokenIssuer(projectID: "demo-otpkit", signingKey: try IDTokenSigningKey.generate(algorithm: .es256))
-        return await issuer.claims(for: user, authTime: user.authenticatedAt)
+        return issuer.claims(for: user, authTime: user.authenticatedAt)
     }
 
     @Test func aPasswordUserIsListedByAddress() async throws {

@@ -1,6 +1,6 @@
 import JWTKit
 import Foundation
-import OTPEnrollment
+import OTPAuthentication
 import OTPSealing
 import OTPServer
 import OTPTestUtilities

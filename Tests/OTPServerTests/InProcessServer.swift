@@ -4,7 +4,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Logging
 import NIOCore
-import OTPEnrollment
+import OTPAuthentication
 import OTPSealing
 import OTPServer
 import Testing
@@ -18,7 +18,7 @@ struct InProcessServer: Sendable {
     static let configuration = MultiFactorConfiguration(
         passwords: PasswordSettings(hashParameters: try! PasswordHashParameters(logN: 10, r: 8, p: 1)))
 
-    let clock: ManualEnrollmentClock
+    let clock: ManualAuthClock
     let service: MultiFactorService
     let client: any TestClientProtocol
     var projectID: String { Self.projectID }
@@ -29,7 +29,7 @@ struct InProcessServer: Sendable {
         configuration: MultiFactorConfiguration = Self.configuration, limits: RequestLimits = .none, apiKeys: Set<String>? = nil,
         _ body: @Sendable (InProcessServer) async throws -> Void
     ) async throws {
-        let clock = ManualEnrollmentClock(1_800_000_000)
+        let clock = ManualAuthClock(1_800_000_000)
         // Under the emulator, text messages go to the outbox the emulator lists, as `otpkit-server`
         // sends them; a production server's routes get the configuration's phone settings alone.
         let outbox = apiKeys == nil ? EmulatorSMSOutbox() : nil
@@ -37,7 +37,7 @@ struct InProcessServer: Sendable {
         if outbox != nil, !configuration.phone.isEnabled {
             configuration.phone = PhoneSettings(isEnabled: true, messageTemplate: "{code}")
         }
-        let service = try MultiFactorService(configuration: configuration, store: InMemoryEnrollmentStore(), clock: clock, smsSender: outbox)
+        let service = try MultiFactorService(configuration: configuration, store: InMemoryAuthStore(), clock: clock, smsSender: outbox)
         let tokens = await IDTokenIssuer(
             projectID: projectID, signingKeys: IDTokenSigningKeySet(try IDTokenSigningKey.generate(algorithm: .es256)),
             clock: { clock.now() })

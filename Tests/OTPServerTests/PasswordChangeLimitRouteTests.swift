@@ -1,4 +1,4 @@
-@testable import OTPEnrollment
+@testable import OTPAuthentication
 import OTPServer
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import OTPEnrollment
+import OTPAuthentication
 import Testing
 
 /// The outside review's account takeover, through the REST API: with a refresh token older than

@@ -1,5 +1,5 @@
 import Foundation
-import OTPEnrollment
+import OTPAuthentication
 import OTPTestUtilities
 import Testing
 

@@ -1,6 +1,6 @@
 import Benchmark
 import Foundation
-import OTPEnrollmentSQLite
+import OTPAuthenticationSQLite
 
 nonisolated(unsafe) var concurrentFixture: SignInFixture!
 
@@ -22,7 +22,7 @@ func registerConcurrentSignInBenchmarks() {
     let configuration = Benchmark.Configuration(
         metrics: [.throughput, .wallClock, .cpuTotal, p50, p99, MachineCPU.busyMetric, MachineCPU.perOperationMetric], warmupIterations: 1,
         scalingFactor: .kilo, maxDuration: .seconds(10), maxIterations: 20)
-    for (name, operationsPerCommit) in [("grouped", SQLiteEnrollmentStore.Options().maximumOperationsPerCommit), ("alone", 1)] {
+    for (name, operationsPerCommit) in [("grouped", SQLiteAuthStore.Options().maximumOperationsPerCommit), ("alone", 1)] {
         for clients in [1, 16, 64, 256] {
             Benchmark("otpkit.enrollment.signin.sqlite.\(name).clients\(clients)", configuration: configuration) { benchmark in
                 let started = MachineCPU.now()

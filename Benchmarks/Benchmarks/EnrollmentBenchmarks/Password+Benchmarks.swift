@@ -1,8 +1,8 @@
 import Benchmark
 import Foundation
 import Logging
-import OTPEnrollment
-import OTPEnrollmentSQLite
+import OTPAuthentication
+import OTPAuthenticationSQLite
 
 nonisolated(unsafe) var passwordService: MultiFactorService!
 

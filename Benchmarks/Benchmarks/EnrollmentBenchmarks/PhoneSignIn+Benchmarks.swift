@@ -1,8 +1,8 @@
 import Benchmark
 import Foundation
 import Logging
-import OTPEnrollment
-import OTPEnrollmentSQLite
+import OTPAuthentication
+import OTPAuthenticationSQLite
 import Synchronization
 
 /// A sender that only keeps the last text sent to each number, in memory: no I/O, so a phone
@@ -35,7 +35,7 @@ final class PhoneSignInFixture: @unchecked Sendable {
     static let settings = PhoneSettings(
         isEnabled: true, sendsPerNumber: 1_000_000_000, sendsPerUser: 1_000_000_000, dailySendsPerNumber: 1_000_000_000)
 
-    let clock = ManualEnrollmentClock(1_800_000_000)
+    let clock = ManualAuthClock(1_800_000_000)
     let sender = RecordingSMSSender()
     let service: MultiFactorService
     private let provider = PhoneAuthProvider.provider()
@@ -43,7 +43,7 @@ final class PhoneSignInFixture: @unchecked Sendable {
     private var accounts: [Account] = []
     private var next = 0
 
-    init(store: any EnrollmentStore, users: Int) throws {
+    init(store: any AuthStore, users: Int) throws {
         precondition(users <= 10_000, "one number per user from +1 201 555 0000 to +1 201 555 9999")
         userCount = users
         var logger = Logger(label: "OTPKitBenchmarks")
@@ -127,7 +127,7 @@ func registerPhoneSignInBenchmarks() {
             try await phoneMemoryFixture.signIn()
         }
     } setup: {
-        phoneMemoryFixture = try PhoneSignInFixture(store: InMemoryEnrollmentStore(), users: 10_000)
+        phoneMemoryFixture = try PhoneSignInFixture(store: InMemoryAuthStore(), users: 10_000)
         try await phoneMemoryFixture.enroll()
     }
 
@@ -142,7 +142,7 @@ func registerPhoneSignInBenchmarks() {
         }
         benchmark.stopMeasurement()
     } setup: {
-        phoneMemoryFixture = try PhoneSignInFixture(store: InMemoryEnrollmentStore(), users: 10_000)
+        phoneMemoryFixture = try PhoneSignInFixture(store: InMemoryAuthStore(), users: 10_000)
         try await phoneMemoryFixture.enroll()
     }
 

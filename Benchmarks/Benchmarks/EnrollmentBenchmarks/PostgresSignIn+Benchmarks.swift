@@ -1,13 +1,13 @@
 import Benchmark
 import Foundation
 import Logging
-import OTPEnrollment
-import OTPEnrollmentPostgres
+import OTPAuthentication
+import OTPAuthenticationPostgres
 import OTPSealing
 import PostgresNIO
 
 nonisolated(unsafe) var postgresFixtures: [SignInFixture] = []
-nonisolated(unsafe) var postgresStores: [PostgresEnrollmentStore] = []
+nonisolated(unsafe) var postgresStores: [PostgresAuthStore] = []
 nonisolated(unsafe) var serviceProcesses: [SignInServiceChild] = []
 
 /// The schema the PostgreSQL benchmarks create afresh in `PGDATABASE` for each benchmark.
@@ -17,7 +17,7 @@ let logger = Logger(label: "EnrollmentBenchmarks")
 /// The server from libpq's variables, as `bash .ci/postgres start` exports them; an error that
 /// says how to start one when they are missing.
 private func postgresEnvironment() throws -> [String: String] {
-    var environment = PostgresEnrollmentStore.processEnvironment
+    var environment = PostgresAuthStore.processEnvironment
     guard environment["PGHOST"] != nil, environment["PGPORT"] != nil else {
         throw BenchmarkSetupError(
             description:
@@ -84,7 +84,7 @@ func registerPostgresSignInBenchmarks() {
                 postgresStores = []
                 postgresFixtures = []
                 for instance in 0..<instances {
-                    let store = try await PostgresEnrollmentStore.open(environment: postgresEnvironment(), sealer: sealer, poolSize: 32)
+                    let store = try await PostgresAuthStore.open(environment: postgresEnvironment(), sealer: sealer, poolSize: 32)
                     postgresStores.append(store)
                     // Each instance serves its own half of the thousand users.
                     let users = (0..<1000).filter { $0 % instances == instance }.map { "user-\($0)" }

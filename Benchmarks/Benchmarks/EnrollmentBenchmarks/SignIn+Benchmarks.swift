@@ -2,8 +2,8 @@ import Benchmark
 import Foundation
 import Logging
 import OTPCore
-import OTPEnrollment
-import OTPEnrollmentSQLite
+import OTPAuthentication
+import OTPAuthenticationSQLite
 import OTPSealing
 
 /// Users with one enrolled TOTP factor each, on a service whose clock the benchmark moves on by a
@@ -17,20 +17,20 @@ final class SignInFixture: @unchecked Sendable {
         var enrollmentID: String
     }
 
-    let clock = ManualEnrollmentClock(1_800_000_000)
+    let clock = ManualAuthClock(1_800_000_000)
     let service: MultiFactorService
     private let userIDs: [String]
     private var accounts: [Account] = []
     private var next = 0
 
-    init(store: any EnrollmentStore, userIDs: [String] = ["alice"]) throws {
+    init(store: any AuthStore, userIDs: [String] = ["alice"]) throws {
         self.userIDs = userIDs
         var logger = Logger(label: "OTPKitBenchmarks")
         logger.logLevel = .critical
         service = try MultiFactorService(store: store, clock: clock, logger: logger)
     }
 
-    convenience init(store: any EnrollmentStore, users: Int) throws {
+    convenience init(store: any AuthStore, users: Int) throws {
         try self.init(store: store, userIDs: (0..<users).map { "user-\($0)" })
     }
 
@@ -124,8 +124,8 @@ nonisolated(unsafe) var sqliteDirectory: URL!
 nonisolated(unsafe) var sqlitePair: (SignInFixture, SignInFixture)!
 
 /// A store on a fresh database file in a temporary directory (`sqliteDirectory`).
-func openSQLiteStore(key: SealingKey, options: SQLiteEnrollmentStore.Options = .init()) async throws -> SQLiteEnrollmentStore {
-    try await SQLiteEnrollmentStore.open(
+func openSQLiteStore(key: SealingKey, options: SQLiteAuthStore.Options = .init()) async throws -> SQLiteAuthStore {
+    try await SQLiteAuthStore.open(
         path: sqliteDirectory.appendingPathComponent("enrollment.sqlite").path,
         sealer: SecretSealer(current: key),
         options: options
@@ -148,7 +148,7 @@ func registerSignInBenchmarks() {
             try await memoryFixture.signIn()
         }
     } setup: {
-        memoryFixture = try SignInFixture(store: InMemoryEnrollmentStore(), users: 10_000)
+        memoryFixture = try SignInFixture(store: InMemoryAuthStore(), users: 10_000)
         try await memoryFixture.enroll()
     }
 
@@ -162,7 +162,7 @@ func registerSignInBenchmarks() {
         }
         benchmark.stopMeasurement()
     } setup: {
-        memoryFixture = try SignInFixture(store: InMemoryEnrollmentStore(), users: 10_000)
+        memoryFixture = try SignInFixture(store: InMemoryAuthStore(), users: 10_000)
         try await memoryFixture.enroll()
     }
 
@@ -174,7 +174,7 @@ func registerSignInBenchmarks() {
             blackHole(try authenticator.verify("000000", at: 1_900_000_000 + Int64(index) * 30, window: .firebaseDefault))
         }
     } setup: {
-        memoryFixture = try SignInFixture(store: InMemoryEnrollmentStore(), users: 1)
+        memoryFixture = try SignInFixture(store: InMemoryAuthStore(), users: 1)
         try await memoryFixture.enroll()
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import OTPEnrollmentPostgres
+import OTPAuthenticationPostgres
 import OTPSealing
 import Synchronization
 
@@ -30,8 +30,8 @@ enum SignInServiceProcess {
         }
         let users = (0..<1000).filter { $0 % parts[1] == parts[0] }.map { "user-\($0)" }
         let (store, fixture) = waiting {
-            let store = try await PostgresEnrollmentStore.open(
-                environment: PostgresEnrollmentStore.processEnvironment, sealer: SecretSealer(current: SealingKey(bytes: Array(key))), poolSize: 32)
+            let store = try await PostgresAuthStore.open(
+                environment: PostgresAuthStore.processEnvironment, sealer: SecretSealer(current: SealingKey(bytes: Array(key))), poolSize: 32)
             let fixture = try SignInFixture(store: store, userIDs: users)
             try await fixture.enroll()
             return (store, fixture)

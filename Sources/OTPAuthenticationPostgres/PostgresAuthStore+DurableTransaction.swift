@@ -1,0 +1,43 @@
+internal import NIOCore
+internal import OTPDurableStore
+internal import OTPAuthentication
+internal import PostgresNIO
+
+// A connection inside one of the store's transactions: the primitives the durable stores' shared
+// rules are written in. What a primitive reads to decide on a write it locks (`FOR UPDATE`, the
+// credential's claim, the user's factor lock).
+extension PostgresAuthStore.Connection: DurableTransaction {
+    typealias Failure = any Error
+
+    func resetFailures(key: String) async throws {
+        try await execute("DELETE FROM failure_counters WHERE key = \(key)")
+    }
+
+    func hasPhoneFactor(id: String, userID: String) async throws -> Bool {
+        try await !query("SELECT id FROM phone_factors WHERE id = \(id) AND user_id = \(userID)").isEmpty
+    }
+
+    func hasPhoneFactor(number: String, userID: String) async throws -> Bool {
+        try await !query("SELECT id FROM phone_factors WHERE user_id = \(userID) AND phone_number = \(number)").isEmpty
+    }
+
+    func insertPhoneFactor(_ factor: PhoneFactorRecord) async throws {
+        try await execute(
+            """
+            INSERT INTO phone_factors (\(unescaped: StoredColumns.phoneFactor))
+            VALUES (\(factor.id), \(factor.userID), \(factor.displayName), \(factor.enrolledAt), \(factor.phoneNumber))
+            """)
+    }
+
+    /// By a `DELETE … RETURNING`, so of two servers offering one code only the one whose statement
+    /// deletes the row completes (the other waits for the row, then finds it gone). The row is
+    /// found by its keyed digest through the primary key.
+    func spendRecoveryCode(userID: String, digests: [[UInt8]]) async throws -> Bool {
+        for digest in digests {
+            let deleted = try await query(
+                "DELETE FROM recovery_codes WHERE user_id = \(userID) AND digest = \(ByteBuffer(bytes: digest)) RETURNING user_id")
+            if !deleted.isEmpty { return true }
+        }
+        return false
+    }
+}
