@@ -31,30 +31,12 @@ public struct MultiFactor: Sendable {
     ///   (a sign-in assertion), ``AuthErrorCode/invalidVerificationID`` or
     ///   ``AuthErrorCode/missingVerificationCode``.
     public func enroll(with assertion: any MultiFactorAssertion, displayName: String?) async throws(AuthError) {
-        if let phone = assertion as? PhoneMultiFactorAssertion {
-            return try await user.service.finalizePhoneEnrollment(user, credential: phone.credential, displayName: displayName)
-        }
-        guard let totp = assertion as? TOTPMultiFactorAssertion else {
+        guard let assertion = assertion as? any VerifiableAssertion else {
             throw AuthError(
-                .operationNotAllowed, "unsupported assertion for factor \"\(assertion.factorID)\": this service enrolls TOTP factors only")
+                .operationNotAllowed,
+                "unsupported assertion for factor \"\(assertion.factorID)\": make it with this module's generators, such as TOTPMultiFactorGenerator")
         }
-        switch totp.purpose {
-        case .enrollment(let secret):
-            try await user.service.finalizeEnrollment(
-                user, pendingID: secret.sessionInfo, deadline: secret.enrollmentCompletionDeadlineTime, code: totp.oneTimePassword,
-                displayName: displayName)
-        case .enrollmentSession(let sessionInfo):
-            guard !sessionInfo.isEmpty else {
-                throw AuthError(.missingVerificationID, "no session info given: pass the sessionInfo the enrollment's start returned")
-            }
-            try await user.service.finalizeEnrollment(
-                user, pendingID: sessionInfo, deadline: nil, code: totp.oneTimePassword, displayName: displayName)
-        case .signIn:
-            throw AuthError(
-                .missingVerificationID,
-                "a sign-in assertion cannot enroll a factor: use TOTPMultiFactorGenerator.assertionForEnrollment(with:oneTimePassword:) with the secret from generateSecret(with:)"
-            )
-        }
+        try await assertion.enroll(user, displayName: displayName)
     }
 
     /// Removes an enrolled factor.

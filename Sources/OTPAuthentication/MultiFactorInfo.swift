@@ -1,5 +1,4 @@
 public import Foundation
-internal import OTPPhoneNumber
 
 /// An enrolled second factor as the client sees it: no secret, only what identifies it.
 public struct MultiFactorInfo: Sendable, Hashable {
@@ -29,27 +28,6 @@ public struct MultiFactorInfo: Sendable, Hashable {
         self.phoneNumber = phoneNumber
     }
 
-    /// The info of a phone factor, with its number whole (for its owner) or `masked` (for hints).
-    init(_ record: PhoneFactorRecord, masked: Bool) {
-        // A test number (fictional, so libphonenumber refuses it) is masked all but its last four.
-        let number =
-            masked
-            ? ((try? PhoneNumber(parsing: record.phoneNumber))?.masked
-                ?? "+" + String(repeating: "*", count: max(0, record.phoneNumber.count - 5)) + record.phoneNumber.suffix(4))
-            : record.phoneNumber
-        self.init(
-            uid: record.id, displayName: record.displayName, enrollmentTime: record.enrolledAt, factorID: PhoneMultiFactorID, phoneNumber: number)
-    }
-
-    init(_ record: FactorRecord) {
-        self.init(uid: record.id, displayName: record.displayName, enrollmentTime: record.enrolledAt, factorID: record.factorID)
-    }
-
     /// When the factor was enrolled.
     public var enrollmentDate: Date { Date(timeIntervalSince1970: TimeInterval(enrollmentTime)) }
 }
-
-/// The factor id of TOTP factors and assertions (Firebase's `TOTPMultiFactorID`).
-public let TOTPMultiFactorID = "totp"
-/// The factor id of phone factors (Firebase's `PhoneMultiFactorID`).
-public let PhoneMultiFactorID = "phone"

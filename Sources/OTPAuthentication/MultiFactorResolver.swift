@@ -44,31 +44,19 @@ public final class MultiFactorResolver: Sendable {
     ///   ``AuthErrorCode/multiFactorInfoNotFound``, ``AuthErrorCode/missingVerificationCode`` or
     ///   ``AuthErrorCode/missingMultiFactorInfo`` (an enrollment assertion).
     public func resolveSignIn(with assertion: any MultiFactorAssertion) async throws(AuthError) -> AuthDataResult {
-        if let totp = assertion as? TOTPMultiFactorAssertion {
-            return try await resolveSignIn(with: totp)
+        guard let assertion = assertion as? any VerifiableAssertion else {
+            throw AuthError(
+                .missingMultiFactorInfo,
+                "unsupported assertion for factor \"\(assertion.factorID)\": make it with this module's generators, such as TOTPMultiFactorGenerator")
         }
-        if let phone = assertion as? PhoneMultiFactorAssertion {
-            return try await service.finalizePhoneSignIn(self, credential: phone.credential)
-        }
-        if let recovery = assertion as? RecoveryCodeMultiFactorAssertion {
-            return try await service.finalizeRecoverySignIn(self, code: recovery.code)
-        }
-        throw AuthError(
-            .missingMultiFactorInfo,
-            "unsupported assertion for factor \"\(assertion.factorID)\": this service verifies TOTP and phone factors and recovery codes")
+        return try await assertion.resolveSignIn(self)
     }
 
     /// Completes the sign-in with a TOTP assertion: the same as the overload that takes any
-    /// ``MultiFactorAssertion``, which calls this one.
+    /// ``MultiFactorAssertion``.
     // The concrete overload spares the hot path an existential box and a dynamic cast.
     public func resolveSignIn(with totp: TOTPMultiFactorAssertion) async throws(AuthError) -> AuthDataResult {
-        guard case .signIn(let enrollmentID) = totp.purpose else {
-            throw AuthError(
-                .missingMultiFactorInfo,
-                "an enrollment assertion cannot complete a sign-in: use TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID:oneTimePassword:) with one of the resolver's hints"
-            )
-        }
-        return try await service.finalizeSignIn(self, enrollmentID: enrollmentID, code: totp.oneTimePassword)
+        try await totp.resolveSignIn(self)
     }
 }
 

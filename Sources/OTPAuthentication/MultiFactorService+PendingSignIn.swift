@@ -49,12 +49,9 @@ extension MultiFactorService {
         }
         let identity = firstFactorIdentity(
             account, provider: FirstFactorProvider(rawValue: credential.firstFactorProvider), linked: context.identities)
-        let totp = context.factors.totp
-        let phone = context.factors.phone
-        // TOTP hints first, lined up with their prepared keys, as signIn(_:) orders them.
         return MultiFactorResolver(
             service: self, identity: identity, credential: credential, pendingCredential: authenticated.credential,
-            hints: totp.map(MultiFactorInfo.init) + phone.map { MultiFactorInfo($0, masked: true) }, verifiers: try verifiers(for: totp))
+            hints: hints(among: context.factors), verifiers: try verifiers(for: context.factors.totp))
     }
 
     /// The sign-in a pending credential carries, when a service of the same store made it (its

@@ -16,11 +16,8 @@ extension MultiFactorService {
         }
         // The records are at hand with their secrets: prepare the keys the second step will need,
         // and hand them to the resolver so that the second step finds them without a lookup.
-        // TOTP hints come first, so that the prepared keys line up with them.
-        var hints = factors.totp.map(MultiFactorInfo.init)
-        if !factors.phone.isEmpty {
-            hints += factors.phone.map { MultiFactorInfo($0, masked: true) }
-        }
+        // TOTP hints come first (factorKinds), so that the prepared keys line up with them.
+        let hints = hints(among: factors)
         // The pending sign-in is not stored: its credential carries it (see PendingSignInRecord).
         let credential = PendingSignInRecord(
             id: try newID(),
@@ -110,99 +107,6 @@ extension MultiFactorService {
             enrolledFactors: enrolledFactors)
     }
 
-    /// `mfaSignIn:finalize`: the hot path of a server. Verifies on the prepared key the resolver
-    /// carries, then lets one store call check the credential and the lock, record the step with a
-    /// compare-and-set, spend the credential and store the session. A wrong code costs one more
-    /// store call, which checks the credential and the lock and counts the failure.
-    func finalizeSignIn(_ resolver: MultiFactorResolver, enrollmentID: String, code: String) async throws(AuthError) -> AuthDataResult {
-        guard !code.isEmpty else {
-            throw AuthError(.missingVerificationCode, "no verification code given: enter the code the authenticator app shows")
-        }
-        let now = clock.now()
-        let hintIndex = resolver.hints.prefix(resolver.verifiers.count).firstIndex { $0.uid == enrollmentID }
-        if hintIndex == nil, resolver.hints.contains(where: { $0.uid == enrollmentID }) {
-            throw AuthError(
-                .multiFactorInfoNotFound,
-                "the factor \(enrollmentID) is a phone factor: send it a code with PhoneAuthProvider.verifyPhoneNumber(with:multiFactorSession:) and sign in with PhoneMultiFactorGenerator"
-            )
-        }
-        let verifier =
-            if let hintIndex {
-                resolver.verifiers[hintIndex]
-            } else {
-                try await verifier(ofOtherFactor: enrollmentID, resolver: resolver)
-            }
-        let hint =
-            hintIndex.map { resolver.hints[$0] }
-            ?? MultiFactorInfo(uid: enrollmentID, displayName: nil, enrollmentTime: 0, factorID: TOTPMultiFactorID)
-        let session = try newSession(resolver.identity, at: now, secondFactor: hint)
-        let credential = resolver.credential
-        let sessionLimit = configuration.maximumSessionsPerUser
-
-        var after = verifier.lastAcceptedStep
-        while true {
-            let match: TOTPMatch?
-            do {
-                match = try verifier.totp.verify(code, at: now, window: window, after: after)
-            } catch {
-                throw await signInFailure(
-                    credential, failureKey: enrollmentID, kind: "factor", now: now, reason: "invalid verification code: \(error)")
-            }
-            guard let match else {
-                throw await signInFailure(
-                    credential, failureKey: enrollmentID, kind: "factor", now: now,
-                    reason: "wrong or already used verification code: enter the code the authenticator app shows now")
-            }
-            // The store decides: another request (or process) may have accepted this step meanwhile.
-            let completion = try await storeCall("completing the sign-in") {
-                try await store.completeSignIn(
-                    credential: credential, factorID: enrollmentID, step: match.step, at: now, session: session,
-                    maximumSessionsPerUser: sessionLimit
-                )
-            }
-            switch completion {
-            case .completed:
-                verifier.noteAccepted(match.step)
-            case .stepRejected(let last):
-                verifier.noteAccepted(last)
-                after = last
-                continue
-            case .credentialNotFound, .credentialExpired, .locked:
-                throw refusal(completion, now: now)
-            case .factorNotFound:
-                forgetVerifier(enrollmentID)
-                throw factorNotFound()
-            case .codeRejected, .verificationNotFound, .verificationExpired:
-                // Only recovery-code and phone completions answer these; a store that does here refused the code.
-                throw await failure(
-                    key: enrollmentID, kind: "factor", now: now,
-                    reason: "wrong or already used verification code: enter the code the authenticator app shows now")
-            }
-            break
-        }
-
-        let user = signedInUser(resolver.identity, session: session, secondFactor: hint, enrolledFactors: resolver.hints)
-        if logger.logLevel <= .debug {
-            logger.debug("signed in with TOTP", metadata: ["user": "\(resolver.identity.userID)", "enrollment": "\(enrollmentID)"])
-        }
-        return AuthDataResult(user: user, secondFactor: hint)
-    }
-
-    /// The prepared key of a factor of the resolver's user that is not among its hints (enrolled
-    /// since the first step): cached, or read from the store.
-    private func verifier(ofOtherFactor enrollmentID: String, resolver: MultiFactorResolver) async throws(AuthError) -> Verifier {
-        let verifier: Verifier
-        if let cached = cachedVerifier(enrollmentID) {
-            verifier = cached
-        } else if let record = try await storeCall("reading the factor", { try await store.factor(id: enrollmentID) }) {
-            verifier = try cacheVerifier(record)
-        } else {
-            throw factorNotFound()
-        }
-        guard verifier.userID == resolver.identity.userID else { throw factorNotFound() }
-        return verifier
-    }
-
     /// The error for a code that did not verify: the credential's state first (gone, expired or
     /// locked, counting nothing), otherwise the failure counted against `failureKey`, in one store call.
     func signInFailure(
@@ -245,7 +149,4 @@ extension MultiFactorService {
         AuthError(.sessionExpired, "the sign-in expired \(now - expiresAt) seconds ago: sign in with the first factor again")
     }
 
-    private func factorNotFound() -> AuthError {
-        AuthError(.multiFactorInfoNotFound, "the user has no second factor with this enrollment id: pick one of the resolver's hints")
-    }
 }

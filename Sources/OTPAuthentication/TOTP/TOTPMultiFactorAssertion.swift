@@ -1,10 +1,3 @@
-/// Proof of a second factor, passed to ``MultiFactor/enroll(with:displayName:)`` or
-/// ``MultiFactorResolver/resolveSignIn(with:)-(MultiFactorAssertion)``.
-public protocol MultiFactorAssertion: Sendable {
-    /// The factor kind, such as ``TOTPMultiFactorID``.
-    var factorID: String { get }
-}
-
 /// A TOTP code with what it is for: finishing an enrollment (with the ``TOTPSecret``) or signing in
 /// (with an enrollment id). One kind cannot be used for the other.
 public struct TOTPMultiFactorAssertion: MultiFactorAssertion {

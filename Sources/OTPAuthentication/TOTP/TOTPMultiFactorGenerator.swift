@@ -11,7 +11,7 @@ public enum TOTPMultiFactorGenerator {
     public static func generateSecret(with session: MultiFactorSession) async throws(AuthError) -> TOTPSecret {
         switch session.kind {
         case .user(let user):
-            return try await user.service.startEnrollment(user)
+            return try await user.service.startTOTPEnrollment(user)
         case .signIn:
             throw AuthError(
                 .invalidMultiFactorSession,

@@ -1,0 +1,22 @@
+/// A kind of second factor (TOTP, phone, recovery codes): what the service does with a factor
+/// that depends on its kind.
+///
+/// Listing a user's factors, a sign-in's hints and removing a factor are written once, over
+/// ``MultiFactorService/factorKinds``; enrolling and completing a sign-in go through the kind's
+/// assertion (``VerifiableAssertion``). A new kind is a folder with its conformances and one line
+/// in that list (ARCHITECTURE.md walks through the rest).
+protocol SecondFactorKind: Sendable {
+    /// The kind's id, as ``MultiFactorInfo/factorID`` and ``MultiFactorAssertion/factorID`` carry it.
+    var factorID: String { get }
+
+    /// Appends this kind's factors among those a sign-in's first step read, as hints show them:
+    /// no secret, phone numbers masked, oldest first.
+    func appendHints(among factors: SignInFactors, to hints: inout [MultiFactorInfo])
+
+    /// The factors of this kind `userID` has enrolled, as their owner sees them, oldest first.
+    func enrolledFactors(userID: String, in service: MultiFactorService) async throws(AuthError) -> [MultiFactorInfo]
+
+    /// Removes `enrollmentID` when it is a factor of this kind of `userID`, with whatever the
+    /// service keeps of it: whether it was one.
+    func removeFactor(_ enrollmentID: String, userID: String, in service: MultiFactorService) async throws(AuthError) -> Bool
+}
