@@ -1,88 +1,78 @@
 extension MultiFactorService {
-    /// The longest account id an administrator may choose (Firebase's limit on a `uid`).
-    public static let maximumAccountIDLength = 128
+    /// What an operator does with accounts (firebase-admin's user management).
+    public var administration: AccountAdministration { AccountAdministration(service: self) }
+}
 
-    /// The account `id` with its `providerData`, or `nil` when there is none (an administrator's
-    /// read: Firebase's `accounts:lookup` with `localId`).
+// The administration's calls before they moved to `AccountAdministration`, for one release.
+extension MultiFactorService {
+    @available(*, deprecated, renamed: "AccountAdministration.maximumAccountIDLength")
+    public static var maximumAccountIDLength: Int { AccountAdministration.maximumAccountIDLength }
+
+    @available(*, deprecated, renamed: "AccountAdministration.maximumAccountPageSize")
+    public static var maximumAccountPageSize: Int { AccountAdministration.maximumAccountPageSize }
+
+    @available(*, deprecated, message: "use administration.accountDetails(id:)")
     public func accountDetails(id: String) async throws(AuthError) -> AccountDetails? {
-        guard let account = try await storeCall("reading an account", { try await store.account(id: id) }) else { return nil }
-        return try await details(account)
+        try await administration.accountDetails(id: id)
     }
 
-    /// The account with the address `email` (in any case) with its `providerData`, or `nil`.
+    @available(*, deprecated, message: "use administration.accountDetails(email:)")
     public func accountDetails(email: String) async throws(AuthError) -> AccountDetails? {
-        guard let address = EmailAddress.normalized(email) else { return nil }
-        guard let account = try await storeCall("reading an account", { try await store.account(email: address) }) else { return nil }
-        return try await details(account)
+        try await administration.accountDetails(email: email)
     }
 
-    /// Creates an account as an administrator does (Firebase's admin `accounts` call,
-    /// firebase-admin's `create_user`): no sign-in, no session, every field optional.
-    ///
-    /// - Parameters:
-    ///   - id: The uid to give it (1 to ``maximumAccountIDLength`` characters); a new random one when `nil`.
-    ///   - email: The address, normalized and unique among accounts; none when `nil`.
-    ///   - password: Hashed as a user's own; needs an address.
-    ///   - displayName: The display name, if any.
-    ///   - photoURL: The photo URL, if any.
-    ///   - isEmailVerified: Whether the address counts as verified.
-    ///   - isDisabled: Whether the account starts disabled (it cannot sign in).
-    ///   - phoneNumber: The phone number, parsed into E.164 and linked as the `phone` identity,
-    ///     unique among accounts; none when `nil`.
-    /// - Throws: ``AuthError`` with ``AuthErrorCode/invalidEmail``, ``AuthErrorCode/weakPassword``,
-    ///   ``AuthErrorCode/invalidPhoneNumber``,
-    ///   or ``AuthErrorCode/operationNotAllowed`` for a password without an address or an id that is
-    ///   empty or too long.
+    @available(*, deprecated, message: "use administration.accountDetails(phoneNumber:)")
+    public func accountDetails(phoneNumber: String) async throws(AuthError) -> AccountDetails? {
+        try await administration.accountDetails(phoneNumber: phoneNumber)
+    }
+
+    @available(*, deprecated, message: "use administration.accountDetails(providerID:providerUID:)")
+    public func accountDetails(providerID: String, providerUID: String) async throws(AuthError) -> AccountDetails? {
+        try await administration.accountDetails(providerID: providerID, providerUID: providerUID)
+    }
+
+    @available(
+        *, deprecated, message: "use administration.createAccount(id:email:password:displayName:photoURL:isEmailVerified:isDisabled:phoneNumber:)"
+    )
     public func createAccount(
         id: String?, email: String?, password: String?, displayName: String?, photoURL: String?, isEmailVerified: Bool, isDisabled: Bool,
         phoneNumber: String? = nil
     ) async throws(AuthError) -> AccountCreation {
-        if let id, id.isEmpty || id.count > Self.maximumAccountIDLength {
-            throw AuthError(.operationNotAllowed, "the uid must have 1 to \(Self.maximumAccountIDLength) characters")
-        }
-        let address = try email.map { (email) throws(AuthError) in try normalizedEmail(email) }
-        if password != nil, address == nil {
-            throw AuthError(.operationNotAllowed, "a password needs an email address: give both")
-        }
-        if let password { try checkNewPassword(password) }
-        let phone = try phoneNumber.map { (text) throws(AuthError) in
-            let number = try parsePhoneNumber(text)
-            return ProviderIdentity(providerID: PhoneAuthProvider.id, providerUID: number, phoneNumber: number)
-        }
-        // The store decides, but a taken address or uid is refused before the hash's cost.
-        if password != nil {
-            if let address, try await storeCall("reading an account", { try await store.account(email: address) }) != nil {
-                return .emailAlreadyInUse
-            }
-            if let id, try await storeCall("reading an account", { try await store.account(id: id) }) != nil { return .idAlreadyInUse }
-        }
-        var hash: String?
-        if let password { hash = try await newPasswordHash(password) }
-        let accountID: String
-        if let id { accountID = id } else { accountID = try newID() }
-        let account = AccountRecord(
-            id: accountID, email: address, isEmailVerified: isEmailVerified, displayName: displayName, photoURL: photoURL,
-            isDisabled: isDisabled, createdAt: clock.now(), passwordHash: hash)
-        switch try await storeCall("creating an account", { try await store.insertAccount(account, identity: phone) }) {
-        case .inserted:
-            logger.info("account created by an administrator", metadata: ["user": "\(account.id)"])
-            return .created(account)
-        case .emailAlreadyInUse: return .emailAlreadyInUse
-        case .idAlreadyInUse: return .idAlreadyInUse
-        case .identityInUse: return .phoneNumberAlreadyInUse
-        }
+        try await administration.createAccount(
+            id: id, email: email, password: password, displayName: displayName, photoURL: photoURL, isEmailVerified: isEmailVerified,
+            isDisabled: isDisabled, phoneNumber: phoneNumber)
     }
 
-    /// Deletes account `id` with its identities, second factors, sessions and recovery codes
-    /// (firebase-admin's `delete_user`): whether there was such an account.
+    @available(*, deprecated, message: "use administration.updateAccount(id:...)")
+    public func updateAccount(
+        id: String, email: String? = nil, password: String? = nil, displayName: AttributeChange<String>? = nil,
+        photoURL: AttributeChange<String>? = nil, phoneNumber: AttributeChange<String>? = nil, isEmailVerified: Bool? = nil,
+        isDisabled: Bool? = nil, tokensValidAfter: Int64? = nil, unlinkedProviders: Set<String> = [],
+        customAttributes: AttributeChange<String>? = nil
+    ) async throws(AuthError) -> AccountUpdate {
+        try await administration.updateAccount(
+            id: id, email: email, password: password, displayName: displayName, photoURL: photoURL, phoneNumber: phoneNumber,
+            isEmailVerified: isEmailVerified, isDisabled: isDisabled, tokensValidAfter: tokensValidAfter, unlinkedProviders: unlinkedProviders,
+            customAttributes: customAttributes)
+    }
+
+    @available(*, deprecated, message: "use administration.accounts(after:limit:)")
+    public func accounts(after: String?, limit: Int) async throws(AuthError) -> AccountPage {
+        try await administration.accounts(after: after, limit: limit)
+    }
+
+    @available(*, deprecated, message: "use administration.deleteAccount(id:)")
     public func deleteAccount(id: String) async throws(AuthError) -> Bool {
-        let deleted = try await storeCall("deleting an account") { try await store.deleteAccount(id: id) }
-        if deleted { logger.info("account deleted", metadata: ["user": "\(id)"]) }
-        return deleted
+        try await administration.deleteAccount(id: id)
     }
 
-    func details(_ account: AccountRecord) async throws(AuthError) -> AccountDetails {
-        let linked = try await storeCall("reading linked identities") { try await store.providerIdentities(accountID: account.id) }
-        return AccountDetails(account: account, providerData: account.providerData(linked: linked))
+    @available(*, deprecated, message: "use administration.deleteAccounts(ids:force:)")
+    public func deleteAccounts(ids: [String], force: Bool) async throws(AuthError) -> [AccountDeletionFailure] {
+        try await administration.deleteAccounts(ids: ids, force: force)
+    }
+
+    @available(*, deprecated, message: "use administration.enrolledFactors(accountID:)")
+    public func enrolledFactors(accountID id: String) async throws(AuthError) -> [MultiFactorInfo] {
+        try await administration.enrolledFactors(accountID: id)
     }
 }

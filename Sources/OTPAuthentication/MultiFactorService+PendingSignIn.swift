@@ -61,12 +61,6 @@ extension MultiFactorService {
         pendingSignIn(forCredential: pendingCredential).map { AuthenticatedPendingCredential(record: $0, credential: pendingCredential) }
     }
 
-    /// The second factors of account `id`, as its owner sees them (phone numbers whole): TOTP
-    /// factors, then phone factors, each oldest first (Firebase's `mfaInfo` of a lookup).
-    public func enrolledFactors(accountID id: String) async throws(AuthError) -> [MultiFactorInfo] {
-        try await enrolledFactors(userID: id)
-    }
-
     // MARK: Pending credentials
 
     /// `otpkp2.<id>.<uid>.<first factor>.<created>.<expires>.<MAC>`; the MAC context differs from

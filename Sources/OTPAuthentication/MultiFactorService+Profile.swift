@@ -23,7 +23,7 @@ extension MultiFactorService {
             try await requireCredentialChange(session, for: operation, needsSecondFactor: true)
         }
         let now = clock.now()
-        let update = try await updateAccount(
+        let update = try await administration.updateAccount(
             id: userID, email: newAddress, password: password, displayName: displayName, photoURL: photoURL,
             isEmailVerified: newAddress == nil ? nil : false, tokensValidAfter: newAddress == nil ? nil : now)
         switch update {

@@ -39,14 +39,14 @@ extension IdentityToolkitRoutes {
             throw IdentityToolkitError("INVALID_ARGUMENT", "validSince must be a Unix time in seconds, not negative")
         }
         let update = try await call { () async throws(AuthError) in
-            try await service.updateAccount(
+            try await service.administration.updateAccount(
                 id: id, email: request.email, password: request.password, displayName: displayName, photoURL: photoURL,
                 phoneNumber: phoneNumber, isEmailVerified: request.emailVerified, isDisabled: request.disableUser,
                 tokensValidAfter: request.validSince?.value, unlinkedProviders: unlinked, customAttributes: customAttributes)
         }
         switch update {
         case .updated:
-            guard let details = try await call({ () async throws(AuthError) in try await service.accountDetails(id: id) }) else {
+            guard let details = try await call({ () async throws(AuthError) in try await service.administration.accountDetails(id: id) }) else {
                 throw IdentityToolkitError("USER_NOT_FOUND", "the account was deleted as it was updated")
             }
             return Wire.UpdateResponse(WireUser(details))
@@ -66,14 +66,14 @@ extension IdentityToolkitRoutes {
     func adminBatchGet(maxResults: String?, nextPageToken: String?) async throws(IdentityToolkitError) -> Wire.BatchGetResponse {
         var limit = 20
         if let maxResults {
-            guard let number = Int(maxResults), (1...MultiFactorService.maximumAccountPageSize).contains(number) else {
+            guard let number = Int(maxResults), (1...AccountAdministration.maximumAccountPageSize).contains(number) else {
                 throw IdentityToolkitError(
-                    "INVALID_ARGUMENT", "maxResults must be a whole number from 1 to \(MultiFactorService.maximumAccountPageSize)")
+                    "INVALID_ARGUMENT", "maxResults must be a whole number from 1 to \(AccountAdministration.maximumAccountPageSize)")
             }
             limit = number
         }
         let after = nextPageToken.flatMap { $0.isEmpty ? nil : $0 }
-        let page = try await call { () async throws(AuthError) in try await service.accounts(after: after, limit: limit) }
+        let page = try await call { () async throws(AuthError) in try await service.administration.accounts(after: after, limit: limit) }
         var users: [WireUser] = []
         for details in page.accounts { users.append(try await wireUser(details)) }
         return Wire.BatchGetResponse(users: users.isEmpty ? nil : users, nextPageToken: page.nextAfter)
@@ -89,7 +89,9 @@ extension IdentityToolkitRoutes {
             throw IdentityToolkitError("INVALID_ARGUMENT", "give at most \(Self.maximumBatchDeleteCount) uids at once")
         }
         guard ids.allSatisfy({ !$0.isEmpty }) else { throw IdentityToolkitError("INVALID_ARGUMENT", "localIds holds an empty uid") }
-        let failures = try await call { () async throws(AuthError) in try await service.deleteAccounts(ids: ids, force: request.force ?? false) }
+        let failures = try await call { () async throws(AuthError) in
+            try await service.administration.deleteAccounts(ids: ids, force: request.force ?? false)
+        }
         return Wire.BatchDeleteResponse(
             errors: failures.isEmpty ? nil : failures.map { .init(index: $0.index, localId: $0.accountID, message: $0.message) })
     }

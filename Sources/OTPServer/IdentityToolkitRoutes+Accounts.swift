@@ -83,7 +83,8 @@ extension IdentityToolkitRoutes {
         let request = try body.decode(Wire.LookupRequest.self)
         guard let idToken = request.idToken, !idToken.isEmpty else { throw IdentityToolkitError("MISSING_ID_TOKEN", "give the user's ID token") }
         let claims = try await verified(idToken)
-        guard let details = try await call({ () async throws(AuthError) in try await service.accountDetails(id: claims.subject) }) else {
+        guard let details = try await call({ () async throws(AuthError) in try await service.administration.accountDetails(id: claims.subject) })
+        else {
             throw IdentityToolkitError("USER_NOT_FOUND", "the ID token's user no longer exists")
         }
         guard !details.account.isDisabled else { throw IdentityToolkitError("USER_DISABLED", "this account is disabled") }

@@ -8,7 +8,7 @@ extension IdentityToolkitRoutes {
             throw IdentityToolkitError("INVALID_PHONE_NUMBER", "the phone number is empty: give one in E.164 form such as +12015550123")
         }
         let creation = try await call { () async throws(AuthError) in
-            try await service.createAccount(
+            try await service.administration.createAccount(
                 id: request.localId, email: request.email.flatMap { $0.isEmpty ? nil : $0 }, password: request.password,
                 displayName: request.displayName, photoURL: request.photoUrl, isEmailVerified: request.emailVerified ?? false,
                 isDisabled: request.disabled ?? false, phoneNumber: request.phoneNumber)
@@ -37,21 +37,21 @@ extension IdentityToolkitRoutes {
         var users: [WireUser] = []
         var seen: Set<String> = []
         for id in request.localId ?? [] {
-            if let details = try await call({ () async throws(AuthError) in try await service.accountDetails(id: id) }),
+            if let details = try await call({ () async throws(AuthError) in try await service.administration.accountDetails(id: id) }),
                 seen.insert(details.account.id).inserted
             {
                 users.append(try await wireUser(details))
             }
         }
         for email in request.email ?? [] {
-            if let details = try await call({ () async throws(AuthError) in try await service.accountDetails(email: email) }),
+            if let details = try await call({ () async throws(AuthError) in try await service.administration.accountDetails(email: email) }),
                 seen.insert(details.account.id).inserted
             {
                 users.append(try await wireUser(details))
             }
         }
         for number in request.phoneNumber ?? [] {
-            if let details = try await call({ () async throws(AuthError) in try await service.accountDetails(phoneNumber: number) }),
+            if let details = try await call({ () async throws(AuthError) in try await service.administration.accountDetails(phoneNumber: number) }),
                 seen.insert(details.account.id).inserted
             {
                 users.append(try await wireUser(details))
@@ -62,7 +62,7 @@ extension IdentityToolkitRoutes {
                 throw IdentityToolkitError("INVALID_ARGUMENT", "each federatedUserId needs a providerId and a rawId")
             }
             if let details = try await call({ () async throws(AuthError) in
-                try await service.accountDetails(providerID: providerID, providerUID: rawID)
+                try await service.administration.accountDetails(providerID: providerID, providerUID: rawID)
             }), seen.insert(details.account.id).inserted {
                 users.append(try await wireUser(details))
             }
@@ -72,7 +72,7 @@ extension IdentityToolkitRoutes {
 
     /// An account as lookups answer it, with its second factors (numbers whole).
     func wireUser(_ details: AccountDetails) async throws(IdentityToolkitError) -> WireUser {
-        let factors = try await call { () async throws(AuthError) in try await service.enrolledFactors(accountID: details.account.id) }
+        let factors = try await call { () async throws(AuthError) in try await service.administration.enrolledFactors(accountID: details.account.id) }
         return WireUser(details, factors: factors)
     }
 
@@ -81,7 +81,7 @@ extension IdentityToolkitRoutes {
     func adminDelete(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.DeleteResponse {
         let request = try body.decode(Wire.DeleteRequest.self)
         guard let id = request.localId, !id.isEmpty else { throw IdentityToolkitError("MISSING_LOCAL_ID", "give the uid of the account to delete") }
-        guard try await call({ () async throws(AuthError) in try await service.deleteAccount(id: id) }) else {
+        guard try await call({ () async throws(AuthError) in try await service.administration.deleteAccount(id: id) }) else {
             throw IdentityToolkitError("USER_NOT_FOUND", "no account has this uid")
         }
         return Wire.DeleteResponse()

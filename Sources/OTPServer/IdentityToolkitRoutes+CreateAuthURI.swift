@@ -44,7 +44,7 @@ extension IdentityToolkitRoutes {
         }
         var response = Wire.CreateAuthURIResponse(sessionId: sessionID)
         guard !service.configuration.passwords.emailEnumerationProtection else { return response }
-        let details = try await call { () async throws(AuthError) in try await service.accountDetails(email: identifier) }
+        let details = try await call { () async throws(AuthError) in try await service.administration.accountDetails(email: identifier) }
         let providers = (details?.providerData ?? []).map(\.providerID).filter { $0 != PhoneAuthProvider.id }
         response.registered = details != nil
         response.allProviders = providers

@@ -62,7 +62,7 @@ extension IdentityToolkitRoutes {
             }
         }
         let userID = current.uid
-        guard let details = try await call({ () async throws(AuthError) in try await service.accountDetails(id: userID) }) else {
+        guard let details = try await call({ () async throws(AuthError) in try await service.administration.accountDetails(id: userID) }) else {
             throw IdentityToolkitError("USER_NOT_FOUND", "the account was deleted as it was updated")
         }
         var response = Wire.UpdateResponse(WireUser(details))

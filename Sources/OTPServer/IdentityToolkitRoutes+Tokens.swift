@@ -28,7 +28,7 @@ extension IdentityToolkitRoutes {
     /// ID token named: `USER_NOT_FOUND` when the account is gone, `USER_DISABLED`, and
     /// `TOKEN_EXPIRED` when the session was signed out, pushed out by newer ones or expired.
     func sessionUser(sessionID: String, userID: String) async throws(IdentityToolkitError) -> (User, AccountRecord) {
-        guard let details = try await call({ () async throws(AuthError) in try await service.accountDetails(id: userID) }) else {
+        guard let details = try await call({ () async throws(AuthError) in try await service.administration.accountDetails(id: userID) }) else {
             throw IdentityToolkitError("USER_NOT_FOUND", "the token's user no longer exists")
         }
         guard !details.account.isDisabled else { throw IdentityToolkitError("USER_DISABLED", "this account is disabled") }

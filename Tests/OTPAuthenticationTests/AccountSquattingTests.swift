@@ -25,7 +25,7 @@ struct AccountSquattingTests {
         #expect(
             await authErrorCode { _ = try await fixture.service.signIn(withEmail: "ada@example.com", password: "squatter's password") }
                 == .invalidCredential)
-        let account = try #require(try await fixture.service.accountDetails(id: squatter.uid)?.account)
+        let account = try #require(try await fixture.service.administration.accountDetails(id: squatter.uid)?.account)
         #expect(account.passwordHash == nil && account.isEmailVerified && account.tokensValidAfter == fixture.clock.now())
         // And the owner keeps signing in the same way.
         #expect(try await fixture.service.signIn(with: Self.googleCredential("ada-google")).user.uid == squatter.uid)
@@ -36,7 +36,7 @@ struct AccountSquattingTests {
         let fixture = try AccountLinkingTests.fixture()
         // A verified address: the account is its owner's.
         let verified = try await fixture.service.createUser(withEmail: "ada@example.com", password: "correct horse")
-        _ = try await fixture.service.updateAccount(id: verified.uid, isEmailVerified: true)
+        _ = try await fixture.service.administration.updateAccount(id: verified.uid, isEmailVerified: true)
         let error = await #expect(throws: AuthError.self) { _ = try await fixture.service.signIn(with: Self.googleCredential("ada-google")) }
         #expect(error?.code == .accountExistsWithDifferentCredential)
         #expect(try await fixture.service.signIn(withEmail: "ada@example.com", password: "correct horse").uid == verified.uid)
@@ -44,7 +44,7 @@ struct AccountSquattingTests {
         // Another identity linked: a way in that is not the password.
         let linked = try await fixture.service.createUser(withEmail: "ada2@example.com", password: "correct horse")
         _ = try await linked.link(with: Self.googleCredential("bob-google"))
-        _ = try await fixture.service.updateAccount(id: linked.uid, email: "ada2@example.com", isEmailVerified: false)
+        _ = try await fixture.service.administration.updateAccount(id: linked.uid, email: "ada2@example.com", isEmailVerified: false)
         #expect(
             await authErrorCode { _ = try await fixture.service.signIn(with: Self.googleCredential("ada-google-2")) }
                 == .accountExistsWithDifferentCredential)

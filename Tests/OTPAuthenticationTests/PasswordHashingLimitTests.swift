@@ -23,16 +23,18 @@ struct PasswordHashingLimitTests {
             await authErrorCode { _ = try await service.createUser(withEmail: "ADA@example.com", password: "correct horse") } == .emailAlreadyInUse)
         #expect(await authErrorCode { _ = try await service.createUser(withEmail: "new@example.com", password: "short") } == .weakPassword)
         #expect(await authErrorCode { _ = try await ada.update(email: "new@example.com", password: "short") } == .weakPassword)
-        let created = try await service.createAccount(
+        let created = try await service.administration.createAccount(
             id: nil, email: "ada@example.com", password: "correct horse", displayName: nil, photoURL: nil, isEmailVerified: false,
             isDisabled: false)
         #expect(created == .emailAlreadyInUse)
-        let byID = try await service.createAccount(
+        let byID = try await service.administration.createAccount(
             id: ada.uid, email: "fresh@example.com", password: "correct horse", displayName: nil, photoURL: nil, isEmailVerified: false,
             isDisabled: false)
         #expect(byID == .idAlreadyInUse)
-        #expect(try await service.updateAccount(id: anonymous.uid, email: "ada@example.com", password: "correct horse") == .emailAlreadyInUse)
-        #expect(try await service.updateAccount(id: "nobody", password: "correct horse") == .accountNotFound)
+        #expect(
+            try await service.administration.updateAccount(id: anonymous.uid, email: "ada@example.com", password: "correct horse")
+                == .emailAlreadyInUse)
+        #expect(try await service.administration.updateAccount(id: "nobody", password: "correct horse") == .accountNotFound)
         #expect(service.passwordHashing.load.completed == hashes)
         // The same requests where nothing refuses them do hash.
         _ = try await anonymous.link(with: EmailAuthProvider.credential(withEmail: "bob@example.com", password: "correct horse"))

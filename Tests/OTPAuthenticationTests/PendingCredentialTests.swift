@@ -9,7 +9,7 @@ import Testing
     /// An account with a verified address and a TOTP factor, signed in again with its password:
     /// the resolver, the factor and its secret.
     func pendingSignIn(_ fixture: Fixture) async throws -> (MultiFactorResolver, MultiFactorInfo, TOTPSecret) {
-        _ = try await fixture.service.createAccount(
+        _ = try await fixture.service.administration.createAccount(
             id: "kim", email: "kim@example.com", password: "long enough", displayName: nil, photoURL: nil, isEmailVerified: true,
             isDisabled: false)
         let user = try await fixture.service.signIn(withEmail: "kim@example.com", password: "long enough")
@@ -48,7 +48,7 @@ import Testing
         let fixture = try Fixture()
         let (revoked, _, _) = try await pendingSignIn(fixture)
         fixture.clock.advance(by: 1)
-        _ = try await fixture.service.updateAccount(id: "kim", tokensValidAfter: fixture.clock.now())
+        _ = try await fixture.service.administration.updateAccount(id: "kim", tokensValidAfter: fixture.clock.now())
         #expect(
             await authErrorCode { _ = try await fixture.service.resolver(forPendingCredential: revoked.pendingCredential) }
                 == .invalidMultiFactorSession)
@@ -56,7 +56,7 @@ import Testing
         let error = await #expect(throws: AuthError.self) { try await fixture.service.signIn(withEmail: "kim@example.com", password: "long enough") }
         let reset = try #require(error?.resolver)
         fixture.clock.advance(by: 1)
-        _ = try await fixture.service.updateAccount(id: "kim", password: "another password")
+        _ = try await fixture.service.administration.updateAccount(id: "kim", password: "another password")
         #expect(
             await authErrorCode { _ = try await fixture.service.resolver(forPendingCredential: reset.pendingCredential) }
                 == .invalidMultiFactorSession)
@@ -66,7 +66,7 @@ import Testing
         }
         let disabled = try #require(again?.resolver)
         #expect(try await fixture.service.resolver(forPendingCredential: disabled.pendingCredential).uid == "kim")
-        _ = try await fixture.service.updateAccount(id: "kim", isDisabled: true)
+        _ = try await fixture.service.administration.updateAccount(id: "kim", isDisabled: true)
         #expect(await authErrorCode { _ = try await fixture.service.resolver(forPendingCredential: disabled.pendingCredential) } == .userDisabled)
     }
 

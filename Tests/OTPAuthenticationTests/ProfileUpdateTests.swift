@@ -22,7 +22,7 @@ struct ProfileUpdateTests {
         _ = try await updated.multiFactor.session()
         #expect(await authErrorCode { _ = try await fixture.service.signIn(withEmail: "ada@example.com", password: "correct horse") } != nil)
         #expect(try await fixture.service.signIn(withEmail: "ada@example.com", password: "battery staple").uid == user.uid)
-        let account = try #require(try await fixture.service.accountDetails(id: user.uid)?.account)
+        let account = try #require(try await fixture.service.administration.accountDetails(id: user.uid)?.account)
         #expect(account.tokensValidAfter == Fixture.start + 5)
     }
 
@@ -33,7 +33,7 @@ struct ProfileUpdateTests {
         let named = try await user.update(displayName: .set("Bob"), photoURL: .set("https://example.com/bob.png"))
         #expect(named.sessionID == user.sessionID)
         _ = try await user.multiFactor.session()
-        var account = try #require(try await fixture.service.accountDetails(id: user.uid)?.account)
+        var account = try #require(try await fixture.service.administration.accountDetails(id: user.uid)?.account)
         #expect(account.displayName == "Bob" && account.photoURL == "https://example.com/bob.png" && account.tokensValidAfter == nil)
         // The same address again is no change.
         #expect(try await named.update(email: "BOB@example.com").sessionID == user.sessionID)
@@ -41,7 +41,7 @@ struct ProfileUpdateTests {
         let moved = try await named.update(email: "Robert@Example.com", displayName: .remove)
         #expect(moved.sessionID != user.sessionID && moved.email == "robert@example.com" && !moved.isEmailVerified)
         #expect(await authErrorCode { _ = try await named.multiFactor.session() } == .userTokenExpired)
-        account = try #require(try await fixture.service.accountDetails(id: user.uid)?.account)
+        account = try #require(try await fixture.service.administration.accountDetails(id: user.uid)?.account)
         #expect(account.email == "robert@example.com" && account.displayName == nil)
         #expect(try await fixture.service.signIn(withEmail: "robert@example.com", password: "correct horse").uid == user.uid)
     }
@@ -54,7 +54,7 @@ struct ProfileUpdateTests {
         #expect(await authErrorCode { _ = try await user.update(password: "short", displayName: .set("C")) } == .weakPassword)
         #expect(await authErrorCode { _ = try await user.update(email: "not an address") } == .invalidEmail)
         #expect(await authErrorCode { _ = try await user.update(email: "dan@example.com", displayName: .set("C")) } == .emailAlreadyInUse)
-        let account = try #require(try await fixture.service.accountDetails(id: user.uid)?.account)
+        let account = try #require(try await fixture.service.administration.accountDetails(id: user.uid)?.account)
         #expect(account.email == "carol@example.com" && account.displayName == nil && account.tokensValidAfter == nil)
         _ = try await user.multiFactor.session()
 

@@ -19,7 +19,7 @@ struct StaleSessionTests {
     /// in with both factors.
     static func protectedAccount(_ fixture: Fixture) async throws -> (user: User, secret: TOTPSecret, factor: MultiFactorInfo) {
         let created = try await fixture.service.createUser(withEmail: "ada@example.com", password: "correct horse")
-        _ = try await fixture.service.updateAccount(id: created.uid, isEmailVerified: true)
+        _ = try await fixture.service.administration.updateAccount(id: created.uid, isEmailVerified: true)
         let enrolling = try await fixture.service.signIn(withEmail: "ada@example.com", password: "correct horse")
         let (secret, factor) = try await fixture.enroll(enrolling)
         fixture.nextStep()
@@ -50,7 +50,7 @@ struct StaleSessionTests {
         // The session itself still works for what needs no recent sign-in.
         #expect(try await user.update(displayName: .set("Ada")).sessionID == user.sessionID)
 
-        let account = try #require(try await fixture.service.accountDetails(id: user.uid)?.account)
+        let account = try #require(try await fixture.service.administration.accountDetails(id: user.uid)?.account)
         #expect(account.email == "ada@example.com" && account.tokensValidAfter == nil)
         fixture.nextStep()
         let again = try await Self.signInWithBothFactors(fixture, secret: secret, factor: factor)
@@ -86,7 +86,7 @@ struct StaleSessionTests {
         fixture.clock.advance(by: Self.window + 1)
         let credential = EmailAuthProvider.credential(withEmail: "carol@example.com", password: "correct horse")
         #expect(await authErrorCode { _ = try await stale.link(with: credential) } == .requiresRecentLogin)
-        #expect(try await fixture.service.accountDetails(email: "carol@example.com") == nil)
+        #expect(try await fixture.service.administration.accountDetails(email: "carol@example.com") == nil)
         #expect(await authErrorCode { _ = try await linked.unlink(fromProvider: "password") } == .requiresRecentLogin)
     }
 
@@ -94,7 +94,7 @@ struct StaleSessionTests {
     func credentialChangeNeedsSecondFactor() async throws {
         let fixture = try Self.fixture()
         let created = try await fixture.service.createUser(withEmail: "ada@example.com", password: "correct horse")
-        _ = try await fixture.service.updateAccount(id: created.uid, isEmailVerified: true)
+        _ = try await fixture.service.administration.updateAccount(id: created.uid, isEmailVerified: true)
         let enrolling = try await fixture.service.signIn(withEmail: "ada@example.com", password: "correct horse")
         let (secret, factor) = try await fixture.enroll(enrolling)
         // The enrolling session signed in with the password alone.
@@ -114,7 +114,7 @@ struct StaleSessionTests {
         let user = try await fixture.service.createUser(withEmail: "dan@example.com", password: "correct horse")
         let elsewhere = try await fixture.service.signIn(withEmail: "dan@example.com", password: "correct horse")
         try await user.delete()
-        #expect(try await fixture.service.accountDetails(id: user.uid) == nil)
+        #expect(try await fixture.service.administration.accountDetails(id: user.uid) == nil)
         #expect(await authErrorCode { _ = try await elsewhere.multiFactor.session() } == .userTokenExpired)
         #expect(await authErrorCode { try await user.delete() } == .userNotFound)
         _ = try await fixture.service.createUser(withEmail: "dan@example.com", password: "correct horse")

@@ -81,7 +81,7 @@ struct InProcessServer: Sendable {
     /// An account with a verified address and a password, made through the service as an
     /// administrator would (a production server takes no `Bearer owner`).
     func verifiedAccount(_ email: String, password: String = "long enough") async throws {
-        _ = try await service.createAccount(
+        _ = try await service.administration.createAccount(
             id: nil, email: email, password: password, displayName: nil, photoURL: nil, isEmailVerified: true, isDisabled: false)
     }
 

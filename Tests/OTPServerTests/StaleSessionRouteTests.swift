@@ -83,7 +83,7 @@ struct StaleSessionRouteTests {
             let (uid, token) = try await server.verifiedUser("dan@example.com")
             let deleted = try await server.post(Self.delete, #"{"idToken":"\#(token)"}"#)
             #expect(deleted.status == 200 && deleted.json["kind"] as? String == "identitytoolkit#DeleteAccountResponse", "\(deleted.body)")
-            #expect(try await server.service.accountDetails(id: uid) == nil)
+            #expect(try await server.service.administration.accountDetails(id: uid) == nil)
             let lookup = try await server.post(ServerProcess.lookupPath, #"{"idToken":"\#(token)"}"#)
             #expect(lookup.errorMessage?.hasPrefix("USER_NOT_FOUND") == true, "\(lookup.body)")
             let byID = try await server.post(Self.delete, #"{"localId":"\#(uid)"}"#)

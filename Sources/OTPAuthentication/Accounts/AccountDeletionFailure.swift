@@ -1,5 +1,5 @@
 /// An account a batch deletion left in place
-/// (``MultiFactorService/deleteAccounts(ids:force:)``; firebase-admin's `delete_users` reports
+/// (``AccountAdministration/deleteAccounts(ids:force:)``; firebase-admin's `delete_users` reports
 /// these as errors).
 public struct AccountDeletionFailure: Sendable, Hashable {
     /// The position of the id in the request.

@@ -13,7 +13,7 @@ public struct AccountDetails: Sendable, Hashable {
     }
 }
 
-/// What ``MultiFactorService/createAccount(id:email:password:displayName:photoURL:isEmailVerified:isDisabled:phoneNumber:)`` did.
+/// What ``AccountAdministration/createAccount(id:email:password:displayName:photoURL:isEmailVerified:isDisabled:phoneNumber:)`` did.
 public enum AccountCreation: Sendable, Hashable {
     /// The account was stored.
     case created(AccountRecord)

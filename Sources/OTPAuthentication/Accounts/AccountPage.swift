@@ -1,4 +1,4 @@
-/// One page of a listing of every account (``MultiFactorService/accounts(after:limit:)``).
+/// One page of a listing of every account (``AccountAdministration/accounts(after:limit:)``).
 public struct AccountPage: Sendable, Hashable {
     /// The accounts, in the order of their ids' UTF-8 bytes.
     public var accounts: [AccountDetails]

@@ -1,7 +1,4 @@
-extension MultiFactorService {
-    /// The most accounts one page of ``accounts(after:limit:)`` holds (Firebase's limit).
-    public static let maximumAccountPageSize = 1000
-
+extension AccountAdministration {
     /// Changes account `id` as an administrator does (Firebase's admin `accounts:update`,
     /// firebase-admin's `update_user`), all in one store operation. A new password, or a
     /// `tokensValidAfter`, also ends every session of the user, so that its refresh tokens stop
@@ -43,18 +40,20 @@ extension MultiFactorService {
             throw AuthError(.operationNotAllowed, "the update both sets the phone number and unlinks the phone: send one")
         }
         var changes = AccountChanges(
-            email: try email.map { (email) throws(AuthError) in try normalizedEmail(email) }, isEmailVerified: isEmailVerified,
+            email: try email.map { (email) throws(AuthError) in try service.normalizedEmail(email) }, isEmailVerified: isEmailVerified,
             displayName: displayName, photoURL: photoURL, isDisabled: isDisabled, tokensValidAfter: tokensValidAfter,
             customAttributes: customAttributes)
         switch phoneNumber {
         case .set(let text):
-            let number = try parsePhoneNumber(text)
+            let number = try service.parsePhoneNumber(text)
             changes.phone = .set(ProviderIdentity(providerID: PhoneAuthProvider.id, providerUID: number, phoneNumber: number))
         case .remove: changes.phone = .remove
         case nil: break
         }
         if password != nil || !unlinkedProviders.isEmpty {
-            guard let account = try await storeCall("reading an account", { try await store.account(id: id) }) else { return .accountNotFound }
+            guard let account = try await service.storeCall("reading an account", { try await service.store.account(id: id) }) else {
+                return .accountNotFound
+            }
             if !unlinkedProviders.isEmpty {
                 let linked = Set(try await details(account).providerData.map(\.providerID))
                 if let missing = unlinkedProviders.subtracting(linked).sorted().first {
@@ -67,26 +66,26 @@ extension MultiFactorService {
             }
             if let password {
                 // The store decides, but what it would refuse is refused before the hash's cost.
-                try checkNewPassword(password)
+                try service.checkNewPassword(password)
                 guard changes.email != nil || account.email != nil else {
                     throw AuthError(.operationNotAllowed, "a password needs an email address: give both")
                 }
                 if let address = changes.email,
-                    let owner = try await storeCall("reading an account", { try await store.account(email: address) }), owner.id != id
+                    let owner = try await service.storeCall("reading an account", { try await service.store.account(email: address) }), owner.id != id
                 {
                     return .emailAlreadyInUse
                 }
-                changes.passwordHash = try await newPasswordHash(password)
-                changes.tokensValidAfter = max(changes.tokensValidAfter ?? 0, clock.now())
+                changes.passwordHash = try await service.newPasswordHash(password)
+                changes.tokensValidAfter = max(changes.tokensValidAfter ?? 0, service.clock.now())
             }
         }
-        let update = try await storeCall("updating an account") { try await store.updateAccount(id: id, changes: changes) }
+        let update = try await service.storeCall("updating an account") { try await service.store.updateAccount(id: id, changes: changes) }
         guard case .updated = update else { return update }
         if changes.tokensValidAfter != nil {
-            let ended = try await storeCall("revoking sessions") { try await store.removeSessions(userID: id, except: nil) }
-            logger.info("tokens revoked by an administrator", metadata: ["user": "\(id)", "sessions": "\(ended)"])
+            let ended = try await service.storeCall("revoking sessions") { try await service.store.removeSessions(userID: id, except: nil) }
+            service.logger.info("tokens revoked by an administrator", metadata: ["user": "\(id)", "sessions": "\(ended)"])
         } else {
-            logger.info("account updated by an administrator", metadata: ["user": "\(id)"])
+            service.logger.info("account updated by an administrator", metadata: ["user": "\(id)"])
         }
         return update
     }
@@ -98,7 +97,7 @@ extension MultiFactorService {
         let size = min(max(limit, 1), Self.maximumAccountPageSize)
         // One more than the page holds says whether another page follows, so the last page never
         // points at an empty one.
-        let records = try await storeCall("listing accounts") { try await store.accounts(after: after, limit: size + 1) }
+        let records = try await service.storeCall("listing accounts") { try await service.store.accounts(after: after, limit: size + 1) }
         var details: [AccountDetails] = []
         details.reserveCapacity(min(records.count, size))
         for account in records.prefix(size) { details.append(try await self.details(account)) }
@@ -109,7 +108,7 @@ extension MultiFactorService {
     /// ``PhoneAuthProvider`` accepts, or `nil` (Firebase's admin `accounts:lookup` by `phoneNumber`).
     /// - Throws: ``AuthError`` with ``AuthErrorCode/invalidPhoneNumber`` for a malformed number.
     public func accountDetails(phoneNumber: String) async throws(AuthError) -> AccountDetails? {
-        let number = try parsePhoneNumber(phoneNumber)
+        let number = try service.parsePhoneNumber(phoneNumber)
         return try await accountDetails(providerID: PhoneAuthProvider.id, providerUID: number)
     }
 
@@ -117,8 +116,8 @@ extension MultiFactorService {
     /// `accounts:lookup` by `federatedUserId`).
     public func accountDetails(providerID: String, providerUID: String) async throws(AuthError) -> AccountDetails? {
         guard
-            let id = try await storeCall(
-                "reading an identity's account", { try await store.accountID(providerID: providerID, providerUID: providerUID) })
+            let id = try await service.storeCall(
+                "reading an identity's account", { try await service.store.accountID(providerID: providerID, providerUID: providerUID) })
         else { return nil }
         return try await accountDetails(id: id)
     }
@@ -130,7 +129,9 @@ extension MultiFactorService {
     public func deleteAccounts(ids: [String], force: Bool) async throws(AuthError) -> [AccountDeletionFailure] {
         var failures: [AccountDeletionFailure] = []
         for (index, id) in ids.enumerated() {
-            if !force, let account = try await storeCall("reading an account", { try await store.account(id: id) }), !account.isDisabled {
+            if !force, let account = try await service.storeCall("reading an account", { try await service.store.account(id: id) }),
+                !account.isDisabled
+            {
                 failures.append(
                     AccountDeletionFailure(index: index, accountID: id, message: "NOT_DISABLED : Disable the account before batch deletion."))
                 continue
