@@ -16,7 +16,7 @@ extension MultiFactorService {
         }
         // The records are at hand with their secrets: prepare the keys the second step will need,
         // and hand them to the resolver so that the second step finds them without a lookup.
-        // TOTP hints come first (factorKinds), so that the prepared keys line up with them.
+        // TOTP hints come first (factorHandlers), so that the prepared keys line up with them.
         let hints = hints(among: factors)
         // The pending sign-in is not stored: its credential carries it (see PendingSignInRecord).
         let credential = PendingSignInRecord(

@@ -17,8 +17,12 @@ extension IdentityToolkitRoutes {
         guard let hint = resolver.hints.first(where: { $0.uid == enrollmentID }) else {
             throw IdentityToolkitError("MFA_ENROLLMENT_NOT_FOUND", "the user has no second factor with this mfaEnrollmentId")
         }
-        guard hint.factorID == PhoneMultiFactorID else {
+        switch hint.kind {
+        case .phone: break
+        case .totp:
             throw IdentityToolkitError("INVALID_ARGUMENT", "MFA provider not supported! (a TOTP factor needs no start: finalize with its code)")
+        case .recoveryCode, nil:
+            throw IdentityToolkitError("INVALID_ARGUMENT", "MFA provider not supported!")
         }
         try await throttle.admit(.codeSend, address: source)
         let sessionInfo = try await sendingCode { () async throws(IdentityToolkitError) in

@@ -18,10 +18,11 @@ struct WireMultiFactorInfo: Encodable {
         mfaEnrollmentId = info.uid
         displayName = info.displayName
         enrolledAt = Self.timestamp(info.enrollmentTime)
-        if info.factorID == PhoneMultiFactorID {
-            phoneInfo = info.phoneNumber
-        } else {
-            totpInfo = TOTPInfo()
+        switch info.kind {
+        case .totp: totpInfo = TOTPInfo()
+        case .phone: phoneInfo = info.phoneNumber
+        // Neither is ever listed: recovery codes are no enrolled factor, and every enrolled factor has a kind.
+        case .recoveryCode, nil: break
         }
     }
 

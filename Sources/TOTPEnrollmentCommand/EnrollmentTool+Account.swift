@@ -43,11 +43,12 @@ extension EnrollmentTool {
 
         /// How the second step went, to end a "Signed in as …" line.
         static func secondStep(_ factor: MultiFactorInfo?) -> String {
-            switch factor?.factorID {
-            case nil: ""
-            case RecoveryCodeMultiFactorID?: " and a recovery code"
-            case PhoneMultiFactorID?: " and phone second factor \(factor?.uid ?? "")"
-            default: " and TOTP second factor \(factor?.uid ?? "")"
+            guard let factor else { return "" }
+            return switch factor.kind {
+            case .recoveryCode: " and a recovery code"
+            case .phone: " and phone second factor \(factor.uid)"
+            case .totp: " and TOTP second factor \(factor.uid)"
+            case nil: " and second factor \(factor.uid) (\(factor.factorID))"
             }
         }
     }

@@ -59,7 +59,7 @@ extension EnrollmentTool {
             let phone = phones.map { factor in
                 var object = JSONObject()
                 object.add("id", factor.id)
-                object.add("factorID", "phone")
+                object.add("factorID", PhoneMultiFactorID)
                 object.add("displayName", factor.displayName)
                 object.add("enrolledAt", factor.enrolledAt)
                 object.add("phoneNumber", factor.phoneNumber)

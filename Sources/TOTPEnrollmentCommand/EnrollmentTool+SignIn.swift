@@ -35,14 +35,19 @@ extension EnrollmentTool {
                         "\(user) has no second factor in \(database.databaseName): enroll one with `totp enroll --db \(storeOptions.location.shownArgument) --user \(user) --email ADDRESS`"
                     )
                 }
-                if secondFactor.factorID == PhoneMultiFactorID {
+                switch secondFactor.kind {
+                case .phone:
                     StandardStreams.writeOutput(
                         "Signed in as \(user) with phone second factor \(secondFactor.uid) (\(secondFactor.phoneNumber ?? "?")).\n")
                     return
-                }
-                guard secondFactor.factorID == RecoveryCodeMultiFactorID else {
+                case .totp:
                     StandardStreams.writeOutput("Signed in as \(user) with TOTP second factor \(secondFactor.uid).\n")
                     return
+                case nil:
+                    StandardStreams.writeOutput("Signed in as \(user) with second factor \(secondFactor.uid) (\(secondFactor.factorID)).\n")
+                    return
+                case .recoveryCode:
+                    break
                 }
                 // The count tells the person whether it is time to generate a new set; the sign-in
                 // has already succeeded, so failing to count must not turn it into a failure.

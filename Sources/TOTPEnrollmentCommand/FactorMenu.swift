@@ -27,10 +27,11 @@ enum FactorMenu {
 
     /// The factor kind as a person calls it.
     static func kind(_ hint: MultiFactorInfo) -> String {
-        switch hint.factorID {
-        case TOTPMultiFactorID: "TOTP"
-        case PhoneMultiFactorID: "phone"
-        default: hint.factorID
+        switch hint.kind {
+        case .totp: "TOTP"
+        case .phone: "phone"
+        case .recoveryCode: "recovery code"
+        case nil: hint.factorID
         }
     }
 }

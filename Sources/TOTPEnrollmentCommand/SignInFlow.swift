@@ -51,12 +51,18 @@ enum SignInFlow {
         }
         let (hint, picked) = try choose(factor, code: code, from: resolver.hints, user: user)
         let name = hint.displayName.map { "'\($0)' " } ?? ""
-        if hint.factorID == PhoneMultiFactorID {
+        switch hint.kind {
+        case .phone:
             if code == nil && !picked {
                 StandardStreams.writeError(
                     "\(user) has a phone second factor \(name)(\(hint.phoneNumber ?? "?"), enrollment id \(hint.uid)).\n")
             }
             return try await phoneSignIn(resolver, hint, code: code)
+        case .totp:
+            break
+        case .recoveryCode, nil:
+            // Hints list enrolled factors only, each of a known kind.
+            throw .refused("\(user)'s second factor \(hint.uid) is of a kind this command cannot sign in with (\(hint.factorID))")
         }
         if code == nil && !picked {
             StandardStreams.writeError("\(user) has a TOTP second factor \(name)(enrollment id \(hint.uid)).\n")

@@ -15,4 +15,4 @@ extension MultiFactorInfo {
 }
 
 /// The factor id of phone factors (Firebase's `PhoneMultiFactorID`).
-public let PhoneMultiFactorID = "phone"
+public let PhoneMultiFactorID = FactorKind.phone.factorID

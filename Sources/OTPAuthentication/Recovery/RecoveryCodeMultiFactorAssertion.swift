@@ -8,4 +8,4 @@ public struct RecoveryCodeMultiFactorAssertion: MultiFactorAssertion {
 }
 
 /// The factor id of recovery codes (OTPKit's own; Firebase has no recovery codes).
-public let RecoveryCodeMultiFactorID = "recovery"
+public let RecoveryCodeMultiFactorID = FactorKind.recoveryCode.factorID

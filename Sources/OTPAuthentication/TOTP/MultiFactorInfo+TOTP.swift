@@ -6,4 +6,4 @@ extension MultiFactorInfo {
 }
 
 /// The factor id of TOTP factors and assertions (Firebase's `TOTPMultiFactorID`).
-public let TOTPMultiFactorID = "totp"
+public let TOTPMultiFactorID = FactorKind.totp.factorID

@@ -1,6 +1,6 @@
 /// Phone factors: a number codes are sent to by text message (``PhoneMultiFactorGenerator``).
-struct PhoneFactorKind: SecondFactorKind {
-    var factorID: String { PhoneMultiFactorID }
+struct PhoneFactorHandler: FactorHandler {
+    var kind: FactorKind { .phone }
 
     func appendHints(among factors: SignInFactors, to hints: inout [MultiFactorInfo]) {
         for factor in factors.phone {

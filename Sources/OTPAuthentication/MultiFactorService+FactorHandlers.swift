@@ -1,12 +1,13 @@
 extension MultiFactorService {
-    /// Every kind of second factor the service knows, in the order lists and hints show them: TOTP
-    /// first, so that a sign-in's prepared keys line up with its first hints.
-    static let factorKinds: [any SecondFactorKind] = [TOTPFactorKind(), PhoneFactorKind(), RecoveryCodeFactorKind()]
+    /// The handlers of every kind of second factor, in the order of ``FactorKind``'s cases, which
+    /// lists and hints follow: TOTP first, so that a sign-in's prepared keys line up with its
+    /// first hints.
+    static let factorHandlers: [any FactorHandler] = FactorKind.allCases.map(\.handler)
 
     /// The user's factors as the owner sees them (phone numbers whole), kind by kind, each oldest first.
     func enrolledFactors(userID: String) async throws(AuthError) -> [MultiFactorInfo] {
         var factors: [MultiFactorInfo] = []
-        for kind in Self.factorKinds {
+        for kind in Self.factorHandlers {
             factors += try await kind.enrolledFactors(userID: userID, in: self)
         }
         return factors
@@ -16,7 +17,7 @@ extension MultiFactorService {
     func hints(among factors: SignInFactors) -> [MultiFactorInfo] {
         var hints: [MultiFactorInfo] = []
         hints.reserveCapacity(factors.totp.count + factors.phone.count)
-        for kind in Self.factorKinds {
+        for kind in Self.factorHandlers {
             kind.appendHints(among: factors, to: &hints)
         }
         return hints
@@ -24,7 +25,7 @@ extension MultiFactorService {
 
     /// Removes the factor `enrollmentID` of `userID`, of whichever kind it is: whether there was one.
     func removeFactor(_ enrollmentID: String, userID: String) async throws(AuthError) -> Bool {
-        for kind in Self.factorKinds {
+        for kind in Self.factorHandlers {
             if try await kind.removeFactor(enrollmentID, userID: userID, in: self) { return true }
         }
         return false

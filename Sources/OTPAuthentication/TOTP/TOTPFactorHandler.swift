@@ -1,6 +1,6 @@
 /// TOTP factors: a secret shared with the user's authenticator app (``TOTPMultiFactorGenerator``).
-struct TOTPFactorKind: SecondFactorKind {
-    var factorID: String { TOTPMultiFactorID }
+struct TOTPFactorHandler: FactorHandler {
+    var kind: FactorKind { .totp }
 
     func appendHints(among factors: SignInFactors, to hints: inout [MultiFactorInfo]) {
         for factor in factors.totp {

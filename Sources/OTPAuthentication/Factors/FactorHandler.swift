@@ -1,13 +1,14 @@
-/// A kind of second factor (TOTP, phone, recovery codes): what the service does with a factor
-/// that depends on its kind.
+/// What the service does with the factors of one ``FactorKind`` (TOTP, phone, recovery codes),
+/// where that depends on the kind.
 ///
 /// Listing a user's factors, a sign-in's hints and removing a factor are written once, over
-/// ``MultiFactorService/factorKinds``; enrolling and completing a sign-in go through the kind's
-/// assertion (``VerifiableAssertion``). A new kind is a folder with its conformances and one line
-/// in that list (ARCHITECTURE.md walks through the rest).
-protocol SecondFactorKind: Sendable {
-    /// The kind's id, as ``MultiFactorInfo/factorID`` and ``MultiFactorAssertion/factorID`` carry it.
-    var factorID: String { get }
+/// ``MultiFactorService/factorHandlers``; enrolling and completing a sign-in go through the kind's
+/// assertion (``VerifiableAssertion``). A new kind is a folder with its conformances and a case of
+/// ``FactorKind``, whose `handler` switch the compiler then asks to be decided (ARCHITECTURE.md
+/// walks through the rest).
+protocol FactorHandler: Sendable {
+    /// The kind it handles.
+    var kind: FactorKind { get }
 
     /// Appends this kind's factors among those a sign-in's first step read, as hints show them:
     /// no secret, phone numbers masked, oldest first.

@@ -1,8 +1,8 @@
 /// Recovery codes: a set of single-use codes that stands for the account rather than for a device
 /// (``RecoveryCodeMultiFactorGenerator``). They are generated, not enrolled, and neither listed
 /// nor shown as hints, as Firebase, which has no such factor, would not expect them there.
-struct RecoveryCodeFactorKind: SecondFactorKind {
-    var factorID: String { RecoveryCodeMultiFactorID }
+struct RecoveryCodeFactorHandler: FactorHandler {
+    var kind: FactorKind { .recoveryCode }
 
     func appendHints(among factors: SignInFactors, to hints: inout [MultiFactorInfo]) {}
 
