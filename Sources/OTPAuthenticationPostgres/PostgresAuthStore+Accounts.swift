@@ -86,6 +86,17 @@ extension PostgresAuthStore {
         }
     }
 
+    static let deleteFactorFailureCounters = StoredTables.deleteFailureCountersStatement(user: "$1")
+    /// How many factors the user `$1` has, every kind together.
+    static let factorCountQuery = StoredTables.countQuery(user: "$1")
+
+    /// `sql` with the user id `userID` bound as its one parameter, `$1`.
+    static func userBound(_ sql: String, _ userID: String) -> PostgresQuery {
+        var binds = PostgresBindings()
+        binds.append(userID)
+        return PostgresQuery(unsafeSQL: sql, binds: binds)
+    }
+
     /// `password` clears the account's columns in one `UPDATE`; other providers delete the row.
     /// Under the user's factor lock, as every change of the user's factors, so that no enrollment
     /// finalized at the same moment outlives the account.
@@ -93,17 +104,10 @@ extension PostgresAuthStore {
         try await transaction("deleting an account", retry: .ifNotApplied) { connection in
             try await connection.lockFactors(of: id)
             guard try await !connection.query("DELETE FROM accounts WHERE id = \(id) RETURNING id").isEmpty else { return false }
-            try await connection.execute(
-                """
-                DELETE FROM failure_counters WHERE key IN (SELECT id FROM factors WHERE user_id = \(id) UNION ALL SELECT id FROM phone_factors WHERE user_id = \(id))
-                """)
-            try await connection.execute("DELETE FROM factors WHERE user_id = \(id)")
-            try await connection.execute("DELETE FROM phone_factors WHERE user_id = \(id)")
-            try await connection.execute("DELETE FROM pending_enrollments WHERE user_id = \(id)")
-            try await connection.execute("DELETE FROM phone_verifications WHERE user_id = \(id)")
-            try await connection.execute("DELETE FROM sessions WHERE user_id = \(id)")
-            try await connection.execute("DELETE FROM recovery_codes WHERE user_id = \(id)")
-            try await connection.execute("DELETE FROM sign_in_sources WHERE user_id = \(id)")
+            try await connection.execute(Self.userBound(Self.deleteFactorFailureCounters, id))
+            for table in StoredTables.ofUser {
+                try await connection.execute(Self.userBound("DELETE FROM \(table) WHERE user_id = $1", id))
+            }
             // provider_identities go with the account (ON DELETE CASCADE).
             return true
         }

@@ -363,10 +363,7 @@ extension PostgresAuthStore.Connection {
 
     /// The user's TOTP and phone factors together.
     func factorCount(of userID: String) async throws -> Int {
-        let rows = try await query(
-            """
-            SELECT (SELECT count(*) FROM factors WHERE user_id = \(userID)) + (SELECT count(*) FROM phone_factors WHERE user_id = \(userID)) AS n
-            """)
+        let rows = try await query(PostgresAuthStore.userBound(PostgresAuthStore.factorCountQuery, userID))
         return Int(try rows.first.map { try PostgresStoredRow(row: $0).integer("n", of: userID) } ?? 0)
     }
 

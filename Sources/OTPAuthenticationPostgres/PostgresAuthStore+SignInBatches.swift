@@ -33,10 +33,12 @@ extension PostgresAuthStore {
             var phone: [PhoneFactorRecord] = []
             for row in rows {
                 let stored = PostgresStoredRow(row: row)
-                if try stored.text("kind", of: "a sign-in's factor") == "factor" {
-                    totp.append(try stored.factorRecord(sealer))
-                } else {
-                    phone.append(try stored.phoneFactorRecord())
+                let tag = try stored.text("kind", of: "a sign-in's factor")
+                switch FactorKind(rawValue: tag) {
+                case .totp: totp.append(try stored.factorRecord(sealer))
+                case .phone: phone.append(try stored.phoneFactorRecord())
+                case .recoveryCode, nil:
+                    throw stored.invalidRecord(recordID: "a sign-in's factor", detail: "a row of kind \(tag), which the query has none of")
                 }
             }
             return SignInStartBatch(requests, totp: totp, phone: phone).factors.map { .success($0) }
@@ -48,8 +50,8 @@ extension PostgresAuthStore {
     /// The factors of the users `$1`, both kinds tagged as in ``signInContextsQuery``.
     static let startSignInsQuery = StoredColumns.taggedUnion(
         [
-            .init(kind: "factor", columns: StoredColumns.factor, from: "factors WHERE user_id = ANY($1)"),
-            .init(kind: "phone", columns: StoredColumns.phoneFactor, from: "phone_factors WHERE user_id = ANY($1)"),
+            .init(kind: FactorKind.totp.factorID, columns: StoredColumns.factor, from: "factors WHERE user_id = ANY($1)"),
+            .init(kind: FactorKind.phone.factorID, columns: StoredColumns.phoneFactor, from: "phone_factors WHERE user_id = ANY($1)"),
         ], orderedBy: "kind, enrolled_at, id", null: PostgresAuthStore.typedNull)
 
     /// Takes `requests` up together (``pendingSignInContext(_:)``): one context each, in order,
@@ -77,8 +79,13 @@ extension PostgresAuthStore {
                 case "identity":
                     let accountID = try stored.text("account_id", of: "an identity")
                     identities[accountID, default: []].append(try stored.providerIdentity(of: accountID))
-                case "factor": totp.append(try stored.factorRecord(sealer))
-                default: phone.append(try stored.phoneFactorRecord())
+                case let tag:
+                    switch FactorKind(rawValue: tag) {
+                    case .totp: totp.append(try stored.factorRecord(sealer))
+                    case .phone: phone.append(try stored.phoneFactorRecord())
+                    case .recoveryCode, nil:
+                        throw stored.invalidRecord(recordID: "a pending sign-in's row", detail: "a row of kind \(tag), which the query has none of")
+                    }
                 }
             }
             let factors = SignInStartBatch(requests.map(\.userID), totp: totp, phone: phone)
@@ -98,8 +105,8 @@ extension PostgresAuthStore {
             .init(kind: "account", columns: StoredColumns.account, from: "accounts WHERE id = ANY($3)"),
             .init(
                 kind: "identity", columns: "account_id, \(StoredColumns.providerIdentity)", from: "provider_identities WHERE account_id = ANY($3)"),
-            .init(kind: "factor", columns: StoredColumns.factor, from: "factors WHERE user_id = ANY($3)"),
-            .init(kind: "phone", columns: StoredColumns.phoneFactor, from: "phone_factors WHERE user_id = ANY($3)"),
+            .init(kind: FactorKind.totp.factorID, columns: StoredColumns.factor, from: "factors WHERE user_id = ANY($3)"),
+            .init(kind: FactorKind.phone.factorID, columns: StoredColumns.phoneFactor, from: "phone_factors WHERE user_id = ANY($3)"),
         ], orderedBy: "kind, enrolled_at, account_id, provider_id, id", null: PostgresAuthStore.typedNull)
 
     /// Completes `requests` together (``completeSignIn(credential:factorID:step:at:session:maximumSessionsPerUser:)``):

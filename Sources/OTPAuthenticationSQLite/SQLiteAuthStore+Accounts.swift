@@ -86,11 +86,8 @@ extension SQLiteAuthStore {
     public func deleteAccount(id: String) async throws(SQLiteAuthStoreError) -> Bool {
         try await transaction { () throws(SQLiteAuthStoreError) -> Bool in
             guard try await !self.execute("DELETE FROM accounts WHERE id = ? RETURNING id", [.text(id)]).isEmpty else { return false }
-            try await self.execute(
-                """
-                DELETE FROM failure_counters WHERE key IN (SELECT id FROM factors WHERE user_id = ?1 UNION ALL SELECT id FROM phone_factors WHERE user_id = ?1)
-                """, [.text(id)])
-            for table in Self.tablesOfUser {
+            try await self.execute(Self.deleteFactorFailureCounters, [.text(id)])
+            for table in StoredTables.ofUser {
                 try await self.execute("DELETE FROM \(table) WHERE user_id = ?", [.text(id)])
             }
             try await self.execute("DELETE FROM provider_identities WHERE account_id = ?", [.text(id)])
@@ -98,10 +95,9 @@ extension SQLiteAuthStore {
         }
     }
 
-    /// The tables whose rows belong to a user by their `user_id` column.
-    static let tablesOfUser = [
-        "factors", "phone_factors", "pending_enrollments", "phone_verifications", "sessions", "recovery_codes", "sign_in_sources",
-    ]
+    static let deleteFactorFailureCounters = StoredTables.deleteFailureCountersStatement(user: "?1")
+    /// How many factors the user `?1` has, every kind together.
+    static let factorCountQuery = StoredTables.countQuery(user: "?1")
 
     public func unlinkProvider(_ providerID: String, accountID: String) async throws(SQLiteAuthStoreError) -> Bool {
         try await transaction { () throws(SQLiteAuthStoreError) -> Bool in

@@ -34,8 +34,7 @@ extension SQLiteAuthStore {
             guard !pending.isEmpty else { return .pendingEnrollmentNotFound }
             let count =
                 try await self.execute(
-                    "SELECT (SELECT count(*) FROM factors WHERE user_id = ?1) + (SELECT count(*) FROM phone_factors WHERE user_id = ?1) AS n",
-                    [.text(factor.userID)]
+                    Self.factorCountQuery, [.text(factor.userID)]
                 )
                 .first?.column("n")?.integer ?? 0
             guard count < maximumFactorCount else { return .factorLimitReached }

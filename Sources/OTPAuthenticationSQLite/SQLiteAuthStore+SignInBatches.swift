@@ -32,17 +32,19 @@ extension SQLiteAuthStore {
         let rows = try await execute(
             StoredColumns.taggedUnion(
                 [
-                    .init(kind: "factor", columns: Self.factorColumns, from: "factors WHERE user_id IN (\(placeholders))"),
-                    .init(kind: "phone", columns: Self.phoneFactorColumns, from: "phone_factors WHERE user_id IN (\(placeholders))"),
+                    .init(kind: FactorKind.totp.factorID, columns: Self.factorColumns, from: "factors WHERE user_id IN (\(placeholders))"),
+                    .init(
+                        kind: FactorKind.phone.factorID, columns: Self.phoneFactorColumns, from: "phone_factors WHERE user_id IN (\(placeholders))"),
                 ], orderedBy: "kind, enrolled_at, id"),
             userBinds + userBinds, on: .reader)
         var totp: [FactorRecord] = []
         var phone: [PhoneFactorRecord] = []
         for row in rows {
-            if try RowReader(row: row).text("kind") == "factor" {
-                totp.append(try factorRecord(row))
-            } else {
-                phone.append(try phoneFactorRecord(row))
+            let tag = try RowReader(row: row).text("kind")
+            switch FactorKind(rawValue: tag) {
+            case .totp: totp.append(try factorRecord(row))
+            case .phone: phone.append(try phoneFactorRecord(row))
+            case .recoveryCode, nil: throw .invalidRecord(recordID: "a sign-in's factor", detail: "a row of kind \(tag), which the query has none of")
             }
         }
         return SignInStartBatch(requests, totp: totp, phone: phone)

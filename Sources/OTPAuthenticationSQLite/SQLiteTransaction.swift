@@ -37,8 +37,7 @@ struct SQLiteTransaction: DurableTransaction {
 
     func factorCount(of userID: String) async throws(SQLiteAuthStoreError) -> Int {
         let rows = try await store.execute(
-            "SELECT (SELECT count(*) FROM factors WHERE user_id = ?1) + (SELECT count(*) FROM phone_factors WHERE user_id = ?1) AS n",
-            [.text(userID)])
+            SQLiteAuthStore.factorCountQuery, [.text(userID)])
         return Int(rows.first?.column("n")?.integer ?? 0)
     }
 

@@ -17,7 +17,18 @@ public final class InMemoryAuthStore: AuthStore {
         var phoneFactors: [PhoneFactorRecord] = []
         var sessionIDs: [String] = []
 
-        var factorCount: Int { factors.count + phoneFactors.count }
+        /// The ids of the user's enrolled factors of `kind`: what the factor limit counts and what
+        /// deleting the account reaches, decided for every kind, so a new one does not compile
+        /// until it is decided here.
+        func factorIDs(of kind: FactorKind) -> [String] {
+            switch kind {
+            case .totp: factors.map(\.id)
+            case .phone: phoneFactors.map(\.id)
+            case .recoveryCode: []
+            }
+        }
+
+        var factorCount: Int { FactorKind.allCases.reduce(0) { $0 + factorIDs(of: $1).count } }
 
         mutating func insert(_ factor: FactorRecord) {
             let index = factors.firstIndex { ($0.enrolledAt, $0.id) > (factor.enrolledAt, factor.id) } ?? factors.endIndex
@@ -577,13 +588,11 @@ public final class InMemoryAuthStore: AuthStore {
                 state.identityOwners.removeValue(forKey: ProviderKey(providerID: identity.providerID, providerUID: identity.providerUID))
             }
             if let entry = state.users.removeValue(forKey: id) {
-                for factor in entry.factors {
-                    state.factorOwners.removeValue(forKey: factor.id)
-                    state.failures.removeValue(forKey: factor.id)
-                }
-                for factor in entry.phoneFactors {
-                    state.factorOwners.removeValue(forKey: factor.id)
-                    state.failures.removeValue(forKey: factor.id)
+                for kind in FactorKind.allCases {
+                    for factorID in entry.factorIDs(of: kind) {
+                        state.factorOwners.removeValue(forKey: factorID)
+                        state.failures.removeValue(forKey: factorID)
+                    }
                 }
                 for session in entry.sessionIDs { state.sessions.removeValue(forKey: session) }
             }
