@@ -16,7 +16,7 @@ extension MultiFactorService {
     /// The hints of a sign-in whose first step read `factors`, kind by kind.
     func hints(among factors: SignInFactors) -> [MultiFactorInfo] {
         var hints: [MultiFactorInfo] = []
-        hints.reserveCapacity(factors.totp.count + factors.phone.count)
+        hints.reserveCapacity(FactorKind.allCases.reduce(0) { $0 + factors.count(of: $1) })
         for kind in Self.factorHandlers {
             kind.appendHints(among: factors, to: &hints)
         }

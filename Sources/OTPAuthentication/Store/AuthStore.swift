@@ -226,8 +226,19 @@ public struct SignInFactors: Sendable, Equatable {
         self.phone = phone
     }
 
-    /// Whether the user has no second factor at all.
-    public var isEmpty: Bool { totp.isEmpty && phone.isEmpty }
+    /// Whether the user has no second factor at all: none of any kind, so that a kind added to
+    /// ``FactorKind`` does not compile until it is counted here (or a user with only that kind
+    /// would sign in without a second factor).
+    public var isEmpty: Bool { FactorKind.allCases.allSatisfy { count(of: $0) == 0 } }
+
+    /// How many of the user's factors are of `kind`.
+    public func count(of kind: FactorKind) -> Int {
+        switch kind {
+        case .totp: totp.count
+        case .phone: phone.count
+        case .recoveryCode: 0
+        }
+    }
 }
 
 /// The outcome of
