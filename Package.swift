@@ -385,6 +385,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                // RSA keys of the test service accounts that mint custom tokens.
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .testTarget(name: "OTPCommandSupportTests", dependencies: ["OTPCommandSupport", "OTPQR", "OTPCore"]),

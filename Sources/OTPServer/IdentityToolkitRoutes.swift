@@ -22,6 +22,7 @@ public struct IdentityToolkitRoutes: Sendable {
     let configuration: IdentityToolkitConfiguration
     let refreshTokens: SignedTokenCodec
     let verificationCodes: EmulatorSMSOutbox?
+    let customTokens: CustomTokenVerifier?
     let logger: Logger
     let metrics: IdentityToolkitMetrics
     let throttle: RequestThrottle
@@ -47,15 +48,19 @@ public struct IdentityToolkitRoutes: Sendable {
     ///   - verificationCodes: Under the emulator, the service's SMS sender, whose codes
     ///     `GET /emulator/v1/projects/{project}/verificationCodes` lists; `nil` otherwise, and that
     ///     path then does not exist.
+    ///   - customTokens: What checks the custom tokens of `accounts:signInWithCustomToken`; `nil`
+    ///     for none, which that endpoint then refuses.
     ///   - logger: Receives server failures; never a token, password, code or request body.
     ///   - metricsFactory: Where the codes accepted and refused and the requests refused by
     ///     ``IdentityToolkitConfiguration/limits`` are counted; `nil` for swift-metrics' global
     ///     factory as it is when the routes are made (bootstrap it first).
     public init(
         service: MultiFactorService, tokens: IDTokenIssuer, refreshTokenKeys: SecretSealer, configuration: IdentityToolkitConfiguration,
-        verificationCodes: EmulatorSMSOutbox? = nil, logger: Logger, metricsFactory: (any MetricsFactory)? = nil
+        verificationCodes: EmulatorSMSOutbox? = nil, customTokens: CustomTokenVerifier? = nil, logger: Logger,
+        metricsFactory: (any MetricsFactory)? = nil
     ) {
         self.service = service
+        self.customTokens = customTokens
         self.tokens = tokens
         self.refreshTokens = SignedTokenCodec(keys: refreshTokenKeys, prefix: "otpk1", context: "otpkit-server refresh token:")
         self.configuration = configuration
@@ -101,6 +106,9 @@ public struct IdentityToolkitRoutes: Sendable {
             }
         }
         addPhoneRoutes(to: router)
+        client(router, v1: "accounts:signInWithCustomToken", v3: "verifyCustomToken") { body, source throws(IdentityToolkitError) in
+            try await routes.signInWithCustomToken(body, source: source)
+        }
         addCreateAuthURIRoute(to: router)
         addMultiFactorRoutes(to: router)
         addProjectRoutes(to: router)

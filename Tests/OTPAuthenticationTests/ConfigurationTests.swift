@@ -60,6 +60,7 @@ struct ConfigurationTests {
             (.secondFactorAlreadyEnrolled, 17087, "SECOND_FACTOR_EXISTS"),
             (.maximumSecondFactorCountExceeded, 17088, "SECOND_FACTOR_LIMIT_EXCEEDED"),
             (.unsupportedFirstFactor, 17089, "UNSUPPORTED_FIRST_FACTOR"),
+            (.invalidCustomToken, 17000, "INVALID_CUSTOM_TOKEN"),
             (.invalidUserToken, 17017, "INVALID_ID_TOKEN"),
             (.userTokenExpired, 17021, "TOKEN_EXPIRED"),
             (.requiresRecentLogin, 17014, "CREDENTIAL_TOO_OLD_LOGIN_AGAIN"),

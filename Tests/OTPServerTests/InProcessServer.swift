@@ -24,10 +24,11 @@ struct InProcessServer: Sendable {
     var projectID: String { Self.projectID }
 
     /// Runs `body` against routes under `--emulator` (any API key, `Bearer owner` for admin calls),
-    /// or, with `apiKeys`, as a production server taking those keys.
+    /// or, with `apiKeys`, as a production server taking those keys. Custom tokens of
+    /// `customTokenSigners` are accepted (and under the emulator unsigned ones); with `nil`, none.
     static func with(
         configuration: MultiFactorConfiguration = Self.configuration, limits: RequestLimits = .none, apiKeys: Set<String>? = nil,
-        _ body: @Sendable (InProcessServer) async throws -> Void
+        customTokenSigners: [CustomTokenSigner]? = [], _ body: @Sendable (InProcessServer) async throws -> Void
     ) async throws {
         let clock = ManualAuthClock(1_800_000_000)
         // Under the emulator, text messages go to the outbox the emulator lists, as `otpkit-server`
@@ -41,11 +42,15 @@ struct InProcessServer: Sendable {
         let tokens = await IDTokenIssuer(
             projectID: projectID, signingKeys: IDTokenSigningKeySet(try IDTokenSigningKey.generate(algorithm: .es256)),
             clock: { clock.now() })
+        var customTokens: CustomTokenVerifier?
+        if let customTokenSigners {
+            customTokens = try await CustomTokenVerifier(signers: customTokenSigners, acceptsUnsigned: apiKeys == nil, clock: { clock.now() })
+        }
         let routes = IdentityToolkitRoutes(
             service: service, tokens: tokens, refreshTokenKeys: try SecretSealer(current: SealingKey.random()),
             configuration: IdentityToolkitConfiguration(
                 projectID: projectID, apiKeys: apiKeys ?? [], isEmulator: apiKeys == nil, limits: limits),
-            verificationCodes: outbox, logger: Logger(label: "test"))
+            verificationCodes: outbox, customTokens: customTokens, logger: Logger(label: "test"))
         let router = Router()
         router.add(middleware: NotFoundMiddleware())
         routes.addRoutes(to: router)

@@ -73,6 +73,9 @@ public enum AuthErrorCode: Int, Sendable, Hashable, CaseIterable {
     case maximumSecondFactorCountExceeded = 17088
     /// The first factor cannot be combined with multi-factor authentication (`UNSUPPORTED_FIRST_FACTOR`).
     case unsupportedFirstFactor = 17089
+    /// A custom token is malformed, expired, not signed by a trusted service account, or names no
+    /// usable user id (`INVALID_CUSTOM_TOKEN`).
+    case invalidCustomToken = 17000
     /// The store failed (`INTERNAL_ERROR`).
     case internalError = 17999
 
@@ -112,6 +115,7 @@ public enum AuthErrorCode: Int, Sendable, Hashable, CaseIterable {
         case .quotaExceeded: "QUOTA_EXCEEDED"
         case .maximumSecondFactorCountExceeded: "SECOND_FACTOR_LIMIT_EXCEEDED"
         case .unsupportedFirstFactor: "UNSUPPORTED_FIRST_FACTOR"
+        case .invalidCustomToken: "INVALID_CUSTOM_TOKEN"
         case .internalError: "INTERNAL_ERROR"
         }
     }

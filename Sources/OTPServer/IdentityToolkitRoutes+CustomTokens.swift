@@ -1,0 +1,33 @@
+internal import OTPAuthentication
+
+extension IdentityToolkitRoutes {
+    /// `accounts:signInWithCustomToken` (iOS `verifyCustomToken`): signs in the user a custom token
+    /// names, creating the account when there is none (`isNewUser`), without a second factor, as
+    /// Firebase does; the ID token's `sign_in_provider` is `custom`. The attempt counts against the
+    /// client address's sign-in limit before the token is read.
+    func signInWithCustomToken(_ body: JSONBody, source: String?) async throws(IdentityToolkitError) -> Wire.CustomTokenSignInResponse {
+        let request = try body.decode(Wire.CustomTokenSignInRequest.self)
+        if let tenant = request.tenantId, !tenant.isEmpty {
+            throw IdentityToolkitError("TENANT_ID_MISMATCH", "this server has no tenants: sign in without tenantId")
+        }
+        guard let customTokens else {
+            throw IdentityToolkitError(
+                "OPERATION_NOT_ALLOWED",
+                "this server accepts no custom tokens: start otpkit-server with --custom-token-signer EMAIL=CERTIFICATES_FILE")
+        }
+        try await throttle.admit(.signIn, address: source)
+        let uid: String
+        do {
+            uid = try await customTokens.verify(request.token ?? "")
+        } catch {
+            switch error {
+            case .missing: throw IdentityToolkitError("MISSING_CUSTOM_TOKEN", error.description)
+            case .rejected(let reason): throw IdentityToolkitError("INVALID_CUSTOM_TOKEN", reason)
+            }
+        }
+        let result = try await call { () async throws(AuthError) in try await service.signIn(customTokenUID: uid) }
+        return Wire.CustomTokenSignInResponse(
+            idToken: try await idToken(for: result.user), refreshToken: try refreshToken(for: result.user), expiresIn: String(tokens.lifetime),
+            isNewUser: result.isNewUser)
+    }
+}
