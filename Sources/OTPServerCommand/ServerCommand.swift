@@ -158,6 +158,13 @@ struct ServerCommand: AsyncParsableCommand {
     var identityProviders: [String] = []
 
     @Option(
+        name: .customLong("custom-token-signer"),
+        help: ArgumentHelp(
+            "A service account whose custom tokens (firebase-admin's create_custom_token) accounts:signInWithCustomToken accepts (repeatable): its address and the file of its public certificates as Google publishes them at https://www.googleapis.com/robot/v1/metadata/x509/EMAIL. Under --emulator unsigned custom tokens are accepted too, never otherwise.",
+            valueName: CustomTokenSignerOption.valueHelp))
+    var customTokenSigners: [String] = []
+
+    @Option(
         name: .customLong("test-phone-number"),
         help: ArgumentHelp(
             "A fictional number for phone second factors whose code is fixed (repeatable): no text message is sent to it, and it works with or without an SMS sender. A code still works once per verification and wrong codes count. Never give a real number.",
@@ -174,7 +181,8 @@ struct ServerCommand: AsyncParsableCommand {
             signingAlgorithm: signingAlgorithm, projectID: projectID, apiKeys: apiKeys.nonEmpty, host: host, port: port, emulator: emulator,
             emulatorAllowsRemote: emulatorAllowsRemote ? true : nil, adminTokenFile: adminTokenFile, metricsTokenFile: metricsTokenFile,
             smsCommand: smsCommand, smsArguments: smsArguments.nonEmpty, smsEnvironment: smsEnvironment.nonEmpty,
-            smsWebhook: smsWebhook, identityProviders: identityProviders.nonEmpty, testPhoneNumbers: testPhoneNumbers.nonEmpty)
+            smsWebhook: smsWebhook, identityProviders: identityProviders.nonEmpty, customTokenSigners: customTokenSigners.nonEmpty,
+            testPhoneNumbers: testPhoneNumbers.nonEmpty)
         var options = limitOptions.applied(to: layer)
         options.purgeInterval = purgeInterval
         return options
@@ -299,12 +307,21 @@ struct ServerCommand: AsyncParsableCommand {
             await housekeeping.run(every: .seconds(purgeInterval))
         }
         defer { purges.cancel() }
+        var customTokens: CustomTokenVerifier?
+        if settings.emulator || !settings.customTokenSigners.isEmpty {
+            do {
+                customTokens = try await CustomTokenVerifier(
+                    signers: settings.customTokenSigners, acceptsUnsigned: settings.emulator, clock: { clock.now() })
+            } catch {
+                throw ServerFailure("--custom-token-signer: \(error)")
+            }
+        }
         let routes = IdentityToolkitRoutes(
             service: service, tokens: tokens, refreshTokenKeys: database.codeDigestKeys ?? database.sealer,
             configuration: IdentityToolkitConfiguration(
                 projectID: settings.projectID, apiKeys: Set(settings.apiKeys), isEmulator: settings.emulator, adminToken: settings.adminToken,
                 limits: settings.limits, trustedProxies: Set(settings.trustedProxies)),
-            verificationCodes: phone.outbox, logger: logger)
+            verificationCodes: phone.outbox, customTokens: customTokens, logger: logger)
         let requestTimeout = settings.requestTimeout
         let router = Router(context: ServerRequestContext.self)
         router.add(middleware: NotFoundMiddleware())

@@ -33,6 +33,8 @@ struct ServerSettings: Sendable {
     var smsEnvironment: [String]
     var smsWebhook: String?
     var identityProviders: [IdentityProviderOption]
+    /// The service accounts whose custom tokens are accepted, their certificates read.
+    var customTokenSigners: [CustomTokenSigner]
     /// Number → fixed code.
     var testPhoneNumbers: [String: String]
     /// The per-address and per-account limits in force.
@@ -108,6 +110,15 @@ struct ServerSettings: Sendable {
             providers.append(option)
         }
         identityProviders = providers
+        customTokenSigners = try (layer.customTokenSigners ?? []).map { (argument) throws(ValidationError) in
+            try CustomTokenSignerOption(parsing: argument).signer
+        }
+        var keyIDs: Set<String> = []
+        for signer in customTokenSigners {
+            for kid in signer.keys.keys where !keyIDs.insert(kid).inserted {
+                throw ValidationError("--custom-token-signer: two service accounts have a key of id \(kid): give each service account once")
+            }
+        }
         testPhoneNumbers = try TestPhoneNumberOption.parse(layer.testPhoneNumbers ?? [])
         limits = try Self.limits(layer, emulator: emulator)
         codeSendsPerAccount = layer.codeSendsPerAccount

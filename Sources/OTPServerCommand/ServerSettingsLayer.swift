@@ -24,6 +24,7 @@ struct ServerSettingsLayer: Sendable, Equatable {
     var smsEnvironment: [String]?
     var smsWebhook: String?
     var identityProviders: [String]?
+    var customTokenSigners: [String]?
     var testPhoneNumbers: [String]?
     var signInsPerAddress: Int?
     var signInsPerAccount: Int?

@@ -183,3 +183,29 @@ import Testing
         }
     }
 }
+
+@Suite struct CustomTokenSignerTests {
+    @Test(arguments: [
+        ("[]", "not a JSON object"),
+        ("{}", "holds no certificate"),
+        (#"{"k":1}"#, "not a string"),
+        (#"{"k":"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----"}"#, "not an RSA certificate"),
+    ])
+    func documentsThatAreNoCertificatesAreRefusedSayingWhy(_ document: String, _ expected: String) {
+        #expect {
+            try CustomTokenSigner(email: CustomTokenRouteTests.email, certificatesJSON: Data(document.utf8))
+        } throws: { error in
+            "\(error)".contains(expected)
+        }
+    }
+
+    @Test func anAddressThatIsNoneAndAKeyIDTwiceAreRefused() async throws {
+        #expect(throws: CustomTokenSignerError.invalidEmail("minter")) {
+            try CustomTokenSigner(email: "minter", certificatesJSON: Data("{}".utf8))
+        }
+        let account = try CustomTokenRouteTests.ServiceAccount()
+        await #expect(throws: CustomTokenSignerError.duplicateKeyID("key-1")) {
+            _ = try await CustomTokenVerifier(signers: [try account.signer, try account.signer], acceptsUnsigned: false, clock: { 0 })
+        }
+    }
+}
