@@ -65,6 +65,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
         // Already in the graph through jwt-kit; named for the test identity provider's RSA keys and the tests' SHA-256.
         .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"6.0.0"),
+        // Already in the graph through jwt-kit; named for the X.509 certificates of otpkit-server's
+        // session-cookie keys, which firebase-admin reads as Google publishes them.
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         // otpkit-server's HTTP layer: Hummingbird 2's router on SwiftNIO, and swift-service-lifecycle
         // for start-up and a graceful shutdown on SIGTERM.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -207,6 +210,7 @@ let package = Package(
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 // RSA key generation for the signing key (jwt-kit signs with swift-crypto's RSA).
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -11,6 +11,9 @@ public enum IDTokenError: Error, Sendable, Equatable, CustomStringConvertible {
     case expired
     /// The token could not be signed (the key or the encoder failed).
     case signingFailed
+    /// A session cookie was asked of a server whose signing key is not RSA: firebase-admin
+    /// verifies cookies as RS256 only.
+    case sessionCookieNeedsRS256
 
     public var description: String {
         switch self {
@@ -19,6 +22,8 @@ public enum IDTokenError: Error, Sendable, Equatable, CustomStringConvertible {
         case .wrongProject: "the ID token was issued for another project"
         case .expired: "the ID token has expired: refresh it or sign in again"
         case .signingFailed: "the server could not sign an ID token"
+        case .sessionCookieNeedsRS256:
+            "session cookies are RS256, as firebase-admin verifies them, and this server signs with ES256: rotate to an RS256 key (otpkit-server rotate-signing-key --algorithm RS256)"
         }
     }
 }

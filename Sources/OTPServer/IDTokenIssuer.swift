@@ -170,6 +170,47 @@ public final class IDTokenIssuer: Sendable {
         return claims
     }
 
+    /// The issuer of the project's session cookies (Firebase's).
+    public var sessionCookieIssuer: String { "https://session.firebase.google.com/" + projectID }
+
+    /// A session cookie (firebase-admin's `create_session_cookie`) for the user of the verified ID
+    /// token `claims`: its claims, issued by ``sessionCookieIssuer`` now for `duration` seconds,
+    /// with the sign-in time kept, signed RS256 by the signing key.
+    ///
+    /// - Throws: ``IDTokenError/sessionCookieNeedsRS256`` when the signing key is not RSA.
+    public func sessionCookie(from claims: IDTokenClaims, duration: Int64) async throws(IDTokenError) -> String {
+        guard signingKeys.signing.algorithm == .rs256 else { throw .sessionCookieNeedsRS256 }
+        var cookie = claims
+        let now = clock()
+        cookie.issuer = sessionCookieIssuer
+        cookie.issuedAt = now
+        cookie.expiresAt = now + duration
+        return try await sign(cookie)
+    }
+
+    /// The certificates session cookies verify with, `{"<kid>": "<PEM>"}` as Google publishes
+    /// them at `…/v3/relyingparty/publicKeys`: every kept RSA key's, each in a self-signed
+    /// certificate.
+    public func sessionCookieCertificatesJSON() throws -> String {
+        let now = clock()
+        var certificates: [String: String] = [:]
+        for key in signingKeys.keys {
+            if let pem = try key.certificatePEM(at: now) { certificates[key.kid] = pem }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(certificates), as: UTF8.self)
+    }
+
+    /// The keys session cookies verify with as a JSON Web Key Set (`/v1/sessionCookiePublicKeys`):
+    /// every kept RSA key.
+    public func sessionCookieKeySetJSON() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let keys = try signingKeys.keys.filter { $0.algorithm == .rs256 }.map { key in try key.jwk }
+        return String(decoding: try encoder.encode(JWKS(keys: keys)), as: UTF8.self)
+    }
+
     /// The key set clients verify tokens with (RFC 7517), every kept key, as JSON.
     public func keySetJSON() throws -> String {
         let encoder = JSONEncoder()

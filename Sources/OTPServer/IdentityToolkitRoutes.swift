@@ -106,6 +106,7 @@ public struct IdentityToolkitRoutes: Sendable {
             }
         }
         addPhoneRoutes(to: router)
+        addSessionCookieRoutes(to: router)
         client(router, v1: "accounts:signInWithCustomToken", v3: "verifyCustomToken") { body, source throws(IdentityToolkitError) in
             try await routes.signInWithCustomToken(body, source: source)
         }
@@ -185,7 +186,7 @@ public struct IdentityToolkitRoutes: Sendable {
     }
 
     /// The administrator's credential and the project of the path.
-    private func checkAdminRequest<Context: RequestContext>(_ request: Request, context: Context) throws(IdentityToolkitError) {
+    func checkAdminRequest<Context: RequestContext>(_ request: Request, context: Context) throws(IdentityToolkitError) {
         try checkAdmin(request)
         guard context.parameters.get("project") == configuration.projectID else {
             throw IdentityToolkitError(status: .notFound, "PROJECT_NOT_FOUND", "this server serves project \(configuration.projectID) only")
@@ -219,8 +220,13 @@ public struct IdentityToolkitRoutes: Sendable {
     }
 
     private func keySet() -> Response {
+        publishedKeys(tokens.keySetJSON)
+    }
+
+    /// A document of public keys, `body` as it is now.
+    func publishedKeys(_ body: () throws -> String) -> Response {
         do {
-            let body = try tokens.keySetJSON()
+            let body = try body()
             // Five minutes rather than Google's hours: a rotated key signs at once, and a verifier
             // that keeps the set as long as this allows (rather than fetch it again for an unknown
             // kid) refuses the new key's tokens until then.
@@ -228,7 +234,7 @@ public struct IdentityToolkitRoutes: Sendable {
                 status: .ok, headers: [.contentType: "application/json; charset=UTF-8", .cacheControl: "public, max-age=300"],
                 body: .init(byteBuffer: ByteBuffer(string: body)))
         } catch {
-            return errorResponse(IdentityToolkitError(status: .internalServerError, "INTERNAL_ERROR", "the key set could not be written"))
+            return errorResponse(IdentityToolkitError(status: .internalServerError, "INTERNAL_ERROR", "the keys could not be written"))
         }
     }
 }

@@ -26,9 +26,11 @@ struct InProcessServer: Sendable {
     /// Runs `body` against routes under `--emulator` (any API key, `Bearer owner` for admin calls),
     /// or, with `apiKeys`, as a production server taking those keys. Custom tokens of
     /// `customTokenSigners` are accepted (and under the emulator unsigned ones); with `nil`, none.
+    /// ID tokens are signed ES256 (cheaper to make) unless `signingAlgorithm` says otherwise.
     static func with(
         configuration: MultiFactorConfiguration = Self.configuration, limits: RequestLimits = .none, apiKeys: Set<String>? = nil,
-        customTokenSigners: [CustomTokenSigner]? = [], _ body: @Sendable (InProcessServer) async throws -> Void
+        customTokenSigners: [CustomTokenSigner]? = [], signingAlgorithm: IDTokenSigningAlgorithm = .es256,
+        _ body: @Sendable (InProcessServer) async throws -> Void
     ) async throws {
         let clock = ManualAuthClock(1_800_000_000)
         // Under the emulator, text messages go to the outbox the emulator lists, as `otpkit-server`
@@ -40,7 +42,7 @@ struct InProcessServer: Sendable {
         }
         let service = try MultiFactorService(configuration: configuration, store: InMemoryAuthStore(), clock: clock, smsSender: outbox)
         let tokens = await IDTokenIssuer(
-            projectID: projectID, signingKeys: IDTokenSigningKeySet(try IDTokenSigningKey.generate(algorithm: .es256)),
+            projectID: projectID, signingKeys: IDTokenSigningKeySet(try IDTokenSigningKey.generate(algorithm: signingAlgorithm)),
             clock: { clock.now() })
         var customTokens: CustomTokenVerifier?
         if let customTokenSigners {
