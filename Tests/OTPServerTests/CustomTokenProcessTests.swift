@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func theEmulatorTakesFirebaseAdminsUnsignedTokens() async throws {
-        try await ServerProcess.with { server in
+        try await InProcessServer.with(live: true) { server in
             let minted = try await server.firebaseAdmin(#"print(json.dumps({"token": auth.create_custom_token("emu-user").decode()}))"#)
             let token = try #require(minted["token"] as? String)
             let signedIn = try await server.post(Self.path, #"{"token":"\#(token)","returnSecureToken":true}"#)

@@ -39,7 +39,7 @@ import Testing
         """
 
     @Test func updateUserChangesAndRemovesAttributes() async throws {
-        try await ServerProcess.with { server in
+        try await InProcessServer.with(signingAlgorithm: .rs256, live: true) { server in
             let out = try await server.firebaseAdmin(Self.updateScript)
             let uid = try #require(out["uid"] as? String)
             let updated = try #require(out["updated"] as? [String: Any])
@@ -119,7 +119,7 @@ import Testing
         """
 
     @Test func revokedTokensFailCheckRevokedAndRefreshWhileFreshOnesPass() async throws {
-        try await ServerProcess.with { server in
+        try await InProcessServer.with(signingAlgorithm: .rs256, live: true) { server in
             let created = try await server.post(
                 ClientEndpointTests.signUp, #"{"email":"ida@example.com","password":"long enough","returnSecureToken":true}"#)
             let uid = try #require(created.json["localId"] as? String, "\(created.body)")
@@ -143,7 +143,8 @@ import Testing
             let looked = try await server.post(ClientEndpointTests.lookup, #"{"idToken":"\#(token)"}"#)
             #expect(looked.errorMessage?.hasPrefix("TOKEN_EXPIRED") == true, "\(looked.body)")
 
-            // A new sign-in gets tokens that pass.
+            // A new sign-in, after the revocation's second by the server's clock, gets tokens that pass.
+            server.clock.set(max(server.clock.now(), Int64(validAfter / 1000) + 1))
             let signedIn = try await server.post(
                 ClientEndpointTests.signIn, #"{"email":"ida@example.com","password":"long enough","returnSecureToken":true}"#)
             let fresh = try #require(signedIn.json["idToken"] as? String, "\(signedIn.body)")
@@ -169,7 +170,7 @@ import Testing
         """
 
     @Test func listUsersPagesThroughEveryUserOnce() async throws {
-        try await ServerProcess.with { server in
+        try await InProcessServer.with(signingAlgorithm: .rs256, live: true) { server in
             let out = try await server.firebaseAdmin(Self.listScript)
             let created = try #require(out["created"] as? [String])
             #expect(created.count == 7)
@@ -180,9 +181,9 @@ import Testing
             #expect(out["firstEmail"] as? String == "user0@example.com")
 
             let batchGet = "/identitytoolkit.googleapis.com/v1/projects/\(server.projectID)/accounts:batchGet"
-            let tooMany = try await server.post(batchGet + "?maxResults=1001", "", headers: Self.admin, method: .GET)
+            let tooMany = try await server.post(batchGet + "?maxResults=1001", "", headers: Self.admin, method: .get)
             #expect(tooMany.errorMessage?.hasPrefix("INVALID_ARGUMENT") == true, "\(tooMany.body)")
-            let anonymous = try await server.post(batchGet, "", method: .GET)
+            let anonymous = try await server.post(batchGet, "", method: .get)
             #expect(anonymous.status == 401, "\(anonymous.body)")
         }
     }
@@ -210,7 +211,7 @@ import Testing
         """
 
     @Test func getUserByPhoneNumberAndGetUsers() async throws {
-        try await ServerProcess.with { server in
+        try await InProcessServer.with(signingAlgorithm: .rs256, live: true) { server in
             let out = try await server.firebaseAdmin(Self.lookupScript)
             #expect(out["byPhone"] as? String == "by-phone")
             #expect(out["unknownPhone"] as? String == "UserNotFoundError")
@@ -247,7 +248,7 @@ import Testing
         """
 
     @Test func deleteUsersRemovesThemAndReportsFailures() async throws {
-        try await ServerProcess.with { server in
+        try await InProcessServer.with(signingAlgorithm: .rs256, live: true) { server in
             let out = try await server.firebaseAdmin(Self.deleteScript)
             #expect(out["success"] as? Int == 2)
             #expect(out["failure"] as? Int == 1)

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import OTPAuthentication
+import OTPCore
 import OTPSealing
 import OTPServer
 import Testing
@@ -21,18 +22,25 @@ struct InProcessServer: Sendable {
     let clock: ManualAuthClock
     let service: MultiFactorService
     let client: any TestClientProtocol
+    /// The loopback port of a ``live`` server, which clients nobody here wrote reach; 0 for routes
+    /// driven through the router alone.
+    let port: Int
     var projectID: String { Self.projectID }
 
     /// Runs `body` against routes under `--emulator` (any API key, `Bearer owner` for admin calls),
     /// or, with `apiKeys`, as a production server taking those keys. Custom tokens of
     /// `customTokenSigners` are accepted (and under the emulator unsigned ones); with `nil`, none.
     /// ID tokens are signed ES256 (cheaper to make) unless `signingAlgorithm` says otherwise.
+    ///
+    /// `live` serves the routes on a loopback port, in process, for clients that need one (Python's
+    /// firebase-admin, PyJWT), with the clock starting at the real time, which they check tokens
+    /// against; otherwise requests go through the router alone and the clock starts at a fixed time.
     static func with(
         configuration: MultiFactorConfiguration = Self.configuration, limits: RequestLimits = .none, apiKeys: Set<String>? = nil,
-        customTokenSigners: [CustomTokenSigner]? = [], signingAlgorithm: IDTokenSigningAlgorithm = .es256,
+        customTokenSigners: [CustomTokenSigner]? = [], signingAlgorithm: IDTokenSigningAlgorithm = .es256, live: Bool = false,
         _ body: @Sendable (InProcessServer) async throws -> Void
     ) async throws {
-        let clock = ManualAuthClock(1_800_000_000)
+        let clock = ManualAuthClock(live ? TOTP.currentUnixTime() : 1_800_000_000)
         // Under the emulator, text messages go to the outbox the emulator lists, as `otpkit-server`
         // sends them; a production server's routes get the configuration's phone settings alone.
         let outbox = apiKeys == nil ? EmulatorSMSOutbox() : nil
@@ -56,8 +64,9 @@ struct InProcessServer: Sendable {
         let router = Router()
         router.add(middleware: NotFoundMiddleware())
         routes.addRoutes(to: router)
-        try await Application(router: router).test(.router) { client in
-            try await body(InProcessServer(clock: clock, service: service, client: client))
+        // HummingbirdTesting's live server listens on "localhost", port 0.
+        try await Application(router: router).test(live ? .live : .router) { client in
+            try await body(InProcessServer(clock: clock, service: service, client: client, port: client.port ?? 0))
         }
     }
 

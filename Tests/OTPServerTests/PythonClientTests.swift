@@ -24,7 +24,7 @@ import Testing
             probe.status == 0,
             "PyJWT with its RSA support is missing: install the Debian packages python3-jwt and python3-cryptography (bash .ci/install does): \(probe.stderr)"
         )
-        try await ServerProcess.with { server in
+        try await InProcessServer.with(signingAlgorithm: .rs256, live: true) { server in
             let created = try await server.post(
                 ClientEndpointTests.signUp, #"{"email":"py@example.com","password":"long enough","returnSecureToken":true}"#)
             let token = try #require(created.json["idToken"] as? String, "\(created.body)")
@@ -99,7 +99,7 @@ import Testing
         """
 
     @Test func firebaseAdminManagesUsersAndVerifiesTokens() async throws {
-        try await ServerProcess.with { server in
+        try await InProcessServer.with(signingAlgorithm: .rs256, live: true) { server in
             let created = try await server.post(
                 ClientEndpointTests.signUp, #"{"email":"frank@example.com","password":"long enough","returnSecureToken":true}"#)
             let token = try #require(created.json["idToken"] as? String, "\(created.body)")

@@ -14,8 +14,6 @@ struct ServerProcess {
     let directory: TemporaryDirectory
     let client: HTTPClient
 
-    var base: String { "http://127.0.0.1:\(port)" }
-
     struct Answer {
         let status: Int
         let body: String

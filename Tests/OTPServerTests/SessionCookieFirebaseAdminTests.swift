@@ -2,11 +2,11 @@ import Foundation
 import OTPTestUtilities
 import Testing
 
-/// Session cookies made and verified by firebase-admin-python against the built `otpkit-server`:
+/// Session cookies made and verified by firebase-admin-python against the routes served on loopback:
 /// `create_session_cookie` through the server, and `verify_session_cookie` outside the emulator,
 /// where it checks the signature, the key id and the lifetime against the certificates the server
 /// publishes (its `COOKIE_CERT_URI` pointed at the server, since Google's is not this server).
-@Suite struct SessionCookieProcessTests {
+@Suite struct SessionCookieFirebaseAdminTests {
     /// Verifies the cookie `sys.argv[2]` and a tampered copy outside the emulator, with the
     /// certificates at `sys.argv[3]`. The client is made under the emulator (outside it, making
     /// one needs Google credentials), after which the emulator's host is forgotten: from then on
@@ -37,7 +37,7 @@ import Testing
         """
 
     @Test func firebaseAdminMakesACookieAndVerifiesItsSignatureOutsideTheEmulator() async throws {
-        try await ServerProcess.with { server in
+        try await InProcessServer.with(signingAlgorithm: .rs256, live: true) { server in
             let (uid, idToken) = try await server.verifiedUser("mia@example.com")
             let made = try await server.firebaseAdmin(
                 """
@@ -50,7 +50,7 @@ import Testing
             let verified = try await ProcessRunner.run(
                 python,
                 ["-c", Self.verifyScript, server.projectID, cookie, server.base + "/www.googleapis.com/identitytoolkit/v3/relyingparty/publicKeys"],
-                environment: ["PYTHONPATH": ServerProcess.firebaseAdminPath, "FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:\(server.port)"])
+                environment: ["PYTHONPATH": ServerProcess.firebaseAdminPath, "FIREBASE_AUTH_EMULATOR_HOST": server.hostAndPort])
             try #require(verified.status == 0, "firebase-admin could not verify: \(verified)")
             let answer = try #require(try JSONSerialization.jsonObject(with: Data(verified.standardOutput)) as? [String: Any])
             #expect(answer["uid"] as? String == uid)
