@@ -82,7 +82,7 @@ import Testing
         """
 
     @Test func firebaseAdminDeletesThePasswordProvider() async throws {
-        try await ServerProcess.with { server in
+        try await InProcessServer.with(signingAlgorithm: .rs256, live: true) { server in
             let out = try await server.firebaseAdmin(Self.deleteScript)
             #expect(out["providers"] as? [String] == ["phone"], "\(out)")
             #expect(out["email"] is NSNull, "\(out)")

@@ -3,7 +3,7 @@ import OTPServer
 import OTPTestUtilities
 import Testing
 
-/// Custom claims through the built executable: firebase-admin-python's `set_custom_user_claims`
+/// Custom claims through the routes served on loopback: firebase-admin-python's `set_custom_user_claims`
 /// read back by `get_user` and by `verify_id_token` on a token refreshed afterwards; raw lookups
 /// (admin and client) and sign-in tokens carrying them; each malformed, oversized or reserved
 /// claim refused with Firebase's code and nothing written.
@@ -27,7 +27,7 @@ import Testing
         """
 
     @Test func firebaseAdminSetsClaimsThatLookupsAndLaterTokensCarry() async throws {
-        try await ServerProcess.with { server in
+        try await InProcessServer.with(signingAlgorithm: .rs256, live: true) { server in
             let (uid, earlier, refreshToken) = try await server.passwordUser("cy@example.com")
             let set = try await server.firebaseAdmin(Self.setScript, [uid])
             #expect(set["before"] is NSNull, "\(set)")
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func badClaimsAreRefusedWithFirebasesCodesAndNothingWritten() async throws {
-        try await ServerProcess.with { server in
+        try await InProcessServer.with(signingAlgorithm: .rs256, live: true) { server in
             let (uid, idToken, _) = try await server.passwordUser("dee@example.com")
             let kept = #"{"team":"blue"}"#
             let set = try await server.adminUpdate(["localId": uid, "customAttributes": kept])

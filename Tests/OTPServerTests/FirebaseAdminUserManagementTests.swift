@@ -4,7 +4,7 @@ import OTPTestUtilities
 import Testing
 
 /// firebase-admin-python's user management (`update_user`, `revoke_refresh_tokens`, `list_users`,
-/// `get_user_by_phone_number`, `get_users`, `delete_users`) against the built executable, with
+/// `get_user_by_phone_number`, `get_users`, `delete_users`) against the routes served on loopback, with
 /// `FIREBASE_AUTH_EMULATOR_HOST` pointing at it; what the SDK reads back is what the test checks.
 @Suite struct FirebaseAdminUserManagementTests {
     static let admin = [("Authorization", "Bearer owner")]

@@ -2,7 +2,7 @@ import Foundation
 import OTPTestUtilities
 import Testing
 
-/// Clients nobody here wrote, against the running executable: PyJWT (Debian's python3-jwt) checks
+/// Clients nobody here wrote, against the routes served on loopback: PyJWT (Debian's python3-jwt) checks
 /// an issued ID token against the server's key set, and firebase-admin-python (PyPI, installed by
 /// `.ci/install`) manages users with `FIREBASE_AUTH_EMULATOR_HOST` pointing at the server.
 @Suite struct PythonClientTests {
