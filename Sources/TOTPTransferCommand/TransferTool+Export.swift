@@ -62,11 +62,11 @@ extension TransferTool {
             switch format {
             case .aegis:
                 let bytes = try Self.aegisExport(entries, passwordFile: passwordFile)
-                files += try write(bytes, to: output)
+                files += try NewFile.write(bytes, to: output)
             case .uriList:
                 var text = ""
                 for entry in entries { text += entry.account.string + "\n" }
-                files += try write(Array(text.utf8), to: output)
+                files += try NewFile.write(Array(text.utf8), to: output)
             case .googleQR:
                 let export: GoogleMigrationExport
                 do {
@@ -83,7 +83,7 @@ extension TransferTool {
                     if let output {
                         let png: [UInt8]
                         do { png = try code.pngData() } catch { throw CommandFailure(error) }
-                        files += try write(png, to: "\(output)-\(index + 1).png")
+                        files += try NewFile.write(png, to: "\(output)-\(index + 1).png")
                     } else {
                         StandardStreams.writeOutput("Code \(index + 1) of \(export.uris.count):\n" + code.utf8String())
                     }
@@ -117,31 +117,6 @@ extension TransferTool {
             } catch {
                 throw CommandFailure(error)
             }
-        }
-
-        /// Writes `bytes` to a new file of mode 0600 (or standard output): the path written.
-        func write(_ bytes: [UInt8], to path: String?) throws(CommandFailure) -> [String] {
-            guard let path else {
-                StandardStreams.writeOutput(String(decoding: bytes, as: UTF8.self))
-                return []
-            }
-            let file: POSIXFile
-            do {
-                file = try POSIXFile.createNew(path, mode: 0o600)
-            } catch {
-                throw error.isAlreadyExisting
-                    ? .cannotCreate("\(path) exists: remove it or choose another name")
-                    : .cannotCreate("cannot create \(path): \(error)")
-            }
-            do throws(POSIXFile.Failure) {
-                try bytes.withBytes { buffer throws(POSIXFile.Failure) in try file.writeAll(buffer) }
-                try file.synchronize()
-                try file.close()
-            } catch {
-                try? file.close()
-                throw .cannotCreate("cannot write \(path): \(error)")
-            }
-            return [path]
         }
     }
 }

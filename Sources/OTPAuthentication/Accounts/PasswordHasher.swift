@@ -24,7 +24,7 @@ public struct PasswordHasher: Sendable {
     }
 
     static let saltByteCount = 16
-    static let keyByteCount = 32
+    package static let keyByteCount = 32
     static let prefix = "$scrypt$"
 
     /// The cost of new hashes.
@@ -89,12 +89,12 @@ public struct PasswordHasher: Sendable {
     }
 
     /// A stored hash taken apart; `nil` for anything that is not exactly this format.
-    struct StoredHash {
-        let parameters: PasswordHashParameters
-        let salt: [UInt8]
-        let key: [UInt8]
+    package struct StoredHash {
+        package let parameters: PasswordHashParameters
+        package let salt: [UInt8]
+        package let key: [UInt8]
 
-        init?(_ encoded: String) {
+        package init?(_ encoded: String) {
             guard encoded.hasPrefix(PasswordHasher.prefix) else { return nil }
             let fields = encoded.dropFirst(PasswordHasher.prefix.count).split(separator: "$", omittingEmptySubsequences: false)
             guard fields.count == 3 else { return nil }
