@@ -118,6 +118,7 @@ public struct IdentityToolkitRoutes: Sendable {
         admin(router, ":delete") { body throws(IdentityToolkitError) in try await routes.adminDelete(body) }
         admin(router, ":update") { body throws(IdentityToolkitError) in try await routes.adminUpdate(body) }
         admin(router, ":batchDelete") { body throws(IdentityToolkitError) in try await routes.adminBatchDelete(body) }
+        admin(router, ":batchCreate") { body throws(IdentityToolkitError) in try await routes.adminBatchCreate(body) }
         router.get(RouterPath(Self.adminAccounts + ":batchGet")) { request, context in
             await routes.respond {
                 () async throws(IdentityToolkitError) -> any Encodable in

@@ -4,6 +4,8 @@ public enum PasswordHashError: Error, Hashable, Sendable, CustomStringConvertibl
     case parametersOutOfRange(logN: Int, r: Int, p: Int)
     /// OpenSSL failed to produce random bytes or to derive the key.
     case cryptoFailure(String)
+    /// A hash brought by an import has a part this hasher does not take; the text says which.
+    case unusableImport(String)
 
     /// A one-line message.
     public var description: String {
@@ -12,6 +14,8 @@ public enum PasswordHashError: Error, Hashable, Sendable, CustomStringConvertibl
             "scrypt parameters ln=\(logN), r=\(r), p=\(p) are out of range: ln must be \(PasswordHashParameters.logNRange.lowerBound) to \(PasswordHashParameters.logNRange.upperBound), r \(PasswordHashParameters.rRange.lowerBound) to \(PasswordHashParameters.rRange.upperBound), p \(PasswordHashParameters.pRange.lowerBound) to \(PasswordHashParameters.pRange.upperBound)"
         case .cryptoFailure(let what):
             "OpenSSL failure while hashing a password: \(what)"
+        case .unusableImport(let what):
+            "the imported password hash has \(what)"
         }
     }
 }

@@ -10,6 +10,8 @@ internal import OTPCore
 ///
 /// A hash is a PHC string, `$scrypt$ln=16,r=8,p=1$SALT$HASH` (16 random salt bytes and a 32-byte
 /// key, both Base64 without padding), so the parameters travel with it and can be raised later.
+/// Hashes imported from elsewhere (``standardScryptHash(derivedKey:salt:n:r:p:)``) may have other
+/// salt and key lengths; they are re-hashed in this form at their owner's next sign-in.
 public struct PasswordHasher: Sendable {
     /// What checking a password against a stored hash found.
     public enum Verification: Hashable, Sendable {
@@ -48,10 +50,32 @@ public struct PasswordHasher: Sendable {
     /// Checks `password` against `encoded`, comparing the derived keys in constant time.
     public func verify(_ password: String, against encoded: String) -> Verification {
         guard let stored = StoredHash(encoded) else { return .unusableHash }
-        guard let key = try? Self.derive(password, salt: stored.salt, parameters: stored.parameters) else { return .unusableHash }
+        guard let key = try? Self.derive(password, salt: stored.salt, parameters: stored.parameters, keyByteCount: stored.key.count) else {
+            return .unusableHash
+        }
         let matches = key.withUnsafeBytes { ConstantTime.equal(Array($0), stored.key) }
         guard matches else { return .doesNotMatch }
-        return .matches(needsRehash: stored.parameters != parameters)
+        return .matches(needsRehash: stored.parameters != parameters || stored.key.count != Self.keyByteCount)
+    }
+
+    /// The stored form of a hash made elsewhere with standard scrypt (Firebase's `STANDARD_SCRYPT`,
+    /// OTPKit's own export): the derived key and the salt it was made with, at N = `n` (a power of
+    /// two), block size `r` and parallelism `p`.
+    /// - Throws: ``PasswordHashError/parametersOutOfRange(logN:r:p:)`` for parameters this hasher
+    ///   does not take, ``PasswordHashError/unusableImport(_:)`` for a salt or key of a length it
+    ///   does not take.
+    public static func standardScryptHash(derivedKey: [UInt8], salt: [UInt8], n: Int, r: Int, p: Int) throws(PasswordHashError) -> String {
+        guard n > 1, n & (n - 1) == 0 else { throw .unusableImport("N = \(n), which scrypt needs to be a power of two") }
+        let parameters = try PasswordHashParameters(logN: n.trailingZeroBitCount, r: r, p: p)
+        guard StoredHash.saltLengths.contains(salt.count) else {
+            throw .unusableImport(
+                "a salt of \(salt.count) bytes: \(StoredHash.saltLengths.lowerBound) to \(StoredHash.saltLengths.upperBound) are taken")
+        }
+        guard StoredHash.keyLengths.contains(derivedKey.count) else {
+            throw .unusableImport(
+                "a derived key of \(derivedKey.count) bytes: \(StoredHash.keyLengths.lowerBound) to \(StoredHash.keyLengths.upperBound) are taken")
+        }
+        return Self.prefix + parameters.description + "$" + Self.base64(salt) + "$" + Self.base64(derivedKey)
     }
 
     /// Does the work of a verification at the hasher's cost and finds nothing: what a sign-in with
@@ -67,7 +91,9 @@ public struct PasswordHasher: Sendable {
 
     private static let placeholderSalt = [UInt8](repeating: 0x5A, count: saltByteCount)
 
-    private static func derive(_ password: String, salt: [UInt8], parameters: PasswordHashParameters) throws(PasswordHashError) -> SecureBytes {
+    private static func derive(
+        _ password: String, salt: [UInt8], parameters: PasswordHashParameters, keyByteCount: Int = keyByteCount
+    ) throws(PasswordHashError) -> SecureBytes {
         let bytes = Array(password.utf8)
         do {
             return try bytes.withBytes { passwordBytes throws(PasswordKDF.Failure) in
@@ -90,6 +116,10 @@ public struct PasswordHasher: Sendable {
 
     /// A stored hash taken apart; `nil` for anything that is not exactly this format.
     package struct StoredHash {
+        /// The salt and key lengths a stored hash may have: this hasher's own, and what imports bring.
+        static let saltLengths = 8...64
+        static let keyLengths = 16...64
+
         package let parameters: PasswordHashParameters
         package let salt: [UInt8]
         package let key: [UInt8]
@@ -106,8 +136,8 @@ public struct PasswordHasher: Sendable {
             }
             guard values.count == 3, let logN = values["ln"], let r = values["r"], let p = values["p"],
                 let parameters = try? PasswordHashParameters(logN: logN, r: r, p: p),
-                let salt = Self.decode(fields[1]), salt.count >= 8, let key = Self.decode(fields[2]),
-                key.count == PasswordHasher.keyByteCount
+                let salt = Self.decode(fields[1]), Self.saltLengths.contains(salt.count), let key = Self.decode(fields[2]),
+                Self.keyLengths.contains(key.count)
             else { return nil }
             self.parameters = parameters
             self.salt = salt

@@ -1,0 +1,112 @@
+internal import Foundation
+internal import OTPAuthentication
+
+extension IdentityToolkitRoutes {
+    /// `POST /v1/projects/{project}/accounts:batchCreate` (firebase-admin's `import_users`): up to
+    /// 1000 accounts made as they are, each whole or not at all, with per-account reasons in
+    /// `error` (HTTP 200 even then, as Firebase answers). Password hashes are taken as
+    /// `STANDARD_SCRYPT` (what `totp account export` writes); Firebase's own `SCRYPT` and the
+    /// other algorithms are refused whole, and so is `allowOverwrite`: existing accounts are never
+    /// written over. Second factors (`mfaInfo`) are not imported: such a user is refused, saying so.
+    func adminBatchCreate(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.BatchCreateResponse {
+        let request = try body.decode(Wire.BatchCreateRequest.self)
+        guard let users = request.users, !users.isEmpty else {
+            throw IdentityToolkitError("MISSING_USER_ACCOUNT", "give the accounts to import in users")
+        }
+        guard users.count <= AccountAdministration.maximumImportCount else {
+            throw IdentityToolkitError("INVALID_ARGUMENT", "give at most \(AccountAdministration.maximumImportCount) users at once")
+        }
+        if request.allowOverwrite == true {
+            throw IdentityToolkitError("INVALID_ARGUMENT", "existing accounts are never overwritten here: delete them first, then import")
+        }
+        var ids: Set<String> = []
+        for user in users {
+            if let id = user.localId, !ids.insert(id).inserted { throw IdentityToolkitError("DUPLICATE_LOCAL_ID", id) }
+        }
+        let hashing = try Self.importedHashing(request)
+        var failures: [Wire.BatchCreateResponse.Failure] = []
+        var accepted: [(index: Int, account: ImportedAccount)] = []
+        for (index, user) in users.enumerated() {
+            do {
+                accepted.append((index, try Self.importedAccount(user, hashing: hashing)))
+            } catch {
+                failures.append(.init(index: index, message: error.detail))
+            }
+        }
+        let refused = try await call { () async throws(AuthError) in try await service.administration.importAccounts(accepted.map(\.account)) }
+        failures += refused.map { .init(index: accepted[$0.index].index, message: $0.message) }
+        failures.sort { $0.index < $1.index }
+        return Wire.BatchCreateResponse(error: failures.isEmpty ? nil : failures)
+    }
+
+    /// STANDARD_SCRYPT's parameters, `nil` when the request names no algorithm.
+    private static func importedHashing(_ request: Wire.BatchCreateRequest) throws(IdentityToolkitError) -> (n: Int, r: Int, p: Int, length: Int)? {
+        guard let algorithm = request.hashAlgorithm, !algorithm.isEmpty else { return nil }
+        guard algorithm == "STANDARD_SCRYPT" else {
+            throw IdentityToolkitError(
+                "INVALID_HASH_ALGORITHM",
+                "this server imports STANDARD_SCRYPT password hashes (what totp account export writes), not \(algorithm.prefix(40)): import those users without passwordHash, and they reset their passwords"
+            )
+        }
+        guard let n = request.cpuMemCost?.value, let r = request.blockSize?.value, let p = request.parallelization?.value,
+            let length = request.dkLen?.value
+        else {
+            throw IdentityToolkitError("INVALID_ARGUMENT", "STANDARD_SCRYPT needs cpuMemCost, blockSize, parallelization and dkLen")
+        }
+        guard let n = Int(exactly: n), let r = Int(exactly: r), let p = Int(exactly: p), let length = Int(exactly: length), length > 0 else {
+            throw IdentityToolkitError("INVALID_ARGUMENT", "cpuMemCost, blockSize, parallelization and dkLen must be positive whole numbers")
+        }
+        return (n, r, p, length)
+    }
+
+    /// One user as the service imports it; a refusal names what is wrong with it.
+    private static func importedAccount(
+        _ user: Wire.BatchCreateRequest.User, hashing: (n: Int, r: Int, p: Int, length: Int)?
+    ) throws(IdentityToolkitError) -> ImportedAccount {
+        guard let id = user.localId, !id.isEmpty else { throw IdentityToolkitError("INVALID_ARGUMENT", "localId is missing") }
+        if let factors = user.mfaInfo, !factors.isEmpty {
+            throw IdentityToolkitError(
+                "INVALID_ARGUMENT", "second factors (mfaInfo) are not imported: import the user without them, and the user enrolls again")
+        }
+        var passwordHash: String?
+        if let hash = user.passwordHash, !hash.isEmpty {
+            guard let hashing else { throw IdentityToolkitError("INVALID_ARGUMENT", "a passwordHash needs the request's hashAlgorithm") }
+            guard let key = Self.base64(hash), let salt = user.salt.flatMap(Self.base64) else {
+                throw IdentityToolkitError("INVALID_ARGUMENT", "passwordHash and salt must be base64")
+            }
+            guard key.count == hashing.length else {
+                throw IdentityToolkitError("INVALID_ARGUMENT", "the passwordHash has \(key.count) bytes and dkLen says \(hashing.length)")
+            }
+            do {
+                passwordHash = try PasswordHasher.standardScryptHash(derivedKey: key, salt: salt, n: hashing.n, r: hashing.r, p: hashing.p)
+            } catch {
+                throw IdentityToolkitError("INVALID_ARGUMENT", error.description)
+            }
+        }
+        var claims: String?
+        if let attributes = user.customAttributes {
+            if case .set(let serialized) = try CustomClaims.change(attributes) { claims = serialized }
+        }
+        // Firebase's export lists the password and the phone among the providers; both come from
+        // their own fields.
+        let identities = (user.providerUserInfo ?? []).compactMap { provider -> ProviderIdentity? in
+            guard let providerID = provider.providerId, let rawID = provider.rawId, !rawID.isEmpty,
+                providerID != EmailAuthProvider.id, providerID != PhoneAuthProvider.id
+            else { return nil }
+            return ProviderIdentity(providerID: providerID, providerUID: rawID, email: provider.email, displayName: provider.displayName)
+        }
+        return ImportedAccount(
+            id: id, email: user.email.flatMap { $0.isEmpty ? nil : $0 }, isEmailVerified: user.emailVerified ?? false,
+            displayName: user.displayName, photoURL: user.photoUrl, isDisabled: user.disabled ?? false,
+            createdAt: user.createdAt.map { $0.value / 1000 }, lastSignInAt: user.lastLoginAt.map { $0.value / 1000 },
+            phoneNumber: user.phoneNumber.flatMap { $0.isEmpty ? nil : $0 }, customAttributes: claims, passwordHash: passwordHash,
+            identities: identities)
+    }
+
+    /// Standard or URL-safe base64, padded or not.
+    private static func base64(_ text: String) -> [UInt8]? {
+        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
+        return Data(base64Encoded: standard).map(Array.init)
+    }
+}

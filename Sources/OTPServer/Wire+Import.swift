@@ -1,0 +1,54 @@
+extension Wire {
+    /// `accounts:batchCreate` as firebase-admin's `import_users` sends it; only what this server
+    /// reads is named, and unknown keys are ignored as elsewhere.
+    struct BatchCreateRequest: Decodable {
+        struct User: Decodable {
+            struct Provider: Decodable {
+                var providerId: String?
+                var rawId: String?
+                var email: String?
+                var displayName: String?
+            }
+
+            /// Only counted: second factors are not imported.
+            struct SecondFactor: Decodable {}
+
+            var localId: String?
+            var email: String?
+            var emailVerified: Bool?
+            /// Base64, standard or URL-safe (firebase-admin sends the latter).
+            var passwordHash: String?
+            var salt: String?
+            var displayName: String?
+            var photoUrl: String?
+            var disabled: Bool?
+            /// Milliseconds.
+            var createdAt: Int64Value?
+            var lastLoginAt: Int64Value?
+            var phoneNumber: String?
+            var customAttributes: String?
+            var providerUserInfo: [Provider]?
+            var mfaInfo: [SecondFactor]?
+        }
+
+        var users: [User]?
+        var hashAlgorithm: String?
+        /// STANDARD_SCRYPT's N, block size, parallelism and derived key length.
+        var cpuMemCost: Int64Value?
+        var blockSize: Int64Value?
+        var parallelization: Int64Value?
+        var dkLen: Int64Value?
+        var allowOverwrite: Bool?
+    }
+
+    struct BatchCreateResponse: Encodable {
+        struct Failure: Encodable {
+            var index: Int
+            var message: String
+        }
+
+        var kind = "identitytoolkit#UploadAccountResponse"
+        /// Left out when every account was made.
+        var error: [Failure]?
+    }
+}

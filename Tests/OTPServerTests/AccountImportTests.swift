@@ -1,0 +1,129 @@
+import Foundation
+import OTPAuthentication
+import Testing
+
+/// `projects/{project}:accounts:batchCreate` (firebase-admin's `import_users`): users with
+/// `STANDARD_SCRYPT` password hashes made by CPython's scrypt sign in with their passwords, and
+/// every account the import cannot make is named with its reason while the others are made.
+@Suite struct AccountImportTests {
+    static let path = "/identitytoolkit.googleapis.com/v1/projects/demo-otpkit/accounts:batchCreate"
+    static let owner = [("Authorization", "Bearer owner")]
+
+    /// Hashes `sys.argv[2]` with hashlib's scrypt at N = 2^14 (below this server's cost, so the
+    /// first sign-in re-hashes it), imports it with firebase-admin as uid `imported-1` beside an
+    /// account without a password, and reports what `import_users` answered.
+    static let importScript = """
+        import base64, hashlib, os
+        password = sys.argv[2].encode()
+        salt = os.urandom(16)
+        key = hashlib.scrypt(password, salt=salt, n=16384, r=8, p=1, dklen=32, maxmem=2**26)
+        users = [
+            auth.ImportUserRecord("imported-1", email="imported@example.com", email_verified=True, display_name="Imported",
+                                  password_hash=key, password_salt=salt, custom_claims={"plan": "pro"},
+                                  provider_data=[auth.UserProvider(uid="g-123", provider_id="google.com", email="imported@example.com")]),
+            auth.ImportUserRecord("imported-2", email="nopassword@example.com"),
+        ]
+        hash_alg = auth.UserImportHash.standard_scrypt(memory_cost=16384, parallelization=1, block_size=8, derived_key_length=32)
+        result = auth.import_users(users, hash_alg=hash_alg)
+        print(json.dumps({"success": result.success_count, "failure": result.failure_count,
+                          "errors": [[e.index, e.reason] for e in result.errors]}))
+        """
+
+    @Test func firebaseAdminImportsUsersWhoThenSignInWithTheirPasswords() async throws {
+        try await InProcessServer.with(signingAlgorithm: .rs256, live: true) { server in
+            let imported = try await server.firebaseAdmin(Self.importScript, ["correct horse battery"])
+            #expect(imported["success"] as? Int == 2, "\(imported)")
+            #expect(imported["failure"] as? Int == 0, "\(imported)")
+
+            let wrong = try await server.post(
+                ClientEndpointTests.signIn, #"{"email":"imported@example.com","password":"not it","returnSecureToken":true}"#)
+            #expect(wrong.errorMessage?.hasPrefix("INVALID_LOGIN_CREDENTIALS") == true, "\(wrong.body)")
+            let signedIn = try await server.post(
+                ClientEndpointTests.signIn, #"{"email":"imported@example.com","password":"correct horse battery","returnSecureToken":true}"#)
+            #expect(signedIn.status == 200, "\(signedIn.body)")
+            #expect(signedIn.json["localId"] as? String == "imported-1")
+            // Re-hashed at this server's cost while the password was at hand.
+            let details = try #require(try await server.service.administration.accountDetails(id: "imported-1"))
+            #expect(details.account.passwordHash?.hasPrefix("$scrypt$ln=10,r=8,p=1$") == true, "\(details.account.passwordHash ?? "none")")
+            #expect(details.account.customAttributes == #"{"plan": "pro"}"# || details.account.customAttributes == #"{"plan":"pro"}"#)
+            #expect(details.providerData.map(\.providerID).sorted() == ["google.com", "password"])
+            let got = try await server.firebaseAdmin(
+                #"u = auth.get_user("imported-1"); print(json.dumps({"name": u.display_name, "verified": u.email_verified, "claims": u.custom_claims}))"#
+            )
+            #expect(got["name"] as? String == "Imported")
+            #expect(got["verified"] as? Bool == true)
+            #expect((got["claims"] as? [String: Any])?["plan"] as? String == "pro")
+        }
+    }
+
+    /// A user of `fields` as JSON.
+    static func user(_ fields: [String: Any]) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: fields, options: .sortedKeys), as: UTF8.self)
+    }
+
+    @Test func eachAccountThatCannotBeMadeIsNamedAndTheOthersAreMade() async throws {
+        try await InProcessServer.with { server in
+            try await server.verifiedAccount("taken@example.com")
+            let key = Data(repeating: 7, count: 32).base64EncodedString()
+            let salt = Data(repeating: 9, count: 16).base64EncodedString()
+            let users = [
+                try Self.user(["localId": "ok-1", "email": "ok@example.com"]),
+                try Self.user(["localId": "bad-email", "email": "not an address"]),
+                try Self.user(["localId": "taken", "email": "TAKEN@example.com"]),
+                try Self.user(["localId": "mfa", "email": "mfa@example.com", "mfaInfo": [["phoneInfo": "+15555550100"]]]),
+                try Self.user(["localId": "short-key", "email": "k@example.com", "passwordHash": "AAAA", "salt": salt]),
+                try Self.user(["localId": "no-email", "passwordHash": key, "salt": salt]),
+                try Self.user(["localId": "claims", "email": "c@example.com", "customAttributes": #"{"iss":"x"}"#]),
+                try Self.user(["localId": "ok-2", "email": "ok2@example.com", "passwordHash": key, "salt": salt]),
+            ]
+            let body =
+                #"{"hashAlgorithm":"STANDARD_SCRYPT","cpuMemCost":1024,"blockSize":8,"parallelization":1,"dkLen":32,"users":["#
+                + users.joined(separator: ",") + "]}"
+            let answer = try await server.post(Self.path, body, headers: Self.owner)
+            #expect(answer.status == 200, "\(answer.body)")
+            let errors = try #require(answer.json["error"] as? [[String: Any]], "\(answer.body)")
+            let byIndex = Dictionary(uniqueKeysWithValues: errors.map { ($0["index"] as? Int ?? -1, $0["message"] as? String ?? "") })
+            #expect(byIndex.keys.sorted() == [1, 2, 3, 4, 5, 6], "\(answer.body)")
+            #expect(byIndex[1] == "email is invalid")
+            #expect(byIndex[2] == "email exists in other account in database")
+            #expect(byIndex[3]?.contains("mfaInfo") == true)
+            #expect(byIndex[4]?.contains("dkLen") == true)
+            #expect(byIndex[5] == "a password needs an email address")
+            #expect(byIndex[6]?.contains("iss") == true)
+            for made in ["ok-1", "ok-2"] { #expect(try await server.service.administration.accountDetails(id: made) != nil, "\(made)") }
+            for refused in ["bad-email", "taken", "mfa", "short-key", "no-email", "claims"] {
+                #expect(try await server.service.administration.accountDetails(id: refused) == nil, "\(refused) was made")
+            }
+            // An existing uid is never overwritten.
+            let again = try await server.post(Self.path, #"{"users":[{"localId":"ok-1","email":"other@example.com"}]}"#, headers: Self.owner)
+            #expect(
+                (again.json["error"] as? [[String: Any]])?.first?["message"] as? String
+                    == "localId belongs to an existing account - can not overwrite.")
+            #expect(try await server.service.administration.accountDetails(id: "ok-1")?.account.email == "ok@example.com")
+        }
+    }
+
+    @Test func requestsThatCannotBeImportedAreRefusedWhole() async throws {
+        try await InProcessServer.with { server in
+            let cases: [(String, String)] = [
+                (#"{"users":[]}"#, "MISSING_USER_ACCOUNT"),
+                (#"{"users":[{"localId":"a"},{"localId":"a"}]}"#, "DUPLICATE_LOCAL_ID : a"),
+                (#"{"users":[{"localId":"a"}],"allowOverwrite":true}"#, "INVALID_ARGUMENT"),
+                (#"{"users":[{"localId":"a"}],"hashAlgorithm":"SCRYPT","signerKey":"AA==","rounds":8,"memoryCost":14}"#, "INVALID_HASH_ALGORITHM"),
+                (#"{"users":[{"localId":"a"}],"hashAlgorithm":"STANDARD_SCRYPT"}"#, "INVALID_ARGUMENT"),
+                (
+                    #"{"users":["# + (0...1000).map { #"{"localId":"u\#($0)"}"# }.joined(separator: ",") + "]}",
+                    "INVALID_ARGUMENT : give at most 1000"
+                ),
+            ]
+            for (body, expected) in cases {
+                let refused = try await server.post(Self.path, body, headers: Self.owner)
+                #expect(refused.status == 400, "\(body.prefix(80)): \(refused.body)")
+                #expect(refused.errorMessage?.hasPrefix(expected) == true, "\(body.prefix(80)): \(refused.body)")
+            }
+            #expect(try await server.service.administration.accountDetails(id: "a") == nil)
+            let anonymous = try await server.post(Self.path, #"{"users":[{"localId":"b"}]}"#)
+            #expect(anonymous.status == 401, "an administrator's call: \(anonymous.body)")
+        }
+    }
+}
