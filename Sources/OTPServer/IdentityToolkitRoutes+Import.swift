@@ -5,9 +5,9 @@ extension IdentityToolkitRoutes {
     /// `POST /v1/projects/{project}/accounts:batchCreate` (firebase-admin's `import_users`): up to
     /// 1000 accounts made as they are, each whole or not at all, with per-account reasons in
     /// `error` (HTTP 200 even then, as Firebase answers). Password hashes are taken as
-    /// `STANDARD_SCRYPT` (what `totp account export` writes); Firebase's own `SCRYPT` and the
-    /// other algorithms are refused whole, and so is `allowOverwrite`: existing accounts are never
-    /// written over. Second factors (`mfaInfo`) are not imported: such a user is refused, saying so.
+    /// `STANDARD_SCRYPT` (what `totp account export` writes) and as Firebase's own `SCRYPT` of a
+    /// project the service is configured with (``FirebaseHashConfig``); the other algorithms are
+    /// refused whole, and so is `allowOverwrite`: existing accounts are never written over. Second factors (`mfaInfo`) are not imported: such a user is refused, saying so.
     func adminBatchCreate(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.BatchCreateResponse {
         let request = try body.decode(Wire.BatchCreateRequest.self)
         guard let users = request.users, !users.isEmpty else {
@@ -23,7 +23,7 @@ extension IdentityToolkitRoutes {
         for user in users {
             if let id = user.localId, !ids.insert(id).inserted { throw IdentityToolkitError("DUPLICATE_LOCAL_ID", id) }
         }
-        let hashing = try Self.importedHashing(request)
+        let hashing = try Self.importedHashing(request, configured: service.configuration.passwords.firebaseHashConfigs)
         var failures: [Wire.BatchCreateResponse.Failure] = []
         var accepted: [(index: Int, account: ImportedAccount)] = []
         for (index, user) in users.enumerated() {
@@ -39,13 +39,24 @@ extension IdentityToolkitRoutes {
         return Wire.BatchCreateResponse(error: failures.isEmpty ? nil : failures)
     }
 
-    /// STANDARD_SCRYPT's parameters, `nil` when the request names no algorithm.
-    private static func importedHashing(_ request: Wire.BatchCreateRequest) throws(IdentityToolkitError) -> (n: Int, r: Int, p: Int, length: Int)? {
+    /// How an import's hashes are made.
+    enum ImportedHashing {
+        /// Standard scrypt: N, block size, parallelism and the derived key's length.
+        case standardScrypt(n: Int, r: Int, p: Int, length: Int)
+        /// Firebase's modified scrypt of a configured project.
+        case firebaseScrypt(FirebaseHashConfig)
+    }
+
+    /// The request's hashing, `nil` when it names no algorithm.
+    private static func importedHashing(
+        _ request: Wire.BatchCreateRequest, configured: [FirebaseHashConfig]
+    ) throws(IdentityToolkitError) -> ImportedHashing? {
         guard let algorithm = request.hashAlgorithm, !algorithm.isEmpty else { return nil }
+        if algorithm == "SCRYPT" { return .firebaseScrypt(try firebaseConfig(request, configured: configured)) }
         guard algorithm == "STANDARD_SCRYPT" else {
             throw IdentityToolkitError(
                 "INVALID_HASH_ALGORITHM",
-                "this server imports STANDARD_SCRYPT password hashes (what totp account export writes), not \(algorithm.prefix(40)): import those users without passwordHash, and they reset their passwords"
+                "this server imports SCRYPT (Firebase's) and STANDARD_SCRYPT password hashes, not \(algorithm.prefix(40)): import those users without passwordHash, and they reset their passwords"
             )
         }
         guard let n = request.cpuMemCost?.value, let r = request.blockSize?.value, let p = request.parallelization?.value,
@@ -56,12 +67,38 @@ extension IdentityToolkitRoutes {
         guard let n = Int(exactly: n), let r = Int(exactly: r), let p = Int(exactly: p), let length = Int(exactly: length), length > 0 else {
             throw IdentityToolkitError("INVALID_ARGUMENT", "cpuMemCost, blockSize, parallelization and dkLen must be positive whole numbers")
         }
-        return (n, r, p, length)
+        return .standardScrypt(n: n, r: r, p: p, length: length)
+    }
+
+    /// The Firebase project a SCRYPT import names, when the service is configured with it: its
+    /// users could not sign in otherwise, since the signer key is never stored with the hashes.
+    private static func firebaseConfig(_ request: Wire.BatchCreateRequest, configured: [FirebaseHashConfig]) throws(IdentityToolkitError)
+        -> FirebaseHashConfig
+    {
+        guard let key = request.signerKey.flatMap(Self.base64), let rounds = request.rounds?.value, let memoryCost = request.memoryCost?.value,
+            let separator = Self.base64(request.saltSeparator ?? "")
+        else {
+            throw IdentityToolkitError("INVALID_ARGUMENT", "SCRYPT needs signerKey and saltSeparator in base64, rounds and memoryCost")
+        }
+        let named: FirebaseHashConfig
+        do {
+            named = try FirebaseHashConfig(
+                signerKey: key, saltSeparator: separator, rounds: Int(clamping: rounds), memoryCost: Int(clamping: memoryCost))
+        } catch {
+            throw IdentityToolkitError("INVALID_ARGUMENT", error.description)
+        }
+        guard configured.contains(named) else {
+            throw IdentityToolkitError(
+                "INVALID_HASH_ALGORITHM",
+                "this server is not configured with this Firebase project's password hash parameters, without which its users could not sign in: start otpkit-server with --firebase-hash-config FILE (the hash_config the Firebase console shows under Password hash parameters)"
+            )
+        }
+        return named
     }
 
     /// One user as the service imports it; a refusal names what is wrong with it.
     private static func importedAccount(
-        _ user: Wire.BatchCreateRequest.User, hashing: (n: Int, r: Int, p: Int, length: Int)?
+        _ user: Wire.BatchCreateRequest.User, hashing: ImportedHashing?
     ) throws(IdentityToolkitError) -> ImportedAccount {
         guard let id = user.localId, !id.isEmpty else { throw IdentityToolkitError("INVALID_ARGUMENT", "localId is missing") }
         if let factors = user.mfaInfo, !factors.isEmpty {
@@ -74,13 +111,20 @@ extension IdentityToolkitRoutes {
             guard let key = Self.base64(hash), let salt = user.salt.flatMap(Self.base64) else {
                 throw IdentityToolkitError("INVALID_ARGUMENT", "passwordHash and salt must be base64")
             }
-            guard key.count == hashing.length else {
-                throw IdentityToolkitError("INVALID_ARGUMENT", "the passwordHash has \(key.count) bytes and dkLen says \(hashing.length)")
-            }
             do {
-                passwordHash = try PasswordHasher.standardScryptHash(derivedKey: key, salt: salt, n: hashing.n, r: hashing.r, p: hashing.p)
+                switch hashing {
+                case .standardScrypt(let n, let r, let p, let length):
+                    guard key.count == length else {
+                        throw IdentityToolkitError("INVALID_ARGUMENT", "the passwordHash has \(key.count) bytes and dkLen says \(length)")
+                    }
+                    passwordHash = try PasswordHasher.standardScryptHash(derivedKey: key, salt: salt, n: n, r: r, p: p)
+                case .firebaseScrypt(let config):
+                    passwordHash = try PasswordHasher.firebaseScryptHash(key, salt: salt, config: config)
+                }
+            } catch let error as IdentityToolkitError {
+                throw error
             } catch {
-                throw IdentityToolkitError("INVALID_ARGUMENT", error.description)
+                throw IdentityToolkitError("INVALID_ARGUMENT", "\(error)")
             }
         }
         var claims: String?

@@ -38,6 +38,12 @@ extension Wire {
         var blockSize: Int64Value?
         var parallelization: Int64Value?
         var dkLen: Int64Value?
+        /// SCRYPT's (Firebase's own): the project's signer key and salt separator (base64), rounds
+        /// and memory cost.
+        var signerKey: String?
+        var saltSeparator: String?
+        var rounds: Int64Value?
+        var memoryCost: Int64Value?
         var allowOverwrite: Bool?
     }
 

@@ -165,6 +165,13 @@ struct ServerCommand: AsyncParsableCommand {
     var customTokenSigners: [String] = []
 
     @Option(
+        name: .customLong("firebase-hash-config"),
+        help: ArgumentHelp(
+            "A Firebase project's password hash parameters, as its console shows them under Users, Password hash parameters (repeatable): users imported from it with its SCRYPT hashes (accounts:batchCreate) sign in with them, and are re-hashed in OTPKit's form as they do. The file holds the project's signer key: keep it as private as the sealing key.",
+            valueName: "file"))
+    var firebaseHashConfigs: [String] = []
+
+    @Option(
         name: .customLong("test-phone-number"),
         help: ArgumentHelp(
             "A fictional number for phone second factors whose code is fixed (repeatable): no text message is sent to it, and it works with or without an SMS sender. A code still works once per verification and wrong codes count. Never give a real number.",
@@ -182,7 +189,7 @@ struct ServerCommand: AsyncParsableCommand {
             emulatorAllowsRemote: emulatorAllowsRemote ? true : nil, adminTokenFile: adminTokenFile, metricsTokenFile: metricsTokenFile,
             smsCommand: smsCommand, smsArguments: smsArguments.nonEmpty, smsEnvironment: smsEnvironment.nonEmpty,
             smsWebhook: smsWebhook, identityProviders: identityProviders.nonEmpty, customTokenSigners: customTokenSigners.nonEmpty,
-            testPhoneNumbers: testPhoneNumbers.nonEmpty)
+            firebaseHashConfigs: firebaseHashConfigs.nonEmpty, testPhoneNumbers: testPhoneNumbers.nonEmpty)
         var options = limitOptions.applied(to: layer)
         options.purgeInterval = purgeInterval
         return options
@@ -290,7 +297,9 @@ struct ServerCommand: AsyncParsableCommand {
             for verifier in verifiers { try? await verifier.shutdown() }
         }
         let service = try MultiFactorService(
-            configuration: MultiFactorConfiguration(phone: phone.settings), store: database, clock: clock, smsSender: phone.sender,
+            configuration: MultiFactorConfiguration(
+                phone: phone.settings, passwords: PasswordSettings(firebaseHashConfigs: settings.firebaseHashConfigs)), store: database, clock: clock,
+            smsSender: phone.sender,
             identityProviders: tokenVerifiers(verifiers, emulator: settings.emulator), logger: logger)
         let tokens = await IDTokenIssuer(
             projectID: settings.projectID, signingKeys: signingKeys, clock: { clock.now() }, refresh: { signingKeyFile.changedKeys() })

@@ -35,6 +35,8 @@ struct ServerSettings: Sendable {
     var identityProviders: [IdentityProviderOption]
     /// The service accounts whose custom tokens are accepted, their certificates read.
     var customTokenSigners: [CustomTokenSigner]
+    /// The Firebase projects whose imported password hashes sign in, their files read.
+    var firebaseHashConfigs: [FirebaseHashConfig]
     /// Number → fixed code.
     var testPhoneNumbers: [String: String]
     /// The per-address and per-account limits in force.
@@ -112,6 +114,9 @@ struct ServerSettings: Sendable {
         identityProviders = providers
         customTokenSigners = try (layer.customTokenSigners ?? []).map { (argument) throws(ValidationError) in
             try CustomTokenSignerOption(parsing: argument).signer
+        }
+        firebaseHashConfigs = try (layer.firebaseHashConfigs ?? []).map { (path) throws(ValidationError) in
+            try FirebaseHashConfigOption.read(path)
         }
         var keyIDs: Set<String> = []
         for signer in customTokenSigners {

@@ -25,6 +25,7 @@ struct ServerSettingsLayer: Sendable, Equatable {
     var smsWebhook: String?
     var identityProviders: [String]?
     var customTokenSigners: [String]?
+    var firebaseHashConfigs: [String]?
     var testPhoneNumbers: [String]?
     var signInsPerAddress: Int?
     var signInsPerAccount: Int?

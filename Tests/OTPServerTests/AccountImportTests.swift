@@ -56,6 +56,53 @@ import Testing
         }
     }
 
+    /// Imports, with firebase-admin, the user of firebase/scrypt's README (its password
+    /// `user1password`) under the project parameters of that README.
+    static let firebaseScriptImport = """
+        import base64
+        user = auth.ImportUserRecord(
+            "fb-1", email="fb@example.com", email_verified=True,
+            password_hash=base64.b64decode("lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ=="),
+            password_salt=base64.b64decode("42xEC+ixf3L2lw=="))
+        hash_alg = auth.UserImportHash.scrypt(
+            key=base64.b64decode(sys.argv[2]), salt_separator=base64.b64decode("Bw=="), rounds=8, memory_cost=14)
+        result = auth.import_users([user], hash_alg=hash_alg)
+        print(json.dumps({"success": result.success_count, "errors": [[e.index, e.reason] for e in result.errors]}))
+        """
+
+    @Test func firebaseHashesOfAConfiguredProjectSignInAndAreReHashed() async throws {
+        var configuration = InProcessServer.configuration
+        configuration.passwords.firebaseHashConfigs = [try FirebaseHashConfig(parsing: FirebaseHashConfigExample.consoleText)]
+        try await InProcessServer.with(configuration: configuration, signingAlgorithm: .rs256, live: true) { server in
+            let imported = try await server.firebaseAdmin(Self.firebaseScriptImport, [FirebaseHashConfigExample.signerKey])
+            #expect(imported["success"] as? Int == 1, "\(imported)")
+            let wrong = try await server.post(
+                ClientEndpointTests.signIn, #"{"email":"fb@example.com","password":"hunter2","returnSecureToken":true}"#)
+            #expect(wrong.errorMessage?.hasPrefix("INVALID_LOGIN_CREDENTIALS") == true, "\(wrong.body)")
+            #expect(try await server.service.administration.accountDetails(id: "fb-1")?.account.passwordHash?.hasPrefix("$firebase-scrypt$") == true)
+            let signedIn = try await server.post(
+                ClientEndpointTests.signIn, #"{"email":"fb@example.com","password":"user1password","returnSecureToken":true}"#)
+            #expect(signedIn.status == 200, "\(signedIn.body)")
+            // Re-hashed in OTPKit's form: the project's key is not needed for this user again.
+            #expect(try await server.service.administration.accountDetails(id: "fb-1")?.account.passwordHash?.hasPrefix("$scrypt$") == true)
+            let again = try await server.post(
+                ClientEndpointTests.signIn, #"{"email":"fb@example.com","password":"user1password","returnSecureToken":true}"#)
+            #expect(again.status == 200, "\(again.body)")
+        }
+        // Without the project's parameters the import is refused whole, saying how to give them.
+        try await InProcessServer.with(signingAlgorithm: .rs256, live: true) { server in
+            let refused = try await server.firebaseAdmin(
+                """
+                try:
+                    exec(sys.argv[3])
+                except firebase_admin.exceptions.FirebaseError as error:
+                    print(json.dumps({"error": str(error)}))
+                """, [FirebaseHashConfigExample.signerKey, Self.firebaseScriptImport])
+            #expect((refused["error"] as? String)?.contains("--firebase-hash-config") == true, "\(refused)")
+            #expect(try await server.service.administration.accountDetails(id: "fb-1") == nil)
+        }
+    }
+
     /// A user of `fields` as JSON.
     static func user(_ fields: [String: Any]) throws -> String {
         String(decoding: try JSONSerialization.data(withJSONObject: fields, options: .sortedKeys), as: UTF8.self)
@@ -126,4 +173,18 @@ import Testing
             #expect(anonymous.status == 401, "an administrator's call: \(anonymous.body)")
         }
     }
+}
+
+/// The project parameters of firebase/scrypt's README, as the Firebase console shows them.
+enum FirebaseHashConfigExample {
+    static let signerKey = "jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA=="
+    static let consoleText = """
+        hash_config {
+          algorithm: SCRYPT,
+          base64_signer_key: \(signerKey),
+          base64_salt_separator: Bw==,
+          rounds: 8,
+          mem_cost: 14,
+        }
+        """
 }

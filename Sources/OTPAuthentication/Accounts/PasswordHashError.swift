@@ -6,6 +6,9 @@ public enum PasswordHashError: Error, Hashable, Sendable, CustomStringConvertibl
     case cryptoFailure(String)
     /// A hash brought by an import has a part this hasher does not take; the text says which.
     case unusableImport(String)
+    /// A Firebase project's hash parameters (``FirebaseHashConfig``) are missing a part or have
+    /// one out of range; the text says which.
+    case invalidFirebaseHashConfig(String)
 
     /// A one-line message.
     public var description: String {
@@ -16,6 +19,8 @@ public enum PasswordHashError: Error, Hashable, Sendable, CustomStringConvertibl
             "OpenSSL failure while hashing a password: \(what)"
         case .unusableImport(let what):
             "the imported password hash has \(what)"
+        case .invalidFirebaseHashConfig(let what):
+            "the Firebase password hash parameters have \(what)"
         }
     }
 }

@@ -35,6 +35,9 @@ public struct PasswordSettings: Sendable, Hashable {
     /// The most password requests waiting for a place among ``maximumConcurrentHashes``; one more
     /// is refused at once with `tooManyRequests`, so that a flood costs no memory either.
     public var maximumWaitingHashes: Int
+    /// The Firebase projects whose password hashes imported users sign in with
+    /// (``FirebaseHashConfig``), until their first sign-in re-hashes them; none by default.
+    public var firebaseHashConfigs: [FirebaseHashConfig]
 
     /// One fewer than the cores online, at least one.
     public static var defaultConcurrentHashes: Int {
@@ -50,7 +53,8 @@ public struct PasswordSettings: Sendable, Hashable {
         sourceWindow: Int64 = 3600,
         knownSourceLifetime: Int64 = 30 * 86_400,
         maximumConcurrentHashes: Int = PasswordSettings.defaultConcurrentHashes,
-        maximumWaitingHashes: Int = 64
+        maximumWaitingHashes: Int = 64,
+        firebaseHashConfigs: [FirebaseHashConfig] = []
     ) {
         self.hashParameters = hashParameters
         self.minimumLength = minimumLength
@@ -60,5 +64,6 @@ public struct PasswordSettings: Sendable, Hashable {
         self.knownSourceLifetime = knownSourceLifetime
         self.maximumConcurrentHashes = maximumConcurrentHashes
         self.maximumWaitingHashes = maximumWaitingHashes
+        self.firebaseHashConfigs = firebaseHashConfigs
     }
 }

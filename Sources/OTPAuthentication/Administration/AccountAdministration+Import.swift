@@ -44,7 +44,10 @@ extension AccountAdministration {
             address = normalized
         }
         if let hash = imported.passwordHash {
-            guard PasswordHasher.StoredHash(hash) != nil else { return "the password hash is not one this server reads" }
+            let passwords = service.configuration.passwords
+            guard PasswordHasher(parameters: passwords.hashParameters, firebaseHashConfigs: passwords.firebaseHashConfigs).reads(hash) else {
+                return "the password hash is not one this server reads"
+            }
             guard address != nil else { return "a password needs an email address" }
         }
         var phone: ProviderIdentity?

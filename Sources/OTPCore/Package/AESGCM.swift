@@ -170,11 +170,11 @@ package enum AESGCM {
         guard count == tagByteCount else { throw .invalidLength(what: "tag", byteCount: count, expected: tagByteCount) }
     }
 
-    private static func bytes(_ buffer: UnsafeRawBufferPointer) -> UnsafePointer<UInt8>? {
+    static func bytes(_ buffer: UnsafeRawBufferPointer) -> UnsafePointer<UInt8>? {
         buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
     }
 
-    private static func mutableBytes(_ buffer: UnsafeMutableRawBufferPointer) -> UnsafeMutablePointer<UInt8>? {
+    static func mutableBytes(_ buffer: UnsafeMutableRawBufferPointer) -> UnsafeMutablePointer<UInt8>? {
         buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
     }
 }
