@@ -1,21 +1,14 @@
 import Foundation
 import OTPAuthentication
+import OTPTestUtilities
 import Testing
 
 /// Firebase's modified scrypt against the known values published with firebase/scrypt (its
 /// README and its tests), and the console's hash_config text.
 @Suite("Firebase's scrypt")
 struct FirebaseHashConfigTests {
-    static let signerKey = "jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA=="
-    static let consoleText = """
-        hash_config {
-          algorithm: SCRYPT,
-          base64_signer_key: \(signerKey),
-          base64_salt_separator: Bw==,
-          rounds: 8,
-          mem_cost: 14,
-        }
-        """
+    static let signerKey = FirebaseHashConfigExample.signerKey
+    static let consoleText = FirebaseHashConfigExample.consoleText
 
     @Test(arguments: [
         (

@@ -1,5 +1,6 @@
 import Foundation
 import OTPAuthentication
+import OTPTestUtilities
 import Testing
 
 /// `projects/{project}:accounts:batchCreate` (firebase-admin's `import_users`): users with
@@ -173,18 +174,4 @@ import Testing
             #expect(anonymous.status == 401, "an administrator's call: \(anonymous.body)")
         }
     }
-}
-
-/// The project parameters of firebase/scrypt's README, as the Firebase console shows them.
-enum FirebaseHashConfigExample {
-    static let signerKey = "jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA=="
-    static let consoleText = """
-        hash_config {
-          algorithm: SCRYPT,
-          base64_signer_key: \(signerKey),
-          base64_salt_separator: Bw==,
-          rounds: 8,
-          mem_cost: 14,
-        }
-        """
 }
