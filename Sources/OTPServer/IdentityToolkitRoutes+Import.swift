@@ -6,7 +6,7 @@ extension IdentityToolkitRoutes {
     /// 1000 accounts made as they are, each whole or not at all, with per-account reasons in
     /// `error` (HTTP 200 even then, as Firebase answers). Password hashes are taken as
     /// `STANDARD_SCRYPT` (what `totp account export` writes) and as Firebase's own `SCRYPT` of a
-    /// project the service is configured with (``FirebaseHashConfig``); the other algorithms are
+    /// project the service is configured with (OTPAuthentication's `FirebaseHashConfig`); the other algorithms are
     /// refused whole, and so is `allowOverwrite`: existing accounts are never written over. Second factors (`mfaInfo`) are not imported: such a user is refused, saying so.
     func adminBatchCreate(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.BatchCreateResponse {
         let request = try body.decode(Wire.BatchCreateRequest.self)
