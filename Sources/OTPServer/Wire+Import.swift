@@ -58,3 +58,12 @@ extension Wire {
         var error: [Failure]?
     }
 }
+
+extension Wire {
+    /// What the legacy v3 admin calls add to their v1 bodies.
+    struct LegacyAdminRequest: Decodable {
+        var targetProjectId: String?
+        var maxResults: Int64Value?
+        var nextPageToken: String?
+    }
+}

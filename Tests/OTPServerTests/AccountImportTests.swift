@@ -174,4 +174,31 @@ import Testing
             #expect(anonymous.status == 401, "an administrator's call: \(anonymous.body)")
         }
     }
+
+    @Test func firebaseToolsLegacyNamesImportAndPageTheAccounts() async throws {
+        let upload = "/www.googleapis.com/identitytoolkit/v3/relyingparty/uploadAccount"
+        let download = "/www.googleapis.com/identitytoolkit/v3/relyingparty/downloadAccount"
+        try await InProcessServer.with { server in
+            let users = #"[{"localId":"t-1","email":"t1@example.com"},{"localId":"t-2"},{"localId":"t-3","email":"t3@example.com"}]"#
+            let unnamed = try await server.post(upload, #"{"users":\#(users)}"#, headers: Self.owner)
+            #expect(unnamed.errorMessage?.hasPrefix("INSUFFICIENT_PERMISSION") == true, "\(unnamed.body)")
+            #expect(try await server.service.administration.accountDetails(id: "t-1") == nil)
+            let anonymous = try await server.post(upload, #"{"targetProjectId":"demo-otpkit","users":\#(users)}"#)
+            #expect(anonymous.status == 401, "\(anonymous.body)")
+            let uploaded = try await server.post(upload, #"{"targetProjectId":"demo-otpkit","users":\#(users)}"#, headers: Self.owner)
+            #expect(uploaded.status == 200, "\(uploaded.body)")
+            #expect(uploaded.json["error"] == nil, "\(uploaded.body)")
+
+            let first = try await server.post(download, #"{"targetProjectId":"demo-otpkit","maxResults":2}"#, headers: Self.owner)
+            let firstUsers = try #require(first.json["users"] as? [[String: Any]], "\(first.body)")
+            #expect(firstUsers.compactMap { $0["localId"] as? String } == ["t-1", "t-2"])
+            let token = try #require(first.json["nextPageToken"] as? String)
+            let second = try await server.post(
+                download, #"{"targetProjectId":"demo-otpkit","maxResults":2,"nextPageToken":"\#(token)"}"#, headers: Self.owner)
+            #expect((second.json["users"] as? [[String: Any]])?.compactMap { $0["localId"] as? String } == ["t-3"], "\(second.body)")
+            #expect(second.json["nextPageToken"] == nil)
+            let other = try await server.post(download, #"{"targetProjectId":"other"}"#, headers: Self.owner)
+            #expect(other.errorMessage?.hasPrefix("INSUFFICIENT_PERMISSION") == true, "\(other.body)")
+        }
+    }
 }
