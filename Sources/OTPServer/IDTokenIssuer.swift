@@ -26,6 +26,12 @@ public final class IDTokenIssuer: Sendable {
     /// key file's monitor remembers what it handed out), so a second caller asking while the first
     /// still installs the set would be told nothing changed and miss the new key.
     private let refreshing = Mutex<Task<Bool, Never>?>(nil)
+    /// The session-cookie certificates made so far, by key id, with when each was made: a
+    /// certificate costs an RSA signature, and the address that publishes them takes requests from
+    /// anyone, so each is made once a week per key rather than once per request.
+    private let certificates = Mutex<[String: (pem: String, madeAt: Int64)]>([:])
+    /// How long a certificate is served before a new one is made (it is valid for two weeks).
+    static let certificateReuse: Int64 = 7 * 86_400
 
     /// One key set, ready to sign and verify with.
     private struct Keys: Sendable {
@@ -193,13 +199,21 @@ public final class IDTokenIssuer: Sendable {
     /// certificate.
     public func sessionCookieCertificatesJSON() throws -> String {
         let now = clock()
-        var certificates: [String: String] = [:]
-        for key in signingKeys.keys {
-            if let pem = try key.certificatePEM(at: now) { certificates[key.kid] = pem }
+        var published: [String: String] = [:]
+        for key in signingKeys.keys where key.algorithm == .rs256 {
+            let made = certificates.withLock { $0[key.kid] }
+            if let made, now - made.madeAt < Self.certificateReuse, now >= made.madeAt {
+                published[key.kid] = made.pem
+            } else if let pem = try key.certificatePEM(at: now) {
+                certificates.withLock { $0[key.kid] = (pem, now) }
+                published[key.kid] = pem
+            }
         }
+        // Keys retired and dropped from the set take their certificates with them.
+        certificates.withLock { cache in cache = cache.filter { published[$0.key] != nil } }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        return String(decoding: try encoder.encode(certificates), as: UTF8.self)
+        return String(decoding: try encoder.encode(published), as: UTF8.self)
     }
 
     /// The keys session cookies verify with as a JSON Web Key Set (`/v1/sessionCookiePublicKeys`):

@@ -91,4 +91,18 @@ import Testing
             #expect(try await server.get(Self.keySetPath).body == #"{"keys":[]}"#)
         }
     }
+
+    @Test func aKeysCertificateIsMadeOnceAWeekNotOnEveryRequest() async throws {
+        try await InProcessServer.with(signingAlgorithm: .rs256) { server in
+            let first = try await server.get(Self.certificatesPath).body
+            #expect(try await server.get(Self.certificatesPath).body == first, "the same certificate, not a new signature per request")
+            server.clock.advance(by: 6 * 86_400)
+            #expect(try await server.get(Self.certificatesPath).body == first)
+            server.clock.advance(by: 86_400)
+            let renewed = try await server.get(Self.certificatesPath).body
+            #expect(renewed != first, "a week on, a new certificate of the same key")
+            let kids = { (body: String) in Set(((try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: String] ?? [:]).keys) }
+            #expect(kids(renewed) == kids(first))
+        }
+    }
 }
