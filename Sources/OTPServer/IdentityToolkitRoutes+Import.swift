@@ -5,8 +5,8 @@ extension IdentityToolkitRoutes {
     /// `POST /v1/projects/{project}/accounts:batchCreate` (firebase-admin's `import_users`): up to
     /// 1000 accounts made as they are, each whole or not at all, with per-account reasons in
     /// `error` (HTTP 200 even then, as Firebase answers). Password hashes are taken as
-    /// `STANDARD_SCRYPT` (what `totp account export` writes) and as Firebase's own `SCRYPT` of a
-    /// project the service is configured with (OTPAuthentication's `FirebaseHashConfig`); the other algorithms are
+    /// `STANDARD_SCRYPT` (what `totp account export` writes), `PBKDF_SHA1`, `PBKDF2_SHA256`, and
+    /// Firebase's own `SCRYPT` of a project the service is configured with (OTPAuthentication's `FirebaseHashConfig`); the other algorithms are
     /// refused whole, and so is `allowOverwrite`: existing accounts are never written over. Second factors (`mfaInfo`) are not imported: such a user is refused, saying so.
     func adminBatchCreate(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.BatchCreateResponse {
         let request = try body.decode(Wire.BatchCreateRequest.self)
@@ -45,6 +45,8 @@ extension IdentityToolkitRoutes {
         case standardScrypt(n: Int, r: Int, p: Int, length: Int)
         /// Firebase's modified scrypt of a configured project.
         case firebaseScrypt(FirebaseHashConfig)
+        /// PBKDF2-HMAC (Firebase's `PBKDF_SHA1` and `PBKDF2_SHA256`) with that many rounds.
+        case pbkdf2(PasswordHasher.PBKDF2Hash, rounds: Int)
     }
 
     /// The request's hashing, `nil` when it names no algorithm.
@@ -52,11 +54,18 @@ extension IdentityToolkitRoutes {
         _ request: Wire.BatchCreateRequest, configured: [FirebaseHashConfig]
     ) throws(IdentityToolkitError) -> ImportedHashing? {
         guard let algorithm = request.hashAlgorithm, !algorithm.isEmpty else { return nil }
-        if algorithm == "SCRYPT" { return .firebaseScrypt(try firebaseConfig(request, configured: configured)) }
-        guard algorithm == "STANDARD_SCRYPT" else {
+        switch algorithm {
+        case "SCRYPT": return .firebaseScrypt(try firebaseConfig(request, configured: configured))
+        case "PBKDF_SHA1", "PBKDF2_SHA256":
+            guard let rounds = request.rounds?.value, let count = Int(exactly: rounds), PasswordHasher.pbkdf2Rounds.contains(count) else {
+                throw IdentityToolkitError("INVALID_ARGUMENT", "\(algorithm) needs rounds from 1 to 120000")
+            }
+            return .pbkdf2(algorithm == "PBKDF_SHA1" ? .sha1 : .sha256, rounds: count)
+        case "STANDARD_SCRYPT": break
+        default:
             throw IdentityToolkitError(
                 "INVALID_HASH_ALGORITHM",
-                "this server imports SCRYPT (Firebase's) and STANDARD_SCRYPT password hashes, not \(algorithm.prefix(40)): import those users without passwordHash, and they reset their passwords"
+                "this server imports SCRYPT (Firebase's), STANDARD_SCRYPT, PBKDF_SHA1 and PBKDF2_SHA256 password hashes, not \(algorithm.prefix(40)): import those users without passwordHash, and they reset their passwords"
             )
         }
         guard let n = request.cpuMemCost?.value, let r = request.blockSize?.value, let p = request.parallelization?.value,
@@ -120,6 +129,8 @@ extension IdentityToolkitRoutes {
                     passwordHash = try PasswordHasher.standardScryptHash(derivedKey: key, salt: salt, n: n, r: r, p: p)
                 case .firebaseScrypt(let config):
                     passwordHash = try PasswordHasher.firebaseScryptHash(key, salt: salt, config: config)
+                case .pbkdf2(let function, let rounds):
+                    passwordHash = try PasswordHasher.pbkdf2Hash(key, salt: salt, rounds: rounds, function: function)
                 }
             } catch let error as IdentityToolkitError {
                 throw error

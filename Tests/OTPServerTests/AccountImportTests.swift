@@ -159,6 +159,8 @@ import Testing
                 (#"{"users":[{"localId":"a"}],"allowOverwrite":true}"#, "INVALID_ARGUMENT"),
                 (#"{"users":[{"localId":"a"}],"hashAlgorithm":"SCRYPT","signerKey":"AA==","rounds":8,"memoryCost":14}"#, "INVALID_HASH_ALGORITHM"),
                 (#"{"users":[{"localId":"a"}],"hashAlgorithm":"STANDARD_SCRYPT"}"#, "INVALID_ARGUMENT"),
+                (#"{"users":[{"localId":"a"}],"hashAlgorithm":"PBKDF2_SHA256","rounds":0}"#, "INVALID_ARGUMENT : PBKDF2_SHA256 needs rounds"),
+                (#"{"users":[{"localId":"a"}],"hashAlgorithm":"HMAC_SHA256","signerKey":"AA=="}"#, "INVALID_HASH_ALGORITHM"),
                 (
                     #"{"users":["# + (0...1000).map { #"{"localId":"u\#($0)"}"# }.joined(separator: ",") + "]}",
                     "INVALID_ARGUMENT : give at most 1000"
@@ -199,6 +201,38 @@ import Testing
             #expect(second.json["nextPageToken"] == nil)
             let other = try await server.post(download, #"{"targetProjectId":"other"}"#, headers: Self.owner)
             #expect(other.errorMessage?.hasPrefix("INSUFFICIENT_PERMISSION") == true, "\(other.body)")
+        }
+    }
+
+    /// Hashes `sys.argv[3]` with hashlib's PBKDF2-HMAC (`sys.argv[2]`: sha1 or sha256, 10,000
+    /// rounds) and imports it with firebase-admin's matching `UserImportHash` as uid `sys.argv[4]`.
+    static let pbkdf2Import = """
+        import hashlib, os
+        function, password, uid = sys.argv[2], sys.argv[3].encode(), sys.argv[4]
+        salt = os.urandom(12)
+        key = hashlib.pbkdf2_hmac(function, password, salt, 10000, 32)
+        hash_alg = (auth.UserImportHash.pbkdf_sha1 if function == "sha1" else auth.UserImportHash.pbkdf2_sha256)(rounds=10000)
+        user = auth.ImportUserRecord(uid, email=uid + "@example.com", password_hash=key, password_salt=salt)
+        result = auth.import_users([user], hash_alg=hash_alg)
+        print(json.dumps({"success": result.success_count, "errors": [[e.index, e.reason] for e in result.errors]}))
+        """
+
+    @Test(arguments: ["sha1", "sha256"])
+    func pbkdf2HashesSignInAndAreReHashed(_ function: String) async throws {
+        try await InProcessServer.with(signingAlgorithm: .rs256, live: true) { server in
+            let uid = "pbkdf2-\(function)"
+            let imported = try await server.firebaseAdmin(Self.pbkdf2Import, [function, "correct horse battery", uid])
+            #expect(imported["success"] as? Int == 1, "\(imported)")
+            #expect(
+                try await server.service.administration.accountDetails(id: uid)?.account.passwordHash?.hasPrefix("$pbkdf2-\(function)$i=10000$")
+                    == true)
+            let wrong = try await server.post(
+                ClientEndpointTests.signIn, #"{"email":"\#(uid)@example.com","password":"wrong one","returnSecureToken":true}"#)
+            #expect(wrong.errorMessage?.hasPrefix("INVALID_LOGIN_CREDENTIALS") == true, "\(wrong.body)")
+            let signedIn = try await server.post(
+                ClientEndpointTests.signIn, #"{"email":"\#(uid)@example.com","password":"correct horse battery","returnSecureToken":true}"#)
+            #expect(signedIn.status == 200, "\(signedIn.body)")
+            #expect(try await server.service.administration.accountDetails(id: uid)?.account.passwordHash?.hasPrefix("$scrypt$") == true)
         }
     }
 }
