@@ -90,6 +90,9 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // The kernel key retention service (keyctl), where `totp unlock` leaves the vault's key.
         .systemLibrary(name: "CKeyutils", pkgConfig: "libkeyutils", providers: [.apt(["libkeyutils-dev"])]),
+        // libxcrypt's crypt_r: bcrypt password hashes imported from elsewhere (Firebase's BCRYPT),
+        // checked by the library that has checked them on Linux for decades.
+        .systemLibrary(name: "CCrypt", pkgConfig: "libxcrypt", providers: [.apt(["libcrypt-dev"])]),
         // zbar scans QR codes in grey pixels; the images are decoded by libpng and TurboJPEG (its
         // error-code API, not libjpeg's longjmp) before zbar sees them.
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
@@ -126,7 +129,7 @@ let package = Package(
         .target(
             name: "OTPAuthentication",
             dependencies: [
-                "OTPCore", "OTPURI", "OTPSealing", "OTPPhoneNumber", "CCryptoOpenSSL", .product(name: "Logging", package: "swift-log"),
+                "OTPCore", "OTPURI", "OTPSealing", "OTPPhoneNumber", "CCryptoOpenSSL", "CCrypt", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(name: "OTPAuthenticationTestSupport", dependencies: ["OTPAuthentication", "OTPCore"]),

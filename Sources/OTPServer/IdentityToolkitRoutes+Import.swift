@@ -5,7 +5,7 @@ extension IdentityToolkitRoutes {
     /// `POST /v1/projects/{project}/accounts:batchCreate` (firebase-admin's `import_users`): up to
     /// 1000 accounts made as they are, each whole or not at all, with per-account reasons in
     /// `error` (HTTP 200 even then, as Firebase answers). Password hashes are taken as
-    /// `STANDARD_SCRYPT` (what `totp account export` writes), `PBKDF_SHA1`, `PBKDF2_SHA256`, and
+    /// `STANDARD_SCRYPT` (what `totp account export` writes), `PBKDF_SHA1`, `PBKDF2_SHA256`, `BCRYPT`, and
     /// Firebase's own `SCRYPT` of a project the service is configured with (OTPAuthentication's `FirebaseHashConfig`); the other algorithms are
     /// refused whole, and so is `allowOverwrite`: existing accounts are never written over. Second factors (`mfaInfo`) are not imported: such a user is refused, saying so.
     func adminBatchCreate(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.BatchCreateResponse {
@@ -47,6 +47,16 @@ extension IdentityToolkitRoutes {
         case firebaseScrypt(FirebaseHashConfig)
         /// PBKDF2-HMAC (Firebase's `PBKDF_SHA1` and `PBKDF2_SHA256`) with that many rounds.
         case pbkdf2(PasswordHasher.PBKDF2Hash, rounds: Int)
+        /// bcrypt: each `passwordHash` is a crypt string (`$2b$…`), which carries its salt.
+        case bcrypt
+
+        /// Whether each user's hash comes with a salt of its own.
+        var usesSalt: Bool {
+            switch self {
+            case .standardScrypt, .firebaseScrypt, .pbkdf2: true
+            case .bcrypt: false
+            }
+        }
     }
 
     /// The request's hashing, `nil` when it names no algorithm.
@@ -61,11 +71,12 @@ extension IdentityToolkitRoutes {
                 throw IdentityToolkitError("INVALID_ARGUMENT", "\(algorithm) needs rounds from 1 to 120000")
             }
             return .pbkdf2(algorithm == "PBKDF_SHA1" ? .sha1 : .sha256, rounds: count)
+        case "BCRYPT": return .bcrypt
         case "STANDARD_SCRYPT": break
         default:
             throw IdentityToolkitError(
                 "INVALID_HASH_ALGORITHM",
-                "this server imports SCRYPT (Firebase's), STANDARD_SCRYPT, PBKDF_SHA1 and PBKDF2_SHA256 password hashes, not \(algorithm.prefix(40)): import those users without passwordHash, and they reset their passwords"
+                "this server imports SCRYPT (Firebase's), STANDARD_SCRYPT, PBKDF_SHA1, PBKDF2_SHA256 and BCRYPT password hashes, not \(algorithm.prefix(40)): import those users without passwordHash, and they reset their passwords"
             )
         }
         guard let n = request.cpuMemCost?.value, let r = request.blockSize?.value, let p = request.parallelization?.value,
@@ -117,8 +128,10 @@ extension IdentityToolkitRoutes {
         var passwordHash: String?
         if let hash = user.passwordHash, !hash.isEmpty {
             guard let hashing else { throw IdentityToolkitError("INVALID_ARGUMENT", "a passwordHash needs the request's hashAlgorithm") }
-            guard let key = Self.base64(hash), let salt = user.salt.flatMap(Self.base64) else {
-                throw IdentityToolkitError("INVALID_ARGUMENT", "passwordHash and salt must be base64")
+            guard let key = Self.base64(hash) else { throw IdentityToolkitError("INVALID_ARGUMENT", "passwordHash must be base64") }
+            // bcrypt's crypt string carries its own salt.
+            guard let salt = user.salt.flatMap(Self.base64) ?? (hashing.usesSalt ? nil : []) else {
+                throw IdentityToolkitError("INVALID_ARGUMENT", "salt must be given, in base64")
             }
             do {
                 switch hashing {
@@ -131,6 +144,8 @@ extension IdentityToolkitRoutes {
                     passwordHash = try PasswordHasher.firebaseScryptHash(key, salt: salt, config: config)
                 case .pbkdf2(let function, let rounds):
                     passwordHash = try PasswordHasher.pbkdf2Hash(key, salt: salt, rounds: rounds, function: function)
+                case .bcrypt:
+                    passwordHash = try PasswordHasher.bcryptHash(String(decoding: key, as: UTF8.self))
                 }
             } catch let error as IdentityToolkitError {
                 throw error

@@ -235,4 +235,37 @@ import Testing
             #expect(try await server.service.administration.accountDetails(id: uid)?.account.passwordHash?.hasPrefix("$scrypt$") == true)
         }
     }
+
+    /// Hashes `sys.argv[2]` with pyca's bcrypt at cost 10 and imports it with firebase-admin's
+    /// `UserImportHash.bcrypt()` as uid `bcrypt-1`.
+    static let bcryptImport = """
+        import bcrypt
+        key = bcrypt.hashpw(sys.argv[2].encode(), bcrypt.gensalt(rounds=10))
+        user = auth.ImportUserRecord("bcrypt-1", email="bcrypt@example.com", password_hash=key)
+        result = auth.import_users([user], hash_alg=auth.UserImportHash.bcrypt())
+        print(json.dumps({"success": result.success_count, "errors": [[e.index, e.reason] for e in result.errors]}))
+        """
+
+    @Test func bcryptHashesSignInThroughLibxcryptAndAreReHashed() async throws {
+        try await InProcessServer.with(signingAlgorithm: .rs256, live: true) { server in
+            let imported = try await server.firebaseAdmin(Self.bcryptImport, ["correct horse battery"])
+            #expect(imported["success"] as? Int == 1, "\(imported)")
+            #expect(try await server.service.administration.accountDetails(id: "bcrypt-1")?.account.passwordHash?.hasPrefix("$2b$10$") == true)
+            let wrong = try await server.post(
+                ClientEndpointTests.signIn, #"{"email":"bcrypt@example.com","password":"wrong one","returnSecureToken":true}"#)
+            #expect(wrong.errorMessage?.hasPrefix("INVALID_LOGIN_CREDENTIALS") == true, "\(wrong.body)")
+            let signedIn = try await server.post(
+                ClientEndpointTests.signIn, #"{"email":"bcrypt@example.com","password":"correct horse battery","returnSecureToken":true}"#)
+            #expect(signedIn.status == 200, "\(signedIn.body)")
+            #expect(try await server.service.administration.accountDetails(id: "bcrypt-1")?.account.passwordHash?.hasPrefix("$scrypt$") == true)
+            // A crypt string of a cost beyond what a sign-in may pay is refused at the import.
+            let costly = try await server.post(
+                Self.path,
+                #"{"hashAlgorithm":"BCRYPT","users":[{"localId":"bcrypt-2","email":"b2@example.com","passwordHash":"\#(Data("$2b$16$".utf8 + Data(repeating: 0x41, count: 53)).base64EncodedString())"}]}"#,
+                headers: Self.owner)
+            #expect(
+                (costly.json["error"] as? [[String: Any]])?.first?["message"] as? String
+                    == "the imported password hash has a bcrypt cost outside 4 to 15", "\(costly.body)")
+        }
+    }
 }

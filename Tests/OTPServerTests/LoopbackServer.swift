@@ -20,7 +20,9 @@ extension LoopbackServer {
     /// JSON object. A missing firebase-admin fails the test, naming the command that installs it.
     func firebaseAdmin(_ script: String, _ arguments: [String] = []) async throws -> [String: Any] {
         let python = try ExternalTool.debianPython3.path()
-        let environment: [String: String?] = ["PYTHONPATH": ServerProcess.firebaseAdminPath, "FIREBASE_AUTH_EMULATOR_HOST": hostAndPort]
+        let environment: [String: String?] = [
+            "PYTHONPATH": ServerProcess.firebaseAdminPath + ":" + ServerProcess.bcryptPath, "FIREBASE_AUTH_EMULATOR_HOST": hostAndPort,
+        ]
         let probe = try await ProcessRunner.run(python, ["-c", "import firebase_admin"], environment: environment)
         try #require(
             probe.status == 0,
@@ -37,6 +39,8 @@ extension ServerProcess: LoopbackServer {
 
     /// Where `.ci/install` puts firebase-admin (pip --target).
     static let firebaseAdminPath = "/opt/otpkit-python/firebase-admin-7.7.0"
+    /// Where `.ci/install` puts pyca's bcrypt, which the firebase-admin scripts may import too.
+    static let bcryptPath = "/opt/otpkit-python/bcrypt-5.0.0"
 
     /// What every firebase-admin script starts with: the SDK pointed at the server by
     /// `FIREBASE_AUTH_EMULATOR_HOST`, for the project in `sys.argv[1]`.
