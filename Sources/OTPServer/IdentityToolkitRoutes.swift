@@ -108,6 +108,7 @@ public struct IdentityToolkitRoutes: Sendable {
         addPhoneRoutes(to: router)
         addSessionCookieRoutes(to: router)
         addLegacyAdminRoutes(to: router)
+        addEmulatorRoutes(to: router)
         client(router, v1: "accounts:signInWithCustomToken", v3: "verifyCustomToken") { body, source throws(IdentityToolkitError) in
             try await routes.signInWithCustomToken(body, source: source)
         }

@@ -67,3 +67,8 @@ extension Wire {
         var nextPageToken: String?
     }
 }
+
+extension Wire {
+    /// `{}`: what the emulator's own calls answer.
+    struct Empty: Encodable {}
+}
