@@ -146,10 +146,14 @@ extension PostgresAuthStore {
         return try rows.records { row throws(PostgresAuthStoreError) in try row.providerIdentity(of: accountID) }
     }
 
-    public func recordAccountSignIn(id: String, at time: Int64, passwordHash: String?) async throws(PostgresAuthStoreError) {
+    public func recordAccountSignIn(id: String, at time: Int64, rehash: PasswordRehash?) async throws(PostgresAuthStoreError) {
         try await transaction("recording a sign-in", retry: .always) { connection in
             try await connection.execute(
-                "UPDATE accounts SET last_sign_in_at = \(time), password_hash = coalesce(\(passwordHash), password_hash) WHERE id = \(id)")
+                """
+                UPDATE accounts SET last_sign_in_at = \(time),
+                password_hash = CASE WHEN password_hash = \(rehash?.verified) THEN \(rehash?.replacement) ELSE password_hash END
+                WHERE id = \(id)
+                """)
         }
     }
 

@@ -131,11 +131,11 @@ extension SQLiteAuthStore {
         return try rows.map { row throws(SQLiteAuthStoreError) in try RowReader(row: row).providerIdentity(of: accountID) }
     }
 
-    public func recordAccountSignIn(id: String, at time: Int64, passwordHash: String?) async throws(SQLiteAuthStoreError) {
+    public func recordAccountSignIn(id: String, at time: Int64, rehash: PasswordRehash?) async throws(SQLiteAuthStoreError) {
         try await transaction { () throws(SQLiteAuthStoreError) in
             try await self.execute(
-                "UPDATE accounts SET last_sign_in_at = ?, password_hash = coalesce(?, password_hash) WHERE id = ?",
-                [.integer(Int(time)), Self.optional(passwordHash), .text(id)])
+                "UPDATE accounts SET last_sign_in_at = ?1, password_hash = CASE WHEN password_hash = ?2 THEN ?3 ELSE password_hash END WHERE id = ?4",
+                [.integer(Int(time)), Self.optional(rehash?.verified), Self.optional(rehash?.replacement), .text(id)])
         }
     }
 

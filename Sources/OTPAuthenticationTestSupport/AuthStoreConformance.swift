@@ -158,15 +158,23 @@ public enum AuthStoreConformance {
         let another = AccountRecord(id: uniqueID("account"), email: nil, createdAt: 6)
         try checkEqual(try await store.insertAccount(another), .inserted, "a second account without email (no email, no conflict)")
 
-        try await store.recordAccountSignIn(id: record.id, at: 200, passwordHash: nil)
+        try await store.recordAccountSignIn(id: record.id, at: 200, rehash: nil)
         var expected = record
         expected.lastSignInAt = 200
         try checkEqual(try await store.account(id: record.id), expected, "after a sign-in without a re-hash")
-        try await store.recordAccountSignIn(id: record.id, at: 300, passwordHash: "$scrypt$ln=11,r=8,p=1$bmV3c2FsdA$bmV3aGFzaA")
+        let rehashed = "$scrypt$ln=11,r=8,p=1$bmV3c2FsdA$bmV3aGFzaA"
+        try await store.recordAccountSignIn(
+            id: record.id, at: 300, rehash: PasswordRehash(verified: record.passwordHash ?? "", replacement: rehashed))
         expected.lastSignInAt = 300
-        expected.passwordHash = "$scrypt$ln=11,r=8,p=1$bmV3c2FsdA$bmV3aGFzaA"
+        expected.passwordHash = rehashed
         try checkEqual(try await store.account(id: record.id), expected, "after a sign-in with a re-hash")
-        try await store.recordAccountSignIn(id: uniqueID("account"), at: 300, passwordHash: nil)
+        // A re-hash of a hash that is no longer the account's (a password changed meanwhile, or a
+        // concurrent sign-in's re-hash stored first) records the sign-in and changes no password.
+        try await store.recordAccountSignIn(
+            id: record.id, at: 400, rehash: PasswordRehash(verified: record.passwordHash ?? "", replacement: "$scrypt$stale"))
+        expected.lastSignInAt = 400
+        try checkEqual(try await store.account(id: record.id), expected, "after a re-hash of a hash the account no longer has")
+        try await store.recordAccountSignIn(id: uniqueID("account"), at: 300, rehash: nil)
     }
 
     static func accountUniqueness(_ store: any AuthStore) async throws {

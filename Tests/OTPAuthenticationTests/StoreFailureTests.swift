@@ -68,9 +68,9 @@ final class FailingStore: AuthStore {
         try check()
         return base.providerIdentities(accountID: accountID)
     }
-    func recordAccountSignIn(id: String, at time: Int64, passwordHash: String?) async throws {
+    func recordAccountSignIn(id: String, at time: Int64, rehash: PasswordRehash?) async throws {
         try check()
-        base.recordAccountSignIn(id: id, at: time, passwordHash: passwordHash)
+        base.recordAccountSignIn(id: id, at: time, rehash: rehash)
     }
     func setAccountDisabled(id: String, disabled: Bool) async throws -> Bool {
         try check()

@@ -129,7 +129,7 @@ extension MultiFactorService {
         guard !account.isDisabled else { throw userDisabled() }
         let now = clock.now()
         if !isNewUser {
-            try await storeCall("recording a sign-in") { try await store.recordAccountSignIn(id: account.id, at: now, passwordHash: nil) }
+            try await storeCall("recording a sign-in") { try await store.recordAccountSignIn(id: account.id, at: now, rehash: nil) }
         }
         let linked = try await storeCall("reading linked identities") { try await store.providerIdentities(accountID: account.id) }
         var result = AuthDataResult(

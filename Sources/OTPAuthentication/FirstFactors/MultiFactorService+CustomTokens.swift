@@ -25,7 +25,7 @@ extension MultiFactorService {
         for _ in 0..<3 {
             if let account = try await storeCall("reading an account", { try await store.account(id: uid) }) {
                 guard !account.isDisabled else { throw userDisabled() }
-                try await storeCall("recording a sign-in") { try await store.recordAccountSignIn(id: uid, at: now, passwordHash: nil) }
+                try await storeCall("recording a sign-in") { try await store.recordAccountSignIn(id: uid, at: now, rehash: nil) }
                 return try await customTokenSession(account, isNewUser: false, at: now)
             }
             let account = AccountRecord(id: uid, email: nil, createdAt: now, lastSignInAt: now)

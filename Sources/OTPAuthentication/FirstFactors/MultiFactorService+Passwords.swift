@@ -84,13 +84,15 @@ extension MultiFactorService {
                 ? AuthError(.userNotFound, "no account has this email address") : AuthError(.wrongPassword, "the password is wrong")
         }
         // A busy server keeps the old hash until the next sign-in rather than refuse this one.
-        let rehash = needsRehash ? (try? await passwordHashing.run { try? hasher.hash(password) }) ?? nil : nil
+        let replacement = needsRehash ? (try? await passwordHashing.run { try? hasher.hash(password) }) ?? nil : nil
+        var rehash: PasswordRehash?
+        if let verified = account.passwordHash, let replacement { rehash = PasswordRehash(verified: verified, replacement: replacement) }
         // Only after the password: whether an account is disabled is for its owner to learn.
         guard !account.isDisabled else { throw userDisabled() }
         if failures != .zero {
             try await storeCall("clearing password failures") { try await store.resetFailures(key: failureKey) }
         }
-        try await storeCall("recording a sign-in") { try await store.recordAccountSignIn(id: account.id, at: now, passwordHash: rehash) }
+        try await storeCall("recording a sign-in") { try await store.recordAccountSignIn(id: account.id, at: now, rehash: rehash) }
         if let source {
             let until = now + settings.knownSourceLifetime
             try await storeCall("recording the sign-in's source") { try await store.recordSignInSource(source, accountID: account.id, until: until) }

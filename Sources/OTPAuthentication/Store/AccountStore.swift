@@ -61,9 +61,12 @@ public protocol AccountStore: Sendable {
     /// The account's provider identities, ordered by provider id.
     func providerIdentities(accountID: String) async throws -> [ProviderIdentity]
 
-    /// Records a first-factor sign-in of account `id` at `time`, and replaces its password hash
-    /// when `passwordHash` is given (a re-hash at new parameters). Nothing when there is no such account.
-    func recordAccountSignIn(id: String, at time: Int64, passwordHash: String?) async throws
+    /// Records a first-factor sign-in of account `id` at `time` and, with `rehash`, replaces its
+    /// password hash with ``PasswordRehash/replacement`` when it is still
+    /// ``PasswordRehash/verified``, in one atomic step: a password changed since it was checked is
+    /// never put back, and of concurrent re-hashes of one hash exactly one is stored. Nothing when
+    /// there is no such account.
+    func recordAccountSignIn(id: String, at time: Int64, rehash: PasswordRehash?) async throws
 
     /// Sets whether account `id` is disabled (``AccountRecord/isDisabled``): whether there is such an
     /// account.

@@ -631,11 +631,11 @@ public final class InMemoryAuthStore: AuthStore {
         }
     }
 
-    public func recordAccountSignIn(id: String, at time: Int64, passwordHash: String?) {
+    public func recordAccountSignIn(id: String, at time: Int64, rehash: PasswordRehash?) {
         state.withLock { state in
             guard state.accounts[id] != nil else { return }
             state.accounts[id]?.lastSignInAt = time
-            if let passwordHash { state.accounts[id]?.passwordHash = passwordHash }
+            if let rehash, state.accounts[id]?.passwordHash == rehash.verified { state.accounts[id]?.passwordHash = rehash.replacement }
         }
     }
 
