@@ -2,20 +2,28 @@ internal import Hummingbird
 internal import OTPAuthentication
 
 extension IdentityToolkitRoutes {
-    /// Under the emulator only, the Auth emulator's `DELETE /emulator/v1/projects/{project}/accounts`,
-    /// which test suites call between tests: every account goes, with everything of its user, as
-    /// the admin deletion takes them. Nothing else in the store (text-message quotas, signing keys)
-    /// is touched.
+    /// The Auth emulator's own calls, under the emulator only: `GET
+    /// /emulator/v1/projects/{project}/verificationCodes`, the text messages' codes not used yet
+    /// (``EmulatorSMSOutbox``), and `DELETE /emulator/v1/projects/{project}/accounts`, which test
+    /// suites call between tests: every account goes, with everything of its user, as the admin
+    /// deletion takes them. Nothing else in the store (text-message quotas, signing keys) is touched.
     func addEmulatorRoutes<Context: RequestContext>(to router: Router<Context>) {
         guard configuration.isEmulator else { return }
         let routes = self
+        if let outbox = verificationCodes {
+            router.get("/emulator/v1/projects/{project}/verificationCodes") { _, context in
+                await routes.respond {
+                    () async throws(IdentityToolkitError) -> any Encodable in
+                    try routes.checkProject(context)
+                    return Wire.VerificationCodes(
+                        verificationCodes: outbox.pending.map { .init(code: $0.code, phoneNumber: $0.phoneNumber, sessionInfo: $0.sessionInfo) })
+                }
+            }
+        }
         router.delete("/emulator/v1/projects/{project}/accounts") { _, context in
             await routes.respond {
                 () async throws(IdentityToolkitError) -> any Encodable in
-                guard context.parameters.get("project") == routes.configuration.projectID else {
-                    throw IdentityToolkitError(
-                        status: .notFound, "PROJECT_NOT_FOUND", "this server serves project \(routes.configuration.projectID) only")
-                }
+                try routes.checkProject(context)
                 try await routes.deleteEveryAccount()
                 return Wire.Empty()
             }

@@ -22,19 +22,6 @@ extension IdentityToolkitRoutes {
             try await routes.finalizeMultiFactorSignIn(body, source: source)
         }
         endpoint("mfaRecoveryCodes:generate") { body, _ throws(IdentityToolkitError) in try await routes.generateRecoveryCodes(body) }
-        if let outbox = verificationCodes {
-            router.get("/emulator/v1/projects/{project}/verificationCodes") { _, context in
-                await routes.respond {
-                    () async throws(IdentityToolkitError) -> any Encodable in
-                    guard context.parameters.get("project") == routes.configuration.projectID else {
-                        throw IdentityToolkitError(
-                            status: .notFound, "PROJECT_NOT_FOUND", "this server serves project \(routes.configuration.projectID) only")
-                    }
-                    return Wire.VerificationCodes(
-                        verificationCodes: outbox.pending.map { .init(code: $0.code, phoneNumber: $0.phoneNumber, sessionInfo: $0.sessionInfo) })
-                }
-            }
-        }
     }
 
     // MARK: Enrollment

@@ -191,6 +191,11 @@ public struct IdentityToolkitRoutes: Sendable {
     /// The administrator's credential and the project of the path.
     func checkAdminRequest<Context: RequestContext>(_ request: Request, context: Context) throws(IdentityToolkitError) {
         try checkAdmin(request)
+        try checkProject(context)
+    }
+
+    /// The `{project}` of the path: this server's, or `PROJECT_NOT_FOUND`.
+    func checkProject<Context: RequestContext>(_ context: Context) throws(IdentityToolkitError) {
         guard context.parameters.get("project") == configuration.projectID else {
             throw IdentityToolkitError(status: .notFound, "PROJECT_NOT_FOUND", "this server serves project \(configuration.projectID) only")
         }
