@@ -267,4 +267,35 @@ import Testing
             }
         }
     }
+
+    /// firebase-admin-python reads no second factors at all, and firebase-admin-node no TOTP ones
+    /// before its TOTP support: a user with a TOTP factor must still be read, listed, updated and
+    /// deleted through it, the factor untouched until the user goes.
+    static let totpUserScript = """
+        uid = sys.argv[2]
+        user = auth.get_user(uid)
+        listed = [u.uid for u in auth.list_users().iterate_all()]
+        auth.update_user(uid, display_name="Renamed", disabled=False)
+        renamed = auth.get_user(uid).display_name
+        print(json.dumps({"email": user.email, "listed": uid in listed, "renamed": renamed}))
+        """
+
+    @Test func aUserWithATOTPFactorIsManagedByAnSDKThatKnowsNoTOTP() async throws {
+        try await InProcessServer.with(signingAlgorithm: .rs256, live: true) { server in
+            let (uid, idToken) = try await server.verifiedUser("tess@example.com")
+            let enrolled = try await server.enrollTOTP(idToken)
+            let out = try await server.firebaseAdmin(Self.totpUserScript, [uid])
+            #expect(out["email"] as? String == "tess@example.com")
+            #expect(out["listed"] as? Bool == true)
+            #expect(out["renamed"] as? String == "Renamed")
+            // The factor is still there, and still asked for.
+            let factors = try await server.service.administration.enrolledFactors(accountID: uid)
+            #expect(factors.map(\.uid) == [enrolled.enrollmentID])
+            let (_, hints) = try await server.pendingSignIn("tess@example.com")
+            #expect(hints.compactMap { $0["mfaEnrollmentId"] as? String } == [enrolled.enrollmentID])
+            let deleted = try await server.firebaseAdmin(#"auth.delete_user(sys.argv[2]); print(json.dumps({"ok": True}))"#, [uid])
+            #expect(deleted["ok"] as? Bool == true)
+            #expect(try await server.service.administration.enrolledFactors(accountID: uid).isEmpty)
+        }
+    }
 }
