@@ -43,3 +43,8 @@ extension IdentityToolkitRoutes {
         }
     }
 }
+
+extension Wire {
+    /// `{}`: what the emulator's own calls answer.
+    struct Empty: Encodable {}
+}

@@ -67,8 +67,3 @@ extension Wire {
         var nextPageToken: String?
     }
 }
-
-extension Wire {
-    /// `{}`: what the emulator's own calls answer.
-    struct Empty: Encodable {}
-}
