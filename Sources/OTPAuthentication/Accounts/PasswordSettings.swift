@@ -67,3 +67,9 @@ public struct PasswordSettings: Sendable, Hashable {
         self.firebaseHashConfigs = firebaseHashConfigs
     }
 }
+
+extension PasswordSettings {
+    /// The hasher of these settings: new hashes at ``hashParameters``, and the imported ones of
+    /// ``firebaseHashConfigs`` checked.
+    var hasher: PasswordHasher { PasswordHasher(parameters: hashParameters, firebaseHashConfigs: firebaseHashConfigs) }
+}

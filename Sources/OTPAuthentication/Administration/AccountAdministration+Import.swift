@@ -19,12 +19,13 @@ extension AccountAdministration {
         }
         var failures: [AccountImportFailure] = []
         var seen: Set<String> = []
+        let hasher = service.configuration.passwords.hasher
         for (index, imported) in accounts.enumerated() {
             guard seen.insert(imported.id).inserted else {
                 failures.append(AccountImportFailure(index: index, message: "localId \(imported.id.prefix(128)) is given twice in this import"))
                 continue
             }
-            if let reason = try await importAccount(imported) {
+            if let reason = try await importAccount(imported, hasher: hasher) {
                 failures.append(AccountImportFailure(index: index, message: reason))
             }
         }
@@ -33,7 +34,7 @@ extension AccountAdministration {
     }
 
     /// Makes one account; why not, when it was not made.
-    private func importAccount(_ imported: ImportedAccount) async throws(AuthError) -> String? {
+    private func importAccount(_ imported: ImportedAccount, hasher: PasswordHasher) async throws(AuthError) -> String? {
         let store = service.store
         guard !imported.id.isEmpty, imported.id.count <= Self.maximumAccountIDLength else {
             return "localId must have 1 to \(Self.maximumAccountIDLength) characters"
@@ -44,8 +45,7 @@ extension AccountAdministration {
             address = normalized
         }
         if let hash = imported.passwordHash {
-            let passwords = service.configuration.passwords
-            guard PasswordHasher(parameters: passwords.hashParameters, firebaseHashConfigs: passwords.firebaseHashConfigs).reads(hash) else {
+            guard hasher.reads(hash) else {
                 return "the password hash is not one this server reads"
             }
             guard address != nil else { return "a password needs an email address" }

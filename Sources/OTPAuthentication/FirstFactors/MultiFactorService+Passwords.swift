@@ -54,7 +54,7 @@ extension MultiFactorService {
         let now = clock.now()
         try await checkSource(source, now: now)
         let settings = configuration.passwords
-        let hasher = PasswordHasher(parameters: settings.hashParameters, firebaseHashConfigs: settings.firebaseHashConfigs)
+        let hasher = settings.hasher
         // Failures count per address, known or not, and an unknown address costs the same reads,
         // hash and write as a wrong password: neither the time taken nor a lock tells an attacker
         // which addresses have accounts. A source the account signed in from before counts apart,
@@ -146,8 +146,7 @@ extension MultiFactorService {
     /// fifth of a second of a core.
     func newPasswordHash(_ password: String) async throws(AuthError) -> String {
         try checkNewPassword(password)
-        let hasher = PasswordHasher(
-            parameters: configuration.passwords.hashParameters, firebaseHashConfigs: configuration.passwords.firebaseHashConfigs)
+        let hasher = configuration.passwords.hasher
         let hashed = try await passwordHashing.run { Result { () throws(PasswordHashError) in try hasher.hash(password) } }
         do {
             return try hashed.get()
