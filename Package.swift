@@ -383,7 +383,8 @@ let package = Package(
         .testTarget(
             name: "OTPServerTests",
             dependencies: [
-                "OTPServer", "OTPAuthentication", "OTPSealing", "OTPCore", "OTPTestUtilities", "OTPPostgresTestServer", "OTPLoopbackHTTP",
+                "OTPServer", "OTPAuthentication", "OTPAuthenticationDatabase", "OTPFederation", "OTPSealing", "OTPCore", "OTPTestUtilities",
+                "OTPPostgresTestServer", "OTPLoopbackHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 // Routes tested in process, with the service's clock injected.
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

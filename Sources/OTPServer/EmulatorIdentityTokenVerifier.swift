@@ -21,6 +21,20 @@ public struct EmulatorIdentityTokenVerifier: IdentityTokenVerifier {
         self.signed = signed
     }
 
+    /// The providers that take the emulator's unsigned credentials without being configured.
+    package static let defaultProviderIDs = [GoogleAuthProvider.id, "apple.com"]
+
+    /// A server's verifiers under the emulator: the unsigned form in front of each of `verifiers`,
+    /// and alone for the ``defaultProviderIDs`` that `verifiers` lacks.
+    package static func inFront(of verifiers: [any IdentityTokenVerifier]) -> [any IdentityTokenVerifier] {
+        var byProvider: [String: any IdentityTokenVerifier] = [:]
+        for providerID in defaultProviderIDs { byProvider[providerID] = EmulatorIdentityTokenVerifier(providerID: providerID) }
+        for verifier in verifiers {
+            byProvider[verifier.providerID] = EmulatorIdentityTokenVerifier(providerID: verifier.providerID, signed: verifier)
+        }
+        return byProvider.keys.sorted().compactMap { byProvider[$0] }
+    }
+
     /// The identity an unsigned credential names, or `signed`'s answer for a signed token.
     public func verify(idToken: String, nonce: String?) async throws(IdentityTokenError) -> VerifiedIdentity {
         if let claims = try Self.unsignedClaims(idToken) {

@@ -178,9 +178,6 @@ struct ServerCommand: AsyncParsableCommand {
             valueName: "+15555550100=123456"))
     var testPhoneNumbers: [String] = []
 
-    /// The providers that take the emulator's unsigned credentials under `--emulator` without being configured.
-    static let emulatorProviderIDs = [GoogleAuthProvider.id, "apple.com"]
-
     /// What the command line gives, `nil` where it is silent.
     var commandLineLayer: ServerSettingsLayer {
         let layer = ServerSettingsLayer(
@@ -300,7 +297,7 @@ struct ServerCommand: AsyncParsableCommand {
             configuration: MultiFactorConfiguration(
                 phone: phone.settings, passwords: PasswordSettings(firebaseHashConfigs: settings.firebaseHashConfigs)), store: database, clock: clock,
             smsSender: phone.sender,
-            identityProviders: tokenVerifiers(verifiers, emulator: settings.emulator), logger: logger)
+            identityProviders: settings.emulator ? EmulatorIdentityTokenVerifier.inFront(of: verifiers) : verifiers, logger: logger)
         let tokens = await IDTokenIssuer(
             projectID: settings.projectID, signingKeys: signingKeys, clock: { clock.now() }, refresh: { signingKeyFile.changedKeys() })
         // A rotation by any server or operator sharing the file reaches this one within the interval.
@@ -365,20 +362,6 @@ struct ServerCommand: AsyncParsableCommand {
             throw error
         }
         await shutdown()
-    }
-}
-
-extension ServerCommand {
-    /// The service's ID token verifiers: the configured providers', and under `--emulator` the
-    /// emulator's unsigned form in front of them and for ``emulatorProviderIDs``.
-    func tokenVerifiers(_ verifiers: [OpenIDTokenVerifier], emulator: Bool) -> [any IdentityTokenVerifier] {
-        guard emulator else { return verifiers }
-        var byProvider: [String: any IdentityTokenVerifier] = [:]
-        for providerID in Self.emulatorProviderIDs { byProvider[providerID] = EmulatorIdentityTokenVerifier(providerID: providerID) }
-        for verifier in verifiers {
-            byProvider[verifier.providerID] = EmulatorIdentityTokenVerifier(providerID: verifier.providerID, signed: verifier)
-        }
-        return byProvider.keys.sorted().compactMap { byProvider[$0] }
     }
 }
 

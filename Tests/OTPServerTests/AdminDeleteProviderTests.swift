@@ -9,7 +9,7 @@ import Testing
 /// sign-in; a provider the account does not have is `NO_SUCH_PROVIDER` and nothing changes.
 @Suite struct AdminDeleteProviderTests {
     @Test func thePasswordGoogleAndPhoneAreDeletedAndNoLongerSignIn() async throws {
-        try await ServerProcess.withIdentityProvider { server, provider in
+        try await InProcessServer.withIdentityProvider { server, provider in
             let (uid, idToken, _) = try await server.passwordUser("ada@example.com")
             let linked = try await server.signInWithIdp(try await provider.idToken(subject: "g-ada", email: "ada.g@example.com"), idToken: idToken)
             try #require(linked.status == 200, "\(linked.body)")

@@ -5,8 +5,9 @@ import OTPServer
 import OTPTestUtilities
 import Testing
 
-/// ES256 ID token signing keys: `--signing-algorithm ES256` and `rotate-signing-key --algorithm`
-/// against the built executable, checked by implementations nobody here wrote (Python's
+/// ES256 ID token signing keys, from the routes served in process and from the built executable
+/// (`--signing-algorithm ES256` and `rotate-signing-key --algorithm`, key files across restarts),
+/// checked by implementations nobody here wrote (Python's
 /// `cryptography` on the raw ECDSA signature, PyJWT, firebase-admin), and tokens whose header
 /// names another algorithm than their key's refused.
 @Suite struct ES256SigningTests {
@@ -82,27 +83,33 @@ import Testing
     }
 
     /// The server's key set, by kid.
-    static func keySet(_ server: ServerProcess) async throws -> [String: [String: Any]] {
+    static func keySet(_ server: some IdentityToolkitTestClient) async throws -> [String: [String: Any]] {
         let answer = try await server.get("/.well-known/jwks.json")
         #expect(answer.status == 200, "\(answer.body)")
         let keys = try #require(answer.json["keys"] as? [[String: Any]], "\(answer.body)")
         return Dictionary(uniqueKeysWithValues: keys.map { ($0["kid"] as? String ?? "", $0) })
     }
 
-    static func signUp(_ server: ServerProcess, _ email: String) async throws -> (token: String, uid: String) {
-        let created = try await server.post(
-            ClientEndpointTests.signUp, #"{"email":"\#(email)","password":"long enough","returnSecureToken":true}"#)
+    static func signUp(_ server: some IdentityToolkitTestClient, _ email: String) async throws -> (token: String, uid: String) {
+        let created = try await server.send(
+            ClientEndpointTests.signUp, #"{"email":"\#(email)","password":"long enough","returnSecureToken":true}"#, bearer: nil)
         let token = try #require(created.json["idToken"] as? String, "\(created.body)")
         return (token, try #require(created.json["localId"] as? String))
     }
 
-    static func signIn(_ server: ServerProcess, _ email: String) async throws -> String {
-        let signedIn = try await server.post(ClientEndpointTests.signIn, #"{"email":"\#(email)","password":"long enough"}"#)
+    static func signIn(_ server: some IdentityToolkitTestClient, _ email: String) async throws -> String {
+        let signedIn = try await server.send(ClientEndpointTests.signIn, #"{"email":"\#(email)","password":"long enough"}"#, bearer: nil)
         return try #require(signedIn.json["idToken"] as? String, "\(signedIn.body)")
     }
 
-    static func expectRefused(_ server: ServerProcess, _ token: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let refused = try await SigningKeyRotationTests.lookup(server, token)
+    static func lookup(_ server: some IdentityToolkitTestClient, _ token: String) async throws -> ServerProcess.Answer {
+        try await server.send(ClientEndpointTests.lookup, #"{"idToken":"\#(token)"}"#, bearer: nil)
+    }
+
+    static func expectRefused(
+        _ server: some IdentityToolkitTestClient, _ token: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let refused = try await Self.lookup(server, token)
         #expect(
             refused.status == 400 && refused.errorMessage?.hasPrefix("INVALID_ID_TOKEN") == true, "\(refused.body)",
             sourceLocation: sourceLocation)
@@ -110,7 +117,7 @@ import Testing
 
     @Test func anES256ServerSignsTokensThatIndependentVerifiersAccept() async throws {
         let python = try ExternalTool.debianPython3.path()
-        try await ServerProcess.with(arguments: ["--emulator", "--signing-algorithm", "ES256"]) { server in
+        try await InProcessServer.with(signingAlgorithm: .es256, live: true) { server in
             let (token, uid) = try await Self.signUp(server, "es@example.com")
             let signedIn = try await Self.signIn(server, "es@example.com")
             for token in [token, signedIn] {
@@ -121,7 +128,7 @@ import Testing
                 #expect(jwk["kty"] as? String == "EC" && jwk["crv"] as? String == "P-256" && jwk["alg"] as? String == "ES256", "\(jwk)")
                 #expect(jwk["d"] == nil, "the key set publishes the private key")
 
-                let looked = try await SigningKeyRotationTests.lookup(server, token)
+                let looked = try await Self.lookup(server, token)
                 #expect(looked.status == 200, "\(looked.body)")
                 let tampered = try Self.tampered(token)
                 try await Self.expectRefused(server, tampered)
@@ -143,7 +150,7 @@ import Testing
     /// changed one); outside it, it refuses every algorithm but RS256 before it looks at a key.
     /// `--signing-algorithm`'s help says so.
     @Test func firebaseAdminAcceptsES256TokensOnlyUnderTheEmulator() async throws {
-        try await ServerProcess.with(arguments: ["--emulator", "--signing-algorithm", "ES256"]) { server in
+        try await InProcessServer.with(signingAlgorithm: .es256, live: true) { server in
             let (token, uid) = try await Self.signUp(server, "fa@example.com")
             let out = try await server.firebaseAdmin(Self.firebaseAdminScript, [token, try Self.tampered(token)])
             #expect(out["emulated"] as? String == uid)

@@ -4,15 +4,16 @@ import OTPServer
 import OTPTestUtilities
 import Testing
 
-/// `accounts:signInWithIdp` / `verifyAssertion` through the built executable, with tokens of the
-/// loopback test identity provider that the server verifies against its key set: sign-in, link,
-/// each refusal, the pending credential of an account with a TOTP factor, unlinking, and the
-/// emulator's unsigned credentials (`IDENTITY-TOOLKIT.md` B.2-B.6, C.5).
+/// `accounts:signInWithIdp` / `verifyAssertion` with tokens of the loopback test identity provider,
+/// which the routes verify against its key set (fetched over HTTP): sign-in, link, each refusal,
+/// the pending credential of an account with a TOTP factor, unlinking, all in process; and through
+/// the built executable, `--identity-provider` and the emulator's unsigned credentials beside it
+/// (`IDENTITY-TOOLKIT.md` B.2-B.6, C.5).
 @Suite struct IdentityProviderEndpointTests {
     typealias Server = ServerProcess
 
     @Test func linkGoogleToAPasswordUserThenSignInWithIt() async throws {
-        try await Server.withIdentityProvider { server, provider in
+        try await InProcessServer.withIdentityProvider { server, provider in
             let (uid, idToken, refreshToken) = try await server.passwordUser("ada@example.com")
             let token = try await provider.idToken(subject: "g-ada", email: "ada.g@example.com", name: "Ada G")
 
@@ -71,7 +72,7 @@ import Testing
     }
 
     @Test func anIdentityLinkedElsewhereIsRefusedAndNothingIsWritten() async throws {
-        try await Server.withIdentityProvider { server, provider in
+        try await InProcessServer.withIdentityProvider { server, provider in
             let owner = try await server.signInWithIdp(try await provider.idToken(subject: "g-bob", email: "bob@example.com"))
             let ownerUID = try #require(owner.json["localId"] as? String, "\(owner.body)")
             let (otherUID, otherToken, _) = try await server.passwordUser("carol@example.com")
@@ -141,7 +142,7 @@ import Testing
     }
 
     @Test func anAccountWithATOTPFactorAnswersAPendingCredentialToItsLinkedIdentity() async throws {
-        try await Server.withIdentityProvider { server, provider in
+        try await InProcessServer.withIdentityProvider { server, provider in
             let (uid, idToken) = try await server.verifiedUser("tina@example.com")
             let info = try await server.startTOTPEnrollment(idToken)
             let key = try #require(info["sharedSecretKey"] as? String)
@@ -188,7 +189,7 @@ import Testing
     }
 
     @Test func unlinkingMakesTheIdentityStopSigningInToTheAccount() async throws {
-        try await Server.withIdentityProvider { server, provider in
+        try await InProcessServer.withIdentityProvider { server, provider in
             let (uid, idToken, _) = try await server.passwordUser("eve@example.com")
             let linked = try await server.signInWithIdp(try await provider.idToken(subject: "g-eve", email: "eve.g@example.com"), idToken: idToken)
             let linkedToken = try #require(linked.json["idToken"] as? String, "\(linked.body)")
@@ -230,7 +231,7 @@ import Testing
     }
 
     @Test func forgedExpiredAndMisaddressedTokensAreRefused() async throws {
-        try await Server.withIdentityProvider { server, provider in
+        try await InProcessServer.withIdentityProvider { server, provider in
             let (_, idToken, _) = try await server.passwordUser("fay@example.com")
             let stranger = try TestIdentityProvider.SigningKey.generate(kid: provider.currentKey.kid)
             let now = Date().timeIntervalSince1970.rounded(.down)

@@ -3,9 +3,12 @@ import Hummingbird
 import HTTPTypes
 import HummingbirdTesting
 import Logging
+import MetricsTestKit
 import NIOCore
 import OTPAuthentication
 import OTPCore
+import OTPFederation
+import OTPLoopbackHTTP
 import OTPSealing
 import OTPServer
 import Testing
@@ -22,25 +25,36 @@ struct InProcessServer: Sendable {
     let clock: ManualAuthClock
     let service: MultiFactorService
     let client: any TestClientProtocol
+    /// What the routes counted (`otpkit_verifications_total`, `otpkit_throttled_requests_total`).
+    let metrics: TestMetrics
     /// The loopback port of a ``live`` server, which clients nobody here wrote reach; 0 for routes
     /// driven through the router alone.
     let port: Int
     var projectID: String { Self.projectID }
 
     /// Runs `body` against routes under `--emulator` (any API key, `Bearer owner` for admin calls),
-    /// or, with `apiKeys`, as a production server taking those keys. Custom tokens of
+    /// or, with `apiKeys`, as a production server taking those keys. Requests come from the
+    /// loopback address, as a process test's do; `trustedProxies` are the proxies whose
+    /// `X-Forwarded-For` counts (`--trust-forwarded-for`). Custom tokens of
     /// `customTokenSigners` are accepted (and under the emulator unsigned ones); with `nil`, none.
     /// ID tokens are signed ES256 (cheaper to make) unless `signingAlgorithm` says otherwise.
+    ///
+    /// `identityProviders` verify `accounts:signInWithIdp`'s tokens, under the emulator behind its
+    /// unsigned form as `otpkit-server` puts them; `store`, when given, keeps the accounts (and its
+    /// code digest keys authenticate refresh tokens, as `otpkit-server`'s do); `clock`, when given,
+    /// is the one clock.
     ///
     /// `live` serves the routes on a loopback port, in process, for clients that need one (Python's
     /// firebase-admin, PyJWT), with the clock starting at the real time, which they check tokens
     /// against; otherwise requests go through the router alone and the clock starts at a fixed time.
     static func with(
         configuration: MultiFactorConfiguration = Self.configuration, limits: RequestLimits = .none, apiKeys: Set<String>? = nil,
-        customTokenSigners: [CustomTokenSigner]? = [], signingAlgorithm: IDTokenSigningAlgorithm = .es256, live: Bool = false,
+        trustedProxies: Set<String> = [], customTokenSigners: [CustomTokenSigner]? = [], signingAlgorithm: IDTokenSigningAlgorithm = .es256,
+        identityProviders: [any IdentityTokenVerifier] = [], store: (any AuthStore)? = nil, clock: ManualAuthClock? = nil, live: Bool = false,
         _ body: @Sendable (InProcessServer) async throws -> Void
     ) async throws {
-        let clock = ManualAuthClock(live ? TOTP.currentUnixTime() : 1_800_000_000)
+        let clock = clock ?? ManualAuthClock(live ? TOTP.currentUnixTime() : 1_800_000_000)
+        let metrics = TestMetrics()
         // Under the emulator, text messages go to the outbox the emulator lists, as `otpkit-server`
         // sends them; a production server's routes get the configuration's phone settings alone.
         let outbox = apiKeys == nil ? EmulatorSMSOutbox() : nil
@@ -48,7 +62,9 @@ struct InProcessServer: Sendable {
         if outbox != nil, !configuration.phone.isEnabled {
             configuration.phone = PhoneSettings(isEnabled: true, messageTemplate: "{code}")
         }
-        let service = try MultiFactorService(configuration: configuration, store: InMemoryAuthStore(), clock: clock, smsSender: outbox)
+        let service = try MultiFactorService(
+            configuration: configuration, store: store ?? InMemoryAuthStore(), clock: clock, smsSender: outbox,
+            identityProviders: apiKeys == nil ? EmulatorIdentityTokenVerifier.inFront(of: identityProviders) : identityProviders)
         let tokens = await IDTokenIssuer(
             projectID: projectID, signingKeys: IDTokenSigningKeySet(try IDTokenSigningKey.generate(algorithm: signingAlgorithm)),
             clock: { clock.now() })
@@ -57,17 +73,42 @@ struct InProcessServer: Sendable {
             customTokens = try await CustomTokenVerifier(signers: customTokenSigners, acceptsUnsigned: apiKeys == nil, clock: { clock.now() })
         }
         let routes = IdentityToolkitRoutes(
-            service: service, tokens: tokens, refreshTokenKeys: try SecretSealer(current: SealingKey.random()),
+            service: service, tokens: tokens, refreshTokenKeys: try store?.codeDigestKeys ?? SecretSealer(current: SealingKey.random()),
             configuration: IdentityToolkitConfiguration(
-                projectID: projectID, apiKeys: apiKeys ?? [], isEmulator: apiKeys == nil, limits: limits),
-            verificationCodes: outbox, customTokens: customTokens, logger: Logger(label: "test"))
-        let router = Router()
+                projectID: projectID, apiKeys: apiKeys ?? [], isEmulator: apiKeys == nil, limits: limits, trustedProxies: trustedProxies),
+            verificationCodes: outbox, customTokens: customTokens, logger: Logger(label: "test"), metricsFactory: metrics)
+        let router = Router(context: InProcessRequestContext.self)
         router.add(middleware: NotFoundMiddleware())
         routes.addRoutes(to: router)
         // HummingbirdTesting's live server listens on "localhost", port 0.
         try await Application(router: router).test(live ? .live : .router) { client in
-            try await body(InProcessServer(clock: clock, service: service, client: client, port: client.port ?? 0))
+            try await body(InProcessServer(clock: clock, service: service, client: client, metrics: metrics, port: client.port ?? 0))
         }
+    }
+
+    /// Runs `body` against routes that trust the test identity provider as `google.com`, checked
+    /// against its published keys (`--identity-provider google.com=CLIENT_ID,ISSUER,JWKS`), under
+    /// the emulator or, when `emulator` is false, with the API key `demo-key` only. The clock starts
+    /// at the real time, which the provider's tokens are dated by.
+    static func withIdentityProvider(emulator: Bool = true, _ body: @Sendable (InProcessServer, TestIdentityProvider) async throws -> Void)
+        async throws
+    {
+        let provider = try await TestIdentityProvider.start()
+        let clock = ManualAuthClock(TOTP.currentUnixTime())
+        let settings = try OpenIDProviderSettings(
+            providerID: GoogleAuthProvider.id, issuers: [provider.issuer], audiences: [provider.audience], keySource: .url(provider.jwksURL))
+        let verifier = OpenIDTokenVerifier(settings: settings, logger: Logger(label: "test"), clock: { Double(clock.now()) })
+        do {
+            try await with(apiKeys: emulator ? nil : ["demo-key"], identityProviders: [verifier], clock: clock) { server in
+                try await body(server, provider)
+            }
+        } catch {
+            try? await verifier.shutdown()
+            try? await provider.stop()
+            throw error
+        }
+        try await verifier.shutdown()
+        try await provider.stop()
     }
 
     /// Sends `body` to `path` as the SDKs do: POST with a JSON body, as ``ServerProcess/post(_:_:headers:method:contentType:)``.
@@ -82,6 +123,16 @@ struct InProcessServer: Sendable {
         let response = try await client.execute(
             uri: path, method: method, headers: fields, body: method == .post ? ByteBuffer(string: body) : nil)
         return ServerProcess.Answer(status: Int(response.status.code), body: String(buffer: response.body))
+    }
+
+    /// An `otpkit_verifications_total` count, as ``ServerProcess/verifications(_:_:)`` scrapes it.
+    func verifications(_ kind: String, _ outcome: String) throws -> Double {
+        Double(try metrics.expectCounter("otpkit_verifications_total", [("kind", kind), ("outcome", outcome)]).totalValue)
+    }
+
+    /// An `otpkit_throttled_requests_total` count, as ``ServerProcess/throttled(_:_:)`` scrapes it.
+    func throttled(_ operation: String, _ scope: String) throws -> Double {
+        Double(try metrics.expectCounter("otpkit_throttled_requests_total", [("operation", operation), ("scope", scope)]).totalValue)
     }
 
     /// The code of `key` at the clock's time.
@@ -131,5 +182,18 @@ extension InProcessServer: IdentityToolkitTestClient {
 
     func sendForm(_ path: String, _ body: String) async throws -> ServerProcess.Answer {
         try await post(path, body, contentType: "application/x-www-form-urlencoded")
+    }
+}
+
+/// Hummingbird's basic context with the client's address, as `otpkit-server`'s own context: the
+/// connection's peer when served live, and the loopback address for requests through the router
+/// alone, which have no connection.
+struct InProcessRequestContext: RequestContext, RemoteAddressRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let remoteAddress: SocketAddress?
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = CoreRequestContextStorage(source: source)
+        remoteAddress = source.channel.remoteAddress ?? (try? SocketAddress(ipAddress: "127.0.0.1", port: 0))
     }
 }

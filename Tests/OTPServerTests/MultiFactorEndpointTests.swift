@@ -3,8 +3,8 @@ import OTPServer
 import OTPTestUtilities
 import Testing
 
-/// The v2 multi-factor endpoints through the built executable, with requests shaped as the iOS and
-/// JS SDKs send them (`IDENTITY-TOOLKIT.md` C.9): TOTP and phone enrollment, the pending credential
+/// The v2 multi-factor endpoints, in process (the SMS command through the built executable), with
+/// requests shaped as the iOS and JS SDKs send them (`IDENTITY-TOOLKIT.md` C.9): TOTP and phone enrollment, the pending credential
 /// of a password sign-in, its second step, withdrawal, and each refusal.
 @Suite struct MultiFactorEndpointTests {
     typealias Server = ServerProcess
@@ -411,7 +411,7 @@ import Testing
     }
 
     @Test func withoutTheEmulatorNoCodeListAndNoPhoneFactors() async throws {
-        try await ServerProcess.with(arguments: ["--api-key", "demo-key"]) { server in
+        try await InProcessServer.with(apiKeys: ["demo-key"]) { server in
             let listed = try await server.get("/emulator/v1/projects/\(server.projectID)/verificationCodes")
             #expect(listed.status == 404, "\(listed.body)")
             let created = try await server.post(
