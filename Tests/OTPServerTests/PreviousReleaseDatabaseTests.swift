@@ -2,15 +2,16 @@ import Foundation
 import Logging
 import OTPAuthentication
 import OTPAuthenticationDatabase
+import OTPPostgresTestServer
 import OTPSealing
 import OTPServer
 import OTPTestUtilities
 import Testing
 
-/// This release's routes on the SQLite file an earlier release's `otpkit-server` wrote, opened as
-/// the server opens its `--db`, as an operator upgrades in place: Tests/Fixtures/previous-release
-/// holds the file, its sealing key and what its `make-fixture.py` made there through the earlier
-/// server's REST API. The schema migrates, and every account, sealed TOTP secret, phone factor,
+/// This release's routes on the SQLite file and the PostgreSQL database an earlier release's
+/// `otpkit-server` wrote, opened as the server opens its `--db`, as an operator upgrades in place:
+/// Tests/Fixtures/previous-release holds the file, the database as `pg_dump` wrote it, their
+/// sealing key and what its `make-fixture.py` made in each through the earlier server's REST API. The schema migrates, and every account, sealed TOTP secret, phone factor,
 /// custom claim and refresh token still works. The clock starts a minute after the file was
 /// written, so the sessions in it are as live as they were then, whenever the test runs.
 @Suite struct PreviousReleaseDatabaseTests {
@@ -46,19 +47,38 @@ import Testing
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/previous-release")
 
-    @Test func anEarlierReleasesDatabaseMigratesAndEverythingInItStillWorks() async throws {
-        let fixture = try JSONDecoder().decode(Fixture.self, from: Data(contentsOf: Self.folder.appendingPathComponent("fixture.json")))
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        // A copy: the migration writes to the file.
-        try FileManager.default.copyItem(atPath: Self.folder.appendingPathComponent("otpkit.sqlite").path, toPath: directory.file("otpkit.sqlite"))
-        let key = try Data(contentsOf: Self.folder.appendingPathComponent("sealing.key"))
-        try #require(FileManager.default.createFile(atPath: directory.file("sealing.key"), contents: key, attributes: [.posixPermissions: 0o600]))
+    enum Backend: String, CaseIterable, Sendable {
+        case sqlite, postgres
+    }
 
-        let store = try await DatabaseLocation(directory.file("otpkit.sqlite")).open(
-            sealer: try SecretSealer(current: SealingKey(contentsOfFile: directory.file("sealing.key"))), poolSize: 1, logger: Logger(label: "test"))
+    @Test(arguments: Backend.allCases)
+    func anEarlierReleasesDatabaseMigratesAndEverythingInItStillWorks(_ backend: Backend) async throws {
+        let fixture = try JSONDecoder().decode(Fixture.self, from: Data(contentsOf: Self.folder.appendingPathComponent(backend.rawValue + ".json")))
+        let sealer = try SecretSealer(current: SealingKey(contentsOfFile: Self.folder.appendingPathComponent("sealing.key").path))
+        switch backend {
+        case .sqlite:
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            // A copy: the migration writes to the file.
+            try FileManager.default.copyItem(atPath: Self.folder.appendingPathComponent("sqlite.db").path, toPath: directory.file("otpkit.sqlite"))
+            try await Self.expectEverythingWorks(fixture, at: directory.file("otpkit.sqlite"), sealer: sealer)
+        case .postgres:
+            try await TestDatabase.withFresh(ownDatabase: true) { database in
+                let restored = try await ProcessRunner.run(
+                    try ExternalTool.psql.path(),
+                    ["--quiet", "--no-psqlrc", "-v", "ON_ERROR_STOP=1", "-f", Self.folder.appendingPathComponent("postgres.sql").path],
+                    environment: try database.environment.mapValues { $0 })
+                try #require(restored.status == 0, "\(restored)")
+                try await Self.expectEverythingWorks(fixture, at: try database.url, sealer: sealer)
+            }
+        }
+    }
+
+    /// Opens `location` as `otpkit-server` opens its `--db`, then checks everything in `fixture`.
+    static func expectEverythingWorks(_ fixture: Fixture, at location: String, sealer: SecretSealer) async throws {
+        let store = try await DatabaseLocation(location).open(sealer: sealer, poolSize: 2, logger: Logger(label: "test"))
         do {
-            try await Self.expectEverythingWorks(fixture, store: store)
+            try await expectEverythingWorks(fixture, store: store)
         } catch {
             try? await store.close()
             throw error

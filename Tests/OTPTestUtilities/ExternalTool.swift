@@ -24,6 +24,9 @@ public struct ExternalTool: Sendable {
     /// Google's own protobuf decoder, for the Google Authenticator migration payloads OTPImport writes.
     public static let protoc = ExternalTool("protoc", debianPackage: "protobuf-compiler")
 
+    /// PostgreSQL's own client, which restores what `pg_dump` wrote.
+    public static let psql = ExternalTool("psql", debianPackage: "postgresql-client")
+
     public struct Missing: Error, CustomStringConvertible {
         public let tool: ExternalTool
         public var description: String {

@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
-"""Writes the database of an earlier OTPKit release that PreviousReleaseDatabaseTests opens.
+"""Writes the databases of an earlier OTPKit release that PreviousReleaseDatabaseTests opens.
 
-Run once, by hand, with the earlier release's server; never by the tests, which read what it
-wrote:
+Run once per backend, by hand, with the earlier release's server; never by the tests, which read
+what it wrote:
 
     git worktree add /tmp/old 2da45aa && (cd /tmp/old && swift build --product otpkit-server)
-    python3 Tests/Fixtures/previous-release/make-fixture.py /tmp/old/.build/debug/otpkit-server 2da45aa
+    python3 Tests/Fixtures/previous-release/make-fixture.py /tmp/old/.build/debug/otpkit-server 2da45aa sqlite
+    eval "$(bash .ci/postgres start)"
+    python3 Tests/Fixtures/previous-release/make-fixture.py /tmp/old/.build/debug/otpkit-server 2da45aa postgres
 
-It starts that server under --emulator on a new SQLite file in this folder, makes accounts
+It starts that server under --emulator on a new SQLite file in this folder (sqlite.db), or on a
+new PostgreSQL database of the cluster libpq's PG* variables name (dumped by pg_dump to
+postgres.sql, then dropped), with the sealing key in this folder (made when missing), makes accounts
 through the REST API as the SDKs and firebase-admin do (a password account with a TOTP and a
 phone factor, one with custom claims and a refresh token, an anonymous one), stops the server
-with SIGTERM, and writes what a later release must still find to fixture.json (secrets in it are
+with SIGTERM, and writes what a later release must still find to BACKEND.json (secrets in it are
 of this throwaway database only), with the time it was written, which the tests' clock starts
-from. The signing key file the server writes beside the database is not kept.
+from. The ID token signing key the server writes is not kept.
 """
 import base64, hashlib, hmac, json, os, signal, struct, subprocess, sys, time, urllib.request
 
@@ -28,15 +32,23 @@ def totp(secret, at):
     return "%06d" % ((struct.unpack(">I", digest[offset:offset + 4])[0] & 0x7FFFFFFF) % 1_000_000)
 
 
-def main(executable, release):
-    database, key_file = os.path.join(HERE, "otpkit.sqlite"), os.path.join(HERE, "sealing.key")
-    for path in (database, database + "-wal", database + "-shm", key_file):
-        if os.path.exists(path):
-            os.remove(path)
-    with open(os.open(key_file, os.O_WRONLY | os.O_CREAT, 0o600), "w") as file:
-        file.write(os.urandom(32).hex())
+def main(executable, release, backend):
+    key_file, signing_key = os.path.join(HERE, "sealing.key"), os.path.join(HERE, "signing.key")
+    if not os.path.exists(key_file):
+        with open(os.open(key_file, os.O_WRONLY | os.O_CREAT, 0o600), "w") as file:
+            file.write(os.urandom(32).hex())
+    if backend == "sqlite":
+        database = os.path.join(HERE, "sqlite.db")
+        for path in (database, database + "-wal", database + "-shm"):
+            if os.path.exists(path):
+                os.remove(path)
+    else:
+        name = "otpkit_previous_release"
+        subprocess.run(["psql", "-d", "postgres", "-c", "DROP DATABASE IF EXISTS %s" % name, "-c", "CREATE DATABASE %s" % name], check=True)
+        database = "postgresql://%s@%s:%s/%s" % (os.environ["PGUSER"], os.environ["PGHOST"].replace("/", "%2F"), os.environ["PGPORT"], name)
     server = subprocess.Popen(
-        [executable, "--db", database, "--key-file", key_file, "--project-id", PROJECT, "--port", "0", "--emulator"],
+        [executable, "--db", database, "--key-file", key_file, "--signing-key-file", signing_key, "--project-id", PROJECT, "--port", "0",
+         "--emulator"],
         stdout=subprocess.PIPE, text=True)
     base = "http://127.0.0.1:%d" % int(server.stdout.readline())
 
@@ -77,10 +89,14 @@ def main(executable, release):
     finally:
         server.send_signal(signal.SIGTERM)
         status = server.wait(60)
+    os.remove(signing_key)
     if status != 0:
         sys.exit("the server exited %d" % status)
-    os.remove(database + ".signing-key")
-    with open(os.path.join(HERE, "fixture.json"), "w") as file:
+    if backend == "postgres":
+        with open(os.path.join(HERE, "postgres.sql"), "w") as file:
+            subprocess.run(["pg_dump", "--no-owner", "--no-privileges", "-d", name], stdout=file, check=True)
+        subprocess.run(["psql", "-d", "postgres", "-c", "DROP DATABASE %s" % name], check=True)
+    with open(os.path.join(HERE, backend + ".json"), "w") as file:
         json.dump({
             "writtenBy": "otpkit-server at " + release, "writtenAt": written_at,
             "ada": {"uid": ada, "email": "ada@example.com", "password": "ada's long password", "totpSecret": secret,
@@ -94,4 +110,4 @@ def main(executable, release):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(sys.argv[1], sys.argv[2], sys.argv[3])
