@@ -180,43 +180,7 @@ extension PostgresAuthStore {
     /// first write rolls everything back.
     public func updateAccount(id: String, changes: AccountChanges) async throws(PostgresAuthStoreError) -> AccountUpdate {
         try await transaction("updating an account") { connection -> AccountUpdate in
-            let rows = try await connection.query("SELECT \(unescaped: StoredColumns.account) FROM accounts WHERE id = \(id) FOR UPDATE")
-            guard let row = rows.first else { return .accountNotFound }
-            let account = try PostgresStoredRow(row: row).accountRecord()
-            let changed = changes.applied(to: account)
-            do {
-                try await connection.execute(
-                    """
-                    UPDATE accounts SET email = \(changed.email), email_verified = \(changed.isEmailVerified),
-                        display_name = \(changed.displayName), photo_url = \(changed.photoURL), disabled = \(changed.isDisabled),
-                        password_hash = \(changed.passwordHash), tokens_valid_after = \(changed.tokensValidAfter),
-                        custom_attributes = \(changed.customAttributes)
-                    WHERE id = \(id)
-                    """)
-            } catch  where error.sqlState == "23505" {
-                throw Abandoned(result: AccountUpdate.emailAlreadyInUse)
-            }
-            switch changes.phone {
-            case .set(let identity):
-                if let owner = try await connection.identityOwner(identity), owner != id {
-                    throw Abandoned(result: AccountUpdate.identityInUse(accountID: owner))
-                }
-                try await connection.execute(
-                    "DELETE FROM provider_identities WHERE account_id = \(id) AND provider_id = \(identity.providerID)")
-                guard try await connection.insertIdentity(identity, accountID: id) else {
-                    let owner = try await connection.identityOwner(identity) ?? id
-                    throw Abandoned(result: AccountUpdate.identityInUse(accountID: owner))
-                }
-            case .remove:
-                try await connection.execute(
-                    "DELETE FROM provider_identities WHERE account_id = \(id) AND provider_id = \(PhoneAuthProvider.id)")
-            case nil:
-                break
-            }
-            for providerID in changes.unlinkedIdentityProviders {
-                try await connection.execute("DELETE FROM provider_identities WHERE account_id = \(id) AND provider_id = \(providerID)")
-            }
-            return .updated(changed)
+            try await connection.updateAccountRow(id: id, changes: changes)
         }
     }
 
@@ -236,6 +200,48 @@ extension PostgresAuthStore {
 }
 
 extension PostgresAuthStore.Connection {
+    /// ``PostgresAuthStore/updateAccount(id:changes:)`` inside the caller's transaction; a refusal
+    /// found after a write (a unique index) throws `Abandoned`, for the transaction to roll back.
+    func updateAccountRow(id: String, changes: AccountChanges) async throws -> AccountUpdate {
+        let rows = try await query("SELECT \(unescaped: StoredColumns.account) FROM accounts WHERE id = \(id) FOR UPDATE")
+        guard let row = rows.first else { return .accountNotFound }
+        let account = try PostgresStoredRow(row: row).accountRecord()
+        let changed = changes.applied(to: account)
+        do {
+            try await execute(
+                """
+                UPDATE accounts SET email = \(changed.email), email_verified = \(changed.isEmailVerified),
+                    display_name = \(changed.displayName), photo_url = \(changed.photoURL), disabled = \(changed.isDisabled),
+                    password_hash = \(changed.passwordHash), tokens_valid_after = \(changed.tokensValidAfter),
+                    custom_attributes = \(changed.customAttributes)
+                WHERE id = \(id)
+                """)
+        } catch  where error.sqlState == "23505" {
+            throw PostgresAuthStore.Abandoned(result: AccountUpdate.emailAlreadyInUse)
+        }
+        switch changes.phone {
+        case .set(let identity):
+            if let owner = try await identityOwner(identity), owner != id {
+                throw PostgresAuthStore.Abandoned(result: AccountUpdate.identityInUse(accountID: owner))
+            }
+            try await execute(
+                "DELETE FROM provider_identities WHERE account_id = \(id) AND provider_id = \(identity.providerID)")
+            guard try await insertIdentity(identity, accountID: id) else {
+                let owner = try await identityOwner(identity) ?? id
+                throw PostgresAuthStore.Abandoned(result: AccountUpdate.identityInUse(accountID: owner))
+            }
+        case .remove:
+            try await execute(
+                "DELETE FROM provider_identities WHERE account_id = \(id) AND provider_id = \(PhoneAuthProvider.id)")
+        case nil:
+            break
+        }
+        for providerID in changes.unlinkedIdentityProviders {
+            try await execute("DELETE FROM provider_identities WHERE account_id = \(id) AND provider_id = \(providerID)")
+        }
+        return .updated(changed)
+    }
+
     func identityOwner(_ identity: ProviderIdentity) async throws -> String? {
         let rows = try await query(
             """

@@ -334,6 +334,7 @@ extension PostgresAuthStore {
             try await connection.execute("DELETE FROM quota_buckets WHERE drained_at <= \(time &* 1_000)")
             try await connection.execute("DELETE FROM sign_in_sources WHERE expires_at < \(time)")
             try await connection.execute("DELETE FROM phone_verifications WHERE expires_at < \(time)")
+            try await connection.execute("DELETE FROM email_actions WHERE expires_at < \(time)")
             try await connection.execute(
                 """
                 DELETE FROM failure_counters

@@ -40,4 +40,28 @@ extension PostgresAuthStore.Connection: DurableTransaction {
         }
         return false
     }
+
+    /// Under a savepoint, so that a refusal found after a write (a unique index) undoes that
+    /// write alone and the caller's transaction goes on.
+    func updateAccount(id: String, changes: AccountChanges) async throws -> AccountUpdate {
+        try await execute("SAVEPOINT account_update")
+        do {
+            let update = try await updateAccountRow(id: id, changes: changes)
+            try await execute("RELEASE SAVEPOINT account_update")
+            return update
+        } catch let abandoned as PostgresAuthStore.Abandoned<AccountUpdate> {
+            try await execute("ROLLBACK TO SAVEPOINT account_update")
+            return abandoned.result
+        }
+    }
+
+    func lockedEmailAction(digest: [UInt8]) async throws -> EmailActionRecord? {
+        let rows = try await query(
+            "SELECT \(unescaped: StoredColumns.emailAction) FROM email_actions WHERE code_digest = \(ByteBuffer(bytes: digest)) FOR UPDATE")
+        return try rows.first.map { row in try PostgresStoredRow(row: row).emailActionRecord() }
+    }
+
+    func removeEmailAction(digest: [UInt8]) async throws {
+        try await execute("DELETE FROM email_actions WHERE code_digest = \(ByteBuffer(bytes: digest))")
+    }
 }

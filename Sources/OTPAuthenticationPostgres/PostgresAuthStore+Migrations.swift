@@ -338,6 +338,25 @@ extension PostgresAuthStore {
                 """,
             ]
         ),
+        Migration(
+            version: 10,
+            summary: "email actions: the codes of password resets, address verifications and sign-in links, by their keyed digests",
+            statements: [
+                """
+                CREATE TABLE email_actions (
+                    code_digest bytea PRIMARY KEY,
+                    kind text NOT NULL,
+                    user_id text,
+                    email text NOT NULL,
+                    new_email text,
+                    created_at bigint NOT NULL,
+                    expires_at bigint NOT NULL
+                )
+                """,
+                "CREATE INDEX email_actions_by_expiry ON email_actions (expires_at)",
+                "CREATE INDEX email_actions_by_user ON email_actions (user_id)",
+            ]
+        ),
     ]
 
     /// How both reading functions of migration 8 claim credentials ($1 expiring at, $2 ids): their

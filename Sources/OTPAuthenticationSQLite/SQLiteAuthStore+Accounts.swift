@@ -160,46 +160,52 @@ extension SQLiteAuthStore {
     /// providers' identities deleted.
     public func updateAccount(id: String, changes: AccountChanges) async throws(SQLiteAuthStoreError) -> AccountUpdate {
         try await transaction { () throws(SQLiteAuthStoreError) -> AccountUpdate in
-            guard let row = try await self.execute("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [.text(id)]).first else {
-                return .accountNotFound
-            }
-            let account = try self.accountRecord(row)
-            if let email = changes.email,
-                try await !self.execute("SELECT id FROM accounts WHERE email = ? AND id <> ?", [.text(email), .text(id)]).isEmpty
-            {
-                return .emailAlreadyInUse
-            }
-            if case .set(let identity) = changes.phone, let owner = try await self.identityOwner(identity), owner != id {
-                return .identityInUse(accountID: owner)
-            }
-            let changed = changes.applied(to: account)
-            try await self.execute(
-                """
-                UPDATE accounts SET email = ?, email_verified = ?, display_name = ?, photo_url = ?, disabled = ?, password_hash = ?,
-                    tokens_valid_after = ?, custom_attributes = ?
-                WHERE id = ?
-                """,
-                [
-                    Self.optional(changed.email), .integer(changed.isEmailVerified ? 1 : 0), Self.optional(changed.displayName),
-                    Self.optional(changed.photoURL), .integer(changed.isDisabled ? 1 : 0), Self.optional(changed.passwordHash),
-                    changed.tokensValidAfter.map { .integer(Int($0)) } ?? .null, Self.optional(changed.customAttributes), .text(id),
-                ])
-            switch changes.phone {
-            case .set(let identity):
-                try await self.execute(
-                    "DELETE FROM provider_identities WHERE account_id = ? AND provider_id = ?", [.text(id), .text(identity.providerID)])
-                try await self.insertIdentity(identity, accountID: id)
-            case .remove:
-                try await self.execute(
-                    "DELETE FROM provider_identities WHERE account_id = ? AND provider_id = ?", [.text(id), .text(PhoneAuthProvider.id)])
-            case nil:
-                break
-            }
-            for providerID in changes.unlinkedIdentityProviders {
-                try await self.execute("DELETE FROM provider_identities WHERE account_id = ? AND provider_id = ?", [.text(id), .text(providerID)])
-            }
-            return .updated(changed)
+            try await self.updateAccountRow(id: id, changes: changes)
         }
+    }
+
+    /// ``updateAccount(id:changes:)`` inside the caller's transaction: every check comes before
+    /// the first write, so a refusal writes nothing.
+    func updateAccountRow(id: String, changes: AccountChanges) async throws(SQLiteAuthStoreError) -> AccountUpdate {
+        guard let row = try await self.execute("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [.text(id)]).first else {
+            return .accountNotFound
+        }
+        let account = try self.accountRecord(row)
+        if let email = changes.email,
+            try await !self.execute("SELECT id FROM accounts WHERE email = ? AND id <> ?", [.text(email), .text(id)]).isEmpty
+        {
+            return .emailAlreadyInUse
+        }
+        if case .set(let identity) = changes.phone, let owner = try await self.identityOwner(identity), owner != id {
+            return .identityInUse(accountID: owner)
+        }
+        let changed = changes.applied(to: account)
+        try await self.execute(
+            """
+            UPDATE accounts SET email = ?, email_verified = ?, display_name = ?, photo_url = ?, disabled = ?, password_hash = ?,
+                tokens_valid_after = ?, custom_attributes = ?
+            WHERE id = ?
+            """,
+            [
+                Self.optional(changed.email), .integer(changed.isEmailVerified ? 1 : 0), Self.optional(changed.displayName),
+                Self.optional(changed.photoURL), .integer(changed.isDisabled ? 1 : 0), Self.optional(changed.passwordHash),
+                changed.tokensValidAfter.map { .integer(Int($0)) } ?? .null, Self.optional(changed.customAttributes), .text(id),
+            ])
+        switch changes.phone {
+        case .set(let identity):
+            try await self.execute(
+                "DELETE FROM provider_identities WHERE account_id = ? AND provider_id = ?", [.text(id), .text(identity.providerID)])
+            try await self.insertIdentity(identity, accountID: id)
+        case .remove:
+            try await self.execute(
+                "DELETE FROM provider_identities WHERE account_id = ? AND provider_id = ?", [.text(id), .text(PhoneAuthProvider.id)])
+        case nil:
+            break
+        }
+        for providerID in changes.unlinkedIdentityProviders {
+            try await self.execute("DELETE FROM provider_identities WHERE account_id = ? AND provider_id = ?", [.text(id), .text(providerID)])
+        }
+        return .updated(changed)
     }
 
     /// The primary key's index serves the range and the order; `BINARY` collation compares the
@@ -217,14 +223,14 @@ extension SQLiteAuthStore {
         try await !execute("SELECT id FROM accounts WHERE id = ?", [.text(id)]).isEmpty
     }
 
-    private func identityOwner(_ identity: ProviderIdentity) async throws(SQLiteAuthStoreError) -> String? {
+    func identityOwner(_ identity: ProviderIdentity) async throws(SQLiteAuthStoreError) -> String? {
         try await execute(
             "SELECT account_id FROM provider_identities WHERE provider_id = ? AND provider_uid = ?",
             [.text(identity.providerID), .text(identity.providerUID)]
         ).first?.column("account_id")?.string
     }
 
-    private func insertIdentity(_ identity: ProviderIdentity, accountID: String) async throws(SQLiteAuthStoreError) {
+    func insertIdentity(_ identity: ProviderIdentity, accountID: String) async throws(SQLiteAuthStoreError) {
         try await execute(
             """
             INSERT INTO provider_identities (provider_id, provider_uid, account_id, email, display_name, phone_number)
@@ -251,7 +257,7 @@ extension SQLiteAuthStore {
         try RowReader(row: row).accountRecord()
     }
 
-    private static func optional(_ text: String?) -> SQLiteData {
+    static func optional(_ text: String?) -> SQLiteData {
         text.map { .text($0) } ?? .null
     }
 }

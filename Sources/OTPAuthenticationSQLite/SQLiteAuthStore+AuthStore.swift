@@ -304,6 +304,7 @@ extension SQLiteAuthStore {
             try await self.execute("DELETE FROM quota_buckets WHERE drained_at <= ?", [.integer(.init(time &* 1_000))])
             try await self.execute("DELETE FROM sign_in_sources WHERE expires_at < ?", [.integer(.init(time))])
             try await self.execute("DELETE FROM phone_verifications WHERE expires_at < ?", [.integer(.init(time))])
+            try await self.execute("DELETE FROM email_actions WHERE expires_at < ?", [.integer(.init(time))])
             try await self.execute(
                 """
                 DELETE FROM failure_counters

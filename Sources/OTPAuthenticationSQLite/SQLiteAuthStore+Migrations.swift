@@ -236,6 +236,25 @@ extension SQLiteAuthStore {
                 "CREATE INDEX sign_in_sources_by_expiry ON sign_in_sources (expires_at)",
             ]
         ),
+        Migration(
+            version: 12,
+            summary: "email actions: the codes of password resets, address verifications and sign-in links, by their keyed digests",
+            statements: [
+                """
+                CREATE TABLE email_actions (
+                    code_digest BLOB PRIMARY KEY,
+                    kind TEXT NOT NULL,
+                    user_id TEXT,
+                    email TEXT NOT NULL,
+                    new_email TEXT,
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL
+                ) STRICT
+                """,
+                "CREATE INDEX email_actions_by_expiry ON email_actions (expires_at)",
+                "CREATE INDEX email_actions_by_user ON email_actions (user_id)",
+            ]
+        ),
     ]
 
     /// Brings the schema up to date inside one write transaction, so two processes opening a new

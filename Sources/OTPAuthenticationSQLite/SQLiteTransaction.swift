@@ -82,4 +82,19 @@ struct SQLiteTransaction: DurableTransaction {
         }
         return false
     }
+
+    func updateAccount(id: String, changes: AccountChanges) async throws(SQLiteAuthStoreError) -> AccountUpdate {
+        try await store.updateAccountRow(id: id, changes: changes)
+    }
+
+    /// Read under the transaction's write lock, which serialises writers.
+    func lockedEmailAction(digest: [UInt8]) async throws(SQLiteAuthStoreError) -> EmailActionRecord? {
+        let rows = try await store.execute(
+            "SELECT \(StoredColumns.emailAction) FROM email_actions WHERE code_digest = ?", [.blob(ByteBuffer(bytes: digest))])
+        return try rows.first.map { row throws(SQLiteAuthStoreError) in try RowReader(row: row).emailActionRecord() }
+    }
+
+    func removeEmailAction(digest: [UInt8]) async throws(SQLiteAuthStoreError) {
+        try await store.execute("DELETE FROM email_actions WHERE code_digest = ?", [.blob(ByteBuffer(bytes: digest))])
+    }
 }

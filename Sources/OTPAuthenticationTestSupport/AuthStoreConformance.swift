@@ -62,6 +62,10 @@ public enum AuthStoreConformance {
         .init("quotas are token buckets per key: a burst up to the limit, then one use per share of the window", quotas),
         .init("concurrent uses of one quota: exactly as many as fit are allowed", concurrentQuota),
         .init("purging removes only what expired", purgeExpired),
+        .init(
+            "email actions: a code is used once with its change, refused when expired, kept when its change cannot be made, purged and deleted with its account",
+            emailActions),
+        .init("concurrent uses of one email action: exactly one makes its change", concurrentEmailAction),
         .init("failure counters are forgotten by the age of their last failure, whichever operation counted it", failuresForgottenByAge),
         .init("sign-in sources are known per account until their time, extended, purged and deleted with the account", signInSources),
         .init("accounts round-trip, are found by id and by email, and record sign-ins and re-hashes", accountRoundTrip),

@@ -70,4 +70,23 @@ extension DurableTransaction {
         try await keepPhoneVerification(kept, id: verificationID)
         return PhoneVerificationConsumption(outcome, of: verification)
     }
+
+    /// `AuthStore.completeEmailAction(digest:at:changes:)`.
+    package func completeEmailAction(digest: [UInt8], at time: Int64, changes: AccountChanges?) async throws(Failure) -> EmailActionCompletion {
+        guard let action = try await lockedEmailAction(digest: digest) else { return .notFound }
+        guard time <= action.expiresAt else {
+            try await removeEmailAction(digest: digest)
+            return .expired
+        }
+        var account: AccountRecord?
+        if let changes {
+            guard let accountID = action.accountID else { return .accountNotUpdated(.accountNotFound) }
+            switch try await updateAccount(id: accountID, changes: changes) {
+            case .updated(let updated): account = updated
+            case let refused: return .accountNotUpdated(refused)
+            }
+        }
+        try await removeEmailAction(digest: digest)
+        return .completed(account: account)
+    }
 }

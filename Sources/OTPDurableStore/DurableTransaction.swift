@@ -43,4 +43,11 @@ package protocol DurableTransaction {
     /// Deletes the first of `userID`'s unused recovery codes whose digest is among `digests`;
     /// whether one was.
     func spendRecoveryCode(userID: String, digests: [[UInt8]]) async throws(Failure) -> Bool
+    /// Updates account `id` as `AccountStore.updateAccount(id:changes:)` does, whole or not at all,
+    /// within the transaction.
+    func updateAccount(id: String, changes: AccountChanges) async throws(Failure) -> AccountUpdate
+    /// The email action with `digest`, locked until the transaction ends.
+    func lockedEmailAction(digest: [UInt8]) async throws(Failure) -> EmailActionRecord?
+    /// Deletes the email action with `digest`.
+    func removeEmailAction(digest: [UInt8]) async throws(Failure)
 }

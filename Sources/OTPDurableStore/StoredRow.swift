@@ -42,6 +42,7 @@ package enum StoredColumns {
     package static let phoneFactor = "id, user_id, display_name, enrolled_at, phone_number"
     package static let phoneVerification =
         "id, purpose, user_id, enrollment_id, credential_id, phone_number, code_digest, created_at, expires_at, failed_attempts"
+    package static let emailAction = "code_digest, kind, user_id, email, new_email, created_at, expires_at"
 }
 
 extension StoredRow {
@@ -175,6 +176,20 @@ extension StoredRow {
             credentialID: try optionalText("credential_id", of: id), phoneNumber: try text("phone_number", of: id),
             codeDigest: try bytes("code_digest", of: id), createdAt: try integer("created_at", of: id),
             expiresAt: try integer("expires_at", of: id), failedAttempts: Int(try integer("failed_attempts", of: id)))
+    }
+
+    /// A row of ``StoredColumns/emailAction``; a record named by its kind in errors, its code
+    /// digest being the secret that finds it.
+    package func emailActionRecord() throws(Failure) -> EmailActionRecord {
+        let kindName = try text("kind", of: "an email action")
+        guard let kind = EmailActionKind(rawValue: kindName) else {
+            throw invalidRecord(recordID: "an email action", detail: "unknown kind \(kindName)")
+        }
+        let id = "an email action of kind \(kindName)"
+        return EmailActionRecord(
+            codeDigest: try bytes("code_digest", of: id), kind: kind, accountID: try optionalText("user_id", of: id),
+            email: try text("email", of: id), newEmail: try optionalText("new_email", of: id), createdAt: try integer("created_at", of: id),
+            expiresAt: try integer("expires_at", of: id))
     }
 }
 

@@ -250,6 +250,22 @@ final class FailingStore: AuthStore {
         try check()
         base.purgeExpired(before: time, failuresCountedBefore: failuresCountedBefore)
     }
+    func insertEmailAction(_ action: EmailActionRecord) async throws {
+        try check()
+        base.insertEmailAction(action)
+    }
+    func emailAction(digests: [[UInt8]]) async throws -> EmailActionRecord? {
+        try check()
+        return base.emailAction(digests: digests)
+    }
+    func deleteEmailAction(digest: [UInt8]) async throws -> Bool {
+        try check()
+        return base.deleteEmailAction(digest: digest)
+    }
+    func completeEmailAction(digest: [UInt8], at time: Int64, changes: AccountChanges?) async throws -> EmailActionCompletion {
+        try check()
+        return base.completeEmailAction(digest: digest, at: time, changes: changes)
+    }
 }
 
 @Suite("Store failures")

@@ -94,7 +94,7 @@ public protocol AccountStore: Sendable {
 
     /// Deletes account `id` and everything of its user in one atomic operation: its provider
     /// identities, TOTP and phone factors with their failure counters, pending enrollments,
-    /// phone verifications, sessions and recovery codes. Returns
+    /// phone verifications, sessions, recovery codes and email actions. Returns
     /// whether there was such an account; without one, changes nothing. Its email address and
     /// identities are free for other accounts afterwards.
     func deleteAccount(id: String) async throws -> Bool

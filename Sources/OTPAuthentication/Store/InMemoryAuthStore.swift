@@ -109,6 +109,7 @@ public final class InMemoryAuthStore: AuthStore {
         var phoneVerifications: [String: PhoneVerificationRecord] = [:]
         /// Each user's unused recovery code digests.
         var recoveryCodes: [String: [[UInt8]]] = [:]
+        var emailActions: [[UInt8]: EmailActionRecord] = [:]
         var quotas: [String: QuotaBucket] = [:]
         var accounts: [String: AccountRecord] = [:]
         /// Account ids by normalized email address.
@@ -176,6 +177,33 @@ public final class InMemoryAuthStore: AuthStore {
             guard let identity = providerIdentities[accountID]?.removeValue(forKey: providerID) else { return }
             identityOwners.removeValue(forKey: ProviderKey(providerID: providerID, providerUID: identity.providerUID))
             if providerIdentities[accountID]?.isEmpty == true { providerIdentities.removeValue(forKey: accountID) }
+        }
+
+        /// ``AccountStore/updateAccount(id:changes:)`` under the store's lock.
+        mutating func updateAccount(id: String, changes: AccountChanges) -> AccountUpdate {
+            guard let account = accounts[id] else { return .accountNotFound }
+            if let email = changes.email, let owner = accountEmails[email], owner != id { return .emailAlreadyInUse }
+            if case .set(let identity) = changes.phone,
+                let owner = identityOwners[ProviderKey(providerID: identity.providerID, providerUID: identity.providerUID)], owner != id
+            {
+                return .identityInUse(accountID: owner)
+            }
+            let changed = changes.applied(to: account)
+            if let previous = account.email, previous != changed.email { accountEmails.removeValue(forKey: previous) }
+            if let email = changed.email { accountEmails[email] = id }
+            accounts[id] = changed
+            switch changes.phone {
+            case .set(let identity):
+                removeIdentity(providerID: identity.providerID, accountID: id)
+                providerIdentities[id, default: [:]][identity.providerID] = identity
+                identityOwners[ProviderKey(providerID: identity.providerID, providerUID: identity.providerUID)] = id
+            case .remove:
+                removeIdentity(providerID: PhoneAuthProvider.id, accountID: id)
+            case nil:
+                break
+            }
+            for providerID in changes.unlinkedIdentityProviders { removeIdentity(providerID: providerID, accountID: id) }
+            return .updated(changed)
         }
 
         mutating func dropIfEmpty(_ userID: String) {
@@ -600,6 +628,7 @@ public final class InMemoryAuthStore: AuthStore {
             state.phoneVerifications = state.phoneVerifications.filter { $0.value.userID != id }
             state.recoveryCodes.removeValue(forKey: id)
             state.signInSources.removeValue(forKey: id)
+            state.emailActions = state.emailActions.filter { $0.value.accountID != id }
             return true
         }
     }
@@ -657,31 +686,7 @@ public final class InMemoryAuthStore: AuthStore {
     }
 
     public func updateAccount(id: String, changes: AccountChanges) -> AccountUpdate {
-        state.withLock { state in
-            guard let account = state.accounts[id] else { return .accountNotFound }
-            if let email = changes.email, let owner = state.accountEmails[email], owner != id { return .emailAlreadyInUse }
-            if case .set(let identity) = changes.phone,
-                let owner = state.identityOwners[ProviderKey(providerID: identity.providerID, providerUID: identity.providerUID)], owner != id
-            {
-                return .identityInUse(accountID: owner)
-            }
-            let changed = changes.applied(to: account)
-            if let previous = account.email, previous != changed.email { state.accountEmails.removeValue(forKey: previous) }
-            if let email = changed.email { state.accountEmails[email] = id }
-            state.accounts[id] = changed
-            switch changes.phone {
-            case .set(let identity):
-                state.removeIdentity(providerID: identity.providerID, accountID: id)
-                state.providerIdentities[id, default: [:]][identity.providerID] = identity
-                state.identityOwners[ProviderKey(providerID: identity.providerID, providerUID: identity.providerUID)] = id
-            case .remove:
-                state.removeIdentity(providerID: PhoneAuthProvider.id, accountID: id)
-            case nil:
-                break
-            }
-            for providerID in changes.unlinkedIdentityProviders { state.removeIdentity(providerID: providerID, accountID: id) }
-            return .updated(changed)
-        }
+        state.withLock { state in state.updateAccount(id: id, changes: changes) }
     }
 
     public func accounts(after id: String?, limit: Int) -> [AccountRecord] {
@@ -754,6 +759,43 @@ public final class InMemoryAuthStore: AuthStore {
         state.withLock { state in (state.signInSources[accountID]?[source]).map { time <= $0 } ?? false }
     }
 
+    // MARK: Email actions
+
+    public func insertEmailAction(_ action: EmailActionRecord) {
+        state.withLock { $0.emailActions[action.codeDigest] = action }
+    }
+
+    public func emailAction(digests: [[UInt8]]) -> EmailActionRecord? {
+        state.withLock { state in
+            for digest in digests { if let action = state.emailActions[digest] { return action } }
+            return nil
+        }
+    }
+
+    public func deleteEmailAction(digest: [UInt8]) -> Bool {
+        state.withLock { $0.emailActions.removeValue(forKey: digest) != nil }
+    }
+
+    public func completeEmailAction(digest: [UInt8], at time: Int64, changes: AccountChanges?) -> EmailActionCompletion {
+        state.withLock { state in
+            guard let action = state.emailActions[digest] else { return .notFound }
+            guard time <= action.expiresAt else {
+                state.emailActions.removeValue(forKey: digest)
+                return .expired
+            }
+            var account: AccountRecord?
+            if let changes {
+                guard let accountID = action.accountID else { return .accountNotUpdated(.accountNotFound) }
+                switch state.updateAccount(id: accountID, changes: changes) {
+                case .updated(let updated): account = updated
+                case let refused: return .accountNotUpdated(refused)
+                }
+            }
+            state.emailActions.removeValue(forKey: digest)
+            return .completed(account: account)
+        }
+    }
+
     // MARK: Housekeeping
 
     public func purgeExpired(before time: Int64, failuresCountedBefore: Int64) {
@@ -761,6 +803,7 @@ public final class InMemoryAuthStore: AuthStore {
             state.pendingEnrollments = state.pendingEnrollments.filter { $0.value.deadline >= time }
             state.spentSignIns = state.spentSignIns.filter { $0.value >= time }
             state.quotas = state.quotas.filter { $0.value.drainedAt > time &* 1_000 }
+            state.emailActions = state.emailActions.filter { $0.value.expiresAt >= time }
             state.phoneVerifications = state.phoneVerifications.filter { $0.value.expiresAt >= time }
             var endedByUser: [String: Set<String>] = [:]
             for record in state.sessions.removeAll(where: { $0.expiresAt < time }) {
