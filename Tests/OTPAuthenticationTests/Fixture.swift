@@ -17,10 +17,11 @@ struct Fixture {
 
     init(
         _ configuration: MultiFactorConfiguration = MultiFactorConfiguration(), smsSender: (any SMSSender)? = nil,
-        identityProviders: [any IdentityTokenVerifier] = []
+        emailSender: (any EmailSender)? = nil, identityProviders: [any IdentityTokenVerifier] = []
     ) throws {
         service = try MultiFactorService(
-            configuration: configuration, store: store, clock: clock, opener: opener, smsSender: smsSender, identityProviders: identityProviders)
+            configuration: configuration, store: store, clock: clock, opener: opener, smsSender: smsSender, emailSender: emailSender,
+            identityProviders: identityProviders)
     }
 
     static func identity(

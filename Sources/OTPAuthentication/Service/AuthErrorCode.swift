@@ -76,6 +76,14 @@ public enum AuthErrorCode: Int, Sendable, Hashable, CaseIterable {
     /// A custom token is malformed, expired, not signed by a trusted service account, or names no
     /// usable user id (`INVALID_CUSTOM_TOKEN`).
     case invalidCustomToken = 17000
+    /// An email action's code is unknown, was used, or is not for this action (`INVALID_OOB_CODE`).
+    case invalidActionCode = 17030
+    /// An email action's code expired (`EXPIRED_OOB_CODE`).
+    case expiredActionCode = 17029
+    /// The account has no email address for the action (`MISSING_EMAIL`).
+    case missingEmail = 17034
+    /// An action's continue URL is not an absolute URL (`INVALID_CONTINUE_URI`).
+    case invalidContinueURI = 17039
     /// The store failed (`INTERNAL_ERROR`).
     case internalError = 17999
 
@@ -116,6 +124,10 @@ public enum AuthErrorCode: Int, Sendable, Hashable, CaseIterable {
         case .maximumSecondFactorCountExceeded: "SECOND_FACTOR_LIMIT_EXCEEDED"
         case .unsupportedFirstFactor: "UNSUPPORTED_FIRST_FACTOR"
         case .invalidCustomToken: "INVALID_CUSTOM_TOKEN"
+        case .invalidActionCode: "INVALID_OOB_CODE"
+        case .expiredActionCode: "EXPIRED_OOB_CODE"
+        case .missingEmail: "MISSING_EMAIL"
+        case .invalidContinueURI: "INVALID_CONTINUE_URI"
         case .internalError: "INTERNAL_ERROR"
         }
     }

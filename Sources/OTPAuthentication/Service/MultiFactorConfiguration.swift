@@ -47,6 +47,9 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
     public var phone: PhoneSettings
     /// Email-and-password accounts: hash cost, minimum length, enumeration protection.
     public var passwords: PasswordSettings
+    /// Email actions (password resets, address verifications, sign-in links): where links lead,
+    /// how long codes live, how often an address is sent one. Messages need an ``EmailSender``.
+    public var emailActions: EmailActionSettings
 
     /// The most second factors a user may have, as Firebase allows.
     public static let maximumFactorCount = 5
@@ -59,7 +62,7 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
     /// Seconds per time step.
     public static let codeIntervalSeconds = 30
 
-    /// Creates a configuration; ``MultiFactorService/init(configuration:store:clock:opener:smsSender:identityProviders:logger:)``
+    /// Creates a configuration; ``MultiFactorService/init(configuration:store:clock:opener:smsSender:emailSender:identityProviders:logger:)``
     /// checks it.
     public init(
         isTOTPEnabled: Bool = true,
@@ -76,7 +79,8 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
         sessionAbsoluteLifetime: Int64 = 30 * 86_400,
         maximumSessionsPerUser: Int = 20,
         phone: PhoneSettings = PhoneSettings(),
-        passwords: PasswordSettings = PasswordSettings()
+        passwords: PasswordSettings = PasswordSettings(),
+        emailActions: EmailActionSettings = EmailActionSettings()
     ) {
         self.isTOTPEnabled = isTOTPEnabled
         self.adjacentIntervals = adjacentIntervals
@@ -93,6 +97,7 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
         self.maximumSessionsPerUser = maximumSessionsPerUser
         self.phone = phone
         self.passwords = passwords
+        self.emailActions = emailActions
     }
 
     /// Checks every setting.
@@ -122,6 +127,7 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
         guard passwords.maximumConcurrentHashes >= 1 else { throw .invalidPasswordSetting("maximumConcurrentHashes must be at least 1") }
         guard passwords.maximumWaitingHashes >= 0 else { throw .invalidPasswordSetting("maximumWaitingHashes must be 0 or more") }
         guard passwords.sourceWindow > 0 else { throw .nonPositiveDuration(name: "passwords.sourceWindow", seconds: passwords.sourceWindow) }
+        try emailActions.validate()
     }
 }
 
@@ -145,6 +151,8 @@ public enum MultiFactorConfigurationError: Error, Sendable, Hashable, CustomStri
     case missingSMSSender
     /// A password setting cannot work; the text says which and why.
     case invalidPasswordSetting(String)
+    /// An email-action setting cannot work; the text says which and why.
+    case invalidEmailActionSetting(String)
     /// Two identity token verifiers were given for one provider id.
     case duplicateIdentityProvider(String)
 
@@ -162,6 +170,8 @@ public enum MultiFactorConfigurationError: Error, Sendable, Hashable, CustomStri
             "maximumSessionsPerUser \(value) is below 1: allow at least one session per user (the default is 20)"
         case .invalidPasswordSetting(let detail):
             "invalid password setting: \(detail)"
+        case .invalidEmailActionSetting(let detail):
+            "email actions: \(detail)"
         case .invalidPhoneSetting(let detail):
             "phone settings: \(detail)"
         case .duplicateIdentityProvider(let id):

@@ -23,6 +23,7 @@ public final class MultiFactorService: Sendable {
     package let clock: any AuthClock
     let opener: any OTPAppOpener
     let smsSender: (any SMSSender)?
+    let emailSender: (any EmailSender)?
     let identityProviders: [String: any IdentityTokenVerifier]
     let logger: Logger
     let window: VerificationWindow
@@ -46,6 +47,9 @@ public final class MultiFactorService: Sendable {
     ///   - smsSender: What sends the codes of phone factors; needed when
     ///     ``PhoneSettings/isEnabled``, unless ``PhoneSettings/testPhoneNumbers`` are the only
     ///     numbers codes go to (any other is then ``AuthErrorCode/operationNotAllowed``).
+    ///   - emailSender: What sends the messages of email actions (password resets, address
+    ///     verifications, sign-in links); without one, those that send a message are
+    ///     ``AuthErrorCode/operationNotAllowed``, and an administrator's links still work.
     ///   - identityProviders: The federated providers whose credentials ``signIn(with:source:)`` and
     ///     ``User/link(with:)-(AuthCredential)`` accept, one verifier per provider id.
     ///   - logger: Receives events; never secrets, codes or credentials.
@@ -56,6 +60,7 @@ public final class MultiFactorService: Sendable {
         clock: any AuthClock = SystemAuthClock(),
         opener: any OTPAppOpener = XDGOpenOpener(),
         smsSender: (any SMSSender)? = nil,
+        emailSender: (any EmailSender)? = nil,
         identityProviders: [any IdentityTokenVerifier] = [],
         logger: Logger = Logger(label: "OTPKit.OTPAuthentication")
     ) throws(MultiFactorConfigurationError) {
@@ -65,6 +70,7 @@ public final class MultiFactorService: Sendable {
             throw .missingSMSSender
         }
         self.smsSender = smsSender
+        self.emailSender = emailSender
         var providers: [String: any IdentityTokenVerifier] = [:]
         for verifier in identityProviders {
             guard providers.updateValue(verifier, forKey: verifier.providerID) == nil else { throw .duplicateIdentityProvider(verifier.providerID) }

@@ -1,0 +1,42 @@
+extension AccountAdministration {
+    /// A link of `kind` for `email`, made for the operator to hand on and not sent
+    /// (firebase-admin's `generate_password_reset_link`, `generate_email_verification_link` and
+    /// `generate_sign_in_with_email_link`). No mail sender is needed.
+    ///
+    /// - Parameters:
+    ///   - kind: ``EmailActionKind/passwordReset``, ``EmailActionKind/verifyEmail`` or
+    ///     ``EmailActionKind/emailSignIn``; ``EmailActionKind/verifyAndChangeEmail`` also takes
+    ///     `newEmail`.
+    ///   - email: The account's address (for a sign-in link, any address).
+    ///   - newEmail: The address a change of address leads to.
+    ///   - actionCodeSettings: Where the user continues afterwards.
+    /// - Throws: ``AuthError`` with ``AuthErrorCode/invalidEmail``, ``AuthErrorCode/userNotFound``
+    ///   (no account has the address; a sign-in link needs none), ``AuthErrorCode/emailAlreadyInUse``
+    ///   or ``AuthErrorCode/invalidContinueURI``.
+    public func emailActionLink(
+        _ kind: EmailActionKind, email: String, newEmail: String? = nil, actionCodeSettings: ActionCodeSettings? = nil
+    ) async throws(AuthError) -> EmailActionLink {
+        let address = try service.normalizedEmail(email)
+        try actionCodeSettings?.validate()
+        let account = try await service.storeCall("reading an account") { try await service.store.account(email: address) }
+        var changedTo: String?
+        switch kind {
+        case .emailSignIn:
+            break
+        case .passwordReset, .verifyEmail:
+            guard account != nil else { throw AuthError(.userNotFound, "no account has this email address", email: address) }
+        case .verifyAndChangeEmail:
+            guard let account else { throw AuthError(.userNotFound, "no account has this email address", email: address) }
+            guard let newEmail else { throw AuthError(.invalidEmail, "a change of address needs the new address") }
+            let target = try service.normalizedEmail(newEmail)
+            if let owner = try await service.storeCall("reading an account", { try await service.store.account(email: target) }),
+                owner.id != account.id
+            {
+                throw AuthError(.emailAlreadyInUse, "another account has this email address", email: target)
+            }
+            changedTo = target
+        }
+        return try await service.issueEmailAction(
+            kind, accountID: account?.id, email: address, newEmail: changedTo, settings: actionCodeSettings, sending: false)
+    }
+}
