@@ -11,9 +11,7 @@ extension IdentityToolkitRoutes {
     func update(_ body: JSONBody, source: String?) async throws(IdentityToolkitError) -> Wire.UpdateResponse {
         let request = try body.decode(Wire.UpdateRequest.self)
         guard let idToken = request.idToken, !idToken.isEmpty else {
-            if let code = request.oobCode, !code.isEmpty {
-                throw IdentityToolkitError(status: .notImplemented, "NOT_IMPLEMENTED", "email action codes (oobCode) are not served by this version")
-            }
+            if let code = request.oobCode, !code.isEmpty { return try await applyActionCode(code) }
             throw IdentityToolkitError("INVALID_REQ_TYPE", "Unsupported request parameters: give the user's idToken")
         }
         if request.customAttributes != nil {

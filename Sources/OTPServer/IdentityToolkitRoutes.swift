@@ -22,6 +22,7 @@ public struct IdentityToolkitRoutes: Sendable {
     let configuration: IdentityToolkitConfiguration
     let refreshTokens: SignedTokenCodec
     let verificationCodes: EmulatorSMSOutbox?
+    let mailOutbox: EmulatorMailOutbox?
     let customTokens: CustomTokenVerifier?
     let logger: Logger
     let metrics: IdentityToolkitMetrics
@@ -48,6 +49,9 @@ public struct IdentityToolkitRoutes: Sendable {
     ///   - verificationCodes: Under the emulator, the service's SMS sender, whose codes
     ///     `GET /emulator/v1/projects/{project}/verificationCodes` lists; `nil` otherwise, and that
     ///     path then does not exist.
+    ///   - mailOutbox: Under the emulator, the service's email sender, whose links
+    ///     `GET /emulator/v1/projects/{project}/oobCodes` lists; `nil` otherwise, and that path then
+    ///     does not exist.
     ///   - customTokens: What checks the custom tokens of `accounts:signInWithCustomToken`; `nil`
     ///     for none, which that endpoint then refuses.
     ///   - logger: Receives server failures; never a token, password, code or request body.
@@ -56,7 +60,8 @@ public struct IdentityToolkitRoutes: Sendable {
     ///     factory as it is when the routes are made (bootstrap it first).
     public init(
         service: MultiFactorService, tokens: IDTokenIssuer, refreshTokenKeys: SecretSealer, configuration: IdentityToolkitConfiguration,
-        verificationCodes: EmulatorSMSOutbox? = nil, customTokens: CustomTokenVerifier? = nil, logger: Logger,
+        verificationCodes: EmulatorSMSOutbox? = nil, mailOutbox: EmulatorMailOutbox? = nil, customTokens: CustomTokenVerifier? = nil,
+        logger: Logger,
         metricsFactory: (any MetricsFactory)? = nil
     ) {
         self.service = service
@@ -65,6 +70,7 @@ public struct IdentityToolkitRoutes: Sendable {
         self.refreshTokens = SignedTokenCodec(keys: refreshTokenKeys, prefix: "otpk1", context: "otpkit-server refresh token:")
         self.configuration = configuration
         self.verificationCodes = verificationCodes
+        self.mailOutbox = mailOutbox
         self.logger = logger
         let metrics = IdentityToolkitMetrics(factory: metricsFactory ?? MetricsSystem.factory)
         self.metrics = metrics
@@ -94,6 +100,15 @@ public struct IdentityToolkitRoutes: Sendable {
         client(router, v1: "accounts:update", v3: "setAccountInfo") { body, source throws(IdentityToolkitError) in
             try await routes.update(body, source: source)
         }
+        client(router, v1: "accounts:sendOobCode", v3: "getOobConfirmationCode") { body, source throws(IdentityToolkitError) in
+            try await routes.sendOobCode(body, source: source, asAdministrator: false)
+        }
+        client(router, v1: "accounts:resetPassword", v3: "resetPassword") { body, _ throws(IdentityToolkitError) in
+            try await routes.resetPassword(body)
+        }
+        client(router, v1: "accounts:signInWithEmailLink", v3: "emailLinkSignin") { body, _ throws(IdentityToolkitError) in
+            try await routes.signInWithEmailLink(body)
+        }
         client(router, v1: "accounts:delete", v3: "deleteAccount") { body, _ throws(IdentityToolkitError) in
             try await routes.deleteOwnAccount(body)
         }
@@ -121,6 +136,9 @@ public struct IdentityToolkitRoutes: Sendable {
         admin(router, ":update") { body throws(IdentityToolkitError) in try await routes.adminUpdate(body) }
         admin(router, ":batchDelete") { body throws(IdentityToolkitError) in try await routes.adminBatchDelete(body) }
         admin(router, ":batchCreate") { body throws(IdentityToolkitError) in try await routes.adminBatchCreate(body) }
+        admin(router, ":sendOobCode") { body throws(IdentityToolkitError) in
+            try await routes.sendOobCode(body, source: nil, asAdministrator: true)
+        }
         router.get(RouterPath(Self.adminAccounts + ":batchGet")) { request, context in
             await routes.respond {
                 () async throws(IdentityToolkitError) -> any Encodable in

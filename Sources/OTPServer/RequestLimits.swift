@@ -30,12 +30,16 @@ public struct RequestLimits: Sendable, Hashable {
     public var passwordChangesPerAddress: Int?
     /// New passwords for one user per window.
     public var passwordChangesPerAccount: Int?
+    /// Emails asked for (`accounts:sendOobCode`: password resets, address verifications, sign-in
+    /// links) from one client address per window. Per recipient, `EmailActionSettings.sendsPerAddress`
+    /// applies.
+    public var emailsPerAddress: Int?
 
     /// Limits; none by default, as Firebase's Auth emulator has none.
     public init(
         window: Int64 = 3_600, signInsPerAddress: Int? = nil, signInsPerAccount: Int? = nil, verificationsPerAddress: Int? = nil,
         verificationsPerAccount: Int? = nil, codeSendsPerAddress: Int? = nil, signUpsPerAddress: Int? = nil,
-        passwordChangesPerAddress: Int? = nil, passwordChangesPerAccount: Int? = nil
+        passwordChangesPerAddress: Int? = nil, passwordChangesPerAccount: Int? = nil, emailsPerAddress: Int? = nil
     ) {
         self.window = window
         self.signInsPerAddress = signInsPerAddress
@@ -46,6 +50,7 @@ public struct RequestLimits: Sendable, Hashable {
         self.signUpsPerAddress = signUpsPerAddress
         self.passwordChangesPerAddress = passwordChangesPerAddress
         self.passwordChangesPerAccount = passwordChangesPerAccount
+        self.emailsPerAddress = emailsPerAddress
     }
 
     /// No limit at all.
@@ -58,13 +63,14 @@ public struct RequestLimits: Sendable, Hashable {
         case codeSend = "sms"
         case signUp = "sign_up"
         case passwordChange = "password_change"
+        case emailSend = "email"
 
         /// Whom this operation is counted for: a new account has no one to count it under but
         /// its address, and the text messages of one user are the service's to count.
         var scopes: [Scope] {
             switch self {
             case .signIn, .verification, .passwordChange: [.address, .account]
-            case .codeSend, .signUp: [.address]
+            case .codeSend, .signUp, .emailSend: [.address]
             }
         }
     }
@@ -87,6 +93,8 @@ public struct RequestLimits: Sendable, Hashable {
         case (.signUp, .account): nil
         case (.passwordChange, .address): passwordChangesPerAddress
         case (.passwordChange, .account): passwordChangesPerAccount
+        case (.emailSend, .address): emailsPerAddress
+        case (.emailSend, .account): nil
         }
     }
 }

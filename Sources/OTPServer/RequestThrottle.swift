@@ -43,6 +43,7 @@ struct RequestThrottle: Sendable {
         case .codeSend: "text messages"
         case .signUp: "new accounts"
         case .passwordChange: "new passwords"
+        case .emailSend: "emails"
         }
     }
 }

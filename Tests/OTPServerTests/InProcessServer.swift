@@ -55,15 +55,17 @@ struct InProcessServer: Sendable {
     ) async throws {
         let clock = clock ?? ManualAuthClock(live ? TOTP.currentUnixTime() : 1_800_000_000)
         let metrics = TestMetrics()
-        // Under the emulator, text messages go to the outbox the emulator lists, as `otpkit-server`
-        // sends them; a production server's routes get the configuration's phone settings alone.
+        // Under the emulator, text messages and emails go to the outboxes the emulator lists, as
+        // `otpkit-server` sends them; a production server's routes get the configuration's phone
+        // settings alone, and no mail sender.
         let outbox = apiKeys == nil ? EmulatorSMSOutbox() : nil
+        let mail = apiKeys == nil ? EmulatorMailOutbox() : nil
         var configuration = configuration
         if outbox != nil, !configuration.phone.isEnabled {
             configuration.phone = PhoneSettings(isEnabled: true, messageTemplate: "{code}")
         }
         let service = try MultiFactorService(
-            configuration: configuration, store: store ?? InMemoryAuthStore(), clock: clock, smsSender: outbox,
+            configuration: configuration, store: store ?? InMemoryAuthStore(), clock: clock, smsSender: outbox, emailSender: mail,
             identityProviders: apiKeys == nil ? EmulatorIdentityTokenVerifier.inFront(of: identityProviders) : identityProviders)
         let tokens = await IDTokenIssuer(
             projectID: projectID, signingKeys: IDTokenSigningKeySet(try IDTokenSigningKey.generate(algorithm: signingAlgorithm)),
@@ -76,7 +78,7 @@ struct InProcessServer: Sendable {
             service: service, tokens: tokens, refreshTokenKeys: try store?.codeDigestKeys ?? SecretSealer(current: SealingKey.random()),
             configuration: IdentityToolkitConfiguration(
                 projectID: projectID, apiKeys: apiKeys ?? [], isEmulator: apiKeys == nil, limits: limits, trustedProxies: trustedProxies),
-            verificationCodes: outbox, customTokens: customTokens, logger: Logger(label: "test"), metricsFactory: metrics)
+            verificationCodes: outbox, mailOutbox: mail, customTokens: customTokens, logger: Logger(label: "test"), metricsFactory: metrics)
         let router = Router(context: InProcessRequestContext.self)
         router.add(middleware: NotFoundMiddleware())
         routes.addRoutes(to: router)

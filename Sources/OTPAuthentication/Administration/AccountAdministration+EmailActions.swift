@@ -1,7 +1,8 @@
 extension AccountAdministration {
     /// A link of `kind` for `email`, made for the operator to hand on and not sent
     /// (firebase-admin's `generate_password_reset_link`, `generate_email_verification_link` and
-    /// `generate_sign_in_with_email_link`). No mail sender is needed.
+    /// `generate_sign_in_with_email_link`; no mail sender is needed), or with `sending` sent to
+    /// the address as the user's own request would be.
     ///
     /// - Parameters:
     ///   - kind: ``EmailActionKind/passwordReset``, ``EmailActionKind/verifyEmail`` or
@@ -10,11 +11,13 @@ extension AccountAdministration {
     ///   - email: The account's address (for a sign-in link, any address).
     ///   - newEmail: The address a change of address leads to.
     ///   - actionCodeSettings: Where the user continues afterwards.
+    ///   - sending: Whether the message is sent, throttled per address, through the service's
+    ///     ``EmailSender``.
     /// - Throws: ``AuthError`` with ``AuthErrorCode/invalidEmail``, ``AuthErrorCode/userNotFound``
     ///   (no account has the address; a sign-in link needs none), ``AuthErrorCode/emailAlreadyInUse``
     ///   or ``AuthErrorCode/invalidContinueURI``.
     public func emailActionLink(
-        _ kind: EmailActionKind, email: String, newEmail: String? = nil, actionCodeSettings: ActionCodeSettings? = nil
+        _ kind: EmailActionKind, email: String, newEmail: String? = nil, actionCodeSettings: ActionCodeSettings? = nil, sending: Bool = false
     ) async throws(AuthError) -> EmailActionLink {
         let address = try service.normalizedEmail(email)
         try actionCodeSettings?.validate()
@@ -37,6 +40,6 @@ extension AccountAdministration {
             changedTo = target
         }
         return try await service.issueEmailAction(
-            kind, accountID: account?.id, email: address, newEmail: changedTo, settings: actionCodeSettings, sending: false)
+            kind, accountID: account?.id, email: address, newEmail: changedTo, settings: actionCodeSettings, sending: sending)
     }
 }
