@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "OTPEnrollmentTestSupport", targets: ["OTPEnrollmentTestSupport"]),
         .library(name: "OTPPhoneNumber", targets: ["OTPPhoneNumber"]),
         .library(name: "OTPSMS", targets: ["OTPSMS"]),
+        .library(name: "OTPMail", targets: ["OTPMail"]),
         .library(name: "OTPFederation", targets: ["OTPFederation"]),
         .library(name: "OTPImport", targets: ["OTPImport"]),
         .library(name: "OTPVault", targets: ["OTPVault"]),
@@ -102,6 +103,9 @@ let package = Package(
         // through Swift's C++ interoperability: they pull in protobuf and Abseil templates, and the
         // interoperability mode would then be one more way the module builds unlike every other.
         .target(name: "CPhoneNumber", linkerSettings: [.linkedLibrary("phonenumber")]),
+        // libcurl's SMTP support behind OTPMail; a C target rather than a system library, for the
+        // shim that sets libcurl's options (curl_easy_setopt is variadic, which Swift cannot call).
+        .target(name: "CCurlSMTP", linkerSettings: [.linkedLibrary("curl")]),
 
         // Libraries, bottom up (ARCHITECTURE.md).
         .target(name: "OTPCore", dependencies: ["CCryptoOpenSSL", "CSHALanes"]),
@@ -160,6 +164,15 @@ let package = Package(
         ),
         // SMS delivery for phone second factors: Twilio-compatible and webhook senders on
         // async-http-client, a command sender (a GSM modem's spooler), a log sender for development.
+        // The senders of email actions: SMTP through libcurl, and a log sender for development.
+        .target(
+            name: "OTPMail",
+            dependencies: [
+                "OTPAuthentication", "CCurlSMTP",
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "OTPSMS",
             dependencies: [
@@ -263,7 +276,7 @@ let package = Package(
         .executableTarget(
             name: "OTPServerCommand",
             dependencies: [
-                "OTPServer", "OTPAuthenticationDatabase", "OTPAuthentication", "OTPSealing", "OTPCore", "OTPSMS", "OTPFederation",
+                "OTPServer", "OTPAuthenticationDatabase", "OTPAuthentication", "OTPSealing", "OTPCore", "OTPSMS", "OTPMail", "OTPFederation",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -359,6 +372,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "OTPMailTests", dependencies: ["OTPMail", "OTPAuthentication", "OTPTestUtilities"]),
         .testTarget(
             name: "OTPSMSTests",
             dependencies: [

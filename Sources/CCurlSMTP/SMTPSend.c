@@ -1,0 +1,75 @@
+#include "CCurlSMTP.h"
+
+#include <curl/curl.h>
+#include <pthread.h>
+#include <string.h>
+
+// The message handed to libcurl's read callback, in pieces of its choosing.
+typedef struct {
+    const char *bytes;
+    size_t remaining;
+} upload;
+
+static size_t read_payload(char *buffer, size_t size, size_t count, void *context) {
+    upload *source = context;
+    size_t room = size * count;
+    size_t length = source->remaining < room ? source->remaining : room;
+    memcpy(buffer, source->bytes, length);
+    source->bytes += length;
+    source->remaining -= length;
+    return length;
+}
+
+static pthread_once_t global_init = PTHREAD_ONCE_INIT;
+static CURLcode global_init_code = CURLE_OK;
+
+static void init_once(void) { global_init_code = curl_global_init(CURL_GLOBAL_DEFAULT); }
+
+static void fail(otpkit_smtp_result *result, CURLcode code, const char *detail) {
+    result->curl_code = (int)code;
+    strncpy(result->error, detail, sizeof result->error - 1);
+    result->error[sizeof result->error - 1] = 0;
+}
+
+void otpkit_smtp_send(const otpkit_smtp_message *message, otpkit_smtp_result *result) {
+    memset(result, 0, sizeof *result);
+    pthread_once(&global_init, init_once);
+    if (global_init_code != CURLE_OK) {
+        fail(result, global_init_code, curl_easy_strerror(global_init_code));
+        return;
+    }
+    CURL *curl = curl_easy_init();
+    if (!curl) {
+        fail(result, CURLE_FAILED_INIT, "libcurl could not make a handle");
+        return;
+    }
+    char error[CURL_ERROR_SIZE] = {0};
+    upload source = {message->payload, message->payload_length};
+    struct curl_slist *recipients = curl_slist_append(NULL, message->to);
+
+    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
+    curl_easy_setopt(curl, CURLOPT_URL, message->url);
+    // SMTP only: a URL of another scheme must not turn a mail sender into an HTTP client.
+    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, message->timeout_milliseconds);
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, message->timeout_milliseconds);
+    if (message->require_tls) curl_easy_setopt(curl, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
+    if (message->ca_file) curl_easy_setopt(curl, CURLOPT_CAINFO, message->ca_file);
+    if (message->username) {
+        curl_easy_setopt(curl, CURLOPT_USERNAME, message->username);
+        curl_easy_setopt(curl, CURLOPT_PASSWORD, message->password ? message->password : "");
+    }
+    curl_easy_setopt(curl, CURLOPT_MAIL_FROM, message->from);
+    curl_easy_setopt(curl, CURLOPT_MAIL_RCPT, recipients);
+    curl_easy_setopt(curl, CURLOPT_READFUNCTION, read_payload);
+    curl_easy_setopt(curl, CURLOPT_READDATA, &source);
+    curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
+    curl_easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, (curl_off_t)message->payload_length);
+
+    CURLcode code = curl_easy_perform(curl);
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &result->response_code);
+    fail(result, code, error[0] ? error : curl_easy_strerror(code));
+    curl_slist_free_all(recipients);
+    curl_easy_cleanup(curl);
+}
