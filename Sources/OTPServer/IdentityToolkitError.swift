@@ -24,6 +24,10 @@ struct IdentityToolkitError: Error {
     /// its cause, which names files and servers clients must not see.
     init(_ error: AuthError) {
         switch error.code {
+        case .internalError where error.underlyingError is EmailSendError:
+            // The mail server, not this one, failed: say so, without what it said (a message may
+            // name hosts and accounts a client must not see).
+            self.init(status: .serviceUnavailable, error.code.serverCode, "the email could not be sent: try again later")
         case .internalError:
             self.init(status: .internalServerError, error.code.serverCode, "the server failed: try again later")
         case .secondFactorRequired:

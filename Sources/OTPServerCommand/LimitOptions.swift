@@ -17,7 +17,7 @@ struct LimitOptions: ParsableArguments {
     // a sign-in for anyone, and each costs a password hash.
     static let defaults = RequestLimits(
         window: 3_600, signInsPerAddress: 300, signInsPerAccount: 20, verificationsPerAddress: 150, verificationsPerAccount: 10,
-        codeSendsPerAddress: 30, signUpsPerAddress: 100, passwordChangesPerAddress: 50, passwordChangesPerAccount: 10)
+        codeSendsPerAddress: 30, signUpsPerAddress: 100, passwordChangesPerAddress: 50, passwordChangesPerAccount: 10, emailsPerAddress: 30)
     static let defaultTimeout = 30
     static let defaultCodeSendsPerAccount = 10
 
@@ -105,6 +105,13 @@ struct LimitOptions: ParsableArguments {
     var idleTimeout: Int?
 
     @Option(
+        name: .customLong("email-limit-per-ip"),
+        help: ArgumentHelp(
+            "Emails asked for (accounts:sendOobCode: password resets, address verifications, sign-in links) from one client address per --limit-window (default \(Self.defaults.emailsPerAddress!); 0 for none; none under --emulator unless given). Each address is sent at most 5 an hour besides.",
+            valueName: "count"))
+    var emailsPerAddress: Int?
+
+    @Option(
         name: .customLong("request-timeout"),
         help: ArgumentHelp(
             "Close a connection whose request has not arrived whole, head to end, within this many seconds, however steadily it trickles in (default \(Self.defaultTimeout)).",
@@ -123,6 +130,7 @@ struct LimitOptions: ParsableArguments {
         layer.verificationsPerAccount = verificationsPerAccount
         layer.codeSendsPerAddress = codeSendsPerAddress
         layer.codeSendsPerAccount = codeSendsPerAccount
+        layer.emailsPerAddress = emailsPerAddress
         layer.trustedProxies = trustedProxies.isEmpty ? nil : trustedProxies
         layer.limitWindow = window
         layer.idleTimeout = idleTimeout

@@ -151,6 +151,49 @@ struct ServerCommand: AsyncParsableCommand {
     var smsWebhook: String?
 
     @Option(
+        name: .customLong("smtp-url"),
+        help: ArgumentHelp(
+            "Send the emails of password resets, address verifications and sign-in links through the SMTP server at URL: smtp://HOST:587 (STARTTLS, which is required) or smtps://HOST:465. Give --mail-from too, and --smtp-user with --smtp-password-file when the server asks for a login.",
+            valueName: "url"))
+    var smtpURL: String?
+
+    @Option(name: .customLong("smtp-user"), help: ArgumentHelp("The account --smtp-url's server is logged in to.", valueName: "name"))
+    var smtpUser: String?
+
+    @Option(
+        name: .customLong("smtp-password-file"),
+        help: ArgumentHelp(
+            "A file holding the password of --smtp-user on one line (a file, so that it never shows in the process list).", valueName: "file"))
+    var smtpPasswordFile: String?
+
+    @Option(
+        name: .customLong("smtp-ca-file"),
+        help: ArgumentHelp("A PEM file of the certificates --smtp-url's server is verified with, instead of the system's.", valueName: "file"))
+    var smtpCAFile: String?
+
+    @Option(
+        name: .customLong("mail-from"), help: ArgumentHelp("The address emails are sent from, such as no-reply@example.com.", valueName: "address"))
+    var mailFrom: String?
+
+    @Flag(
+        name: .customLong("mail-log"),
+        help: ArgumentHelp(
+            "Write each email's link to the log instead of sending it: for a developer's own machine only, as anyone who reads the log can then reset passwords."
+        ))
+    var mailLog = false
+
+    @Option(
+        name: .customLong("email-action-url"),
+        help: ArgumentHelp(
+            "The page the emails' links open, which reads their mode and oobCode (default: Firebase's handler, https://PROJECT.firebaseapp.com/__/auth/action; under --emulator, this server's /emulator/action).",
+            valueName: "url"))
+    var emailActionURL: String?
+
+    @Option(
+        name: .customLong("app-name"), help: ArgumentHelp("The name emails give the app and sign with (default: the project id).", valueName: "name"))
+    var appName: String?
+
+    @Option(
         name: .customLong("identity-provider"),
         help: ArgumentHelp(
             "A federated provider whose ID tokens accounts:signInWithIdp accepts, verified against its published keys (repeatable): google.com=CLIENT_ID with Google's issuers and keys, or ID=CLIENT_ID,ISSUER_URL,JWKS_URL_OR_FILE for any OpenID Connect provider. Under --emulator google.com and apple.com also take the emulator's unsigned credentials (JSON claims, or a JWT with alg none), never otherwise.",
@@ -185,7 +228,9 @@ struct ServerCommand: AsyncParsableCommand {
             signingAlgorithm: signingAlgorithm, projectID: projectID, apiKeys: apiKeys.nonEmpty, host: host, port: port, emulator: emulator,
             emulatorAllowsRemote: emulatorAllowsRemote ? true : nil, adminTokenFile: adminTokenFile, metricsTokenFile: metricsTokenFile,
             smsCommand: smsCommand, smsArguments: smsArguments.nonEmpty, smsEnvironment: smsEnvironment.nonEmpty,
-            smsWebhook: smsWebhook, identityProviders: identityProviders.nonEmpty, customTokenSigners: customTokenSigners.nonEmpty,
+            smsWebhook: smsWebhook, smtpURL: smtpURL, smtpUser: smtpUser, smtpPasswordFile: smtpPasswordFile, smtpCAFile: smtpCAFile,
+            mailFrom: mailFrom, mailLog: mailLog ? true : nil, emailActionURL: emailActionURL, appName: appName,
+            identityProviders: identityProviders.nonEmpty, customTokenSigners: customTokenSigners.nonEmpty,
             firebaseHashConfigs: firebaseHashConfigs.nonEmpty, testPhoneNumbers: testPhoneNumbers.nonEmpty)
         var options = limitOptions.applied(to: layer)
         options.purgeInterval = purgeInterval
@@ -281,6 +326,7 @@ struct ServerCommand: AsyncParsableCommand {
         signingKeyFile: IDTokenKeyFileMonitor, metrics: PrometheusCollectorRegistry, logger: Logger
     ) async throws {
         var phone = try phoneDelivery(settings, logger: logger)
+        let mail = try mailDelivery(settings, logger: logger)
         if let sendsPerUser = settings.codeSendsPerAccount { phone.settings.sendsPerUser = sendsPerUser }
         // One clock for everything that tells time: the service, the tokens, the identity
         // providers' tokens and key caches, and the purge.
@@ -295,8 +341,9 @@ struct ServerCommand: AsyncParsableCommand {
         }
         let service = try MultiFactorService(
             configuration: MultiFactorConfiguration(
-                phone: phone.settings, passwords: PasswordSettings(firebaseHashConfigs: settings.firebaseHashConfigs)), store: database, clock: clock,
-            smsSender: phone.sender,
+                phone: phone.settings, passwords: PasswordSettings(firebaseHashConfigs: settings.firebaseHashConfigs),
+                emailActions: mail.settings), store: database, clock: clock,
+            smsSender: phone.sender, emailSender: mail.sender,
             identityProviders: settings.emulator ? EmulatorIdentityTokenVerifier.inFront(of: verifiers) : verifiers, logger: logger)
         let tokens = await IDTokenIssuer(
             projectID: settings.projectID, signingKeys: signingKeys, clock: { clock.now() }, refresh: { signingKeyFile.changedKeys() })
@@ -327,13 +374,13 @@ struct ServerCommand: AsyncParsableCommand {
             configuration: IdentityToolkitConfiguration(
                 projectID: settings.projectID, apiKeys: Set(settings.apiKeys), isEmulator: settings.emulator, adminToken: settings.adminToken,
                 limits: settings.limits, trustedProxies: Set(settings.trustedProxies)),
-            verificationCodes: phone.outbox, customTokens: customTokens, logger: logger)
+            verificationCodes: phone.outbox, mailOutbox: mail.outbox, customTokens: customTokens, logger: logger)
         let requestTimeout = settings.requestTimeout
         let router = Router(context: ServerRequestContext.self)
         router.add(middleware: NotFoundMiddleware())
         if settings.emulator {
             logger.warning(
-                "running as Firebase's Auth emulator: any API key is accepted, Bearer owner is an administrator and SMS codes are listed, not sent; never serve real users this way"
+                "running as Firebase's Auth emulator: any API key is accepted, Bearer owner is an administrator and SMS codes and email links are listed, not sent; never serve real users this way"
             )
             if !settings.emulatorAllowsRemote { router.add(middleware: LoopbackHostMiddleware()) }
         }

@@ -32,6 +32,8 @@ struct ServerSettings: Sendable {
     /// Variables the `--sms-command` program gets from the server's environment.
     var smsEnvironment: [String]
     var smsWebhook: String?
+    /// How email actions' messages leave the server: ``MailSettings``.
+    var mail: MailSettings
     var identityProviders: [IdentityProviderOption]
     /// The service accounts whose custom tokens are accepted, their certificates read.
     var customTokenSigners: [CustomTokenSigner]
@@ -89,6 +91,7 @@ struct ServerSettings: Sendable {
         smsEnvironment = layer.smsEnvironment ?? []
         smsWebhook = layer.smsWebhook
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+        mail = try MailSettings(layer, emulator: emulator)
         guard [smsCommand, smsWebhook].compactMap({ $0 }).count + (emulator ? 1 : 0) <= 1 else {
             throw ValidationError("--sms-command, --sms-webhook and --emulator (which sends no SMS) are alternatives: pass one")
         }
@@ -149,7 +152,7 @@ struct ServerSettings: Sendable {
             ("sign-up-limit-per-ip", layer.signUpsPerAddress), ("verification-limit-per-ip", layer.verificationsPerAddress),
             ("verification-limit-per-account", layer.verificationsPerAccount), ("sms-limit-per-ip", layer.codeSendsPerAddress),
             ("password-change-limit-per-ip", layer.passwordChangesPerAddress),
-            ("password-change-limit-per-account", layer.passwordChangesPerAccount),
+            ("password-change-limit-per-account", layer.passwordChangesPerAccount), ("email-limit-per-ip", layer.emailsPerAddress),
         ]
         for case (let name, let value?) in counts where value < 0 {
             throw ValidationError("--\(name) must be 0 (no limit) or more")
@@ -169,7 +172,8 @@ struct ServerSettings: Sendable {
             codeSendsPerAddress: pick(layer.codeSendsPerAddress, standard.codeSendsPerAddress),
             signUpsPerAddress: pick(layer.signUpsPerAddress, standard.signUpsPerAddress),
             passwordChangesPerAddress: pick(layer.passwordChangesPerAddress, standard.passwordChangesPerAddress),
-            passwordChangesPerAccount: pick(layer.passwordChangesPerAccount, standard.passwordChangesPerAccount))
+            passwordChangesPerAccount: pick(layer.passwordChangesPerAccount, standard.passwordChangesPerAccount),
+            emailsPerAddress: pick(layer.emailsPerAddress, standard.emailsPerAddress))
     }
 
     /// The algorithm `name` names (RS256 when `nil`), for `option`.

@@ -23,6 +23,14 @@ struct ServerSettingsLayer: Sendable, Equatable {
     var smsArguments: [String]?
     var smsEnvironment: [String]?
     var smsWebhook: String?
+    var smtpURL: String?
+    var smtpUser: String?
+    var smtpPasswordFile: String?
+    var smtpCAFile: String?
+    var mailFrom: String?
+    var mailLog: Bool?
+    var emailActionURL: String?
+    var appName: String?
     var identityProviders: [String]?
     var customTokenSigners: [String]?
     var firebaseHashConfigs: [String]?
@@ -36,6 +44,7 @@ struct ServerSettingsLayer: Sendable, Equatable {
     var verificationsPerAccount: Int?
     var codeSendsPerAddress: Int?
     var codeSendsPerAccount: Int?
+    var emailsPerAddress: Int?
     var trustedProxies: [String]?
     var limitWindow: Int?
     var idleTimeout: Int?

@@ -1,0 +1,71 @@
+import Foundation
+import OTPTestUtilities
+import Testing
+
+/// `otpkit-server`'s mail options through the built executable: a password reset mailed through
+/// aiosmtpd on loopback (STARTTLS, a login from `--smtp-password-file`, the server's certificate
+/// from `--smtp-ca-file`), its link followed; a mail server that is down answered 503 with the
+/// code discarded; and options that cannot work together refused at start.
+@Suite struct MailDeliveryProcessTests {
+    static func mailArguments(_ smtp: SMTPServer, port: Int? = nil, in directory: TemporaryDirectory) throws -> [String] {
+        let passwordFile = directory.file("smtp-password")
+        try #require(FileManager.default.createFile(atPath: passwordFile, contents: Data("s3cret\n".utf8), attributes: [.posixPermissions: 0o600]))
+        return [
+            "--api-key", "demo-key", "--smtp-url", "smtp://127.0.0.1:\(port ?? smtp.port)", "--smtp-user", "mailer", "--smtp-password-file",
+            passwordFile, "--smtp-ca-file", smtp.certificateAuthorityFile, "--mail-from", "no-reply@example.com", "--app-name", "Example",
+            "--email-action-url", "https://app.example.com/action",
+        ]
+    }
+
+    @Test func aPasswordResetIsMailedAndItsLinkSetsTheNewPassword() async throws {
+        try await SMTPServer.with { smtp in
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            try await ServerProcess.with(arguments: try Self.mailArguments(smtp, in: directory), in: directory) { server in
+                let created = try await server.post(ClientEndpointTests.signUp, #"{"email":"ada@example.com","password":"long enough"}"#)
+                try #require(created.status == 200, "\(created.body)")
+                let sent = try await server.post(
+                    "/identitytoolkit.googleapis.com/v1/accounts:sendOobCode?key=demo-key",
+                    #"{"requestType":"PASSWORD_RESET","email":"ada@example.com"}"#)
+                #expect(sent.status == 200, "\(sent.body)")
+                let message = try #require(try await smtp.messages(count: 1).first)
+                #expect(message["tls"] as? Bool == true && message["login"] as? String == "mailer")
+                #expect(message["subject"] as? String == "Reset your password for Example")
+                #expect(message["from"] as? String == "Example <no-reply@example.com>" && message["to"] as? String == "ada@example.com")
+                let body = try #require(message["body"] as? String)
+                let link = try #require(body.split(whereSeparator: \.isNewline).first { $0.hasPrefix("https://app.example.com/action?") }, "\(body)")
+                let items = try #require(URLComponents(string: String(link))?.queryItems)
+                #expect(items.first { $0.name == "apiKey" }?.value == "demo-key" && items.first { $0.name == "mode" }?.value == "resetPassword")
+                let code = try #require(items.first { $0.name == "oobCode" }?.value)
+                let reset = try await server.post(
+                    "/identitytoolkit.googleapis.com/v1/accounts:resetPassword?key=demo-key", #"{"oobCode":"\#(code)","newPassword":"from the mail"}"#
+                )
+                #expect(reset.status == 200, "\(reset.body)")
+                let signedIn = try await server.post(ServerProcess.signInPath, #"{"email":"ada@example.com","password":"from the mail"}"#)
+                #expect(signedIn.status == 200, "\(signedIn.body)")
+            }
+        }
+    }
+
+    @Test func aMailServerThatIsDownIsA503AndLeavesNoCode() async throws {
+        try await SMTPServer.with { smtp in
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            // Port 1 on loopback: nothing listens there.
+            try await ServerProcess.with(arguments: try Self.mailArguments(smtp, port: 1, in: directory), in: directory) { server in
+                _ = try await server.post(ClientEndpointTests.signUp, #"{"email":"bob@example.com","password":"long enough"}"#)
+                let sent = try await server.post(
+                    "/identitytoolkit.googleapis.com/v1/accounts:sendOobCode?key=demo-key",
+                    #"{"requestType":"PASSWORD_RESET","email":"bob@example.com"}"#)
+                #expect(sent.status == 503, "\(sent.body)")
+                #expect(sent.errorMessage == "INTERNAL_ERROR : the email could not be sent: try again later", "\(sent.body)")
+                #expect(!sent.body.contains("127.0.0.1") && !sent.body.contains("mailer"), "\(sent.body)")
+            }
+        }
+        try await ServerProcess.expectRefusedAtStart([
+            (["--smtp-url", "smtp://127.0.0.1:25", "--mail-from", "a@example.com"], "--smtp-url, --mail-log and --emulator"),
+            (["--mail-from", "a@example.com"], "configure --smtp-url: pass it too"),
+            (["--email-action-url", "/relative"], "--email-action-url: email actions: actionURL must be an absolute http or https URL"),
+        ])
+    }
+}
