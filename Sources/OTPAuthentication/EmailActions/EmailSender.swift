@@ -38,16 +38,7 @@ public struct EmailMessage: Sendable, Hashable {
 /// The description says what failed and never contains the message, whose link holds a code.
 public struct EmailSendError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Why the message was not sent.
-    public enum Reason: Sendable, Hashable {
-        /// The server or program answered that it refused the message, with what it said.
-        case rejected(String)
-        /// No answer within the time allowed, in seconds.
-        case timedOut(seconds: Double)
-        /// The server could not be reached, or the program could not be started.
-        case unreachable(String)
-        /// The sender's own settings cannot work.
-        case misconfigured(String)
-    }
+    public typealias Reason = DeliveryFailure
 
     /// Why the message was not sent.
     public let reason: Reason
@@ -60,12 +51,5 @@ public struct EmailSendError: Error, Sendable, Hashable, CustomStringConvertible
         self.sender = sender
     }
 
-    public var description: String {
-        switch reason {
-        case .rejected(let detail): "the \(sender) mail sender refused the message: \(detail)"
-        case .timedOut(let seconds): "the \(sender) mail sender did not answer within \(seconds) seconds"
-        case .unreachable(let detail): "the \(sender) mail sender could not be reached: \(detail)"
-        case .misconfigured(let detail): "the \(sender) mail sender is misconfigured: \(detail)"
-        }
-    }
+    public var description: String { reason.description(sender: sender, medium: "mail") }
 }

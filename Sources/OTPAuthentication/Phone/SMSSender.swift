@@ -15,17 +15,7 @@ public protocol SMSSender: Sendable {
 /// The description says what failed and never contains the message text, which holds a code.
 public struct SMSSendError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Why the message was not sent.
-    public enum Reason: Sendable, Hashable {
-        /// The gateway or program answered that it refused the message (an HTTP status, an exit
-        /// status), with what it said.
-        case rejected(String)
-        /// No answer within the time allowed, in seconds.
-        case timedOut(seconds: Double)
-        /// The gateway could not be reached, or the program could not be started.
-        case unreachable(String)
-        /// The sender's own settings cannot work (a malformed URL, an empty program path, …).
-        case misconfigured(String)
-    }
+    public typealias Reason = DeliveryFailure
 
     /// Why the message was not sent.
     public let reason: Reason
@@ -38,12 +28,5 @@ public struct SMSSendError: Error, Sendable, Hashable, CustomStringConvertible {
         self.sender = sender
     }
 
-    public var description: String {
-        switch reason {
-        case .rejected(let detail): "the \(sender) SMS sender refused the message: \(detail)"
-        case .timedOut(let seconds): "the \(sender) SMS sender did not answer within \(seconds) seconds"
-        case .unreachable(let detail): "the \(sender) SMS sender could not be reached: \(detail)"
-        case .misconfigured(let detail): "the \(sender) SMS sender is misconfigured: \(detail)"
-        }
-    }
+    public var description: String { reason.description(sender: sender, medium: "SMS") }
 }
