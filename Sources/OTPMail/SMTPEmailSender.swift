@@ -14,7 +14,7 @@ internal import NIOPosix
 public struct SMTPEmailSender: EmailSender {
     /// The server: `smtp://host:587` (STARTTLS) or `smtps://host:465`.
     public let url: String
-    /// The account to authenticate as, with ``password``; `nil` for none.
+    /// The account to authenticate as, with its password; `nil` for none.
     public let username: String?
     let password: String?
     /// The sender address, in `MAIL FROM` and `From:`.
@@ -31,7 +31,7 @@ public struct SMTPEmailSender: EmailSender {
     public let timeout: Duration
 
     /// Creates a sender.
-    /// - Throws: ``EmailSendError`` (misconfigured) for a URL that is not `smtp://` or `smtps://`
+    /// - Throws: `EmailSendError` (misconfigured) for a URL that is not `smtp://` or `smtps://`
     ///   with a host, or a sender address without an `@`.
     public init(
         url: String, username: String? = nil, password: String? = nil, from: String, fromName: String? = nil, requiresTLS: Bool = true,
