@@ -5,7 +5,8 @@ extension IdentityToolkitRoutes {
     /// `POST /v1/projects/{project}/accounts:batchCreate` (firebase-admin's `import_users`): up to
     /// 1000 accounts made as they are, each whole or not at all, with per-account reasons in
     /// `error` (HTTP 200 even then, as Firebase answers). Password hashes are taken as
-    /// `STANDARD_SCRYPT` (what `totp account export` writes), `PBKDF_SHA1`, `PBKDF2_SHA256`, `BCRYPT`, and
+    /// `STANDARD_SCRYPT` (what `totp account export` writes), `PBKDF_SHA1`, `PBKDF2_SHA256`, `BCRYPT`, `MD5`,
+    /// `SHA1`, `SHA256` and `SHA512` (with `passwordHashOrder`), and
     /// Firebase's own `SCRYPT` of a project the service is configured with (OTPAuthentication's `FirebaseHashConfig`); the other algorithms are
     /// refused whole, and so is `allowOverwrite`: existing accounts are never written over. Second factors (`mfaInfo`) are not imported: such a user is refused, saying so.
     func adminBatchCreate(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.BatchCreateResponse {
@@ -49,12 +50,15 @@ extension IdentityToolkitRoutes {
         case pbkdf2(PasswordHasher.PBKDF2Hash, rounds: Int)
         /// bcrypt: each `passwordHash` is a crypt string (`$2b$…`), which carries its salt.
         case bcrypt
+        /// A plain digest (Firebase's `MD5`, `SHA1`, `SHA256`, `SHA512`) applied `rounds` times,
+        /// the salt and the password in `order`; the salt may be empty.
+        case digest(PasswordHasher.DigestHash, rounds: Int, order: PasswordHasher.HashInputOrder)
 
         /// Whether each user's hash comes with a salt of its own.
         var usesSalt: Bool {
             switch self {
             case .standardScrypt, .firebaseScrypt, .pbkdf2: true
-            case .bcrypt: false
+            case .bcrypt, .digest: false
             }
         }
     }
@@ -72,11 +76,26 @@ extension IdentityToolkitRoutes {
             }
             return .pbkdf2(algorithm == "PBKDF_SHA1" ? .sha1 : .sha256, rounds: count)
         case "BCRYPT": return .bcrypt
+        case "MD5", "SHA1", "SHA256", "SHA512":
+            let function = PasswordHasher.DigestHash(rawValue: algorithm.lowercased()) ?? .sha256
+            // MD5 takes 0 rounds, one application of the digest as 1 is.
+            let lowest = function == .md5 ? 0 : 1
+            guard let rounds = request.rounds?.value, let count = Int(exactly: rounds), (lowest...8192).contains(count) else {
+                throw IdentityToolkitError("INVALID_ARGUMENT", "\(algorithm) needs rounds from \(lowest) to 8192")
+            }
+            let order: PasswordHasher.HashInputOrder
+            switch request.passwordHashOrder {
+            case nil, "", "SALT_AND_PASSWORD", "UNSPECIFIED_ORDER": order = .saltFirst
+            case "PASSWORD_AND_SALT": order = .passwordFirst
+            case let other?:
+                throw IdentityToolkitError("INVALID_ARGUMENT", "passwordHashOrder \(other.prefix(40)) is not SALT_AND_PASSWORD or PASSWORD_AND_SALT")
+            }
+            return .digest(function, rounds: max(count, 1), order: order)
         case "STANDARD_SCRYPT": break
         default:
             throw IdentityToolkitError(
                 "INVALID_HASH_ALGORITHM",
-                "this server imports SCRYPT (Firebase's), STANDARD_SCRYPT, PBKDF_SHA1, PBKDF2_SHA256 and BCRYPT password hashes, not \(algorithm.prefix(40)): import those users without passwordHash, and they reset their passwords"
+                "this server imports SCRYPT (Firebase's), STANDARD_SCRYPT, PBKDF_SHA1, PBKDF2_SHA256, BCRYPT, MD5, SHA1, SHA256 and SHA512 password hashes, not \(algorithm.prefix(40)): import those users without passwordHash, and they reset their passwords"
             )
         }
         guard let n = request.cpuMemCost?.value, let r = request.blockSize?.value, let p = request.parallelization?.value,
@@ -146,6 +165,8 @@ extension IdentityToolkitRoutes {
                     passwordHash = try PasswordHasher.pbkdf2Hash(key, salt: salt, rounds: rounds, function: function)
                 case .bcrypt:
                     passwordHash = try PasswordHasher.bcryptHash(String(decoding: key, as: UTF8.self))
+                case .digest(let function, let rounds, let order):
+                    passwordHash = try PasswordHasher.digestHash(key, salt: salt, rounds: rounds, function: function, order: order)
                 }
             } catch let error as IdentityToolkitError {
                 throw error

@@ -45,6 +45,8 @@ extension Wire {
         var rounds: Int64Value?
         var memoryCost: Int64Value?
         var allowOverwrite: Bool?
+        /// For the plain digests: `SALT_AND_PASSWORD` (the default) or `PASSWORD_AND_SALT`.
+        var passwordHashOrder: String?
     }
 
     struct BatchCreateResponse: Encodable {

@@ -69,4 +69,38 @@ struct PasswordHasherTests {
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout == String(repeating: "same\n", count: passwords.count), "\(run)")
     }
+
+    /// FIPS 180 and RFC 1321's digests of "abc", split between salt and password either way.
+    static let abcDigests: [(PasswordHasher.DigestHash, String)] = [
+        (.md5, "900150983cd24fb0d6963f7d28e17f72"),
+        (.sha1, "a9993e364706816aba3e25717850c26c9cd0d89d"),
+        (.sha256, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        (
+            .sha512,
+            "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"
+        ),
+    ]
+
+    @Test("plain-digest imports check the published digests of abc, salt first or password first, and ask to be re-hashed")
+    func plainDigests() throws {
+        let hasher = PasswordHasher(parameters: Self.cheap)
+        for (function, hex) in Self.abcDigests {
+            let digest = stride(from: 0, to: hex.count, by: 2).map { UInt8(hex.dropFirst($0).prefix(2), radix: 16)! }
+            let saltFirst = try PasswordHasher.digestHash(digest, salt: Array("a".utf8), rounds: 1, function: function)
+            #expect(hasher.reads(saltFirst))
+            #expect(hasher.verify("bc", against: saltFirst) == .matches(needsRehash: true), "\(function)")
+            #expect(hasher.verify("abc", against: saltFirst) == .doesNotMatch, "\(function)")
+            let passwordFirst = try PasswordHasher.digestHash(digest, salt: Array("bc".utf8), rounds: 1, function: function, order: .passwordFirst)
+            #expect(hasher.verify("a", against: passwordFirst) == .matches(needsRehash: true), "\(function)")
+            let unsalted = try PasswordHasher.digestHash(digest, salt: [], rounds: 1, function: function)
+            #expect(hasher.verify("abc", against: unsalted) == .matches(needsRehash: true), "\(function)")
+            // Two rounds are the digest of the digest: the one-round hash no longer matches.
+            let twice = try PasswordHasher.digestHash(digest, salt: [], rounds: 2, function: function)
+            #expect(hasher.verify("abc", against: twice) == .doesNotMatch, "\(function)")
+        }
+        #expect(throws: PasswordHashError.self) { try PasswordHasher.digestHash([1, 2, 3], salt: [], rounds: 1, function: .sha256) }
+        #expect(throws: PasswordHashError.self) { try PasswordHasher.digestHash(Array(repeating: 0, count: 16), salt: [], rounds: 0, function: .md5) }
+        #expect(!hasher.reads("$digest-sha256$r=1,o=xx$$AAAA"))
+        #expect(hasher.verify("abc", against: "$digest-sha3$r=1,o=sp$$AAAA") == .unusableHash)
+    }
 }

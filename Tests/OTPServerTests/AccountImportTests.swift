@@ -268,4 +268,83 @@ import Testing
                     == "the imported password hash has a bcrypt cost outside 4 to 15", "\(costly.body)")
         }
     }
+
+    /// Hashes `sys.argv[3]` with hashlib's `sys.argv[2]` (md5, sha1, sha256 or sha512): the digest
+    /// of the salt then the password, then of each digest, `sys.argv[5]` applications in all, and
+    /// imports it with firebase-admin's matching `UserImportHash` as uid `sys.argv[4]`.
+    static let digestImport = """
+        import hashlib, os
+        function, password, uid, rounds = sys.argv[2], sys.argv[3].encode(), sys.argv[4], int(sys.argv[5])
+        salt = os.urandom(8)
+        key = hashlib.new(function, salt + password).digest()
+        for _ in range(rounds - 1):
+            key = hashlib.new(function, key).digest()
+        hash_alg = getattr(auth.UserImportHash, function)(rounds=rounds)
+        user = auth.ImportUserRecord(uid, email=uid + "@example.com", password_hash=key, password_salt=salt)
+        result = auth.import_users([user], hash_alg=hash_alg)
+        print(json.dumps({"success": result.success_count, "errors": [[e.index, e.reason] for e in result.errors]}))
+        """
+
+    @Test(arguments: [("md5", 1), ("sha1", 1), ("sha256", 1), ("sha512", 1), ("sha256", 1000), ("md5", 64)])
+    func digestHashesSignInAndAreReHashed(_ function: String, rounds: Int) async throws {
+        try await InProcessServer.with(signingAlgorithm: .rs256, live: true) { server in
+            let uid = "digest-\(function)-\(rounds)"
+            let imported = try await server.firebaseAdmin(Self.digestImport, [function, "correct horse battery", uid, "\(rounds)"])
+            #expect(imported["success"] as? Int == 1, "\(imported)")
+            #expect(
+                try await server.service.administration.accountDetails(id: uid)?.account.passwordHash?.hasPrefix(
+                    "$digest-\(function)$r=\(rounds),o=sp$") == true)
+            let wrong = try await server.post(
+                ClientEndpointTests.signIn, #"{"email":"\#(uid)@example.com","password":"wrong one","returnSecureToken":true}"#)
+            #expect(wrong.errorMessage?.hasPrefix("INVALID_LOGIN_CREDENTIALS") == true, "\(wrong.body)")
+            let signedIn = try await server.post(
+                ClientEndpointTests.signIn, #"{"email":"\#(uid)@example.com","password":"correct horse battery","returnSecureToken":true}"#)
+            #expect(signedIn.status == 200, "\(signedIn.body)")
+            #expect(try await server.service.administration.accountDetails(id: uid)?.account.passwordHash?.hasPrefix("$scrypt$") == true)
+        }
+    }
+
+    @Test("plain digests hashed password first or without a salt sign in; a hash of the wrong length, bad rounds or order are refused")
+    func digestImportOrderSaltAndRefusals() async throws {
+        // Python's hashlib makes the hashes: SHA-256 of the password then the salt, SHA-1 of the
+        // password alone.
+        let python = try ExternalTool.debianPython3.path()
+        let made = try await ProcessRunner.run(
+            python,
+            [
+                "-c",
+                "import base64, hashlib; p = b'correct horse battery'; "
+                    + "print(base64.b64encode(hashlib.sha256(p + b'pepper').digest()).decode()); print(base64.b64encode(hashlib.sha1(p).digest()).decode())",
+            ])
+        let lines = String(decoding: made.standardOutput, as: UTF8.self).split(separator: "\n").map(String.init)
+        try #require(made.status == 0 && lines.count == 2, "\(made)")
+        let salt = Data("pepper".utf8).base64EncodedString()
+        try await InProcessServer.with { server in
+            let passwordFirst = try await server.post(
+                Self.path,
+                #"{"hashAlgorithm":"SHA256","rounds":1,"passwordHashOrder":"PASSWORD_AND_SALT","users":[{"localId":"d-1","email":"d1@example.com","passwordHash":"\#(lines[0])","salt":"\#(salt)"},{"localId":"d-2","email":"d2@example.com","passwordHash":"\#(lines[1])","salt":"\#(salt)"}]}"#,
+                headers: Self.owner)
+            #expect(
+                (passwordFirst.json["error"] as? [[String: Any]])?.first?["message"] as? String
+                    == "the imported password hash has 20 bytes, where sha256 makes 32",
+                "\(passwordFirst.body)")
+            let unsalted = try await server.post(
+                Self.path, #"{"hashAlgorithm":"SHA1","rounds":1,"users":[{"localId":"d-3","email":"d3@example.com","passwordHash":"\#(lines[1])"}]}"#,
+                headers: Self.owner)
+            #expect(unsalted.status == 200 && unsalted.json["error"] == nil, "\(unsalted.body)")
+            for email in ["d1@example.com", "d3@example.com"] {
+                let signedIn = try await server.post(
+                    ClientEndpointTests.signIn, #"{"email":"\#(email)","password":"correct horse battery","returnSecureToken":true}"#)
+                #expect(signedIn.status == 200, "\(email): \(signedIn.body)")
+            }
+            for (body, says) in [
+                (#"{"hashAlgorithm":"SHA256","rounds":0,"users":[{"localId":"x"}]}"#, "SHA256 needs rounds from 1 to 8192"),
+                (#"{"hashAlgorithm":"MD5","rounds":8193,"users":[{"localId":"x"}]}"#, "MD5 needs rounds from 0 to 8192"),
+                (#"{"hashAlgorithm":"SHA512","rounds":1,"passwordHashOrder":"BOTH","users":[{"localId":"x"}]}"#, "passwordHashOrder BOTH is not"),
+            ] {
+                let refused = try await server.post(Self.path, body, headers: Self.owner)
+                #expect(refused.status == 400 && refused.errorMessage?.contains(says) == true, "\(body): \(refused.body)")
+            }
+        }
+    }
 }

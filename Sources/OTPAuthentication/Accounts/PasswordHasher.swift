@@ -57,6 +57,7 @@ public struct PasswordHasher: Sendable {
     public func verify(_ password: String, against encoded: String) -> Verification {
         if encoded.hasPrefix(Self.firebasePrefix) { return verifyFirebase(password, against: encoded) }
         if encoded.hasPrefix(Self.pbkdf2Prefix) { return Self.verifyPBKDF2(password, against: encoded) }
+        if encoded.hasPrefix(Self.digestPrefix) { return Self.verifyDigest(password, against: encoded) }
         if encoded.hasPrefix("$2") { return Self.verifyBcrypt(password, against: encoded) }
         guard let stored = StoredHash(encoded) else { return .unusableHash }
         guard let key = try? Self.derive(password, salt: stored.salt, parameters: stored.parameters, keyByteCount: stored.key.count) else {
@@ -92,6 +93,7 @@ public struct PasswordHasher: Sendable {
     public func reads(_ encoded: String) -> Bool {
         if encoded.hasPrefix(Self.firebasePrefix) { return FirebaseStoredHash(encoded).flatMap { firebaseHashConfigs[$0.keyID] } != nil }
         if encoded.hasPrefix(Self.pbkdf2Prefix) { return PBKDF2StoredHash(encoded) != nil }
+        if encoded.hasPrefix(Self.digestPrefix) { return DigestStoredHash(encoded) != nil }
         if encoded.hasPrefix("$2") { return (try? Self.bcryptHash(encoded)) != nil }
         return StoredHash(encoded) != nil
     }

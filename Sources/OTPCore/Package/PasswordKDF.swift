@@ -11,6 +11,30 @@ package enum PasswordKDF {
         case sha1, sha256
     }
 
+    /// The digests of imported plain-digest password hashes.
+    package enum Digest: Sendable {
+        case md5, sha1, sha256, sha512
+
+        var evp: OpaquePointer? {
+            switch self {
+            case .md5: EVP_md5()
+            case .sha1: EVP_sha1()
+            case .sha256: EVP_sha256()
+            case .sha512: EVP_sha512()
+            }
+        }
+
+        /// Bytes of a digest.
+        package var byteCount: Int {
+            switch self {
+            case .md5: 16
+            case .sha1: 20
+            case .sha256: 32
+            case .sha512: 64
+            }
+        }
+    }
+
     /// Why a derivation failed.
     package enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
         /// A parameter OpenSSL cannot take at all (not a bound of the caller's).
@@ -111,6 +135,37 @@ package enum PasswordKDF {
             }
         }
         guard succeeded else { throw .cryptoFailure("SHA-256 failed") }
+        return key
+    }
+
+    /// `rounds` applications of `digest` (at least one): the first over `first ‖ second`, each
+    /// next over the digest before it. What Firebase's `MD5`, `SHA1`, `SHA256` and `SHA512`
+    /// imports hash, the salt and the password in the order the import says.
+    package static func iteratedDigest(
+        _ digest: Digest, first: UnsafeRawBufferPointer, second: UnsafeRawBufferPointer, rounds: Int
+    ) throws(Failure) -> SecureBytes {
+        guard let context = EVP_MD_CTX_new() else { throw .cryptoFailure("OpenSSL could not make a digest context") }
+        defer { EVP_MD_CTX_free(context) }
+        var succeeded = true
+        let key = SecureBytes(count: digest.byteCount) { output in
+            guard let out = output.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+                succeeded = false
+                return output.count
+            }
+            var length: UInt32 = 0
+            succeeded =
+                EVP_DigestInit_ex(context, digest.evp, nil) == 1
+                && (first.isEmpty || EVP_DigestUpdate(context, first.baseAddress, first.count) == 1)
+                && (second.isEmpty || EVP_DigestUpdate(context, second.baseAddress, second.count) == 1)
+                && EVP_DigestFinal_ex(context, out, &length) == 1 && Int(length) == output.count
+            var round = 1
+            while succeeded, round < rounds {
+                succeeded = EVP_Digest(out, output.count, out, &length, digest.evp, nil) == 1 && Int(length) == output.count
+                round += 1
+            }
+            return output.count
+        }
+        guard succeeded else { throw .cryptoFailure("OpenSSL could not compute the digest") }
         return key
     }
 }
