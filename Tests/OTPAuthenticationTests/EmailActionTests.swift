@@ -89,13 +89,22 @@ struct EmailActionTests {
         )
     }
 
-    @Test("an unknown address is answered as a known one under enumeration protection, and is USER_NOT_FOUND without it")
+    @Test(
+        "an unknown address or a disabled account is answered as a known one under enumeration protection, and is USER_NOT_FOUND or USER_DISABLED without it"
+    )
     func unknownAddress() async throws {
         let (protected, outbox) = try Self.fixture()
         try await protected.service.sendPasswordReset(withEmail: "nobody@example.com")
         #expect(outbox.count == 0, "nothing sent to an address without an account")
+        let disabled = try await protected.service.createUser(withEmail: "off@example.com", password: "long enough")
+        _ = try await protected.service.administration.updateAccount(id: disabled.uid, isDisabled: true)
+        try await protected.service.sendPasswordReset(withEmail: "off@example.com")
+        #expect(outbox.count == 0, "nothing sent for a disabled account, answered as an unknown address is")
         let (open, _) = try Self.fixture(protection: false)
         #expect(await authErrorCode { try await open.service.sendPasswordReset(withEmail: "nobody@example.com") } == .userNotFound)
+        let off = try await open.service.createUser(withEmail: "off@example.com", password: "long enough")
+        _ = try await open.service.administration.updateAccount(id: off.uid, isDisabled: true)
+        #expect(await authErrorCode { try await open.service.sendPasswordReset(withEmail: "off@example.com") } == .userDisabled)
         #expect(await authErrorCode { try await open.service.sendPasswordReset(withEmail: "not an address") } == .invalidEmail)
     }
 

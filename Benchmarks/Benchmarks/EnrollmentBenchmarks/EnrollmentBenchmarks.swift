@@ -16,6 +16,7 @@ let benchmarks: @Sendable () -> Void = {
     registerPhoneSignInBenchmarks()
     registerConcurrentSignInBenchmarks()
     registerPasswordBenchmarks()
+    registerImportBenchmarks()
     registerPostgresSignInBenchmarks()
     registerRawCommitBenchmarks()
 }

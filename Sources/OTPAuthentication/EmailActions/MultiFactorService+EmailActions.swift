@@ -4,28 +4,32 @@ internal import OTPCore
 extension MultiFactorService {
     /// Sends a password-reset link to `email` (Firebase's `sendPasswordReset(withEmail:)`).
     ///
-    /// Under ``PasswordSettings/emailEnumerationProtection`` an address without an account is
-    /// answered as one with an account is, and nothing is sent.
+    /// Under ``PasswordSettings/emailEnumerationProtection`` an address without an account, or of
+    /// a disabled one, is answered as one with an account is, and nothing is sent.
     ///
     /// - Throws: ``AuthError`` with ``AuthErrorCode/invalidEmail``, ``AuthErrorCode/userNotFound``
-    ///   (without enumeration protection), ``AuthErrorCode/userDisabled``,
+    ///   and ``AuthErrorCode/userDisabled`` (both without enumeration protection),
     ///   ``AuthErrorCode/tooManyRequests`` past ``EmailActionSettings/sendsPerAddress``,
     ///   ``AuthErrorCode/operationNotAllowed`` without an ``EmailSender``, or
     ///   ``AuthErrorCode/internalError`` when the message could not be sent (no code is left then).
     public func sendPasswordReset(withEmail email: String, actionCodeSettings: ActionCodeSettings? = nil) async throws(AuthError) {
         let address = try normalizedEmail(email)
         try actionCodeSettings?.validate()
+        let protected = configuration.passwords.emailEnumerationProtection
         guard let account = try await storeCall("reading an account", { try await store.account(email: address) }) else {
-            if configuration.passwords.emailEnumerationProtection { return }
+            if protected { return }
             throw AuthError(.userNotFound, "no account has this email address", email: address)
         }
-        guard !account.isDisabled else { throw userDisabled() }
+        // A disabled account is answered as an unknown address is: its state is its owner's.
+        guard !account.isDisabled else {
+            if protected { return }
+            throw userDisabled()
+        }
         _ = try await issueEmailAction(.passwordReset, accountID: account.id, email: address, settings: actionCodeSettings, sending: true)
     }
 
     /// Sends a sign-in link to `email`, for an account that has the address or one that signing in
-    /// creates (Firebase's `sendSignInLink(toEmail:actionCodeSettings:)`, whose settings must say
-    /// the app handles the link).
+    /// creates (Firebase's `sendSignInLink(toEmail:actionCodeSettings:)`).
     ///
     /// - Throws: ``AuthError`` with ``AuthErrorCode/invalidEmail``,
     ///   ``AuthErrorCode/invalidContinueURI``, ``AuthErrorCode/userDisabled``,
