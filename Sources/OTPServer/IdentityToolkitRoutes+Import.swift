@@ -24,7 +24,7 @@ extension IdentityToolkitRoutes {
         for user in users {
             if let id = user.localId, !ids.insert(id).inserted { throw IdentityToolkitError("DUPLICATE_LOCAL_ID", id) }
         }
-        let hashing = try Self.importedHashing(request, configured: service.configuration.passwords.firebaseHashConfigs)
+        let hashing = try Self.importedHashing(request, passwords: service.configuration.passwords)
         var failures: [Wire.BatchCreateResponse.Failure] = []
         var accepted: [(index: Int, account: ImportedAccount)] = []
         for (index, user) in users.enumerated() {
@@ -53,23 +53,27 @@ extension IdentityToolkitRoutes {
         /// A plain digest (Firebase's `MD5`, `SHA1`, `SHA256`, `SHA512`) applied `rounds` times,
         /// the salt and the password in `order`; the salt may be empty.
         case digest(PasswordHasher.DigestHash, rounds: Int, order: PasswordHasher.HashInputOrder)
+        /// An HMAC under a configured key, the salt and the password in `order`.
+        case hmac(HMACImportKey, order: PasswordHasher.HashInputOrder)
 
         /// Whether each user's hash comes with a salt of its own.
         var usesSalt: Bool {
             switch self {
             case .standardScrypt, .firebaseScrypt, .pbkdf2: true
-            case .bcrypt, .digest: false
+            case .bcrypt, .digest, .hmac: false
             }
         }
     }
 
     /// The request's hashing, `nil` when it names no algorithm.
     private static func importedHashing(
-        _ request: Wire.BatchCreateRequest, configured: [FirebaseHashConfig]
+        _ request: Wire.BatchCreateRequest, passwords: PasswordSettings
     ) throws(IdentityToolkitError) -> ImportedHashing? {
         guard let algorithm = request.hashAlgorithm, !algorithm.isEmpty else { return nil }
         switch algorithm {
-        case "SCRYPT": return .firebaseScrypt(try firebaseConfig(request, configured: configured))
+        case "SCRYPT": return .firebaseScrypt(try firebaseConfig(request, configured: passwords.firebaseHashConfigs))
+        case "HMAC_MD5", "HMAC_SHA1", "HMAC_SHA256", "HMAC_SHA512":
+            return .hmac(try hmacKey(request, algorithm: algorithm, configured: passwords.hmacImportKeys), order: try hashOrder(request))
         case "PBKDF_SHA1", "PBKDF2_SHA256":
             guard let rounds = request.rounds?.value, let count = Int(exactly: rounds), PasswordHasher.pbkdf2Rounds.contains(count) else {
                 throw IdentityToolkitError("INVALID_ARGUMENT", "\(algorithm) needs rounds from 1 to 120000")
@@ -83,19 +87,12 @@ extension IdentityToolkitRoutes {
             guard let rounds = request.rounds?.value, let count = Int(exactly: rounds), (lowest...8192).contains(count) else {
                 throw IdentityToolkitError("INVALID_ARGUMENT", "\(algorithm) needs rounds from \(lowest) to 8192")
             }
-            let order: PasswordHasher.HashInputOrder
-            switch request.passwordHashOrder {
-            case nil, "", "SALT_AND_PASSWORD", "UNSPECIFIED_ORDER": order = .saltFirst
-            case "PASSWORD_AND_SALT": order = .passwordFirst
-            case let other?:
-                throw IdentityToolkitError("INVALID_ARGUMENT", "passwordHashOrder \(other.prefix(40)) is not SALT_AND_PASSWORD or PASSWORD_AND_SALT")
-            }
-            return .digest(function, rounds: max(count, 1), order: order)
+            return .digest(function, rounds: max(count, 1), order: try hashOrder(request))
         case "STANDARD_SCRYPT": break
         default:
             throw IdentityToolkitError(
                 "INVALID_HASH_ALGORITHM",
-                "this server imports SCRYPT (Firebase's), STANDARD_SCRYPT, PBKDF_SHA1, PBKDF2_SHA256, BCRYPT, MD5, SHA1, SHA256 and SHA512 password hashes, not \(algorithm.prefix(40)): import those users without passwordHash, and they reset their passwords"
+                "this server imports SCRYPT (Firebase's), STANDARD_SCRYPT, PBKDF_SHA1, PBKDF2_SHA256, BCRYPT, MD5, SHA1, SHA256, SHA512 and HMAC_* password hashes, not \(algorithm.prefix(40)): import those users without passwordHash, and they reset their passwords"
             )
         }
         guard let n = request.cpuMemCost?.value, let r = request.blockSize?.value, let p = request.parallelization?.value,
@@ -107,6 +104,33 @@ extension IdentityToolkitRoutes {
             throw IdentityToolkitError("INVALID_ARGUMENT", "cpuMemCost, blockSize, parallelization and dkLen must be positive whole numbers")
         }
         return .standardScrypt(n: n, r: r, p: p, length: length)
+    }
+
+    /// Which of the salt and the password a digest or HMAC import hashed first.
+    private static func hashOrder(_ request: Wire.BatchCreateRequest) throws(IdentityToolkitError) -> PasswordHasher.HashInputOrder {
+        switch request.passwordHashOrder {
+        case nil, "", "SALT_AND_PASSWORD", "UNSPECIFIED_ORDER": .saltFirst
+        case "PASSWORD_AND_SALT": .passwordFirst
+        case let other?:
+            throw IdentityToolkitError("INVALID_ARGUMENT", "passwordHashOrder \(other.prefix(40)) is not SALT_AND_PASSWORD or PASSWORD_AND_SALT")
+        }
+    }
+
+    /// The HMAC key an HMAC import names, when the service is configured with it: as for a
+    /// SCRYPT import, its users could not sign in otherwise, since the key is never stored.
+    private static func hmacKey(_ request: Wire.BatchCreateRequest, algorithm: String, configured: [HMACImportKey]) throws(IdentityToolkitError)
+        -> HMACImportKey
+    {
+        guard let key = request.signerKey.flatMap(Self.base64), !key.isEmpty else {
+            throw IdentityToolkitError("INVALID_ARGUMENT", "\(algorithm) needs the key in signerKey, in base64")
+        }
+        guard let named = configured.first(where: { $0.algorithmName == algorithm && $0.key == key }) else {
+            throw IdentityToolkitError(
+                "INVALID_HASH_ALGORITHM",
+                "this server is not configured with this \(algorithm) key, without which these users could not sign in: start otpkit-server with --hmac-import-key \(algorithm)=FILE (the key in base64)"
+            )
+        }
+        return named
     }
 
     /// The Firebase project a SCRYPT import names, when the service is configured with it: its
@@ -167,6 +191,8 @@ extension IdentityToolkitRoutes {
                     passwordHash = try PasswordHasher.bcryptHash(String(decoding: key, as: UTF8.self))
                 case .digest(let function, let rounds, let order):
                     passwordHash = try PasswordHasher.digestHash(key, salt: salt, rounds: rounds, function: function, order: order)
+                case .hmac(let hmacKey, let order):
+                    passwordHash = try PasswordHasher.hmacHash(key, salt: salt, key: hmacKey, order: order)
                 }
             } catch let error as IdentityToolkitError {
                 throw error

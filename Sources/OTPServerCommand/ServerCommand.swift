@@ -215,6 +215,13 @@ struct ServerCommand: AsyncParsableCommand {
     var firebaseHashConfigs: [String] = []
 
     @Option(
+        name: .customLong("hmac-import-key"),
+        help: ArgumentHelp(
+            "The key of HMAC password hashes users are imported with (repeatable): HMAC_MD5, HMAC_SHA1, HMAC_SHA256 or HMAC_SHA512, then =FILE, the file holding the key in base64 as firebase-tools' --hash-key takes it. Those users sign in with it and are re-hashed in OTPKit's form as they do. Keep the file as private as the sealing key.",
+            valueName: HMACImportKeyOption.valueHelp))
+    var hmacImportKeys: [String] = []
+
+    @Option(
         name: .customLong("test-phone-number"),
         help: ArgumentHelp(
             "A fictional number for phone second factors whose code is fixed (repeatable): no text message is sent to it, and it works with or without an SMS sender. A code still works once per verification and wrong codes count. Never give a real number.",
@@ -231,7 +238,7 @@ struct ServerCommand: AsyncParsableCommand {
             smsWebhook: smsWebhook, smtpURL: smtpURL, smtpUser: smtpUser, smtpPasswordFile: smtpPasswordFile, smtpCAFile: smtpCAFile,
             mailFrom: mailFrom, mailLog: mailLog ? true : nil, emailActionURL: emailActionURL, appName: appName,
             identityProviders: identityProviders.nonEmpty, customTokenSigners: customTokenSigners.nonEmpty,
-            firebaseHashConfigs: firebaseHashConfigs.nonEmpty, testPhoneNumbers: testPhoneNumbers.nonEmpty)
+            firebaseHashConfigs: firebaseHashConfigs.nonEmpty, hmacImportKeys: hmacImportKeys.nonEmpty, testPhoneNumbers: testPhoneNumbers.nonEmpty)
         var options = limitOptions.applied(to: layer)
         options.purgeInterval = purgeInterval
         return options
@@ -341,7 +348,8 @@ struct ServerCommand: AsyncParsableCommand {
         }
         let service = try MultiFactorService(
             configuration: MultiFactorConfiguration(
-                phone: phone.settings, passwords: PasswordSettings(firebaseHashConfigs: settings.firebaseHashConfigs),
+                phone: phone.settings,
+                passwords: PasswordSettings(firebaseHashConfigs: settings.firebaseHashConfigs, hmacImportKeys: settings.hmacImportKeys),
                 emailActions: mail.settings), store: database, clock: clock,
             smsSender: phone.sender, emailSender: mail.sender,
             identityProviders: settings.emulator ? EmulatorIdentityTokenVerifier.inFront(of: verifiers) : verifiers, logger: logger)

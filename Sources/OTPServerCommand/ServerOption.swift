@@ -52,6 +52,7 @@ struct ServerOption: Sendable {
         ServerOption(name: "identity-provider", kind: .texts(\.identityProviders)),
         ServerOption(name: "custom-token-signer", kind: .texts(\.customTokenSigners)),
         ServerOption(name: "firebase-hash-config", kind: .texts(\.firebaseHashConfigs)),
+        ServerOption(name: "hmac-import-key", kind: .texts(\.hmacImportKeys)),
         ServerOption(name: "test-phone-number", kind: .texts(\.testPhoneNumbers)),
         ServerOption(name: "sign-in-limit-per-ip", kind: .number(\.signInsPerAddress)),
         ServerOption(name: "sign-in-limit-per-account", kind: .number(\.signInsPerAccount)),

@@ -39,6 +39,8 @@ struct ServerSettings: Sendable {
     var customTokenSigners: [CustomTokenSigner]
     /// The Firebase projects whose imported password hashes sign in, their files read.
     var firebaseHashConfigs: [FirebaseHashConfig]
+    /// The keys of imported HMAC password hashes, their files read.
+    var hmacImportKeys: [HMACImportKey]
     /// Number → fixed code.
     var testPhoneNumbers: [String: String]
     /// The per-address and per-account limits in force.
@@ -118,6 +120,7 @@ struct ServerSettings: Sendable {
         customTokenSigners = try (layer.customTokenSigners ?? []).map { (argument) throws(ValidationError) in
             try CustomTokenSignerOption(parsing: argument).signer
         }
+        hmacImportKeys = try (layer.hmacImportKeys ?? []).map { (argument) throws(ValidationError) in try HMACImportKeyOption.read(argument) }
         firebaseHashConfigs = try (layer.firebaseHashConfigs ?? []).map { (path) throws(ValidationError) in
             try FirebaseHashConfigOption.read(path)
         }

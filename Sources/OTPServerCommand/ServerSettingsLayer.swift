@@ -34,6 +34,7 @@ struct ServerSettingsLayer: Sendable, Equatable {
     var identityProviders: [String]?
     var customTokenSigners: [String]?
     var firebaseHashConfigs: [String]?
+    var hmacImportKeys: [String]?
     var testPhoneNumbers: [String]?
     var signInsPerAddress: Int?
     var signInsPerAccount: Int?

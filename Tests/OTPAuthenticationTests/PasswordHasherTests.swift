@@ -103,4 +103,36 @@ struct PasswordHasherTests {
         #expect(!hasher.reads("$digest-sha256$r=1,o=xx$$AAAA"))
         #expect(hasher.verify("abc", against: "$digest-sha3$r=1,o=sp$$AAAA") == .unusableHash)
     }
+
+    /// RFC 2202's and RFC 4231's test case 2: the HMAC under "Jefe" of "what do ya want for nothing?".
+    static let jefeHMACs: [(PasswordHasher.DigestHash, String)] = [
+        (.md5, "750c783e6ab0b503eaa86e310a5db738"),
+        (.sha1, "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79"),
+        (.sha256, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"),
+        (
+            .sha512,
+            "164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea2505549758bf75c05a994a6d034f65f8f0e6fdcaeab1a34d4a6b4b636e070a38bce737"
+        ),
+    ]
+
+    @Test("HMAC imports check RFC 2202 and 4231's HMACs under a configured key, salt first or password first, and never without the key")
+    func hmacImports() throws {
+        for (function, hex) in Self.jefeHMACs {
+            let code = stride(from: 0, to: hex.count, by: 2).map { UInt8(hex.dropFirst($0).prefix(2), radix: 16)! }
+            let key = try HMACImportKey(function: function, key: Array("Jefe".utf8))
+            let hasher = PasswordHasher(parameters: Self.cheap, hmacImportKeys: [key])
+            let saltFirst = try PasswordHasher.hmacHash(code, salt: Array("what do ya ".utf8), key: key)
+            #expect(hasher.reads(saltFirst) && !PasswordHasher(parameters: Self.cheap).reads(saltFirst), "\(function)")
+            #expect(hasher.verify("want for nothing?", against: saltFirst) == .matches(needsRehash: true), "\(function)")
+            #expect(hasher.verify("want for nothing", against: saltFirst) == .doesNotMatch, "\(function)")
+            let passwordFirst = try PasswordHasher.hmacHash(code, salt: Array("for nothing?".utf8), key: key, order: .passwordFirst)
+            #expect(hasher.verify("what do ya want ", against: passwordFirst) == .matches(needsRehash: true), "\(function)")
+            // Without its key configured the hash is unusable, never a match.
+            #expect(PasswordHasher(parameters: Self.cheap).verify("want for nothing?", against: saltFirst) == .unusableHash)
+            let otherKey = try HMACImportKey(function: function, key: Array("Joe".utf8))
+            #expect(
+                PasswordHasher(parameters: Self.cheap, hmacImportKeys: [otherKey]).verify("want for nothing?", against: saltFirst) == .unusableHash)
+        }
+        #expect(throws: PasswordHashError.self) { try HMACImportKey(function: .sha256, key: []) }
+    }
 }

@@ -347,4 +347,39 @@ import Testing
             }
         }
     }
+
+    /// Hashes `sys.argv[3]` with Python's hmac (`sys.argv[2]`: md5, sha1, sha256 or sha512) under
+    /// the key `otpkit hmac key`, of the salt then the password, and imports it with
+    /// firebase-admin's `UserImportHash.hmac_*` as uid `sys.argv[4]`.
+    static let hmacImport = """
+        import hashlib, hmac, os
+        function, password, uid = sys.argv[2], sys.argv[3].encode(), sys.argv[4]
+        salt, key = os.urandom(8), b"otpkit hmac key"
+        code = hmac.new(key, salt + password, function).digest()
+        hash_alg = getattr(auth.UserImportHash, "hmac_" + function)(key=key)
+        user = auth.ImportUserRecord(uid, email=uid + "@example.com", password_hash=code, password_salt=salt)
+        result = auth.import_users([user], hash_alg=hash_alg)
+        print(json.dumps({"success": result.success_count, "errors": [[e.index, e.reason] for e in result.errors]}))
+        """
+
+    @Test(arguments: PasswordHasher.DigestHash.allCases)
+    func hmacHashesOfAConfiguredKeySignInAndAreReHashed(_ function: PasswordHasher.DigestHash) async throws {
+        var configuration = InProcessServer.configuration
+        configuration.passwords.hmacImportKeys = [try HMACImportKey(function: function, key: Array("otpkit hmac key".utf8))]
+        try await InProcessServer.with(configuration: configuration, signingAlgorithm: .rs256, live: true) { server in
+            let uid = "hmac-\(function.rawValue)"
+            let imported = try await server.firebaseAdmin(Self.hmacImport, [function.rawValue, "correct horse battery", uid])
+            #expect(imported["success"] as? Int == 1, "\(imported)")
+            #expect(
+                try await server.service.administration.accountDetails(id: uid)?.account.passwordHash?.hasPrefix("$hmac-\(function.rawValue)$k=")
+                    == true)
+            let wrong = try await server.post(
+                ClientEndpointTests.signIn, #"{"email":"\#(uid)@example.com","password":"wrong one","returnSecureToken":true}"#)
+            #expect(wrong.errorMessage?.hasPrefix("INVALID_LOGIN_CREDENTIALS") == true, "\(wrong.body)")
+            let signedIn = try await server.post(
+                ClientEndpointTests.signIn, #"{"email":"\#(uid)@example.com","password":"correct horse battery","returnSecureToken":true}"#)
+            #expect(signedIn.status == 200, "\(signedIn.body)")
+            #expect(try await server.service.administration.accountDetails(id: uid)?.account.passwordHash?.hasPrefix("$scrypt$") == true)
+        }
+    }
 }

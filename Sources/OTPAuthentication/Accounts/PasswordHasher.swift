@@ -33,14 +33,20 @@ public struct PasswordHasher: Sendable {
     public let parameters: PasswordHashParameters
     /// The Firebase projects whose hashes this hasher checks, by ``FirebaseHashConfig/keyID``.
     let firebaseHashConfigs: [String: FirebaseHashConfig]
+    /// The keys of the imported HMAC hashes this hasher checks, by ``HMACImportKey/keyID``.
+    let hmacImportKeys: [String: HMACImportKey]
 
     static let firebasePrefix = "$firebase-scrypt$"
 
     /// A hasher making new hashes at `parameters`, and checking hashes imported from the Firebase
-    /// projects of `firebaseHashConfigs` (``firebaseScryptHash(_:salt:config:)``).
-    public init(parameters: PasswordHashParameters = .default, firebaseHashConfigs: [FirebaseHashConfig] = []) {
+    /// projects of `firebaseHashConfigs` (``firebaseScryptHash(_:salt:config:)``) and under the
+    /// keys of `hmacImportKeys` (``hmacHash(_:salt:key:order:)``).
+    public init(
+        parameters: PasswordHashParameters = .default, firebaseHashConfigs: [FirebaseHashConfig] = [], hmacImportKeys: [HMACImportKey] = []
+    ) {
         self.parameters = parameters
         self.firebaseHashConfigs = Dictionary(firebaseHashConfigs.map { ($0.keyID, $0) }, uniquingKeysWith: { first, _ in first })
+        self.hmacImportKeys = Dictionary(hmacImportKeys.map { ($0.keyID, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// A new hash of `password` with a fresh random salt.
@@ -58,6 +64,7 @@ public struct PasswordHasher: Sendable {
         if encoded.hasPrefix(Self.firebasePrefix) { return verifyFirebase(password, against: encoded) }
         if encoded.hasPrefix(Self.pbkdf2Prefix) { return Self.verifyPBKDF2(password, against: encoded) }
         if encoded.hasPrefix(Self.digestPrefix) { return Self.verifyDigest(password, against: encoded) }
+        if encoded.hasPrefix(Self.hmacPrefix) { return verifyHMAC(password, against: encoded) }
         if encoded.hasPrefix("$2") { return Self.verifyBcrypt(password, against: encoded) }
         guard let stored = StoredHash(encoded) else { return .unusableHash }
         guard let key = try? Self.derive(password, salt: stored.salt, parameters: stored.parameters, keyByteCount: stored.key.count) else {
@@ -88,12 +95,15 @@ public struct PasswordHasher: Sendable {
         return Self.prefix + parameters.description + "$" + Self.base64(salt) + "$" + Self.base64(derivedKey)
     }
 
-    /// Whether `encoded` is a hash this hasher checks: its own form, or a Firebase project's it is
-    /// configured with.
+    /// Whether `encoded` is a hash this hasher checks: its own form, an imported one it takes, or a
+    /// Firebase project's or an HMAC key's it is configured with.
     public func reads(_ encoded: String) -> Bool {
         if encoded.hasPrefix(Self.firebasePrefix) { return FirebaseStoredHash(encoded).flatMap { firebaseHashConfigs[$0.keyID] } != nil }
         if encoded.hasPrefix(Self.pbkdf2Prefix) { return PBKDF2StoredHash(encoded) != nil }
         if encoded.hasPrefix(Self.digestPrefix) { return DigestStoredHash(encoded) != nil }
+        if encoded.hasPrefix(Self.hmacPrefix) {
+            return HMACStoredHash(encoded).flatMap { stored in hmacImportKeys[stored.keyID].map { $0.function == stored.function } } == true
+        }
         if encoded.hasPrefix("$2") { return (try? Self.bcryptHash(encoded)) != nil }
         return StoredHash(encoded) != nil
     }

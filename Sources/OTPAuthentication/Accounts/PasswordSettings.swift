@@ -38,6 +38,9 @@ public struct PasswordSettings: Sendable, Hashable {
     /// The Firebase projects whose password hashes imported users sign in with
     /// (``FirebaseHashConfig``), until their first sign-in re-hashes them; none by default.
     public var firebaseHashConfigs: [FirebaseHashConfig]
+    /// The keys users imported with HMAC hashes were hashed under (``HMACImportKey``), which their
+    /// first sign-ins check before re-hashing in OTPKit's form.
+    public var hmacImportKeys: [HMACImportKey]
 
     /// One fewer than the cores online, at least one.
     public static var defaultConcurrentHashes: Int {
@@ -54,7 +57,8 @@ public struct PasswordSettings: Sendable, Hashable {
         knownSourceLifetime: Int64 = 30 * 86_400,
         maximumConcurrentHashes: Int = PasswordSettings.defaultConcurrentHashes,
         maximumWaitingHashes: Int = 64,
-        firebaseHashConfigs: [FirebaseHashConfig] = []
+        firebaseHashConfigs: [FirebaseHashConfig] = [],
+        hmacImportKeys: [HMACImportKey] = []
     ) {
         self.hashParameters = hashParameters
         self.minimumLength = minimumLength
@@ -65,11 +69,14 @@ public struct PasswordSettings: Sendable, Hashable {
         self.maximumConcurrentHashes = maximumConcurrentHashes
         self.maximumWaitingHashes = maximumWaitingHashes
         self.firebaseHashConfigs = firebaseHashConfigs
+        self.hmacImportKeys = hmacImportKeys
     }
 }
 
 extension PasswordSettings {
     /// The hasher of these settings: new hashes at ``hashParameters``, and the imported ones of
-    /// ``firebaseHashConfigs`` checked.
-    var hasher: PasswordHasher { PasswordHasher(parameters: hashParameters, firebaseHashConfigs: firebaseHashConfigs) }
+    /// ``firebaseHashConfigs`` and ``hmacImportKeys`` checked.
+    var hasher: PasswordHasher {
+        PasswordHasher(parameters: hashParameters, firebaseHashConfigs: firebaseHashConfigs, hmacImportKeys: hmacImportKeys)
+    }
 }

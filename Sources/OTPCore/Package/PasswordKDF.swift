@@ -168,4 +168,34 @@ package enum PasswordKDF {
         guard succeeded else { throw .cryptoFailure("OpenSSL could not compute the digest") }
         return key
     }
+
+    /// HMAC under `key` of `first ‖ second` with `digest`: what Firebase's `HMAC_MD5`,
+    /// `HMAC_SHA1`, `HMAC_SHA256` and `HMAC_SHA512` imports hash, the salt and the password in the
+    /// order the import says. The joined message, which holds the password, is wiped after.
+    package static func hmac(
+        _ digest: Digest, key: UnsafeRawBufferPointer, first: UnsafeRawBufferPointer, second: UnsafeRawBufferPointer
+    ) throws(Failure) -> SecureBytes {
+        let message = SecureBytes(count: first.count + second.count) { output in
+            if !first.isEmpty { UnsafeMutableRawBufferPointer(rebasing: output[..<first.count]).copyMemory(from: first) }
+            if !second.isEmpty { UnsafeMutableRawBufferPointer(rebasing: output[first.count...]).copyMemory(from: second) }
+            return output.count
+        }
+        var succeeded = false
+        var empty: UInt8 = 0
+        let code = withUnsafeMutablePointer(to: &empty) { empty in
+            SecureBytes(count: digest.byteCount) { output in
+                message.withUnsafeBytes { message in
+                    var length: UInt32 = 0
+                    succeeded =
+                        HMAC(
+                            digest.evp, key.baseAddress ?? UnsafeRawPointer(empty), Int32(key.count),
+                            message.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(empty), message.count,
+                            output.baseAddress?.assumingMemoryBound(to: UInt8.self), &length) != nil && Int(length) == output.count
+                }
+                return output.count
+            }
+        }
+        guard succeeded else { throw .cryptoFailure("OpenSSL could not compute the HMAC") }
+        return code
+    }
 }
