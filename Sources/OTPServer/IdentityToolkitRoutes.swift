@@ -122,6 +122,7 @@ public struct IdentityToolkitRoutes: Sendable {
         }
         addPhoneRoutes(to: router)
         addSessionCookieRoutes(to: router)
+        addQueryRoutes(to: router)
         addLegacyAdminRoutes(to: router)
         addEmulatorRoutes(to: router)
         client(router, v1: "accounts:signInWithCustomToken", v3: "verifyCustomToken") { body, source throws(IdentityToolkitError) in
@@ -136,6 +137,7 @@ public struct IdentityToolkitRoutes: Sendable {
         admin(router, ":update") { body throws(IdentityToolkitError) in try await routes.adminUpdate(body) }
         admin(router, ":batchDelete") { body throws(IdentityToolkitError) in try await routes.adminBatchDelete(body) }
         admin(router, ":batchCreate") { body throws(IdentityToolkitError) in try await routes.adminBatchCreate(body) }
+        admin(router, ":query") { body throws(IdentityToolkitError) in try await routes.adminQuery(body) }
         admin(router, ":sendOobCode") { body throws(IdentityToolkitError) in
             try await routes.sendOobCode(body, source: nil, asAdministrator: true)
         }
