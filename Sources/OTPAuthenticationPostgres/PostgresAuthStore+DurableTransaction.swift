@@ -21,6 +21,17 @@ extension PostgresAuthStore.Connection: DurableTransaction {
         try await !query("SELECT id FROM phone_factors WHERE user_id = \(userID) AND phone_number = \(number)").isEmpty
     }
 
+    func insertFactor(_ factor: FactorRecord) async throws {
+        let sealed = try store.sealed(factor.secret, recordID: factor.id)
+        let step = try factor.lastAcceptedStep.map { step throws(PostgresAuthStoreError) in try PostgresAuthStore.storedStep(step) }
+        try await execute(
+            """
+            INSERT INTO factors (\(unescaped: StoredColumns.factor))
+            VALUES (\(factor.id), \(factor.userID), \(factor.factorID), \(factor.displayName), \(factor.enrolledAt), \(sealed.bytes),
+                    \(sealed.keyID), \(factor.algorithm.rawValue), \(Int64(factor.digits)), \(factor.period), \(step))
+            """)
+    }
+
     func insertPhoneFactor(_ factor: PhoneFactorRecord) async throws {
         try await execute(
             """

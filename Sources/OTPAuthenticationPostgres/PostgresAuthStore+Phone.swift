@@ -106,6 +106,15 @@ extension PostgresAuthStore {
                 session: session, maximumSessionsPerUser: maximumSessionsPerUser)
         }
     }
+
+    /// One transaction under the user's factor lock, so the factor limit holds across servers.
+    public func importFactors(
+        userID: String, totp: [FactorRecord], phone: [PhoneFactorRecord], maximumFactorCount: Int
+    ) async throws(PostgresAuthStoreError) -> Bool {
+        try await transaction("importing factors") { connection -> Bool in
+            try await connection.importFactors(userID: userID, totp: totp, phone: phone, maximumFactorCount: maximumFactorCount)
+        }
+    }
 }
 
 extension PostgresAuthStore.Connection {
@@ -123,4 +132,5 @@ extension PostgresAuthStore.Connection {
             try await execute("DELETE FROM phone_verifications WHERE id = \(id)")
         }
     }
+
 }

@@ -120,4 +120,13 @@ extension SQLiteAuthStore {
     func phoneFactorRecord(_ row: SQLiteRow) throws(SQLiteAuthStoreError) -> PhoneFactorRecord {
         try RowReader(row: row).phoneFactorRecord()
     }
+
+    /// One `BEGIN IMMEDIATE` transaction, so the factor limit holds across processes.
+    public func importFactors(
+        userID: String, totp: [FactorRecord], phone: [PhoneFactorRecord], maximumFactorCount: Int
+    ) async throws(SQLiteAuthStoreError) -> Bool {
+        try await transaction { () throws(SQLiteAuthStoreError) -> Bool in
+            try await SQLiteTransaction(store: self).importFactors(userID: userID, totp: totp, phone: phone, maximumFactorCount: maximumFactorCount)
+        }
+    }
 }

@@ -97,4 +97,9 @@ struct SQLiteTransaction: DurableTransaction {
     func removeEmailAction(digest: [UInt8]) async throws(SQLiteAuthStoreError) {
         try await store.execute("DELETE FROM email_actions WHERE code_digest = ?", [.blob(ByteBuffer(bytes: digest))])
     }
+
+    func insertFactor(_ factor: FactorRecord) async throws(SQLiteAuthStoreError) {
+        try await store.execute(
+            "INSERT INTO factors (\(SQLiteAuthStore.factorColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", try store.factorBinds(factor))
+    }
 }

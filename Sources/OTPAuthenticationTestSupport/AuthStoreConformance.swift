@@ -66,6 +66,7 @@ public enum AuthStoreConformance {
             "email actions: a code is used once with its change, refused when expired, kept when its change cannot be made, purged and deleted with its account",
             emailActions),
         .init("concurrent uses of one email action: exactly one makes its change", concurrentEmailAction),
+        .init("an import's factors are stored whole, secrets included, or not at all past the factor limit", importedFactors),
         .init("failure counters are forgotten by the age of their last failure, whichever operation counted it", failuresForgottenByAge),
         .init("sign-in sources are known per account until their time, extended, purged and deleted with the account", signInSources),
         .init("accounts round-trip, are found by id and by email, and record sign-ins and re-hashes", accountRoundTrip),

@@ -89,4 +89,15 @@ extension DurableTransaction {
         try await removeEmailAction(digest: digest)
         return .completed(account: account)
     }
+
+    /// `AuthStore.importFactors(userID:totp:phone:maximumFactorCount:)`.
+    package func importFactors(
+        userID: String, totp: [FactorRecord], phone: [PhoneFactorRecord], maximumFactorCount: Int
+    ) async throws(Failure) -> Bool {
+        try await lockFactors(of: userID)
+        guard try await factorCount(of: userID) + totp.count + phone.count <= maximumFactorCount else { return false }
+        for factor in totp { try await insertFactor(factor) }
+        for factor in phone { try await insertPhoneFactor(factor) }
+        return true
+    }
 }

@@ -35,6 +35,8 @@ package protocol DurableTransaction {
     func hasPhoneFactor(number: String, userID: String) async throws(Failure) -> Bool
     /// Stores a new phone factor.
     func insertPhoneFactor(_ factor: PhoneFactorRecord) async throws(Failure)
+    /// Stores a new TOTP factor, its secret sealed.
+    func insertFactor(_ factor: FactorRecord) async throws(Failure)
     /// The verification `id`, locked until the transaction ends.
     func lockedPhoneVerification(id: String) async throws(Failure) -> PhoneVerificationRecord?
     /// Writes back a verification after a check: its counted attempt, or, when `kept` is `nil`,

@@ -250,6 +250,10 @@ final class FailingStore: AuthStore {
         try check()
         base.purgeExpired(before: time, failuresCountedBefore: failuresCountedBefore)
     }
+    func importFactors(userID: String, totp: [FactorRecord], phone: [PhoneFactorRecord], maximumFactorCount: Int) async throws -> Bool {
+        try check()
+        return base.importFactors(userID: userID, totp: totp, phone: phone, maximumFactorCount: maximumFactorCount)
+    }
     func insertEmailAction(_ action: EmailActionRecord) async throws {
         try check()
         base.insertEmailAction(action)

@@ -93,6 +93,11 @@ public protocol FactorStore: Sendable {
     /// The number of unused recovery codes of `userID`.
     func recoveryCodeCount(userID: String) async throws -> Int
 
+    /// Stores the factors an import brings for `userID` (their ids new), all or none, in one
+    /// atomic operation: `false`, storing nothing, when they would take the user past
+    /// `maximumFactorCount` factors of every kind together.
+    func importFactors(userID: String, totp: [FactorRecord], phone: [PhoneFactorRecord], maximumFactorCount: Int) async throws -> Bool
+
     /// The keys the service digests one-time codes under (recovery codes) before this store sees
     /// them: a durable store gives its sealing keys, so that stored digests outlive the process and
     /// a copy of the store cannot test guesses. The default, `nil`, has the service make a random key

@@ -523,6 +523,21 @@ public final class InMemoryAuthStore: AuthStore {
         }
     }
 
+    public func importFactors(userID: String, totp: [FactorRecord], phone: [PhoneFactorRecord], maximumFactorCount: Int) -> Bool {
+        state.withLock { state in
+            guard (state.users[userID]?.factorCount ?? 0) + totp.count + phone.count <= maximumFactorCount else { return false }
+            for factor in totp {
+                state.users[userID, default: UserEntry()].insert(factor)
+                state.factorOwners[factor.id] = userID
+            }
+            for factor in phone {
+                state.users[userID, default: UserEntry()].phoneFactors.append(factor)
+                state.factorOwners[factor.id] = userID
+            }
+            return true
+        }
+    }
+
     public func completeSignIn(
         credential: PendingSignInRecord,
         phoneVerificationID verificationID: String,
