@@ -1,5 +1,6 @@
 internal import Foundation
 internal import OTPAuthentication
+internal import OTPCore
 
 extension IdentityToolkitRoutes {
     /// `POST /v1/projects/{project}/accounts:batchCreate` (firebase-admin's `import_users`): up to
@@ -8,7 +9,7 @@ extension IdentityToolkitRoutes {
     /// `STANDARD_SCRYPT` (what `totp account export` writes), `PBKDF_SHA1`, `PBKDF2_SHA256`, `BCRYPT`, `MD5`,
     /// `SHA1`, `SHA256` and `SHA512` (with `passwordHashOrder`), and
     /// Firebase's own `SCRYPT` of a project the service is configured with (OTPAuthentication's `FirebaseHashConfig`); the other algorithms are
-    /// refused whole, and so is `allowOverwrite`: existing accounts are never written over. Second factors (`mfaInfo`) are not imported: such a user is refused, saying so.
+    /// refused whole, and so is `allowOverwrite`: existing accounts are never written over. Second factors (`mfaInfo`) come along: phone factors as Firebase exports them, TOTP factors with OTPKit's `totpInfo.sharedSecretKey`, each under a new enrollment id.
     func adminBatchCreate(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.BatchCreateResponse {
         let request = try body.decode(Wire.BatchCreateRequest.self)
         guard let users = request.users, !users.isEmpty else {
@@ -164,10 +165,7 @@ extension IdentityToolkitRoutes {
         _ user: Wire.BatchCreateRequest.User, hashing: ImportedHashing?
     ) throws(IdentityToolkitError) -> ImportedAccount {
         guard let id = user.localId, !id.isEmpty else { throw IdentityToolkitError("INVALID_ARGUMENT", "localId is missing") }
-        if let factors = user.mfaInfo, !factors.isEmpty {
-            throw IdentityToolkitError(
-                "INVALID_ARGUMENT", "second factors (mfaInfo) are not imported: import the user without them, and the user enrolls again")
-        }
+        let secondFactors = try (user.mfaInfo ?? []).map { (factor) throws(IdentityToolkitError) in try Self.importedFactor(factor) }
         var passwordHash: String?
         if let hash = user.passwordHash, !hash.isEmpty {
             guard let hashing else { throw IdentityToolkitError("INVALID_ARGUMENT", "a passwordHash needs the request's hashAlgorithm") }
@@ -217,7 +215,35 @@ extension IdentityToolkitRoutes {
             displayName: user.displayName, photoURL: user.photoUrl, isDisabled: user.disabled ?? false,
             createdAt: user.createdAt.map { $0.value / 1000 }, lastSignInAt: user.lastLoginAt.map { $0.value / 1000 },
             phoneNumber: user.phoneNumber.flatMap { $0.isEmpty ? nil : $0 }, customAttributes: claims, passwordHash: passwordHash,
-            identities: identities)
+            identities: identities, secondFactors: secondFactors)
+    }
+
+    /// One of a user's `mfaInfo`; its enrollment id is not kept (the factor gets a new one).
+    private static func importedFactor(_ factor: Wire.BatchCreateRequest.User.SecondFactor) throws(IdentityToolkitError) -> ImportedFactor {
+        var enrolledAt: Int64?
+        if let text = factor.enrolledAt, !text.isEmpty {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            let plain = ISO8601DateFormatter()
+            guard let date = formatter.date(from: text) ?? plain.date(from: text) else {
+                throw IdentityToolkitError("INVALID_ARGUMENT", "mfaInfo enrolledAt \(text.prefix(40)) is not an RFC 3339 time")
+            }
+            enrolledAt = Int64(date.timeIntervalSince1970)
+        }
+        switch (factor.phoneInfo, factor.totpInfo) {
+        case (let number?, nil):
+            return .phone(phoneNumber: number, displayName: factor.displayName, enrolledAt: enrolledAt)
+        case (nil, let totp?):
+            guard let key = totp.sharedSecretKey, let secret = try? OTPSecret(base32: key) else {
+                throw IdentityToolkitError(
+                    "INVALID_ARGUMENT",
+                    "a TOTP factor (totpInfo) needs its shared secret in sharedSecretKey, base32 (OTPKit's extension): Firebase's exports carry none, so import such users without it, and they enroll again"
+                )
+            }
+            return .totp(secret: secret.withUnsafeBytes { Array($0) }, displayName: factor.displayName, enrolledAt: enrolledAt)
+        default:
+            throw IdentityToolkitError("INVALID_ARGUMENT", "each of mfaInfo is a phone factor (phoneInfo) or a TOTP factor (totpInfo)")
+        }
     }
 
     /// Standard or URL-safe base64, padded or not.

@@ -11,7 +11,20 @@ extension Wire {
             }
 
             /// Only counted: second factors are not imported.
-            struct SecondFactor: Decodable {}
+            /// One of `mfaInfo`: a phone factor as Firebase exports it (`phoneInfo`), or a TOTP
+            /// factor with OTPKit's extension of `totpInfo`, the shared secret in base32
+            /// (`sharedSecretKey`, as `mfaEnrollment:start` hands it out).
+            struct SecondFactor: Decodable {
+                struct TOTPInfo: Decodable {
+                    var sharedSecretKey: String?
+                }
+                var mfaEnrollmentId: String?
+                var displayName: String?
+                /// RFC 3339, as Firebase writes it.
+                var enrolledAt: String?
+                var phoneInfo: String?
+                var totpInfo: TOTPInfo?
+            }
 
             var localId: String?
             var email: String?

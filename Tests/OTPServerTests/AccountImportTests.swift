@@ -118,7 +118,7 @@ import Testing
                 try Self.user(["localId": "ok-1", "email": "ok@example.com"]),
                 try Self.user(["localId": "bad-email", "email": "not an address"]),
                 try Self.user(["localId": "taken", "email": "TAKEN@example.com"]),
-                try Self.user(["localId": "mfa", "email": "mfa@example.com", "mfaInfo": [["phoneInfo": "+15555550100"]]]),
+                try Self.user(["localId": "mfa", "email": "mfa@example.com", "mfaInfo": [["totpInfo": [String: String]()]]]),
                 try Self.user(["localId": "short-key", "email": "k@example.com", "passwordHash": "AAAA", "salt": salt]),
                 try Self.user(["localId": "no-email", "passwordHash": key, "salt": salt]),
                 try Self.user(["localId": "claims", "email": "c@example.com", "customAttributes": #"{"iss":"x"}"#]),
@@ -134,7 +134,7 @@ import Testing
             #expect(byIndex.keys.sorted() == [1, 2, 3, 4, 5, 6], "\(answer.body)")
             #expect(byIndex[1] == "email is invalid")
             #expect(byIndex[2] == "email exists in other account in database")
-            #expect(byIndex[3]?.contains("mfaInfo") == true)
+            #expect(byIndex[3]?.contains("sharedSecretKey") == true, "a TOTP factor without its secret")
             #expect(byIndex[4]?.contains("dkLen") == true)
             #expect(byIndex[5] == "a password needs an email address")
             #expect(byIndex[6]?.contains("iss") == true)
@@ -380,6 +380,41 @@ import Testing
                 ClientEndpointTests.signIn, #"{"email":"\#(uid)@example.com","password":"correct horse battery","returnSecureToken":true}"#)
             #expect(signedIn.status == 200, "\(signedIn.body)")
             #expect(try await server.service.administration.accountDetails(id: uid)?.account.passwordHash?.hasPrefix("$scrypt$") == true)
+        }
+    }
+
+    @Test("second factors come along: a phone factor as Firebase exports it and a TOTP factor with its secret, each then completing a sign-in")
+    func secondFactorsAreImported() async throws {
+        try await InProcessServer.with { server in
+            let key = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+            let users = #"""
+                [{"localId":"mfa-1","email":"mfa@example.com","emailVerified":true,"mfaInfo":[
+                  {"mfaEnrollmentId":"old-id","displayName":"Work phone","phoneInfo":"+1 201-555-0123","enrolledAt":"2024-05-01T10:00:00Z"},
+                  {"displayName":"Authenticator","totpInfo":{"sharedSecretKey":"\#(key)"}}]},
+                 {"localId":"mfa-2","email":"mfa2@example.com","mfaInfo":[{"totpInfo":{}}]},
+                 {"localId":"mfa-3","email":"mfa3@example.com","mfaInfo":[{"phoneInfo":"not a number"}]}]
+                """#
+            let imported = try await server.post(Self.path, #"{"users":\#(users)}"#, headers: Self.owner)
+            let errors = try #require(imported.json["error"] as? [[String: Any]], "\(imported.body)")
+            #expect(errors.compactMap { $0["index"] as? Int } == [1, 2], "\(imported.body)")
+            #expect((errors.first?["message"] as? String)?.contains("sharedSecretKey") == true, "\(imported.body)")
+            #expect(errors.last?["message"] as? String == "a second factor's phone number is invalid", "\(imported.body)")
+            #expect(try await server.service.administration.accountDetails(id: "mfa-3") == nil, "a refused user is not made at all")
+
+            let user = try await server.adminUser("mfa-1")
+            let factors = try #require(user["mfaInfo"] as? [[String: Any]], "\(user)")
+            #expect(Set(factors.compactMap { $0["displayName"] as? String }) == ["Work phone", "Authenticator"])
+            #expect(
+                factors.contains { $0["phoneInfo"] as? String == "+12015550123" && $0["enrolledAt"] as? String == "2024-05-01T10:00:00.000Z" },
+                "\(factors)")
+            #expect(!factors.contains { $0["mfaEnrollmentId"] as? String == "old-id" }, "a new enrollment id")
+
+            try await server.service.administration.updateAccount(id: "mfa-1", password: "long enough")
+            let (pending, hints) = try await server.pendingSignIn("mfa@example.com")
+            let totpID = try #require(hints.first { $0["totpInfo"] != nil }?["mfaEnrollmentId"] as? String, "\(hints)")
+            let signedIn = try await server.post(
+                ServerProcess.v2("mfaSignIn:finalize"), AbuseLimitTests.totpSignIn(pending, totpID, try server.code(key)))
+            #expect(signedIn.json["idToken"] is String, "the imported secret's code signs in: \(signedIn.body)")
         }
     }
 }

@@ -1,3 +1,5 @@
+internal import OTPCore
+
 extension AccountAdministration {
     /// The most accounts one import takes (Firebase's limit).
     public static let maximumImportCount = 1000
@@ -50,6 +52,32 @@ extension AccountAdministration {
             }
             guard address != nil else { return "a password needs an email address" }
         }
+        guard imported.secondFactors.count <= MultiFactorConfiguration.maximumFactorCount else {
+            return "at most \(MultiFactorConfiguration.maximumFactorCount) second factors (mfaInfo) a user"
+        }
+        let now = service.clock.now()
+        var totpFactors: [FactorRecord] = []
+        var phoneFactors: [PhoneFactorRecord] = []
+        for factor in imported.secondFactors {
+            switch factor {
+            case .phone(let text, let displayName, let enrolledAt):
+                guard let number = try? service.parsePhoneNumber(text) else { return "a second factor's phone number is invalid" }
+                guard !phoneFactors.contains(where: { $0.phoneNumber == number }) else { return "a phone number is a second factor twice" }
+                phoneFactors.append(
+                    PhoneFactorRecord(
+                        id: try service.newID(), userID: imported.id, displayName: displayName, enrolledAt: enrolledAt ?? now, phoneNumber: number))
+            case .totp(let bytes, let displayName, let enrolledAt):
+                guard (16...64).contains(bytes.count), let secret = try? OTPSecret(bytes: bytes) else {
+                    return "a TOTP factor's shared secret must have 16 to 64 bytes"
+                }
+                totpFactors.append(
+                    FactorRecord(
+                        id: try service.newID(), userID: imported.id, factorID: TOTPMultiFactorID, displayName: displayName,
+                        enrolledAt: enrolledAt ?? now, secret: secret, algorithm: MultiFactorConfiguration.algorithm,
+                        digits: MultiFactorConfiguration.codeLength, period: Int64(MultiFactorConfiguration.codeIntervalSeconds),
+                        lastAcceptedStep: nil))
+            }
+        }
         var phone: ProviderIdentity?
         if let text = imported.phoneNumber {
             guard let number = try? service.parsePhoneNumber(text) else { return "phone number format is invalid" }
@@ -62,7 +90,6 @@ extension AccountAdministration {
             }
             if owner != nil { return "raw id \(identity.providerUID.prefix(128)) of \(identity.providerID) exists in other account in database" }
         }
-        let now = service.clock.now()
         let account = AccountRecord(
             id: imported.id, email: address, isEmailVerified: imported.isEmailVerified, displayName: imported.displayName,
             photoURL: imported.photoURL, isDisabled: imported.isDisabled, createdAt: imported.createdAt ?? now, lastSignInAt: imported.lastSignInAt,
@@ -81,6 +108,16 @@ extension AccountAdministration {
                 // Made whole or not at all: the account goes again.
                 _ = try await service.storeCall("undoing an import") { try await store.deleteAccount(id: imported.id) }
                 return "raw id \(identity.providerUID.prefix(128)) of \(identity.providerID) could not be linked (\(link)): the account was not made"
+            }
+        }
+        if !totpFactors.isEmpty || !phoneFactors.isEmpty {
+            let stored = try await service.storeCall("importing second factors") {
+                try await store.importFactors(
+                    userID: imported.id, totp: totpFactors, phone: phoneFactors, maximumFactorCount: MultiFactorConfiguration.maximumFactorCount)
+            }
+            guard stored else {
+                _ = try await service.storeCall("undoing an import") { try await store.deleteAccount(id: imported.id) }
+                return "the second factors could not be stored: the account was not made"
             }
         }
         return nil

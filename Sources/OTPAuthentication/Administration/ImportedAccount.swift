@@ -27,12 +27,14 @@ public struct ImportedAccount: Sendable, Hashable {
     public var passwordHash: String?
     /// Its identities at federated providers.
     public var identities: [ProviderIdentity]
+    /// Its second factors, each enrolled under a new enrollment id.
+    public var secondFactors: [ImportedFactor]
 
     /// An account to import.
     public init(
         id: String, email: String? = nil, isEmailVerified: Bool = false, displayName: String? = nil, photoURL: String? = nil,
         isDisabled: Bool = false, createdAt: Int64? = nil, lastSignInAt: Int64? = nil, phoneNumber: String? = nil,
-        customAttributes: String? = nil, passwordHash: String? = nil, identities: [ProviderIdentity] = []
+        customAttributes: String? = nil, passwordHash: String? = nil, identities: [ProviderIdentity] = [], secondFactors: [ImportedFactor] = []
     ) {
         self.id = id
         self.email = email
@@ -46,7 +48,17 @@ public struct ImportedAccount: Sendable, Hashable {
         self.customAttributes = customAttributes
         self.passwordHash = passwordHash
         self.identities = identities
+        self.secondFactors = secondFactors
     }
+}
+
+/// A second factor an import brings (Firebase's `mfaInfo`): a phone number, or a TOTP factor with
+/// its shared secret, which Firebase's own exports do not carry (OTPKit's extension).
+public enum ImportedFactor: Sendable, Hashable {
+    /// A phone factor: the number in any form ``PhoneAuthProvider`` takes.
+    case phone(phoneNumber: String, displayName: String?, enrolledAt: Int64?)
+    /// A TOTP factor of Firebase's parameters (SHA-1, 6 digits, 30 seconds) with its shared secret.
+    case totp(secret: [UInt8], displayName: String?, enrolledAt: Int64?)
 }
 
 /// An account an import did not make, with why (Firebase's `accounts:batchCreate` reports these
