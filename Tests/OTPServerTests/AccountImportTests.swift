@@ -204,6 +204,21 @@ import Testing
         }
     }
 
+    /// The imported user `uid` (address `uid@example.com`, password `correct horse battery`):
+    /// a wrong password refused, the right one signing in, and the hash then OTPKit's own.
+    static func expectSignsInAndIsReHashed(_ server: InProcessServer, uid: String, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws
+    {
+        let wrong = try await server.post(
+            ClientEndpointTests.signIn, #"{"email":"\#(uid)@example.com","password":"wrong one","returnSecureToken":true}"#)
+        #expect(wrong.errorMessage?.hasPrefix("INVALID_LOGIN_CREDENTIALS") == true, "\(wrong.body)", sourceLocation: sourceLocation)
+        let signedIn = try await server.post(
+            ClientEndpointTests.signIn, #"{"email":"\#(uid)@example.com","password":"correct horse battery","returnSecureToken":true}"#)
+        #expect(signedIn.status == 200, "\(signedIn.body)", sourceLocation: sourceLocation)
+        let hash = try await server.service.administration.accountDetails(id: uid)?.account.passwordHash
+        #expect(hash?.hasPrefix("$scrypt$") == true, "re-hashed at the first sign-in: \(hash ?? "none")", sourceLocation: sourceLocation)
+    }
+
     /// Hashes `sys.argv[3]` with hashlib's PBKDF2-HMAC (`sys.argv[2]`: sha1 or sha256, 10,000
     /// rounds) and imports it with firebase-admin's matching `UserImportHash` as uid `sys.argv[4]`.
     static let pbkdf2Import = """
@@ -226,13 +241,7 @@ import Testing
             #expect(
                 try await server.service.administration.accountDetails(id: uid)?.account.passwordHash?.hasPrefix("$pbkdf2-\(function)$i=10000$")
                     == true)
-            let wrong = try await server.post(
-                ClientEndpointTests.signIn, #"{"email":"\#(uid)@example.com","password":"wrong one","returnSecureToken":true}"#)
-            #expect(wrong.errorMessage?.hasPrefix("INVALID_LOGIN_CREDENTIALS") == true, "\(wrong.body)")
-            let signedIn = try await server.post(
-                ClientEndpointTests.signIn, #"{"email":"\#(uid)@example.com","password":"correct horse battery","returnSecureToken":true}"#)
-            #expect(signedIn.status == 200, "\(signedIn.body)")
-            #expect(try await server.service.administration.accountDetails(id: uid)?.account.passwordHash?.hasPrefix("$scrypt$") == true)
+            try await Self.expectSignsInAndIsReHashed(server, uid: uid)
         }
     }
 
@@ -294,13 +303,7 @@ import Testing
             #expect(
                 try await server.service.administration.accountDetails(id: uid)?.account.passwordHash?.hasPrefix(
                     "$digest-\(function)$r=\(rounds),o=sp$") == true)
-            let wrong = try await server.post(
-                ClientEndpointTests.signIn, #"{"email":"\#(uid)@example.com","password":"wrong one","returnSecureToken":true}"#)
-            #expect(wrong.errorMessage?.hasPrefix("INVALID_LOGIN_CREDENTIALS") == true, "\(wrong.body)")
-            let signedIn = try await server.post(
-                ClientEndpointTests.signIn, #"{"email":"\#(uid)@example.com","password":"correct horse battery","returnSecureToken":true}"#)
-            #expect(signedIn.status == 200, "\(signedIn.body)")
-            #expect(try await server.service.administration.accountDetails(id: uid)?.account.passwordHash?.hasPrefix("$scrypt$") == true)
+            try await Self.expectSignsInAndIsReHashed(server, uid: uid)
         }
     }
 
@@ -373,13 +376,7 @@ import Testing
             #expect(
                 try await server.service.administration.accountDetails(id: uid)?.account.passwordHash?.hasPrefix("$hmac-\(function.rawValue)$k=")
                     == true)
-            let wrong = try await server.post(
-                ClientEndpointTests.signIn, #"{"email":"\#(uid)@example.com","password":"wrong one","returnSecureToken":true}"#)
-            #expect(wrong.errorMessage?.hasPrefix("INVALID_LOGIN_CREDENTIALS") == true, "\(wrong.body)")
-            let signedIn = try await server.post(
-                ClientEndpointTests.signIn, #"{"email":"\#(uid)@example.com","password":"correct horse battery","returnSecureToken":true}"#)
-            #expect(signedIn.status == 200, "\(signedIn.body)")
-            #expect(try await server.service.administration.accountDetails(id: uid)?.account.passwordHash?.hasPrefix("$scrypt$") == true)
+            try await Self.expectSignsInAndIsReHashed(server, uid: uid)
         }
     }
 
