@@ -213,6 +213,33 @@ struct EmailActionTests {
                 == .userNotFound)
     }
 
+    @Test("an owner's sign-in link takes back an account someone made with the address and a password never proven; a proven one keeps its password")
+    func signInLinkReclaimsAnUnprovenPassword() async throws {
+        let (fixture, outbox) = try Self.fixture()
+        let settings = ActionCodeSettings(continueURL: "https://app.example.com/finish", handlesCodeInApp: true)
+        // The squatter's account exists when the link is sent, or is made while it travels.
+        for (email, before) in [("vic@example.com", true), ("val@example.com", false)] {
+            var squatter: User?
+            if before { squatter = try await fixture.service.createUser(withEmail: email, password: "squatter's password") }
+            try await fixture.service.sendSignInLink(toEmail: email, actionCodeSettings: settings)
+            if !before { squatter = try await fixture.service.createUser(withEmail: email, password: "squatter's password") }
+            let owner = try await fixture.service.signIn(withEmail: email, link: try outbox.lastCode())
+            let taken = try #require(squatter)
+            #expect(owner.user.uid == taken.uid && owner.user.isEmailVerified && !owner.isNewUser, "\(email)")
+            #expect(try await fixture.store.account(id: taken.uid)?.passwordHash == nil, "\(email): the unproven password is gone")
+            #expect(
+                await authErrorCode { _ = try await fixture.service.signIn(withEmail: email, password: "squatter's password") } == .invalidCredential,
+                "\(email)")
+            #expect(await authErrorCode { _ = try await taken.multiFactor.session() } == .userTokenExpired, "\(email): the squatter's session ended")
+        }
+
+        let kept = try await fixture.service.createUser(withEmail: "wes@example.com", password: "wes's own password")
+        _ = try await fixture.service.administration.updateAccount(id: kept.uid, isEmailVerified: true)
+        try await fixture.service.sendSignInLink(toEmail: "wes@example.com", actionCodeSettings: settings)
+        _ = try await fixture.service.signIn(withEmail: "wes@example.com", link: try outbox.lastCode())
+        #expect(try await fixture.service.signIn(withEmail: "wes@example.com", password: "wes's own password").uid == kept.uid)
+    }
+
     @Test("bad email-action settings stop the service with a message that says which")
     func settings() throws {
         for (settings, says) in [

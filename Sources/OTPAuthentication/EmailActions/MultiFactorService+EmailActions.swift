@@ -117,14 +117,16 @@ extension MultiFactorService {
             throw AuthError(.invalidEmail, "the email address is not the one the sign-in link was sent to")
         }
         let now = clock.now()
+        var proven: AccountChanges?
         if let accountID = action.accountID {
             guard let current = try await storeCall("reading an account", { try await store.account(id: accountID) }), current.email == address
             else {
                 throw AuthError(.invalidActionCode, "the account's address changed since this link was sent: ask for a new one")
             }
             guard !current.isDisabled else { throw userDisabled() }
+            proven = try await addressProven(current, at: now)
         }
-        var account = try await completeEmailAction(action, changes: action.accountID == nil ? nil : AccountChanges(isEmailVerified: true), at: now)
+        var account = try await completeEmailAction(action, changes: proven, at: now)
         var isNew = false
         if account == nil {
             // The address had no account when the link was sent: one is made now, unless one was
@@ -135,7 +137,14 @@ extension MultiFactorService {
                 (account, isNew) = (fresh, true)
                 logger.info("account created", metadata: ["user": "\(fresh.id)", "provider": "\(FirstFactorProvider.emailLink)"])
             case .emailAlreadyInUse:
-                account = try await storeCall("reading an account") { try await store.account(email: address) }
+                if let made = try await storeCall("reading an account", { try await store.account(email: address) }) {
+                    let changes = try await addressProven(made, at: now)
+                    if case .updated(let updated) = try await storeCall(
+                        "proving an address", { try await store.updateAccount(id: made.id, changes: changes) })
+                    {
+                        (account, proven) = (updated, changes)
+                    }
+                }
             case .idAlreadyInUse, .identityInUse:
                 throw AuthError(.internalError, "the server made an account id already in use: try again")
             }
@@ -143,6 +152,10 @@ extension MultiFactorService {
         guard let account else { throw AuthError(.userNotFound, "the account with this address was deleted while signing in") }
         guard !account.isDisabled else { throw userDisabled() }
         let userID = account.id
+        if proven?.removesPasswordHash == true {
+            _ = try await storeCall("ending the unproven password's sessions") { try await store.removeSessions(userID: userID, except: nil) }
+            logger.notice("unverified password replaced by the address's owner", metadata: ["user": "\(userID)", "provider": "emailLink"])
+        }
         if !isNew { try await storeCall("recording a sign-in") { try await store.recordAccountSignIn(id: userID, at: now, rehash: nil) } }
         let linked = try await storeCall("reading linked identities") { try await store.providerIdentities(accountID: userID) }
         var result = AuthDataResult(user: try await signIn(firstFactorIdentity(account, provider: .password, linked: linked)), secondFactor: nil)
@@ -151,6 +164,15 @@ extension MultiFactorService {
     }
 
     // MARK: Shared steps
+
+    /// What an address proven by its owner's sign-in link changes on `account`: the address counts
+    /// as verified, and a password someone set without ever proving the address goes, with its
+    /// sessions (the rule a federated sign-in applies, ``hasUnprovenPassword(_:)``), so that
+    /// whoever made the account with another's address loses it to the owner.
+    private func addressProven(_ account: AccountRecord, at now: Int64) async throws(AuthError) -> AccountChanges {
+        guard account.passwordHash != nil, try await hasUnprovenPassword(account) else { return AccountChanges(isEmailVerified: true) }
+        return AccountChanges(isEmailVerified: true, tokensValidAfter: now, removesPasswordHash: true)
+    }
 
     /// How long an email action's code is: 32 bytes of OpenSSL's CSPRNG, 43 characters of base64url.
     static let emailActionCodeByteCount = 32

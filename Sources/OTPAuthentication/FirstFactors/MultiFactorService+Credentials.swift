@@ -101,12 +101,10 @@ extension MultiFactorService {
     /// The password goes first: should the link then fail, the next sign-in of the identity finds
     /// the account in the same state and finishes.
     private func reclaim(_ account: AccountRecord, for verified: VerifiedProviderIdentity) async throws(AuthError) -> Bool {
-        guard let address = verified.verifiedEmail, account.email == address, !account.isEmailVerified, !account.isDisabled else {
+        guard let address = verified.verifiedEmail, account.email == address, !account.isDisabled, try await hasUnprovenPassword(account) else {
             return false
         }
         let accountID = account.id
-        let identities = try await storeCall("reading linked identities") { try await store.providerIdentities(accountID: accountID) }
-        guard identities.isEmpty, try await enrolledFactors(userID: accountID).isEmpty else { return false }
         let now = clock.now()
         let changes = AccountChanges(tokensValidAfter: now, removesPasswordHash: true)
         guard case .updated = try await storeCall("removing an unproven password", { try await store.updateAccount(id: accountID, changes: changes) })
@@ -122,6 +120,17 @@ extension MultiFactorService {
         case .linked, .identityInUse: return true
         case .providerAlreadyLinked, .emailAlreadyInUse, .accountNotFound: return false
         }
+    }
+
+    /// Whether `account` may be someone's claim on an address that is not theirs: the address never
+    /// proven, no identity linked, no second factor (Firebase's rule). The owner proving the
+    /// address then takes the account back.
+    func hasUnprovenPassword(_ account: AccountRecord) async throws(AuthError) -> Bool {
+        guard !account.isEmailVerified else { return false }
+        let accountID = account.id
+        let identities = try await storeCall("reading linked identities") { try await store.providerIdentities(accountID: accountID) }
+        guard identities.isEmpty else { return false }
+        return try await enrolledFactors(userID: accountID).isEmpty
     }
 
     /// Signs in an account a first factor has just proven, second factor permitting.
