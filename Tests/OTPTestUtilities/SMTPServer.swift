@@ -37,6 +37,8 @@ public struct SMTPServer: Sendable {
         context.load_cert_chain(cert_path, key_path)
 
         class Handler:
+            received = 0
+
             async def handle_RCPT(self, server, session, envelope, address, options):
                 if address.startswith("reject"):
                     return "550 5.1.1 no such mailbox"
@@ -45,7 +47,8 @@ public struct SMTPServer: Sendable {
 
             async def handle_DATA(self, server, session, envelope):
                 message = email.message_from_bytes(envelope.original_content, policy=email.policy.default)
-                print(json.dumps({
+                Handler.received += 1
+                print("MESSAGE %d " % Handler.received + json.dumps({
                     "mailFrom": envelope.mail_from, "rcptTo": envelope.rcpt_tos, "tls": session.ssl is not None,
                     "login": session.authenticated and session.auth_data.login.decode(),
                     "subject": str(message["subject"]), "from": str(message["from"]), "to": str(message["to"]),
@@ -104,17 +107,14 @@ public struct SMTPServer: Sendable {
         }
     }
 
-    /// The messages received so far once there are `count` of them (within a minute), each as
-    /// Python's `email` package parsed it.
+    /// The messages received so far once there are `count` of them, each as Python's `email`
+    /// package parsed it. Each is a line `MESSAGE n {json}`, so the wait is for the `count`-th one
+    /// (``ProcessSession/waitForOutput(containing:timeout:)``, which fails after its timeout).
     public func messages(count: Int) async throws -> [[String: Any]] {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while true {
-            let lines = try await session.waitForOutput(containing: "\n").split(separator: "\n").dropFirst()
-            if lines.count >= count {
-                return try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-            }
-            try #require(ContinuousClock.now < deadline, "the server received \(lines.count) of \(count) messages")
-            try await Task.sleep(for: .milliseconds(20))
+        let text = try await count == 0 ? session.waitForOutput(containing: "\n") : session.waitForOutput(containing: "MESSAGE \(count) ")
+        return try text.split(separator: "\n").filter { $0.hasPrefix("MESSAGE ") }.map { line in
+            let json = line.drop { $0 != "{" }
+            return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(line)")
         }
     }
 }
