@@ -1,5 +1,4 @@
 public import OTPAuthentication
-internal import Foundation
 internal import Synchronization
 
 /// The mail sender of `otpkit-server --emulator`: sends nothing, and keeps each message's link for
@@ -24,8 +23,8 @@ public final class EmulatorMailOutbox: EmailSender {
     }
 
     public func send(_ message: EmailMessage) async throws(EmailSendError) {
-        let items = URLComponents(string: message.link)?.queryItems ?? []
-        guard let code = items.first(where: { $0.name == "oobCode" })?.value else {
+        let code = MultiFactorService.actionCode(inLink: message.link)
+        guard code != message.link else {
             throw EmailSendError(.misconfigured("the message's link has no oobCode"), sender: "emulator")
         }
         let entry = Entry(email: message.to, code: code, link: message.link, kind: message.kind)

@@ -184,12 +184,12 @@ extension MultiFactorService {
     ) async throws(AuthError) -> EmailActionLink {
         let emailSettings = configuration.emailActions
         let now = clock.now()
+        // The address the message goes to, which the send limit protects from floods.
+        let recipient = newEmail ?? email
         if sending {
             guard emailSender != nil else {
                 throw AuthError(.operationNotAllowed, "this server sends no email: configure a mail sender for password resets and email links")
             }
-            // The address the message goes to is what the limit protects from floods.
-            let recipient = newEmail ?? email
             let outcome = try await storeCall("counting an email") {
                 try await store.consumeQuota(
                     key: "email:\(recipient)", window: emailSettings.sendWindow, limit: emailSettings.sendsPerAddress, at: now)
@@ -216,7 +216,6 @@ extension MultiFactorService {
         let link = emailSettings.link(kind: kind, code: code, continueURL: settings?.continueURL)
         if sending, let emailSender {
             let template = emailSettings.templates[kind] ?? .standard(for: kind)
-            let recipient = newEmail ?? email
             do {
                 try await emailSender.send(
                     template.message(kind: kind, to: recipient, link: link, appName: emailSettings.appName, newEmail: newEmail))
@@ -227,7 +226,7 @@ extension MultiFactorService {
             }
             logger.info("email sent", metadata: ["user": "\(accountID ?? "-")", "kind": "\(kind.rawValue)"])
         }
-        return EmailActionLink(code: code, link: link, email: newEmail ?? email)
+        return EmailActionLink(code: code, link: link, email: recipient)
     }
 
     /// The context email-action codes are digested in, apart from every other code's.
@@ -276,7 +275,7 @@ extension MultiFactorService {
     }
 
     /// The `oobCode` of a link, or `link` itself when it is no URL with one (a code alone).
-    static func actionCode(inLink link: String) -> String {
+    package static func actionCode(inLink link: String) -> String {
         guard let components = URLComponents(string: link), let items = components.queryItems else { return link }
         if let code = items.first(where: { $0.name == "oobCode" })?.value { return code }
         // Firebase's wrapped links carry the action link in `link` (or `deep_link_id`).
