@@ -31,14 +31,27 @@ if [ "$#" -eq 1 ] && [ "$1" = "--skip-build" ]; then
     build=(--skip-build)
     shift
 fi
+# Each pass reports how long it took (on stderr, after swift test's own summary).
+pass() {
+    local name=$1 start=$SECONDS
+    shift
+    swift test "$@" || status=$?
+    echo "test.sh: $name took $((SECONDS - start)) s" >&2
+}
 if [ "$#" -gt 0 ]; then
     swift test "$@" || status=$?
 else
-    swift test "${build[@]}" --skip "$timed|$postgres" || status=$?
-    swift test --skip-build --filter "$postgres" --skip "$timed" || status=$?
-    swift test --skip-build --filter "$timed" || status=$?
+    if [ "${#build[@]}" -eq 0 ]; then
+        start=$SECONDS
+        swift build --build-tests || status=$?
+        echo "test.sh: build took $((SECONDS - start)) s" >&2
+        [ "$status" -eq 0 ] || exit "$status"
+    fi
+    pass "pass 1 (all but timed and PostgreSQL)" --skip-build --skip "$timed|$postgres"
+    pass "pass 1b (PostgreSQL store)" --skip-build --filter "$postgres" --skip "$timed"
+    pass "pass 2 (timed suites)" --skip-build --filter "$timed"
     if [ -z "${OTPKIT_DISABLE_SHA_LANES:-}" ]; then
-        OTPKIT_DISABLE_SHA_LANES=1 swift test --skip-build --filter OTPCoreTests --skip 'kernelsMatchOpenSSL|hotpKernelsMatchOpenSSL' || status=$?
+        OTPKIT_DISABLE_SHA_LANES=1 pass "pass 3 (OTPCore without SHA lanes)" --skip-build --filter OTPCoreTests --skip 'kernelsMatchOpenSSL|hotpKernelsMatchOpenSSL'
     fi
 fi
 exit "$status"
