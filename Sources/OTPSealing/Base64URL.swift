@@ -17,3 +17,20 @@ package enum Base64URL {
         return try? Base64.decode(bytes: utf8, options: [.base64UrlAlphabet, .omitPaddingCharacter])
     }
 }
+
+extension Base64URL {
+    /// The bytes of `text` in either base64 alphabet, padded or not: firebase-admin writes
+    /// password hashes URL-safe, firebase-tools' export files standard.
+    package static func decodeEitherAlphabet(_ text: some StringProtocol) -> [UInt8]? {
+        var utf8 = Array(text.utf8)
+        while utf8.last == UInt8(ascii: "=") { utf8.removeLast() }
+        for index in utf8.indices {
+            switch utf8[index] {
+            case UInt8(ascii: "+"): utf8[index] = UInt8(ascii: "-")
+            case UInt8(ascii: "/"): utf8[index] = UInt8(ascii: "_")
+            default: break
+            }
+        }
+        return decode(utf8)
+    }
+}

@@ -40,6 +40,11 @@ struct IdentityToolkitError: Error {
         }
     }
 
+    /// An administrator's input refused under Firebase's code, as the service names it.
+    init(_ error: AdminRequestError) {
+        self.init(error.code, error.message)
+    }
+
     static func invalidJSON(_ detail: String) -> IdentityToolkitError {
         IdentityToolkitError("INVALID_ARGUMENT", "Invalid JSON payload received. " + detail)
     }

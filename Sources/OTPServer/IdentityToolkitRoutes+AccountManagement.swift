@@ -10,11 +10,13 @@ extension IdentityToolkitRoutes {
     /// before are revoked. `deleteProvider` unlinks any provider the account has (`password`,
     /// `phone`, `google.com`, …); one it does not have is `NO_SUCH_PROVIDER`, and nothing changes.
     /// `customAttributes` (firebase-admin's `set_custom_user_claims`) are checked as Firebase checks
-    /// them (``CustomClaims``) and carried by the ID tokens issued afterwards.
+    /// them (OTPAuthentication's `CustomClaims`) and carried by the ID tokens issued afterwards.
     func adminUpdate(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.UpdateResponse {
         let request = try body.decode(Wire.AdminUpdateRequest.self)
         guard let id = request.localId, !id.isEmpty else { throw IdentityToolkitError("MISSING_LOCAL_ID", "give the uid of the account to update") }
-        let customAttributes = try request.customAttributes.map { (text) throws(IdentityToolkitError) in try CustomClaims.change(text) }
+        let customAttributes = try request.customAttributes.map { (text) throws(IdentityToolkitError) in
+            do throws(AdminRequestError) { return try CustomClaims.change(text) } catch { throw IdentityToolkitError(error) }
+        }
         let (displayName, photoURL) = try Self.profileChanges(
             displayName: request.displayName, photoURL: request.photoUrl, deleteAttribute: request.deleteAttribute)
         let phoneNumber = request.phoneNumber.map { AttributeChange.set($0) }

@@ -1,23 +1,8 @@
+internal import OTPAuthentication
+
 /// The bodies of the admin account-management endpoints (`accounts:update`, `accounts:batchGet`,
 /// `accounts:batchDelete`), with firebase-admin's names.
 extension Wire {
-    /// A whole number sent as a JSON number (firebase-admin's `validSince`) or as a string of
-    /// digits (Google's JSON mapping of int64, which the emulator accepts too).
-    struct Int64Value: Decodable {
-        var value: Int64
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let number = try? container.decode(Int64.self) {
-                value = number
-            } else if let text = try? container.decode(String.self), let number = Int64(text) {
-                value = number
-            } else {
-                throw DecodingError.typeMismatch(Int64.self, .init(codingPath: decoder.codingPath, debugDescription: "not a whole number"))
-            }
-        }
-    }
-
     /// `accounts:update` as an administrator sends it; `customAttributes` is one JSON object
     /// serialized as a string, as firebase-admin sends it.
     struct AdminUpdateRequest: Decodable {

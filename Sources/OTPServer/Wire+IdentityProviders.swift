@@ -1,3 +1,5 @@
+internal import OTPAuthentication
+
 /// The bodies of `accounts:signInWithIdp` (iOS `verifyAssertion`) and of `accounts:update` with an
 /// ID token (iOS `setAccountInfo`), with the SDKs' names (`IDENTITY-TOOLKIT.md` C.5, C.7).
 extension Wire {

@@ -1,50 +1,10 @@
+internal import OTPAuthentication
+
 extension Wire {
     /// `accounts:batchCreate` as firebase-admin's `import_users` sends it; only what this server
     /// reads is named, and unknown keys are ignored as elsewhere.
     struct BatchCreateRequest: Decodable {
-        struct User: Decodable {
-            struct Provider: Decodable {
-                var providerId: String?
-                var rawId: String?
-                var email: String?
-                var displayName: String?
-            }
-
-            /// Only counted: second factors are not imported.
-            /// One of `mfaInfo`: a phone factor as Firebase exports it (`phoneInfo`), or a TOTP
-            /// factor with OTPKit's extension of `totpInfo`, the shared secret in base32
-            /// (`sharedSecretKey`, as `mfaEnrollment:start` hands it out).
-            struct SecondFactor: Decodable {
-                struct TOTPInfo: Decodable {
-                    var sharedSecretKey: String?
-                }
-                var mfaEnrollmentId: String?
-                var displayName: String?
-                /// RFC 3339, as Firebase writes it.
-                var enrolledAt: String?
-                var phoneInfo: String?
-                var totpInfo: TOTPInfo?
-            }
-
-            var localId: String?
-            var email: String?
-            var emailVerified: Bool?
-            /// Base64, standard or URL-safe (firebase-admin sends the latter).
-            var passwordHash: String?
-            var salt: String?
-            var displayName: String?
-            var photoUrl: String?
-            var disabled: Bool?
-            /// Milliseconds.
-            var createdAt: Int64Value?
-            var lastLoginAt: Int64Value?
-            var phoneNumber: String?
-            var customAttributes: String?
-            var providerUserInfo: [Provider]?
-            var mfaInfo: [SecondFactor]?
-        }
-
-        var users: [User]?
+        var users: [FirebaseUserRecord]?
         var hashAlgorithm: String?
         /// STANDARD_SCRYPT's N, block size, parallelism and derived key length.
         var cpuMemCost: Int64Value?
@@ -60,6 +20,22 @@ extension Wire {
         var allowOverwrite: Bool?
         /// For the plain digests: `SALT_AND_PASSWORD` (the default) or `PASSWORD_AND_SALT`.
         var passwordHashOrder: String?
+
+        /// The hash algorithm and its parameters.
+        var hashing: FirebaseImportHashing.Parameters {
+            var parameters = FirebaseImportHashing.Parameters()
+            parameters.algorithm = hashAlgorithm
+            parameters.signerKey = signerKey
+            parameters.saltSeparator = saltSeparator
+            parameters.rounds = rounds?.value
+            parameters.memoryCost = memoryCost?.value
+            parameters.cpuMemCost = cpuMemCost?.value
+            parameters.blockSize = blockSize?.value
+            parameters.parallelization = parallelization?.value
+            parameters.dkLen = dkLen?.value
+            parameters.passwordHashOrder = passwordHashOrder
+            return parameters
+        }
     }
 
     struct BatchCreateResponse: Encodable {

@@ -1,3 +1,5 @@
+internal import OTPAuthentication
+
 extension Wire {
     /// `accounts:query` (`QueryUserInfoRequest`): one expression (only the first is read, as
     /// Identity Toolkit says) by `email`, `userId` or `phoneNumber`, or every account.

@@ -1,3 +1,5 @@
+internal import OTPAuthentication
+
 extension Wire {
     struct SessionCookieRequest: Decodable {
         var idToken: String?

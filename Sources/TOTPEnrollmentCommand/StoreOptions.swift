@@ -53,15 +53,18 @@ struct StoreOptions: ParsableArguments {
     /// Runs `body` with the database and the service on it, and closes the database whatever
     /// happens.
     ///
+    /// `passwords` read the password hashes (those of an import's Firebase project, say).
     /// With `sms`, phone factors are on and their codes go through its sender, which is shut down
     /// whatever happens too. `identityProviders` check the ID tokens of federated credentials;
     /// the caller shuts them down.
     func withService<Result>(
         sms: SMSOptions? = nil,
         identityProviders: [any IdentityTokenVerifier] = [],
+        passwords: PasswordSettings = PasswordSettings(),
         _ body: (any DurableAuthStore, MultiFactorService) async throws(CommandFailure) -> Result
     ) async throws(CommandFailure) -> Result {
         var configuration = MultiFactorConfiguration()
+        configuration.passwords = passwords
         if let sms {
             do {
                 configuration.phone = try sms.settings()
