@@ -35,11 +35,12 @@ extension PostgresAuthStore {
 
     /// One transaction with the action's row locked as it is read, so of two servers using one
     /// code only one completes (the other waits for the row, then finds it gone).
-    public func completeEmailAction(digest: [UInt8], at time: Int64, changes: AccountChanges?) async throws(PostgresAuthStoreError)
+    public func completeEmailAction(digest: [UInt8], at time: Int64, changes: AccountChanges?, accountID: String?)
+        async throws(PostgresAuthStoreError)
         -> EmailActionCompletion
     {
         try await transaction("using an email action") { connection -> EmailActionCompletion in
-            try await connection.completeEmailAction(digest: digest, at: time, changes: changes)
+            try await connection.completeEmailAction(digest: digest, at: time, changes: changes, accountID: accountID)
         }
     }
 }

@@ -34,11 +34,11 @@ extension SQLiteAuthStore {
     }
 
     /// One `BEGIN IMMEDIATE` transaction, so a code is used exactly once and its change made with it.
-    public func completeEmailAction(digest: [UInt8], at time: Int64, changes: AccountChanges?) async throws(SQLiteAuthStoreError)
+    public func completeEmailAction(digest: [UInt8], at time: Int64, changes: AccountChanges?, accountID: String?) async throws(SQLiteAuthStoreError)
         -> EmailActionCompletion
     {
         try await transaction { () throws(SQLiteAuthStoreError) -> EmailActionCompletion in
-            try await SQLiteTransaction(store: self).completeEmailAction(digest: digest, at: time, changes: changes)
+            try await SQLiteTransaction(store: self).completeEmailAction(digest: digest, at: time, changes: changes, accountID: accountID)
         }
     }
 }

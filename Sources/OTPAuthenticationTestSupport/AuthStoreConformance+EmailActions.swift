@@ -58,6 +58,17 @@ extension AuthStoreConformance {
             .accountNotUpdated(.emailAlreadyInUse), "a new address another account has")
         try checkEqual(try await store.emailAction(digests: [change.codeDigest]), change, "a refused change keeps its code")
         try checkEqual(try await store.account(id: ada.id)?.email, ada.email, "a refused change writes nothing")
+        // Changes may go to another account than the action's: a signed-in user linking an address.
+        let linkAddress = "\(uniqueID("link"))@example.com"
+        let link = emailAction(.emailSignIn, accountID: nil, email: linkAddress, expiresAt: 1_000)
+        try await store.insertEmailAction(link)
+        let linked = try await store.completeEmailAction(
+            digest: link.codeDigest, at: 10, changes: AccountChanges(email: linkAddress, isEmailVerified: true), accountID: bob.id)
+        guard case .completed(let linkedAccount?) = linked, linkedAccount.id == bob.id else {
+            throw AuthStoreConformanceFailure(message: "an address linked to another account: \(linked)", file: #filePath, line: #line)
+        }
+        try checkEqual(try await store.account(id: bob.id)?.email, linkAddress, "the address stored on the account given")
+        try checkEqual(try await store.emailAction(digests: [link.codeDigest]), nil, "the link's code used")
         let gone = emailAction(.verifyEmail, accountID: uniqueID("nobody"), email: "gone@example.com", expiresAt: 1_000)
         try await store.insertEmailAction(gone)
         try checkEqual(

@@ -71,8 +71,10 @@ extension DurableTransaction {
         return PhoneVerificationConsumption(outcome, of: verification)
     }
 
-    /// `AuthStore.completeEmailAction(digest:at:changes:)`.
-    package func completeEmailAction(digest: [UInt8], at time: Int64, changes: AccountChanges?) async throws(Failure) -> EmailActionCompletion {
+    /// `AuthStore.completeEmailAction(digest:at:changes:accountID:)`.
+    package func completeEmailAction(digest: [UInt8], at time: Int64, changes: AccountChanges?, accountID: String?) async throws(Failure)
+        -> EmailActionCompletion
+    {
         guard let action = try await lockedEmailAction(digest: digest) else { return .notFound }
         guard time <= action.expiresAt else {
             try await removeEmailAction(digest: digest)
@@ -80,7 +82,7 @@ extension DurableTransaction {
         }
         var account: AccountRecord?
         if let changes {
-            guard let accountID = action.accountID else { return .accountNotUpdated(.accountNotFound) }
+            guard let accountID = accountID ?? action.accountID else { return .accountNotUpdated(.accountNotFound) }
             switch try await updateAccount(id: accountID, changes: changes) {
             case .updated(let updated): account = updated
             case let refused: return .accountNotUpdated(refused)

@@ -96,14 +96,22 @@ extension IdentityToolkitRoutes {
 
     /// `accounts:signInWithEmailLink` (iOS `emailLinkSignin`): the account with the link's address,
     /// made at its first use; an account with second factors answers a pending credential, as a
-    /// password sign-in does. Linking the address to the user of an `idToken` is not served.
+    /// password sign-in does. With an `idToken` the address goes to that user instead (Firebase's
+    /// `linkWithCredential` of an email-link credential), verified, and the user continues in a new
+    /// session whose tokens the answer carries: a user who signed in with a second factor keeps it,
+    /// as every link does here (Firebase's emulator asks for it again).
     func signInWithEmailLink(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.SignInWithEmailLinkResponse {
         let request = try body.decode(Wire.SignInWithEmailLinkRequest.self)
         let email = try Self.requiredEmail(request.email)
         guard let code = request.oobCode, !code.isEmpty else { throw IdentityToolkitError("MISSING_OOB_CODE", "give the oobCode of the link") }
         if let idToken = request.idToken, !idToken.isEmpty {
-            throw IdentityToolkitError(
-                status: .notImplemented, "NOT_IMPLEMENTED", "linking an email link to a signed-in user is not served: sign in with the link instead")
+            let (user, _) = try await tokenUser(idToken)
+            let linked = try await call { () async throws(AuthError) in
+                try await user.link(with: EmailAuthProvider.credential(withEmail: email, link: code)).user
+            }
+            return Wire.SignInWithEmailLinkResponse(
+                localId: linked.uid, email: linked.email ?? email, isNewUser: false, idToken: try await self.idToken(for: linked),
+                refreshToken: try refreshToken(for: linked), expiresIn: String(tokens.lifetime))
         }
         let result: AuthDataResult
         do {

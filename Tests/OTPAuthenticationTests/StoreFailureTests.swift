@@ -266,9 +266,9 @@ final class FailingStore: AuthStore {
         try check()
         return base.deleteEmailAction(digest: digest)
     }
-    func completeEmailAction(digest: [UInt8], at time: Int64, changes: AccountChanges?) async throws -> EmailActionCompletion {
+    func completeEmailAction(digest: [UInt8], at time: Int64, changes: AccountChanges?, accountID: String?) async throws -> EmailActionCompletion {
         try check()
-        return base.completeEmailAction(digest: digest, at: time, changes: changes)
+        return base.completeEmailAction(digest: digest, at: time, changes: changes, accountID: accountID)
     }
 }
 

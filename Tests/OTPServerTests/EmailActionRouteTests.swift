@@ -126,6 +126,47 @@ struct EmailActionRouteTests {
         }
     }
 
+    @Test(
+        "with an idToken the link's address goes to that user: a password account changes address, an anonymous one gets one; another's address is EMAIL_EXISTS"
+    )
+    func emailLinkLinksToSignedInUser() async throws {
+        try await InProcessServer.with { server in
+            func link(_ email: String, idToken: String) async throws -> ServerProcess.Answer {
+                let send = #"{"requestType":"EMAIL_SIGNIN","email":"\#(email)","continueUrl":"https://app.example.com/finish"}"#
+                #expect(try await server.post(Self.v1("accounts:sendOobCode"), send).status == 200)
+                let code = try await Self.lastLink(server, to: email).code
+                return try await server.post(
+                    Self.v1("accounts:signInWithEmailLink"), #"{"email":"\#(email)","oobCode":"\#(code)","idToken":"\#(idToken)"}"#)
+            }
+            // Bob's password account takes alice's address, keeps its uid and its password.
+            let (bobToken, bob) = try await Self.signUp(server, "bob@example.com", password: "bobs password")
+            let linked = try await link("alice@example.com", idToken: bobToken)
+            #expect(linked.status == 200 && linked.json["localId"] as? String == bob, "\(linked.body)")
+            #expect(linked.json["email"] as? String == "alice@example.com" && linked.json["isNewUser"] as? Bool == false)
+            let claims = try await server.verifiedClaims(try #require(linked.json["idToken"] as? String))
+            #expect(claims.email == "alice@example.com" && claims.emailVerified == true)
+            let withPassword = try await server.post(
+                ClientEndpointTests.signIn, #"{"email":"alice@example.com","password":"bobs password","returnSecureToken":true}"#)
+            #expect(withPassword.json["localId"] as? String == bob, "\(withPassword.body)")
+            let oldAddress = try await server.post(
+                ClientEndpointTests.signIn, #"{"email":"bob@example.com","password":"bobs password","returnSecureToken":true}"#)
+            #expect(oldAddress.errorMessage?.hasPrefix("INVALID_LOGIN_CREDENTIALS") == true, "\(oldAddress.body)")
+
+            // An anonymous user gets the address and keeps its uid.
+            let anonymous = try await server.post(Self.v1("accounts:signUp"), #"{"returnSecureToken":true}"#)
+            let anonymousToken = try #require(anonymous.json["idToken"] as? String, "\(anonymous.body)")
+            let carol = try await link("carol@example.com", idToken: anonymousToken)
+            #expect(carol.json["localId"] as? String == anonymous.json["localId"] as? String, "\(carol.body)")
+            #expect(carol.json["email"] as? String == "carol@example.com")
+
+            // An address another account has is refused before the code is used.
+            let taken = try await link("alice@example.com", idToken: try #require(carol.json["idToken"] as? String))
+            #expect(taken.errorMessage?.hasPrefix("EMAIL_EXISTS") == true, "\(taken.body)")
+            let stillCarol = try await server.post(Self.v1("accounts:lookup"), #"{"idToken":"\#(try #require(carol.json["idToken"] as? String))"}"#)
+            #expect((stillCarol.json["users"] as? [[String: Any]])?.first?["email"] as? String == "carol@example.com", "\(stillCarol.body)")
+        }
+    }
+
     @Test("an account with a second factor signs in by email link to a pending credential, which its TOTP code completes")
     func emailLinkWithSecondFactor() async throws {
         try await InProcessServer.with { server in

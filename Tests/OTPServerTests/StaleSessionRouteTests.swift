@@ -3,8 +3,9 @@ import OTPAuthentication
 import Testing
 
 /// The outside review's account takeover, through the REST API: with a refresh token older than
-/// the recent-login window, change the password, withdraw the TOTP factor with the new session,
-/// and sign in with the password alone. Each step must now be refused, and nothing change.
+/// the recent-login window, change the password (or attach an address of the attacker's, by
+/// password or by email link), withdraw the TOTP factor with the new session, and sign in with the
+/// password alone. Each step must now be refused, and nothing change.
 @Suite("Stale sessions through the REST API")
 struct StaleSessionRouteTests {
     static let update = "/identitytoolkit.googleapis.com/v1/accounts:update" + ServerProcess.key
@@ -27,11 +28,20 @@ struct StaleSessionRouteTests {
             let stale = try #require(refreshed.json["id_token"] as? String, "\(refreshed.body)")
             #expect(try await server.verifiedClaims(stale).authTime == signedInAt)
 
+            // The attacker's own address, with a sign-in link to it, to attach to Ada's account.
+            let send = #"{"requestType":"EMAIL_SIGNIN","email":"mallory@example.com","continueUrl":"https://app.example.com/finish"}"#
+            #expect(try await server.post(EmailActionRouteTests.v1("accounts:sendOobCode"), send).status == 200)
+            let malloryCode = try await EmailActionRouteTests.lastLink(server, to: "mallory@example.com").code
+
             let attempts: [(String, String)] = [
                 (Self.update, #"{"idToken":"\#(stale)","password":"attacker's choice","returnSecureToken":true}"#),
                 (Self.update, #"{"idToken":"\#(stale)","email":"mallory@example.com","returnSecureToken":true}"#),
                 (Self.update, #"{"idToken":"\#(stale)","deleteProvider":["password"]}"#),
                 (Self.signUp, #"{"idToken":"\#(stale)","email":"mallory@example.com","password":"attacker's choice"}"#),
+                (
+                    EmailActionRouteTests.v1("accounts:signInWithEmailLink"),
+                    #"{"idToken":"\#(stale)","email":"mallory@example.com","oobCode":"\#(malloryCode)"}"#
+                ),
                 (ServerProcess.v2("mfaEnrollment:withdraw"), #"{"idToken":"\#(stale)","mfaEnrollmentId":"\#(enrollmentID)"}"#),
                 (Self.delete, #"{"idToken":"\#(stale)"}"#),
                 (Self.v3Delete, #"{"idToken":"\#(stale)"}"#),

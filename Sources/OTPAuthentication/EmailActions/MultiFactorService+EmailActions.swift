@@ -163,6 +163,27 @@ extension MultiFactorService {
         return result
     }
 
+    /// Links the address a sign-in link was sent to to `account` (Firebase's `link(with:)` with
+    /// `EmailAuthProvider.credential(withEmail:link:)`): it becomes the account's address,
+    /// verified, in the store operation that uses the link's code. A password the account has
+    /// stays, now with this address, as Firebase's does.
+    ///
+    /// - Throws: ``AuthError`` with ``AuthErrorCode/invalidEmail`` (malformed, or not the address
+    ///   the link was sent to), ``AuthErrorCode/emailAlreadyInUse`` (another account has it),
+    ///   ``AuthErrorCode/invalidActionCode`` or ``AuthErrorCode/expiredActionCode``.
+    func linkAddress(_ email: String, provenBy link: String, to account: AccountRecord, at now: Int64) async throws(AuthError) {
+        let address = try normalizedEmail(email)
+        let action = try await liveEmailAction(Self.actionCode(inLink: link), kind: .emailSignIn)
+        guard action.email == address else {
+            throw AuthError(.invalidEmail, "the email address is not the one the sign-in link was sent to")
+        }
+        // The store decides, but what it would refuse is refused before the code is used.
+        if let owner = try await storeCall("reading an account", { try await store.account(email: address) }), owner.id != account.id {
+            throw AuthError(.emailAlreadyInUse, "another account has this email address", email: address)
+        }
+        _ = try await completeEmailAction(action, changes: AccountChanges(email: address, isEmailVerified: true), accountID: account.id, at: now)
+    }
+
     // MARK: Shared steps
 
     /// What an address proven by its owner's sign-in link changes on `account`: the address counts
@@ -256,9 +277,13 @@ extension MultiFactorService {
     /// Uses `action` with `changes` to its account, or throws the error that says why it could not
     /// be; the account as it is now (with `changes`; `nil` without).
     @discardableResult
-    func completeEmailAction(_ action: EmailActionRecord, changes: AccountChanges?, at now: Int64) async throws(AuthError) -> AccountRecord? {
+    func completeEmailAction(_ action: EmailActionRecord, changes: AccountChanges?, accountID: String? = nil, at now: Int64) async throws(AuthError)
+        -> AccountRecord?
+    {
         let digest = action.codeDigest
-        switch try await storeCall("using an email action", { try await store.completeEmailAction(digest: digest, at: now, changes: changes) }) {
+        switch try await storeCall(
+            "using an email action", { try await store.completeEmailAction(digest: digest, at: now, changes: changes, accountID: accountID) })
+        {
         case .completed(let account):
             return account
         case .notFound:
@@ -268,7 +293,7 @@ extension MultiFactorService {
         case .accountNotUpdated(.accountNotFound):
             throw AuthError(.userNotFound, "the account this code was for was deleted")
         case .accountNotUpdated(.emailAlreadyInUse):
-            throw AuthError(.emailAlreadyInUse, "another account has this email address by now", email: action.newEmail)
+            throw AuthError(.emailAlreadyInUse, "another account has this email address by now", email: changes?.email ?? action.newEmail)
         case .accountNotUpdated:
             throw AuthError(.internalError, "the store refused the change of this code for a reason it cannot have")
         }

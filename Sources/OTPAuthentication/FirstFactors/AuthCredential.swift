@@ -1,5 +1,6 @@
 /// A first-factor credential to sign in with or link to a user (Firebase's `AuthCredential`): an
-/// email address and password, or a federated provider's ID token.
+/// email address and password, an address and its sign-in link, a text message's code, or a
+/// federated provider's ID token.
 ///
 /// Make one with ``EmailAuthProvider``, ``GoogleAuthProvider``, ``OAuthProvider`` or from a
 /// ``PhoneAuthCredential``, then pass it to ``MultiFactorService/signIn(with:source:)`` or
@@ -8,6 +9,7 @@
 public struct AuthCredential: Sendable, CustomStringConvertible, CustomReflectable {
     enum Secret: Sendable {
         case password(email: String, password: String)
+        case emailLink(email: String, link: String)
         case idToken(String, rawNonce: String?)
         case phone(verificationID: String, code: String)
     }

@@ -16,8 +16,8 @@ extension MultiFactorService {
     /// credential), and the app signs in to that account its own way and calls ``User/link(with:)-(AuthCredential)``.
     ///
     /// - Parameters:
-    ///   - credential: A password or an ID token, from ``EmailAuthProvider``, ``GoogleAuthProvider``
-    ///     or ``OAuthProvider``.
+    ///   - credential: A password, a sign-in link or an ID token, from ``EmailAuthProvider``,
+    ///     ``GoogleAuthProvider`` or ``OAuthProvider``.
     ///   - source: Where the request came from (the client's IP address), for the per-source limit
     ///     of password sign-ins.
     /// - Throws: ``AuthError`` with ``AuthErrorCode/secondFactorRequired`` and a resolver when the
@@ -29,6 +29,8 @@ extension MultiFactorService {
         switch credential.secret {
         case .password(let email, let password):
             return AuthDataResult(user: try await signIn(withEmail: email, password: password, source: source), secondFactor: nil)
+        case .emailLink(let email, let link):
+            return try await signIn(withEmail: email, link: link)
         case .idToken(let token, let nonce):
             let identity = try await verifiedIdentity(credential, token: token, nonce: nonce)
             return try await signIn(identity, credential: credential)

@@ -29,6 +29,8 @@ extension MultiFactorService {
             case .accountNotFound:
                 throw accountGone()
             }
+        case .emailLink(let email, let link):
+            try await linkAddress(email, provenBy: link, to: account, at: now)
         case .idToken(let token, let nonce):
             try await link(try await verifiedIdentity(credential, token: token, nonce: nonce), to: account, credential: credential)
         case .phone(let verificationID, let code):

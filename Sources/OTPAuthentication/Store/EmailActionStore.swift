@@ -17,11 +17,21 @@ public protocol EmailActionStore: Sendable {
     /// 1. there is one (otherwise ``EmailActionCompletion/notFound``);
     /// 2. it has not expired at `time` (otherwise ``EmailActionCompletion/expired``, and it is
     ///    deleted);
-    /// 3. with `changes`, its account is updated as ``AccountStore/updateAccount(id:changes:)``
-    ///    does (otherwise ``EmailActionCompletion/accountNotUpdated(_:)``, and nothing changes).
+    /// 3. with `changes`, the account `accountID` (the action's own when `nil`: a signed-in user
+    ///    linking an address takes it to the user's account) is updated as
+    ///    ``AccountStore/updateAccount(id:changes:)`` does (otherwise
+    ///    ``EmailActionCompletion/accountNotUpdated(_:)``, and nothing changes).
     ///
     /// When all hold it deletes the action and answers ``EmailActionCompletion/completed(account:)``
     /// with the account as updated (`nil` without `changes`). Of concurrent calls for one action,
     /// at most one completes.
-    func completeEmailAction(digest: [UInt8], at time: Int64, changes: AccountChanges?) async throws -> EmailActionCompletion
+    func completeEmailAction(digest: [UInt8], at time: Int64, changes: AccountChanges?, accountID: String?) async throws -> EmailActionCompletion
+}
+
+extension EmailActionStore {
+    /// Uses the action with `digest`, its `changes` going to the action's own account
+    /// (``completeEmailAction(digest:at:changes:accountID:)``).
+    public func completeEmailAction(digest: [UInt8], at time: Int64, changes: AccountChanges?) async throws -> EmailActionCompletion {
+        try await completeEmailAction(digest: digest, at: time, changes: changes, accountID: nil)
+    }
 }

@@ -791,7 +791,7 @@ public final class InMemoryAuthStore: AuthStore {
         state.withLock { $0.emailActions.removeValue(forKey: digest) != nil }
     }
 
-    public func completeEmailAction(digest: [UInt8], at time: Int64, changes: AccountChanges?) -> EmailActionCompletion {
+    public func completeEmailAction(digest: [UInt8], at time: Int64, changes: AccountChanges?, accountID: String?) -> EmailActionCompletion {
         state.withLock { state in
             guard let action = state.emailActions[digest] else { return .notFound }
             guard time <= action.expiresAt else {
@@ -800,7 +800,7 @@ public final class InMemoryAuthStore: AuthStore {
             }
             var account: AccountRecord?
             if let changes {
-                guard let accountID = action.accountID else { return .accountNotUpdated(.accountNotFound) }
+                guard let accountID = accountID ?? action.accountID else { return .accountNotUpdated(.accountNotFound) }
                 switch state.updateAccount(id: accountID, changes: changes) {
                 case .updated(let updated): account = updated
                 case let refused: return .accountNotUpdated(refused)
