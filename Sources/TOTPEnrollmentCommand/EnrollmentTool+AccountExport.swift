@@ -188,7 +188,7 @@ extension EnrollmentTool.Account {
             columns[6] = account.photoURL ?? ""
             for (position, providerID) in FirebaseUserRecord.csvProviders.enumerated() {
                 guard let identity = linked.first(where: { $0.providerID == providerID }) else { continue }
-                let first = position < 4 ? 7 + 4 * position : 28 + 4 * (position - 4)
+                let first = FirebaseUserRecord.csvColumn(ofProviderAt: position)
                 columns[first] = identity.providerUID
                 columns[first + 1] = identity.email ?? ""
                 columns[first + 2] = identity.displayName ?? ""

@@ -4,11 +4,17 @@ internal import Foundation
 // accountExporter.ts and accountImporter.ts).
 extension FirebaseUserRecord {
     /// The providers firebase-tools' CSV has columns for, in their order: each takes four columns
-    /// (raw id, email, display name, photo URL), the first four from column 7, the others from 28.
+    /// (raw id, email, display name, photo URL) from ``csvColumn(ofProviderAt:)``.
     package static let csvProviders = [
         "google.com", "facebook.com", "twitter.com", "github.com", "apple.com", "microsoft.com", "gc.apple.com", "playgames.google.com",
         "linkedin.com", "yahoo.com",
     ]
+
+    /// The CSV column of the raw id of the provider at `position` in ``csvProviders``: the first
+    /// four from column 7, the others (added later, after the account's own columns) from 28.
+    package static func csvColumn(ofProviderAt position: Int) -> Int {
+        position < 4 ? 7 + 4 * position : 28 + 4 * (position - 4)
+    }
 
     /// The users of a JSON export, `{"users": [ … ]}`.
     /// - Throws: `INVALID_ARGUMENT` naming the first place the file is not such JSON.
@@ -68,7 +74,7 @@ extension FirebaseUserRecord {
         record.customAttributes = field(27)
         var providers: [Provider] = []
         for (position, providerID) in csvProviders.enumerated() {
-            let first = position < 4 ? 7 + 4 * position : 28 + 4 * (position - 4)
+            let first = csvColumn(ofProviderAt: position)
             guard let rawID = field(first) else { continue }
             providers.append(Provider(providerId: providerID, rawId: rawID, email: field(first + 1), displayName: field(first + 2)))
         }
