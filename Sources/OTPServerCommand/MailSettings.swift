@@ -19,6 +19,8 @@ struct MailSettings: Sendable {
     var actionURL: String?
     /// `--app-name`, when given.
     var appName: String?
+    /// `--mail-template`s, read: the messages replacing the standard ones.
+    var templates: [EmailActionKind: EmailTemplate]
 
     /// The mail settings of `layer`, the password file read.
     ///
@@ -27,6 +29,14 @@ struct MailSettings: Sendable {
     init(_ layer: ServerSettingsLayer, emulator: Bool) throws(ValidationError) {
         actionURL = layer.emailActionURL
         appName = layer.appName
+        var templates: [EmailActionKind: EmailTemplate] = [:]
+        for argument in layer.mailTemplates ?? [] {
+            let (kind, template) = try MailTemplateOption.read(argument)
+            guard templates.updateValue(template, forKey: kind) == nil else {
+                throw ValidationError("--mail-template \(kind.rawValue) is given twice: give one file for each kind")
+            }
+        }
+        self.templates = templates
         if let actionURL {
             do {
                 try MultiFactorConfiguration(emailActions: EmailActionSettings(actionURL: actionURL)).validate()

@@ -22,7 +22,8 @@ extension ServerCommand {
                 ? "http://\(host):\(settings.port == 0 ? 9099 : settings.port)/emulator/action"
                 : "https://\(settings.projectID).firebaseapp.com/__/auth/action")
         let emailSettings = EmailActionSettings(
-            actionURL: actionURL, apiKey: settings.emulator ? "fake-api-key" : settings.apiKeys.first, appName: mail.appName ?? settings.projectID)
+            actionURL: actionURL, apiKey: settings.emulator ? "fake-api-key" : settings.apiKeys.first, appName: mail.appName ?? settings.projectID,
+            templates: mail.templates)
         switch mail.delivery {
         case .smtp(let url, let user, let password, let caFile, let from):
             do {

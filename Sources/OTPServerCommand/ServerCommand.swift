@@ -194,6 +194,13 @@ struct ServerCommand: AsyncParsableCommand {
     var appName: String?
 
     @Option(
+        name: .customLong("mail-template"),
+        help: ArgumentHelp(
+            "The message of one kind of email (repeatable): PASSWORD_RESET, VERIFY_EMAIL, EMAIL_SIGNIN or VERIFY_AND_CHANGE_EMAIL, then =FILE, a first line Subject: …, an empty line and the plain-text body, which must hold {link}; {app}, {email} and {newEmail} are filled in too.",
+            valueName: MailTemplateOption.valueHelp))
+    var mailTemplates: [String] = []
+
+    @Option(
         name: .customLong("identity-provider"),
         help: ArgumentHelp(
             "A federated provider whose ID tokens accounts:signInWithIdp accepts, verified against its published keys (repeatable): google.com=CLIENT_ID with Google's issuers and keys, or ID=CLIENT_ID,ISSUER_URL,JWKS_URL_OR_FILE for any OpenID Connect provider. Under --emulator google.com and apple.com also take the emulator's unsigned credentials (JSON claims, or a JWT with alg none), never otherwise.",
@@ -237,6 +244,7 @@ struct ServerCommand: AsyncParsableCommand {
             smsCommand: smsCommand, smsArguments: smsArguments.nonEmpty, smsEnvironment: smsEnvironment.nonEmpty,
             smsWebhook: smsWebhook, smtpURL: smtpURL, smtpUser: smtpUser, smtpPasswordFile: smtpPasswordFile, smtpCAFile: smtpCAFile,
             mailFrom: mailFrom, mailLog: mailLog ? true : nil, emailActionURL: emailActionURL, appName: appName,
+            mailTemplates: mailTemplates.nonEmpty,
             identityProviders: identityProviders.nonEmpty, customTokenSigners: customTokenSigners.nonEmpty,
             firebaseHashConfigs: firebaseHashConfigs.nonEmpty, hmacImportKeys: hmacImportKeys.nonEmpty, testPhoneNumbers: testPhoneNumbers.nonEmpty)
         var options = limitOptions.applied(to: layer)

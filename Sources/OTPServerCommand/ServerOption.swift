@@ -49,6 +49,7 @@ struct ServerOption: Sendable {
         ServerOption(name: "mail-log", kind: .flag(\.mailLog)),
         ServerOption(name: "email-action-url", kind: .text(\.emailActionURL)),
         ServerOption(name: "app-name", kind: .text(\.appName)),
+        ServerOption(name: "mail-template", kind: .texts(\.mailTemplates)),
         ServerOption(name: "identity-provider", kind: .texts(\.identityProviders)),
         ServerOption(name: "custom-token-signer", kind: .texts(\.customTokenSigners)),
         ServerOption(name: "firebase-hash-config", kind: .texts(\.firebaseHashConfigs)),

@@ -31,6 +31,7 @@ struct ServerSettingsLayer: Sendable, Equatable {
     var mailLog: Bool?
     var emailActionURL: String?
     var appName: String?
+    var mailTemplates: [String]?
     var identityProviders: [String]?
     var customTokenSigners: [String]?
     var firebaseHashConfigs: [String]?

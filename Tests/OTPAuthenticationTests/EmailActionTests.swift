@@ -253,4 +253,32 @@ struct EmailActionTests {
             #expect(error?.description.contains(says) == true, "\(String(describing: error))")
         }
     }
+
+    @Test("a template from a file's text fills the message; text that is no template is refused saying why")
+    func templates() async throws {
+        let template = try EmailTemplate(
+            parsing: "Subject: {app}: a new password for {email}\r\n\r\nHi,\r\n\r\nChoose one here: {link}\r\n\r\n-- {app}\r\n")
+        #expect(template.subject == "{app}: a new password for {email}")
+        #expect(template.body == "Hi,\n\nChoose one here: {link}\n\n-- {app}")
+        let outbox = Outbox()
+        let configuration = MultiFactorConfiguration(
+            passwords: PasswordSettings(hashParameters: PasswordHasherTests.cheap),
+            emailActions: EmailActionSettings(appName: "Example", templates: [.passwordReset: template]))
+        let fixture = try Fixture(configuration, emailSender: outbox)
+        _ = try await fixture.service.createUser(withEmail: "ada@example.com", password: "old password")
+        try await fixture.service.sendPasswordReset(withEmail: "ada@example.com")
+        let message = try #require(outbox.last)
+        #expect(message.subject == "Example: a new password for ada@example.com")
+        #expect(message.body == "Hi,\n\nChoose one here: \(message.link)\n\n-- Example")
+
+        for (text, says) in [
+            ("Hi,\n\n{link}", "the first line must be the subject"),
+            ("Subject:  \n\n{link}", "the subject is empty"),
+            ("Subject: Reset\n{link}", "an empty line must follow the subject"),
+            ("Subject: Reset\n\nNo link here.", "the body must hold {link}"),
+        ] {
+            let error = #expect(throws: EmailTemplate.ParsingError.self) { try EmailTemplate(parsing: text) }
+            #expect(error?.description.hasPrefix(says) == true, "\(text.debugDescription): \(String(describing: error))")
+        }
+    }
 }

@@ -21,7 +21,11 @@ import Testing
         try await SMTPServer.with { smtp in
             let directory = try TemporaryDirectory()
             defer { directory.remove() }
-            try await ServerProcess.with(arguments: try Self.mailArguments(smtp, in: directory), in: directory) { server in
+            // The reset's message from a template file of the operator's.
+            let template = directory.file("reset.txt")
+            try "Subject: {app}: choose a new password\n\nHello {email},\n\n{link}\n".write(toFile: template, atomically: true, encoding: .utf8)
+            let arguments = try Self.mailArguments(smtp, in: directory) + ["--mail-template", "PASSWORD_RESET=\(template)"]
+            try await ServerProcess.with(arguments: arguments, in: directory) { server in
                 let created = try await server.post(ClientEndpointTests.signUp, #"{"email":"ada@example.com","password":"long enough"}"#)
                 try #require(created.status == 200, "\(created.body)")
                 let sent = try await server.post(
@@ -30,9 +34,10 @@ import Testing
                 #expect(sent.status == 200, "\(sent.body)")
                 let message = try #require(try await smtp.messages(count: 1).first)
                 #expect(message["tls"] as? Bool == true && message["login"] as? String == "mailer")
-                #expect(message["subject"] as? String == "Reset your password for Example")
+                #expect(message["subject"] as? String == "Example: choose a new password")
                 #expect(message["from"] as? String == "Example <no-reply@example.com>" && message["to"] as? String == "ada@example.com")
                 let body = try #require(message["body"] as? String)
+                #expect(body.hasPrefix("Hello ada@example.com,"), "\(body)")
                 let link = try #require(body.split(whereSeparator: \.isNewline).first { $0.hasPrefix("https://app.example.com/action?") }, "\(body)")
                 let items = try #require(URLComponents(string: String(link))?.queryItems)
                 #expect(items.first { $0.name == "apiKey" }?.value == "demo-key" && items.first { $0.name == "mode" }?.value == "resetPassword")
@@ -62,7 +67,17 @@ import Testing
                 #expect(!sent.body.contains("127.0.0.1") && !sent.body.contains("mailer"), "\(sent.body)")
             }
         }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let linkless = directory.file("linkless.txt")
+        try "Subject: Hello\n\nNo link.\n".write(toFile: linkless, atomically: true, encoding: .utf8)
         try await ServerProcess.expectRefusedAtStart([
+            (
+                ["--mail-template", "RESET=\(linkless)"],
+                "--mail-template takes PASSWORD_RESET, VERIFY_EMAIL, EMAIL_SIGNIN, VERIFY_AND_CHANGE_EMAIL, then =FILE"
+            ),
+            (["--mail-template", "PASSWORD_RESET=\(linkless)"], "--mail-template \(linkless): the body must hold {link}"),
+            (["--mail-template", "EMAIL_SIGNIN=\(directory.file("missing.txt"))"], "--mail-template: cannot read \(directory.file("missing.txt"))"),
             (["--smtp-url", "smtp://127.0.0.1:25", "--mail-from", "a@example.com"], "--smtp-url, --mail-log and --emulator"),
             (["--mail-from", "a@example.com"], "configure --smtp-url: pass it too"),
             (["--email-action-url", "/relative"], "--email-action-url: email actions: actionURL must be an absolute http or https URL"),

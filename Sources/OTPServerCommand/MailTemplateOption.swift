@@ -1,0 +1,28 @@
+internal import ArgumentParser
+internal import OTPAuthentication
+
+/// One `--mail-template` value, `KIND=FILE`: the message of one kind of email action (Firebase's
+/// `requestType`: `PASSWORD_RESET`, `VERIFY_EMAIL`, `EMAIL_SIGNIN`, `VERIFY_AND_CHANGE_EMAIL`) in
+/// the text `EmailTemplate(parsing:)` reads, read once at start.
+enum MailTemplateOption {
+    static let valueHelp = "PASSWORD_RESET=FILE"
+
+    static func read(_ argument: String) throws(ValidationError) -> (EmailActionKind, EmailTemplate) {
+        let kinds = EmailActionKind.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let equals = argument.firstIndex(of: "="), let kind = EmailActionKind(rawValue: String(argument[..<equals])) else {
+            throw ValidationError("--mail-template takes \(kinds), then =FILE")
+        }
+        let path = String(argument[argument.index(after: equals)...])
+        let text: String
+        do {
+            text = String(decoding: try OperatorFile.contents(path), as: UTF8.self)
+        } catch {
+            throw ValidationError("--mail-template: cannot read \(path): \(error.reason)")
+        }
+        do {
+            return (kind, try EmailTemplate(parsing: text))
+        } catch {
+            throw ValidationError("--mail-template \(path): \(error)")
+        }
+    }
+}
