@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test command: installs what the tests need (oathtool, PostgreSQL, ...) when missing, starts a
 # throwaway PostgreSQL cluster for the Postgres store's tests (.ci/postgres), runs every test and
-# stops the cluster again, keeping swift test's exit status. Nothing skips silently: a test whose
+# stops the cluster again, keeping the tests' exit status. Nothing skips silently: a test whose
 # tool or server is missing fails.
 #
 # Without arguments every test runs, in three passes after one build:
@@ -29,32 +29,36 @@ timed='^(OTPSMSTests\.|(OTPFederationTests\.KeySetTests|OTPAuthenticationSQLiteT
 # more than the pool's 10 s for a connection, so they run in a pass of their own.
 postgres='^OTPAuthenticationPostgresTests\.'
 status=0
-build=()
+skip_build=false
 if [ "$#" -eq 1 ] && [ "$1" = "--skip-build" ]; then
-    build=(--skip-build)
+    skip_build=true
     shift
 fi
-# Each pass reports how long it took (on stderr, after swift test's own summary).
-pass() {
-    local name=$1 start=$SECONDS
-    shift
-    swift test "$@" || status=$?
-    echo "test.sh: $name took $((SECONDS - start)) s" >&2
-}
 if [ "$#" -gt 0 ]; then
     wait "$python_install"
     swift test "$@" || status=$?
-else
-    if [ "${#build[@]}" -eq 0 ]; then
-        start=$SECONDS
-        swift build --build-tests || status=$?
-        echo "test.sh: build took $((SECONDS - start)) s" >&2
-    fi
-    wait "$python_install"
-    [ "$status" -eq 0 ] || exit "$status"
-    pass "pass 1 (all but timed and PostgreSQL)" --skip-build --skip "$timed|$postgres"
-    pass "pass 1b (PostgreSQL store)" --skip-build --filter "$postgres" --skip "$timed"
-    OTPKIT_DISABLE_SHA_LANES=1 pass "pass 2 (timed suites, OTPCore without SHA lanes)" --skip-build \
-        --filter "$timed|^OTPCoreTests\." --skip 'kernelsMatchOpenSSL|hotpKernelsMatchOpenSSL'
+    exit "$status"
 fi
+if ! $skip_build; then
+    start=$SECONDS
+    swift build --build-tests || status=$?
+    echo "test.sh: build took $((SECONDS - start)) s" >&2
+fi
+wait "$python_install"
+[ "$status" -eq 0 ] || exit "$status"
+# The passes run the tests' binary itself, as `swift test` does after planning the build again
+# (five seconds a pass, for nothing after the build above). It exits non-zero when a test fails.
+tests="$(swift build --show-bin-path)/OTPKitPackageTests.xctest"
+[ -t 1 ] || export NO_COLOR=1
+# Each pass reports how long it took (on stderr, after the test run's own summary).
+pass() {
+    local name=$1 start=$SECONDS
+    shift
+    "$tests" --testing-library swift-testing "$@" || status=$?
+    echo "test.sh: $name took $((SECONDS - start)) s" >&2
+}
+pass "pass 1 (all but timed and PostgreSQL)" --skip "$timed|$postgres"
+pass "pass 1b (PostgreSQL store)" --filter "$postgres" --skip "$timed"
+OTPKIT_DISABLE_SHA_LANES=1 pass "pass 2 (timed suites, OTPCore without SHA lanes)" \
+    --filter "$timed|^OTPCoreTests\." --skip 'kernelsMatchOpenSSL|hotpKernelsMatchOpenSSL'
 exit "$status"
