@@ -9,15 +9,8 @@ enum HMACImportKeyOption {
     static let valueHelp = "HMAC_SHA256=FILE"
 
     static func read(_ argument: String) throws(ValidationError) -> HMACImportKey {
-        guard let equals = argument.firstIndex(of: "="), let function = Self.function(argument[..<equals]) else {
+        guard let (function, path, text) = try OperatorFile.named(argument, option: "--hmac-import-key", name: Self.function) else {
             throw ValidationError("--hmac-import-key takes HMAC_MD5, HMAC_SHA1, HMAC_SHA256 or HMAC_SHA512, then =FILE")
-        }
-        let path = String(argument[argument.index(after: equals)...])
-        let text: String
-        do {
-            text = String(decoding: try OperatorFile.contents(path), as: UTF8.self)
-        } catch {
-            throw ValidationError("--hmac-import-key: cannot read \(path): \(error.reason)")
         }
         guard let key = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), !key.isEmpty else {
             throw ValidationError("--hmac-import-key \(path): write the key into it in base64, as firebase-tools' --hash-key takes it")

@@ -9,15 +9,9 @@ enum MailTemplateOption {
 
     static func read(_ argument: String) throws(ValidationError) -> (EmailActionKind, EmailTemplate) {
         let kinds = EmailActionKind.allCases.map(\.rawValue).joined(separator: ", ")
-        guard let equals = argument.firstIndex(of: "="), let kind = EmailActionKind(rawValue: String(argument[..<equals])) else {
+        guard let (kind, path, text) = try OperatorFile.named(argument, option: "--mail-template", name: { EmailActionKind(rawValue: String($0)) })
+        else {
             throw ValidationError("--mail-template takes \(kinds), then =FILE")
-        }
-        let path = String(argument[argument.index(after: equals)...])
-        let text: String
-        do {
-            text = String(decoding: try OperatorFile.contents(path), as: UTF8.self)
-        } catch {
-            throw ValidationError("--mail-template: cannot read \(path): \(error.reason)")
         }
         do {
             return (kind, try EmailTemplate(parsing: text))
