@@ -99,7 +99,6 @@ extension EnrollmentTool.Account {
             }
             summary.imported += accounts.count - refused.count
             summary.refused += refused.map { (positions[$0.index] + 1, records[positions[$0.index]].localId, $0.message) }
-            summary.refused.sort { $0.position < $1.position }
         }
 
         /// The file's bytes, or standard input's.
@@ -138,7 +137,7 @@ extension EnrollmentTool.Account {
         /// What was imported, what was not and why.
         static func describe(_ summary: Summary, hashing: FirebaseImportHashing?) -> String {
             var lines = ["Imported \(summary.imported) account\(summary.imported == 1 ? "" : "s")."]
-            for refusal in summary.refused {
+            for refusal in summary.refused.sorted(by: { $0.position < $1.position }) {
                 let uid = refusal.uid.map { " (\($0.prefix(128)))" } ?? ""
                 lines.append("Not imported: user \(refusal.position)\(uid): \(refusal.reason)")
             }

@@ -2,6 +2,7 @@ internal import ArgumentParser
 internal import Foundation
 internal import OTPCommandSupport
 internal import OTPAuthentication
+internal import OTPSealing
 
 /// The hash options of `firebase auth:import`, under its names: how the password hashes of an
 /// import file were made.
@@ -70,17 +71,20 @@ struct ImportHashOptions: ParsableArguments {
         parameters.passwordHashOrder = inputOrder.map { $0 == "PASSWORD_FIRST" ? "PASSWORD_AND_SALT" : "SALT_AND_PASSWORD" }
         var passwords = PasswordSettings()
         do {
-            let key = parameters.signerKey.flatMap { Data(base64Encoded: $0) }.map(Array.init)
+            // The decoding FirebaseImportHashing applies to the same values, so that both read one key.
+            let key = parameters.signerKey.flatMap(Base64URL.decodeEitherAlphabet)
             switch algorithm {
             case "SCRYPT":
                 guard let key, let rounds, let memoryCost else {
                     throw CommandFailure.usage(
                         "SCRYPT needs --hash-key (or --hash-key-file), --rounds and --mem-cost: the project's password hash parameters")
                 }
-                guard let separator = Data(base64Encoded: saltSeparator ?? "") else { throw CommandFailure.usage("--salt-separator must be base64") }
+                guard let separator = Base64URL.decodeEitherAlphabet(saltSeparator ?? "") else {
+                    throw CommandFailure.usage("--salt-separator must be base64")
+                }
                 passwords.firebaseHashConfigs = [
                     try FirebaseHashConfig(
-                        signerKey: key, saltSeparator: Array(separator), rounds: Int(clamping: rounds), memoryCost: Int(clamping: memoryCost))
+                        signerKey: key, saltSeparator: separator, rounds: Int(clamping: rounds), memoryCost: Int(clamping: memoryCost))
                 ]
             case let name? where name.hasPrefix("HMAC_"):
                 guard let key else { throw CommandFailure.usage("\(name) needs --hash-key (or --hash-key-file), base64") }
