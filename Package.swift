@@ -162,27 +162,40 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // SMS delivery for phone second factors: Twilio-compatible and webhook senders on
-        // async-http-client, a command sender (a GSM modem's spooler), a log sender for development.
-        // The senders of email actions: SMTP through libcurl, and a log sender for development.
+        // What the SMS and mail senders share, beside their own protocols: running the operator's
+        // program (swift-subprocess), posting to a webhook (async-http-client), and keeping messages
+        // and recipients out of errors and logs. No product: OTPSMS and OTPMail are its users.
         .target(
-            name: "OTPMail",
-            dependencies: [
-                "OTPAuthentication", "CCurlSMTP",
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
-        .target(
-            name: "OTPSMS",
+            name: "OTPDelivery",
             dependencies: [
                 "OTPAuthentication", "OTPCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
+            ]
+        ),
+        // The senders of email actions: SMTP through libcurl, a command (sendmail's interface), a
+        // webhook, and a log sender for development.
+        .target(
+            name: "OTPMail",
+            dependencies: [
+                "OTPAuthentication", "OTPDelivery", "CCurlSMTP",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // SMS delivery for phone second factors: Twilio-compatible and webhook senders on
+        // async-http-client, a command sender (a GSM modem's spooler), a log sender for development.
+        .target(
+            name: "OTPSMS",
+            dependencies: [
+                "OTPAuthentication", "OTPDelivery",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // ID tokens of federated identity providers (Google, any OpenID Connect provider) checked
@@ -372,11 +385,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "OTPMailTests", dependencies: ["OTPMail", "OTPAuthentication", "OTPTestUtilities"]),
+        .testTarget(name: "OTPMailTests", dependencies: ["OTPMail", "OTPAuthentication", "OTPTestUtilities", "OTPLoopbackHTTP"]),
         .testTarget(
             name: "OTPSMSTests",
             dependencies: [
-                "OTPSMS", "OTPAuthentication", "OTPTestUtilities", "OTPLoopbackHTTP",
+                "OTPSMS", "OTPDelivery", "OTPAuthentication", "OTPTestUtilities", "OTPLoopbackHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

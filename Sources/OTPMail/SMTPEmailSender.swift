@@ -42,7 +42,7 @@ public struct SMTPEmailSender: EmailSender {
         else {
             throw EmailSendError(.misconfigured("the SMTP URL must be smtp://HOST[:PORT] or smtps://HOST[:PORT]"), sender: "smtp")
         }
-        guard from.contains("@"), !Self.breaksHeader(from) else {
+        guard from.contains("@"), !MailFormat.breaksHeader(from) else {
             throw EmailSendError(.misconfigured("the sender address must be one address, such as no-reply@example.com"), sender: "smtp")
         }
         self.url = url
@@ -56,10 +56,10 @@ public struct SMTPEmailSender: EmailSender {
     }
 
     public func send(_ message: EmailMessage) async throws(EmailSendError) {
-        guard !Self.breaksHeader(message.to), !message.to.contains(",") else {
+        guard MailFormat.isOneRecipient(message.to) else {
             throw EmailSendError(.rejected("the recipient is not one address"), sender: "smtp")
         }
-        let payload = Self.payload(message, from: from, fromName: fromName, date: Date(), messageID: UUID().uuidString)
+        let payload = MailFormat.bytes(message, from: from, fromName: fromName, date: Date(), messageID: UUID().uuidString, lineEnding: .crlf)
         let milliseconds = Int(timeout.components.seconds * 1_000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         let (code, response, detail): (Int32, Int, String)
         do {
@@ -103,46 +103,6 @@ public struct SMTPEmailSender: EmailSender {
         }
         let detail = withUnsafeBytes(of: result.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         return (result.curl_code, result.response_code, detail)
-    }
-
-    /// The message as it goes over the wire: RFC 5322 headers (the subject and the sender's name
-    /// in RFC 2047 encoded words when they are not ASCII), a UTF-8 plain-text body, CRLF line ends.
-    static func payload(_ message: EmailMessage, from: String, fromName: String?, date: Date, messageID: String) -> [UInt8] {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(secondsFromGMT: 0)
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss '+0000'"
-        let domain = from.split(separator: "@").last.map(String.init) ?? "localhost"
-        let sender = fromName.map { "\(Self.encodedWord($0)) <\(from)>" } ?? from
-        let headers = [
-            "Date: \(formatter.string(from: date))",
-            "From: \(sender)",
-            "To: \(message.to)",
-            "Subject: \(Self.encodedWord(message.subject))",
-            "Message-ID: <\(messageID)@\(domain)>",
-            "MIME-Version: 1.0",
-            "Content-Type: text/plain; charset=utf-8",
-            "Content-Transfer-Encoding: 8bit",
-        ]
-        // Every line end CRLF, by scalars (`"\r\n"` is one Character), and the body ending in one.
-        var body = String(String.UnicodeScalarView(message.body.unicodeScalars.filter { $0 != "\r" }))
-        if !body.hasSuffix("\n") { body += "\n" }
-        let text = headers.joined(separator: "\n") + "\n\n" + body
-        return Array(text.utf8).flatMap { $0 == UInt8(ascii: "\n") ? [UInt8(ascii: "\r"), $0] : [$0] }
-    }
-
-    /// Whether an address would end its header or its angle brackets: by scalars, as `"\r\n"` is
-    /// one `Character` that equals neither `"\r"` nor `"\n"`.
-    static func breaksHeader(_ address: String) -> Bool {
-        address.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == "<" || $0 == ">" }
-    }
-
-    /// `text` as it may stand in a header: as it is when printable ASCII, else an RFC 2047 encoded
-    /// word (`=?utf-8?b?…?=`). Line breaks never pass, so no header can be added through it.
-    static func encodedWord(_ text: String) -> String {
-        let flat = String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\r" || $0 == "\n" ? " " : $0 }))
-        if flat.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) { return flat }
-        return "=?utf-8?b?" + Data(flat.utf8).base64EncodedString() + "?="
     }
 }
 

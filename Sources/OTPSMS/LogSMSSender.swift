@@ -1,5 +1,6 @@
 public import Logging
 public import OTPAuthentication
+import OTPDelivery
 
 /// Writes each text message to a log instead of sending it: for development and tests only.
 ///

@@ -2,6 +2,7 @@ public import AsyncHTTPClient
 public import Logging
 import NIOHTTP1
 public import OTPAuthentication
+import OTPDelivery
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -44,7 +45,7 @@ public final class TwilioSMSSender: SMSSender {
     /// How long one message may take, connection and answer together.
     public let timeout: Duration
 
-    private let transport: HTTPSMSTransport
+    private let transport: HTTPDeliveryTransport<SMSSendError>
     private let messagesURL: String
     private let logger: Logger
 
@@ -70,9 +71,9 @@ public final class TwilioSMSSender: SMSSender {
     ) throws(SMSSendError) {
         func misconfigured(_ detail: String) -> SMSSendError { SMSSendError(.misconfigured(detail), sender: "twilio") }
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        guard let url = HTTPSMSTransport.gatewayURL(base), url.query == nil, url.fragment == nil else {
+        guard let url = HTTPDeliveryTransport<SMSSendError>.gatewayURL(base), url.query == nil, url.fragment == nil else {
             throw misconfigured(
-                "the base URL \(baseURL.debugDescription) is not \(HTTPSMSTransport.gatewayURLRule) without a query: the requests carry the auth token"
+                "the base URL \(baseURL.debugDescription) is not \(HTTPDeliveryTransport<SMSSendError>.gatewayURLRule) without a query: the requests carry the auth token"
             )
         }
         // The SID becomes a path segment: anything but letters and digits would change the path.
@@ -91,7 +92,7 @@ public final class TwilioSMSSender: SMSSender {
         self.timeout = timeout
         self.logger = logger
         self.messagesURL = "\(base)/2010-04-01/Accounts/\(credentials.accountSID)/Messages.json"
-        self.transport = HTTPSMSTransport(client: httpClient, timeout: timeout, senderName: "twilio")
+        self.transport = HTTPDeliveryTransport(client: httpClient, timeout: timeout, senderName: "twilio")
     }
 
     /// Sends `text` to `phoneNumber`.
@@ -106,9 +107,9 @@ public final class TwilioSMSSender: SMSSender {
         let form = FormEncoding.encode([("To", phoneNumber), (origin.fieldName, origin.value), ("Body", text)])
 
         let masked = Redaction.maskedPhoneNumber(phoneNumber)
-        let answer: HTTPSMSTransport.Answer
+        let answer: HTTPDeliveryTransport<SMSSendError>.Answer
         do throws(SMSSendError) {
-            answer = try await transport.post(messagesURL, headers: headers, body: Array(form.utf8), message: text)
+            answer = try await transport.post(messagesURL, headers: headers, body: Array(form.utf8), secrets: [text])
         } catch {
             logger.warning("SMS to \(masked) not sent: \(error)")
             throw error
@@ -130,12 +131,12 @@ public final class TwilioSMSSender: SMSSender {
 
     /// `HTTP 400, Twilio error 21211: Invalid 'To' Phone Number`, or the status alone when the
     /// body is not Twilio's error object.
-    static func rejection(_ answer: HTTPSMSTransport.Answer, message: String) -> String {
+    static func rejection(_ answer: HTTPDeliveryTransport<SMSSendError>.Answer, message: String) -> String {
         guard let error = try? JSONDecoder().decode(TwilioError.self, from: Data(answer.body)), error.code != nil || error.message != nil else {
             return "HTTP \(answer.status)"
         }
         let code = error.code.map { "Twilio error \($0)" } ?? "Twilio error"
-        let detail = error.message.map { ": " + Redaction.detail($0, withoutMessage: message) } ?? ""
+        let detail = error.message.map { ": " + Redaction.detail($0, without: [message]) } ?? ""
         return "HTTP \(answer.status), \(code)\(detail)"
     }
 }

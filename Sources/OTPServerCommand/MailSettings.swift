@@ -3,12 +3,15 @@ internal import Foundation
 internal import OTPAuthentication
 
 /// How the emails of email actions leave `otpkit-server`: through an SMTP server (`--smtp-url`),
-/// into the log (`--mail-log`, development only), or under `--emulator` into the outbox the
-/// emulator lists; with none of these, actions that send an email are `OPERATION_NOT_ALLOWED`
-/// and an administrator's links still work.
+/// a program with the sendmail interface (`--mail-command`), a webhook (`--mail-webhook`), into
+/// the log (`--mail-log`, development only), or under `--emulator` into the outbox the emulator
+/// lists; with none of these, actions that send an email are `OPERATION_NOT_ALLOWED` and an
+/// administrator's links still work.
 struct MailSettings: Sendable {
     enum Delivery: Sendable, Equatable {
         case smtp(url: String, user: String?, password: String?, certificateAuthorityFile: String?, from: String)
+        case command(executable: String, arguments: [String], passedEnvironment: [String], from: String)
+        case webhook(url: String, from: String?)
         case log
         case emulatorOutbox
         case none
@@ -45,17 +48,36 @@ struct MailSettings: Sendable {
             }
         }
         let mailLog = layer.mailLog ?? false
-        guard [layer.smtpURL != nil, mailLog, emulator].filter({ $0 }).count <= 1 else {
-            throw ValidationError("--smtp-url, --mail-log and --emulator (which lists the emails) are alternatives: pass one")
+        let senders = [layer.smtpURL != nil, layer.mailCommand != nil, layer.mailWebhook != nil, mailLog, emulator]
+        guard senders.filter({ $0 }).count <= 1 else {
+            throw ValidationError(
+                "--smtp-url, --mail-command, --mail-webhook, --mail-log and --emulator (which lists the emails) are alternatives: pass one")
+        }
+        if layer.smtpURL == nil, layer.smtpUser != nil || layer.smtpPasswordFile != nil || layer.smtpCAFile != nil {
+            throw ValidationError("--smtp-user, --smtp-password-file and --smtp-ca-file configure --smtp-url: pass it too")
+        }
+        if layer.mailCommand == nil, layer.mailArguments != nil || layer.mailEnvironment != nil {
+            throw ValidationError("--mail-arg and --mail-env configure --mail-command: pass it too")
+        }
+        let from = layer.mailFrom.flatMap { $0.isEmpty ? nil : $0 }
+        if let command = layer.mailCommand {
+            guard let from else { throw ValidationError("--mail-command needs --mail-from ADDRESS, the address emails are sent from") }
+            delivery = .command(
+                executable: command, arguments: layer.mailArguments ?? ["{to}"], passedEnvironment: layer.mailEnvironment ?? [], from: from)
+            return
+        }
+        if let webhook = layer.mailWebhook {
+            delivery = .webhook(url: webhook, from: from)
+            return
         }
         guard let url = layer.smtpURL else {
-            if layer.smtpUser != nil || layer.smtpPasswordFile != nil || layer.smtpCAFile != nil || layer.mailFrom != nil {
-                throw ValidationError("--smtp-user, --smtp-password-file, --smtp-ca-file and --mail-from configure --smtp-url: pass it too")
+            if layer.mailFrom != nil {
+                throw ValidationError("--mail-from configures --smtp-url, --mail-command or --mail-webhook: pass one of them too")
             }
             delivery = mailLog ? .log : emulator ? .emulatorOutbox : .none
             return
         }
-        guard let from = layer.mailFrom, !from.isEmpty else {
+        guard let from else {
             throw ValidationError("--smtp-url needs --mail-from ADDRESS, the address emails are sent from")
         }
         guard (layer.smtpUser == nil) == (layer.smtpPasswordFile == nil) else {

@@ -11,6 +11,7 @@ extension ServerCommand {
         var settings: EmailActionSettings
         var sender: (any EmailSender)?
         var outbox: EmulatorMailOutbox?
+        var shutdown: @Sendable () async -> Void = {}
     }
 
     func mailDelivery(_ settings: ServerSettings, logger: Logger) throws -> MailDelivery {
@@ -32,6 +33,22 @@ extension ServerCommand {
                 return MailDelivery(settings: emailSettings, sender: sender)
             } catch {
                 throw ServerFailure("--smtp-url: \(error)")
+            }
+        case .command(let executable, let arguments, let passedEnvironment, let from):
+            do {
+                let sender = try CommandEmailSender(
+                    executable: executable, arguments: arguments.map(CommandEmailSender.Argument.init(template:)), from: from,
+                    fromName: emailSettings.appName, passedEnvironment: passedEnvironment, logger: logger)
+                return MailDelivery(settings: emailSettings, sender: sender)
+            } catch {
+                throw ServerFailure("--mail-command: \(error)")
+            }
+        case .webhook(let url, let from):
+            do {
+                let sender = try WebhookEmailSender(url: url, from: from, logger: logger)
+                return MailDelivery(settings: emailSettings, sender: sender) { try? await sender.shutdown() }
+            } catch {
+                throw ServerFailure("--mail-webhook: \(error)")
             }
         case .log:
             logger.warning(

@@ -133,6 +133,8 @@ struct ServerCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("sms-arg"),
+        // The next word whatever it looks like: programs take options such as sendmail's -i.
+        parsing: .unconditionalSingleValue,
         help: ArgumentHelp(
             "An argument of the --sms-command program (repeatable): {to} is the number (E.164), {text} the message, anything else is passed as written (default: {to}). With {text} the message, code included, is an argument, which every local user can read in /proc: give it only for a program that cannot read standard input.",
             valueName: "arg"))
@@ -181,6 +183,34 @@ struct ServerCommand: AsyncParsableCommand {
             "Write each email's link to the log instead of sending it: for a developer's own machine only, as anyone who reads the log can then reset passwords."
         ))
     var mailLog = false
+
+    @Option(
+        name: .customLong("mail-command"),
+        help: ArgumentHelp(
+            "Send the emails by running PROGRAM (an absolute path) with the --mail-arg arguments and the message (RFC 5322, LF line ends) on its standard input: the sendmail interface, as in --mail-command /usr/sbin/sendmail --mail-arg -i --mail-arg {to}. Give --mail-from too. It gets an environment of its own: PATH, LANG and the --mail-env variables, never the server's secrets.",
+            valueName: "program"))
+    var mailCommand: String?
+
+    @Option(
+        name: .customLong("mail-arg"),
+        // The next word whatever it looks like: programs take options such as sendmail's -i.
+        parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "An argument of the --mail-command program (repeatable): {to} is the recipient's address, anything else is passed as written (default: {to}).",
+            valueName: "arg"))
+    var mailArguments: [String] = []
+
+    @Option(
+        name: .customLong("mail-env"),
+        help: ArgumentHelp("A variable of the server's environment that the --mail-command program gets too (repeatable).", valueName: "name"))
+    var mailEnvironment: [String] = []
+
+    @Option(
+        name: .customLong("mail-webhook"),
+        help: ArgumentHelp(
+            #"Send the emails by POSTing {"to","from","subject","text","link","kind"} as JSON to URL (https, or http to loopback); "from" is --mail-from when given."#,
+            valueName: "url"))
+    var mailWebhook: String?
 
     @Option(
         name: .customLong("email-action-url"),
@@ -243,7 +273,8 @@ struct ServerCommand: AsyncParsableCommand {
             emulatorAllowsRemote: emulatorAllowsRemote ? true : nil, adminTokenFile: adminTokenFile, metricsTokenFile: metricsTokenFile,
             smsCommand: smsCommand, smsArguments: smsArguments.nonEmpty, smsEnvironment: smsEnvironment.nonEmpty,
             smsWebhook: smsWebhook, smtpURL: smtpURL, smtpUser: smtpUser, smtpPasswordFile: smtpPasswordFile, smtpCAFile: smtpCAFile,
-            mailFrom: mailFrom, mailLog: mailLog ? true : nil, emailActionURL: emailActionURL, appName: appName,
+            mailFrom: mailFrom, mailLog: mailLog ? true : nil, mailCommand: mailCommand, mailArguments: mailArguments.nonEmpty,
+            mailEnvironment: mailEnvironment.nonEmpty, mailWebhook: mailWebhook, emailActionURL: emailActionURL, appName: appName,
             mailTemplates: mailTemplates.nonEmpty,
             identityProviders: identityProviders.nonEmpty, customTokenSigners: customTokenSigners.nonEmpty,
             firebaseHashConfigs: firebaseHashConfigs.nonEmpty, hmacImportKeys: hmacImportKeys.nonEmpty, testPhoneNumbers: testPhoneNumbers.nonEmpty)
@@ -352,6 +383,7 @@ struct ServerCommand: AsyncParsableCommand {
         // The verifiers' HTTP clients are shut down with the phone sender's, whatever ends the server.
         let shutdown: () async -> Void = {
             await phone.shutdown()
+            await mail.shutdown()
             for verifier in verifiers { try? await verifier.shutdown() }
         }
         let service = try MultiFactorService(

@@ -29,6 +29,10 @@ struct ServerSettingsLayer: Sendable, Equatable {
     var smtpCAFile: String?
     var mailFrom: String?
     var mailLog: Bool?
+    var mailCommand: String?
+    var mailArguments: [String]?
+    var mailEnvironment: [String]?
+    var mailWebhook: String?
     var emailActionURL: String?
     var appName: String?
     var mailTemplates: [String]?

@@ -1,5 +1,6 @@
 import Testing
 
+import OTPDelivery
 @testable import OTPSMS
 
 @Suite("Redaction and form encoding")
@@ -16,11 +17,26 @@ struct RedactionTests {
     @Test("a gateway's or program's words lose the message and its code, control characters, and their excess")
     func redactsDetails() {
         let message = "Your code is 123456. Expires in 5 minutes."
-        #expect(Redaction.detail("failed: \(message)", withoutMessage: message) == "failed: [message]")
-        #expect(Redaction.detail("code 123456 not sent\u{1B}[31m", withoutMessage: message) == "code [message] not sent[31m")
+        #expect(Redaction.detail("failed: \(message)", without: [message]) == "failed: [message]")
+        #expect(Redaction.detail("code 123456 not sent\u{1B}[31m", without: [message]) == "code [message] not sent[31m")
         // Short digit words (the "5") are too common to cut and hold no code.
-        #expect(Redaction.detail("retry in 5", withoutMessage: message) == "retry in 5")
-        #expect(Redaction.detail(String(repeating: "x", count: 300), withoutMessage: message) == String(repeating: "x", count: 200) + "…")
+        #expect(Redaction.detail("retry in 5", without: [message]) == "retry in 5")
+        #expect(Redaction.detail(String(repeating: "x", count: 300), without: [message]) == String(repeating: "x", count: 200) + "…")
+    }
+
+    @Test(
+        "addresses keep their domain and first character",
+        arguments: [("ada.lovelace@example.com", "a***********@example.com"), ("a@b.org", "a@b.org"), ("@x", "**"), ("no-at", "*****")])
+    func masksAddresses(address: String, masked: String) {
+        #expect(Redaction.maskedAddress(address) == masked)
+    }
+
+    @Test("a link and its code are cut out of an answer whole, whichever is quoted")
+    func redactsLinks() {
+        let code = "Xk_3vQp-9aZrT"
+        let link = "https://example.com/__/auth/action?mode=resetPassword&oobCode=\(code)&apiKey=web"
+        #expect(Redaction.detail("bad link \(link)", without: [link, code]) == "bad link [message]")
+        #expect(Redaction.detail("unknown code \(code).", without: [link, code]) == "unknown code [message].")
     }
 
     @Test("form fields encode as WHATWG's serializer does")

@@ -1,4 +1,5 @@
 import Foundation
+import OTPLoopbackHTTP
 import OTPTestUtilities
 import Testing
 
@@ -52,6 +53,92 @@ import Testing
         }
     }
 
+    /// The code of the `mode` link in `text`, after checking the link's page, mode and key.
+    static func code(inLinkOf text: String, mode: String) throws -> String {
+        let link = try #require(
+            text.split(whereSeparator: { $0.isNewline || $0 == "\"" }).first { $0.hasPrefix("https://app.example.com/action?") }, "\(text)")
+        let items = try #require(URLComponents(string: String(link))?.queryItems)
+        #expect(items.first { $0.name == "mode" }?.value == mode && items.first { $0.name == "apiKey" }?.value == "demo-key")
+        return try #require(items.first { $0.name == "oobCode" }?.value)
+    }
+
+    @Test func anAddressVerificationGoesThroughTheMailCommandAndAResetThroughTheWebhook() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // The sendmail interface: the recipient as an argument, the whole message on standard input.
+        let program = directory.file("sendmail")
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$MAIL_DIRECTORY/arguments\"; cat > \"$MAIL_DIRECTORY/message\"\n".write(
+            toFile: program, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program)
+        let common = ["--api-key", "demo-key", "--mail-from", "no-reply@example.com", "--email-action-url", "https://app.example.com/action"]
+        let command = [
+            "--db", directory.file("otpkit.sqlite"), "--key-file", try ServerProcess.sealingKeyFile(in: directory), "--project-id", "demo-project",
+            "--port", "0", "--mail-command", program, "--mail-arg", "-i", "--mail-arg", "{to}", "--mail-env", "MAIL_DIRECTORY",
+        ]
+        try await ServerProcess.with(
+            commandLine: command + common, environment: ["MAIL_DIRECTORY": directory.path], projectID: "demo-project", in: directory
+        ) { server in
+            let created = try await server.post(ClientEndpointTests.signUp, #"{"email":"ada@example.com","password":"long enough"}"#)
+            let idToken = try #require(created.json["idToken"] as? String, "\(created.body)")
+            let sent = try await server.post(
+                "/identitytoolkit.googleapis.com/v1/accounts:sendOobCode?key=demo-key", #"{"requestType":"VERIFY_EMAIL","idToken":"\#(idToken)"}"#)
+            #expect(sent.status == 200, "\(sent.body)")
+            #expect(try String(contentsOfFile: directory.file("arguments"), encoding: .utf8) == "-i\nada@example.com\n")
+            let message = try String(contentsOfFile: directory.file("message"), encoding: .utf8)
+            #expect(message.contains("\nTo: ada@example.com\n") && message.contains("\nFrom: demo-project <no-reply@example.com>\n"), "\(message)")
+            let code = try Self.code(inLinkOf: message, mode: "verifyEmail")
+            let applied = try await server.post("/identitytoolkit.googleapis.com/v1/accounts:update?key=demo-key", #"{"oobCode":"\#(code)"}"#)
+            #expect(applied.status == 200 && applied.json["emailVerified"] as? Bool == true, "\(applied.body)")
+        }
+
+        let hook = try await LoopbackHTTPServer.start(replying: .init(status: .accepted))
+        try await ServerProcess.with(arguments: common + ["--mail-webhook", hook.baseURL + "/mail"], in: directory) { server in
+            _ = try await server.post(ClientEndpointTests.signUp, #"{"email":"bob@example.com","password":"long enough"}"#)
+            let sent = try await server.post(
+                "/identitytoolkit.googleapis.com/v1/accounts:sendOobCode?key=demo-key", #"{"requestType":"PASSWORD_RESET","email":"bob@example.com"}"#
+            )
+            #expect(sent.status == 200, "\(sent.body)")
+            let requests = hook.requests
+            try #require(requests.count == 1, "\(requests.count) requests")
+            let request = requests[0]
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: String])
+            #expect(json["to"] == "bob@example.com" && json["from"] == "no-reply@example.com" && json["kind"] == "PASSWORD_RESET")
+            let code = try Self.code(inLinkOf: try #require(json["link"]), mode: "resetPassword")
+            #expect(json["text"]?.contains(try #require(json["link"])) == true)
+            let reset = try await server.post(
+                "/identitytoolkit.googleapis.com/v1/accounts:resetPassword?key=demo-key", #"{"oobCode":"\#(code)","newPassword":"from the hook"}"#)
+            #expect(reset.status == 200, "\(reset.body)")
+        }
+        try await hook.stop()
+
+        // Senders that cannot work stop the server before it listens, naming the option.
+        for (options, says) in [
+            (
+                ["--mail-command", "sendmail"],
+                #"--mail-command: the command mail sender is misconfigured: the program path "sendmail" is not absolute"#
+            ),
+            (["--mail-webhook", "http://mail.example.com/hook"], "--mail-webhook: the webhook mail sender is misconfigured: the URL"),
+            (["--mail-webhook", "https://mail.example.com/hook", "--mail-command", program], "--mail-webhook, --mail-log and --emulator"),
+        ] {
+            let run = try await ProcessRunner.run(
+                try BuiltProduct.path("otpkit-server"),
+                [
+                    "--db", directory.file("refused.sqlite"), "--key-file", try ServerProcess.sealingKeyFile(in: directory), "--project-id",
+                    "demo-project", "--port", "0",
+                ] + common
+                    + options, environment: ServerProcess.serverEnvironment([:]))
+            #expect(run.status != 0 && run.stdout.isEmpty && run.stderr.contains(says), "\(options): \(run)")
+        }
+        let withoutSender = try await ProcessRunner.run(
+            try BuiltProduct.path("otpkit-server"),
+            [
+                "--db", directory.file("refused.sqlite"), "--key-file", try ServerProcess.sealingKeyFile(in: directory), "--project-id",
+                "demo-project", "--port", "0",
+            ]
+                + ["--api-key", "demo-key", "--mail-command", program], environment: ServerProcess.serverEnvironment([:]))
+        #expect(withoutSender.status == 64 && withoutSender.stderr.contains("--mail-command needs --mail-from ADDRESS"), "\(withoutSender)")
+    }
+
     @Test func aMailServerThatIsDownIsA503AndLeavesNoCode() async throws {
         try await SMTPServer.with { smtp in
             let directory = try TemporaryDirectory()
@@ -78,8 +165,13 @@ import Testing
             ),
             (["--mail-template", "PASSWORD_RESET=\(linkless)"], "--mail-template \(linkless): the body must hold {link}"),
             (["--mail-template", "EMAIL_SIGNIN=\(directory.file("missing.txt"))"], "--mail-template: cannot read \(directory.file("missing.txt"))"),
-            (["--smtp-url", "smtp://127.0.0.1:25", "--mail-from", "a@example.com"], "--smtp-url, --mail-log and --emulator"),
-            (["--mail-from", "a@example.com"], "configure --smtp-url: pass it too"),
+            (
+                ["--smtp-url", "smtp://127.0.0.1:25", "--mail-from", "a@example.com"],
+                "--smtp-url, --mail-command, --mail-webhook, --mail-log and --emulator (which lists the emails) are alternatives"
+            ),
+            (["--mail-from", "a@example.com"], "--mail-from configures --smtp-url, --mail-command or --mail-webhook: pass one of them too"),
+            (["--smtp-user", "mailer"], "--smtp-user, --smtp-password-file and --smtp-ca-file configure --smtp-url: pass it too"),
+            (["--mail-arg", "{to}"], "--mail-arg and --mail-env configure --mail-command: pass it too"),
             (["--email-action-url", "/relative"], "--email-action-url: email actions: actionURL must be an absolute http or https URL"),
         ])
     }

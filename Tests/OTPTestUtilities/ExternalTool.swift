@@ -23,6 +23,8 @@ public struct ExternalTool: Sendable {
     public static let setpriv = ExternalTool("setpriv", debianPackage: "util-linux")
     /// Google's own protobuf decoder, for the Google Authenticator migration payloads OTPImport writes.
     public static let protoc = ExternalTool("protoc", debianPackage: "protobuf-compiler")
+    /// msmtp, a sendmail-compatible SMTP client: the program behind the mail command sender's test.
+    public static let msmtp = ExternalTool("/usr/bin/msmtp", debianPackage: "msmtp")
 
     /// PostgreSQL's own client, which restores what `pg_dump` wrote.
     public static let psql = ExternalTool("psql", debianPackage: "postgresql-client")

@@ -21,3 +21,13 @@ public enum DeliveryFailure: Sendable, Hashable {
         }
     }
 }
+
+/// The errors senders throw, ``SMSSendError`` and ``EmailSendError``: what lets the machinery both
+/// kinds of sender share (running a program, posting to a webhook) throw either.
+package protocol DeliveryError: Error {
+    /// The error of the sender `sender` failing for `reason`.
+    init(_ reason: DeliveryFailure, sender: String)
+}
+
+extension SMSSendError: DeliveryError {}
+extension EmailSendError: DeliveryError {}

@@ -1,45 +1,45 @@
-import AsyncHTTPClient
+package import AsyncHTTPClient
 import Glibc
-import Logging
-import NIOCore
-import NIOHTTP1
+package import NIOCore
+package import NIOHTTP1
 import NIOPosix
 import OTPCore
-import OTPAuthentication
+package import OTPAuthentication
 import Synchronization
 
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+    package import FoundationEssentials
 #else
-    import Foundation
+    package import Foundation
 #endif
 
-/// The one HTTP exchange both HTTP senders make: a POST bounded by the sender's timeout, its
-/// failures sorted into `SMSSendError` reasons, and the client's lifecycle.
+/// The one HTTP exchange every HTTP sender makes (Twilio's API, the SMS and mail webhooks): a POST
+/// bounded by the sender's timeout, its failures sorted into `DeliveryFailure` reasons and thrown
+/// as the sender's own error, and the client's lifecycle.
 ///
 /// A class with a deinit, so that a client it created is shut down exactly once: at
 /// ``shutdown()``, or when the sender holding the transport is released.
-final class HTTPSMSTransport: Sendable {
+package final class HTTPDeliveryTransport<Failure: DeliveryError>: Sendable {
     /// What the gateway answered: its status and as much of its body as an error message needs.
-    struct Answer: Sendable {
-        let status: UInt
-        let body: [UInt8]
+    package struct Answer: Sendable {
+        package let status: UInt
+        package let body: [UInt8]
 
-        var isSuccess: Bool { (200..<300).contains(status) }
+        package var isSuccess: Bool { (200..<300).contains(status) }
     }
 
     /// Enough for any gateway's error object; the rest of a longer body is read and dropped.
-    static let bodyLimit = 64 * 1024
+    static var bodyLimit: Int { 64 * 1024 }
 
-    let client: HTTPClient
-    let timeout: Duration
-    let senderName: String
+    package let client: HTTPClient
+    package let timeout: Duration
+    package let senderName: String
     /// Whether the transport created `client` and so must shut it down; an injected client
     /// belongs to the caller.
     private let ownsClient: Bool
     private let isShutDown = Mutex(false)
 
-    init(client: HTTPClient?, timeout: Duration, senderName: String) {
+    package init(client: HTTPClient?, timeout: Duration, senderName: String) {
         if let client {
             self.client = client
             self.ownsClient = false
@@ -61,7 +61,7 @@ final class HTTPSMSTransport: Sendable {
     }
 
     /// The settings of a client the transport creates for itself.
-    static func configuration(timeout: Duration) -> HTTPClient.Configuration {
+    package static func configuration(timeout: Duration) -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
         // A redirected POST may be replayed as a GET (then "sent" would be a lie) or carry the
         // message to another host; gateways do not redirect their API, so a 3xx is a refusal.
@@ -75,7 +75,7 @@ final class HTTPSMSTransport: Sendable {
 
     /// Shuts down the client the transport created; does nothing for an injected client or a
     /// second time.
-    func shutdown() async throws {
+    package func shutdown() async throws {
         guard ownsClient else { return }
         let alreadyShutDown = isShutDown.withLock { state in
             defer { state = true }
@@ -89,7 +89,8 @@ final class HTTPSMSTransport: Sendable {
     ///
     /// The whole exchange, head and body, is bounded by ``timeout``: AHC's own deadline stops at
     /// the response head, so a gateway that trickles its body would otherwise hold the sign-in.
-    func post(_ url: String, headers: HTTPHeaders, body: [UInt8], message: String) async throws(SMSSendError) -> Answer {
+    /// `secrets` are kept out of an error's detail, should a library echo the request.
+    package func post(_ url: String, headers: HTTPHeaders, body: [UInt8], secrets: [String]) async throws(Failure) -> Answer {
         var prepared = HTTPClientRequest(url: url)
         prepared.method = .POST
         prepared.headers = headers
@@ -101,7 +102,7 @@ final class HTTPSMSTransport: Sendable {
         let senderName = senderName
         let outcome = await withTaskGroup(of: Race.self) { group in
             group.addTask {
-                .exchange(await Self.exchange(request, client: client, timeout: timeout, senderName: senderName, message: message, url: url))
+                .exchange(await Self.exchange(request, client: client, timeout: timeout, senderName: senderName, secrets: secrets, url: url))
             }
             group.addTask {
                 do { try await Task.sleep(for: timeout) } catch { return .timerCancelled }
@@ -115,25 +116,25 @@ final class HTTPSMSTransport: Sendable {
             for await case .exchange(let result) in group {
                 if case .success = result { return result }
             }
-            return .failure(SMSSendError(.timedOut(seconds: timeout.seconds), sender: senderName))
+            return .failure(Failure(.timedOut(seconds: timeout.seconds), sender: senderName))
         }
         return try outcome.get()
     }
 
     private enum Race: Sendable {
-        case exchange(Result<Answer, SMSSendError>)
+        case exchange(Result<Answer, Failure>)
         case timerFired
         case timerCancelled
     }
 
     private static func exchange(
-        _ request: HTTPClientRequest, client: HTTPClient, timeout: Duration, senderName: String, message: String, url: String
-    ) async -> Result<Answer, SMSSendError> {
+        _ request: HTTPClientRequest, client: HTTPClient, timeout: Duration, senderName: String, secrets: [String], url: String
+    ) async -> Result<Answer, Failure> {
         let response: HTTPClientResponse
         do {
             response = try await client.execute(request, timeout: TimeAmount(timeout))
         } catch {
-            return .failure(classify(error, timeout: timeout, senderName: senderName, message: message, target: target(of: url)))
+            return .failure(classify(error, timeout: timeout, senderName: senderName, secrets: secrets, target: target(of: url)))
         }
         var collected: [UInt8] = []
         do {
@@ -150,34 +151,34 @@ final class HTTPSMSTransport: Sendable {
 
     /// Sorts a failed exchange by what the caller can do about it. Descriptions of NIO's and AHC's
     /// errors name hosts, ports and error numbers, never a header or a body.
-    static func classify(_ error: any Error, timeout: Duration, senderName: String, message: String, target: String) -> SMSSendError {
+    static func classify(_ error: any Error, timeout: Duration, senderName: String, secrets: [String], target: String) -> Failure {
         if let error = error as? HTTPClientError {
             switch error {
             case .deadlineExceeded, .readTimeout, .writeTimeout, .cancelled:
-                return SMSSendError(.timedOut(seconds: timeout.seconds), sender: senderName)
+                return Failure(.timedOut(seconds: timeout.seconds), sender: senderName)
             case .connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout:
-                return SMSSendError(.unreachable("\(target): no connection in time"), sender: senderName)
+                return Failure(.unreachable("\(target): no connection in time"), sender: senderName)
             case .remoteConnectionClosed:
-                return SMSSendError(.unreachable("\(target): the connection closed without an answer"), sender: senderName)
+                return Failure(.unreachable("\(target): the connection closed without an answer"), sender: senderName)
             case .invalidURL, .emptyHost, .emptyScheme, .alreadyShutdown:
-                return SMSSendError(.misconfigured(String(describing: error)), sender: senderName)
+                return Failure(.misconfigured(String(describing: error)), sender: senderName)
             default:
-                return SMSSendError(.unreachable("\(target): \(error)"), sender: senderName)
+                return Failure(.unreachable("\(target): \(error)"), sender: senderName)
             }
         }
         if error is CancellationError {
-            return SMSSendError(.timedOut(seconds: timeout.seconds), sender: senderName)
+            return Failure(.timedOut(seconds: timeout.seconds), sender: senderName)
         }
         if let error = error as? NIOConnectionError {
             let causes =
                 error.connectionErrors.map { Self.describe($0.error) } + [error.dnsAAAAError, error.dnsAError].compactMap { $0.map(Self.describe) }
             let detail = causes.isEmpty ? "no address to connect to" : Set(causes).sorted().joined(separator: "; ")
-            return SMSSendError(.unreachable("\(error.host):\(error.port): \(detail)"), sender: senderName)
+            return Failure(.unreachable("\(error.host):\(error.port): \(detail)"), sender: senderName)
         }
         if let channelError = error as? ChannelError, case .connectTimeout = channelError {
-            return SMSSendError(.unreachable("\(target): no connection in time"), sender: senderName)
+            return Failure(.unreachable("\(target): no connection in time"), sender: senderName)
         }
-        return SMSSendError(.unreachable("\(target): " + Redaction.detail(Self.describe(error), withoutMessage: message)), sender: senderName)
+        return Failure(.unreachable("\(target): " + Redaction.detail(Self.describe(error), without: secrets)), sender: senderName)
     }
 
     /// `Connection refused (errno 111)` rather than NIO's `connection reset (error set): …`.
@@ -189,17 +190,17 @@ final class HTTPSMSTransport: Sendable {
     /// `string` as a gateway URL: https, or plain http to this machine's loopback only, where no
     /// network between could read the codes and credentials sent. `nil` for anything else, which
     /// the sender refuses as misconfigured.
-    static func gatewayURL(_ string: String) -> URL? {
+    package static func gatewayURL(_ string: String) -> URL? {
         guard let url = URL(string: string), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else { return nil }
         return scheme == "https" || (scheme == "http" && LoopbackHost.contains(host: host)) ? url : nil
     }
 
     /// What a gateway URL must be, for the refusal of one that is not.
-    static let gatewayURLRule = "an https URL with a host (plain http only to localhost, 127.0.0.1 or [::1])"
+    package static var gatewayURLRule: String { "an https URL with a host (plain http only to localhost, 127.0.0.1 or [::1])" }
 
     /// `host:port` of `url`, which names the gateway in an error without its path or query (a
     /// webhook's query may carry a token).
-    static func target(of url: String) -> String {
+    package static func target(of url: String) -> String {
         guard let parsed = URL(string: url), let host = parsed.host else { return "the gateway" }
         let port = parsed.port ?? (parsed.scheme?.lowercased() == "https" ? 443 : 80)
         return "\(host):\(port)"
@@ -208,14 +209,14 @@ final class HTTPSMSTransport: Sendable {
 
 extension TimeAmount {
     /// A Swift `Duration` as NIO's time, to the nanosecond.
-    init(_ duration: Duration) {
+    package init(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
         self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }
 
 extension Duration {
-    /// The duration in seconds, as `SMSSendError.Reason.timedOut` reports it.
+    /// The duration in seconds, as `Failure.Reason.timedOut` reports it.
     var seconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18

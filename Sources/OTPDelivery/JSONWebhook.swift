@@ -1,0 +1,80 @@
+package import AsyncHTTPClient
+import NIOHTTP1
+package import OTPAuthentication
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A URL of the operator's that messages are POSTed to as JSON: what the SMS and the mail webhook
+/// share. The URL and the headers are checked when it is made; a send is one POST whose 2xx answer
+/// means accepted, and whose other answers are refusals with the status and the answer's first
+/// line, the message cut out of it.
+package struct JSONWebhook<Failure: DeliveryError>: Sendable {
+    /// Where the messages are POSTed.
+    package let url: String
+    /// How long one message may take, connection and answer together.
+    package let timeout: Duration
+
+    private let headers: HTTPHeaders
+    private let transport: HTTPDeliveryTransport<Failure>
+
+    /// - Throws: `Failure` (misconfigured) for a URL that is not https with a host (or http to
+    ///   loopback), a malformed header, or a timeout that is not positive.
+    package init(
+        url: String, headers: [(name: String, value: String)], timeout: Duration, httpClient: HTTPClient?, senderName: String
+    ) throws(Failure) {
+        func misconfigured(_ detail: String) -> Failure { Failure(.misconfigured(detail), sender: senderName) }
+        guard HTTPDeliveryTransport<Failure>.gatewayURL(url) != nil else {
+            throw misconfigured(
+                "the URL \(url.debugDescription) is not \(HTTPDeliveryTransport<Failure>.gatewayURLRule): the messages hold the codes")
+        }
+        var fields = HTTPHeaders()
+        for (name, value) in headers {
+            // A line break in a value would let it forge more headers. Scalars, not Characters:
+            // "\r\n" is one Character, equal to neither "\r" nor "\n".
+            guard !name.isEmpty, name.unicodeScalars.allSatisfy(Self.isTokenScalar),
+                !value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" })
+            else { throw misconfigured("the header \(name.debugDescription) has a malformed name or value") }
+            fields.add(name: name, value: value)
+        }
+        fields.replaceOrAdd(name: "Content-Type", value: "application/json")
+        guard timeout > .zero else { throw misconfigured("the timeout must be positive") }
+        self.url = url
+        self.timeout = timeout
+        self.headers = fields
+        self.transport = HTTPDeliveryTransport(client: httpClient, timeout: timeout, senderName: senderName)
+    }
+
+    /// POSTs `message` as JSON and returns the status of the webhook's 2xx answer.
+    ///
+    /// - Parameter secrets: What no error may quote: the message's text, its code, its link.
+    /// - Throws: `Failure` rejected for any other status, timed out or unreachable.
+    package func post(_ message: some Encodable, secrets: [String]) async throws(Failure) -> UInt {
+        let body: [UInt8]
+        do {
+            body = Array(try JSONEncoder().encode(message))
+        } catch {
+            // Strings always encode; this only keeps the typed throw honest.
+            throw Failure(.misconfigured("the message could not be encoded as JSON"), sender: transport.senderName)
+        }
+        let answer = try await transport.post(url, headers: headers, body: body, secrets: secrets)
+        guard answer.isSuccess else {
+            let detail = Redaction.detail(Redaction.firstLine(of: answer.body), without: secrets)
+            throw Failure(.rejected("HTTP \(answer.status)" + (detail.isEmpty ? "" : ": \(detail)")), sender: transport.senderName)
+        }
+        return answer.status
+    }
+
+    /// Shuts down the HTTP client the webhook created; does nothing for an injected client.
+    package func shutdown() async throws {
+        try await transport.shutdown()
+    }
+
+    /// A header name's characters (RFC 9110's token).
+    private static func isTokenScalar(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
+    }
+}
