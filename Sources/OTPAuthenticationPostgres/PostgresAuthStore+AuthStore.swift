@@ -436,7 +436,7 @@ extension PostgresAuthStore.Connection {
             """
             INSERT INTO sessions (\(unescaped: StoredColumns.session))
             VALUES (\(record.id), \(record.userID), \(record.firstFactorProvider), \(record.authenticatedAt),
-                    \(record.secondFactorEnrollmentID), \(record.lastUsedAt), \(record.expiresAt))
+                    \(record.secondFactorEnrollmentID), \(record.lastUsedAt), \(record.expiresAt), \(record.sessionClaims))
             """)
         return try await query(
             """

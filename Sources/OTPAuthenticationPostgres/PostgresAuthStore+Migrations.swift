@@ -357,6 +357,11 @@ extension PostgresAuthStore {
                 "CREATE INDEX email_actions_by_user ON email_actions (user_id)",
             ]
         ),
+        Migration(
+            version: 11,
+            summary: "session claims: the developer claims of the custom token a session started with, for its ID tokens",
+            statements: ["ALTER TABLE sessions ADD COLUMN session_claims text"]
+        ),
     ]
 
     /// How both reading functions of migration 8 claim credentials ($1 expiring at, $2 ids): their

@@ -243,6 +243,8 @@ extension PostgresAuthStore.Connection {
         let steps = batch.acceptedSteps
         let (sessions, storedKept) = batch.sessionsKept
         guard !released.isEmpty || !steps.isEmpty || !sessions.isEmpty else { return }
+        // The function of migration 8 stores no session claims: a session a second factor completes
+        // never has any, as only a custom token gives them and a custom token asks for no factor.
         try await execute(
             """
             SELECT otpkit_complete_sign_ins(

@@ -196,7 +196,8 @@ extension SQLiteAuthStore {
     /// grow with each insert, so the new row has the highest and is never among them). The caller
     /// holds a transaction.
     func insertSessionRow(_ record: SessionRecord, maximumPerUser: Int) async throws(SQLiteAuthStoreError) -> Int {
-        try await execute("INSERT INTO sessions (\(Self.sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)", Self.sessionBinds(record))
+        let binds = Self.sessionBinds(record)
+        try await execute("INSERT INTO sessions (\(Self.sessionColumns)) VALUES (\(Self.placeholders(binds.count)))", binds)
         return try await execute(
             """
             DELETE FROM sessions WHERE rowid IN (

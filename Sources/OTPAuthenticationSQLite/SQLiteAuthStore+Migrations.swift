@@ -255,6 +255,11 @@ extension SQLiteAuthStore {
                 "CREATE INDEX email_actions_by_user ON email_actions (user_id)",
             ]
         ),
+        Migration(
+            version: 13,
+            summary: "session claims: the developer claims of the custom token a session started with, for its ID tokens",
+            statements: ["ALTER TABLE sessions ADD COLUMN session_claims TEXT"]
+        ),
     ]
 
     /// Brings the schema up to date inside one write transaction, so two processes opening a new

@@ -231,7 +231,7 @@ extension SQLiteAuthStore {
             WHERE key = NEW.failure_key AND (SELECT outcome FROM sign_in_outcomes WHERE seq = NEW.seq) = 'completed';
             INSERT INTO sessions (\(sessionColumns))
             SELECT NEW.id, NEW.user_id, NEW.first_factor_provider, NEW.authenticated_at, NEW.second_factor_enrollment_id,
-                NEW.last_used_at, NEW.expires_at
+                NEW.last_used_at, NEW.expires_at, NEW.session_claims
             WHERE (SELECT outcome FROM sign_in_outcomes WHERE seq = NEW.seq) = 'completed';
             DELETE FROM sessions
             WHERE (SELECT outcome FROM sign_in_outcomes WHERE seq = NEW.seq) = 'completed'
@@ -299,7 +299,7 @@ extension SQLiteAuthStore {
         [
             .text(record.id), .text(record.userID), .text(record.firstFactorProvider),
             .integer(.init(record.authenticatedAt)), record.secondFactorEnrollmentID.map { .text($0) } ?? .null,
-            .integer(.init(record.lastUsedAt)), .integer(.init(record.expiresAt)),
+            .integer(.init(record.lastUsedAt)), .integer(.init(record.expiresAt)), record.sessionClaims.map { .text($0) } ?? .null,
         ]
     }
 }

@@ -495,7 +495,9 @@ public enum AuthStoreConformance {
                 secondFactorEnrollmentID: secondFactor, lastUsedAt: 78, expiresAt: 10_000
             )
         }
-        let kept = session(user, nil)
+        var kept = session(user, nil)
+        // A custom token's developer claims, with what a careless serialization would mangle.
+        kept.sessionClaims = #"{"note":"ü \"quoted\" 🎉","premium":true,"tier":2}"#
         let plain = session(user, nil)
         let withFactor = session(user, factorID)
         let withFactor2 = session(user, factorID)
@@ -504,6 +506,7 @@ public enum AuthStoreConformance {
             try checkEqual(try await store.insertSession(record, maximumPerUser: 10), 0, "sessions ended by an insert under the limit")
         }
         try checkEqual(try await store.session(id: withFactor.id), withFactor, "a session reads back unchanged")
+        try checkEqual(try await store.session(id: kept.id), kept, "a session with claims reads back unchanged")
         try checkEqual(try await store.removeSessions(userID: user, signedInWith: factorID), 2, "sessions ended for one second factor")
         try checkEqual(try await store.session(id: withFactor2.id), nil, "a session signed in with the removed factor")
         try checkEqual(try await store.session(id: otherUsers.id), otherUsers, "another user's session with the same factor id")

@@ -35,7 +35,8 @@ package enum StoredColumns {
     package static let pendingEnrollment = "id, user_id, sealed_secret, key_id, algorithm, digits, period, created_at, deadline"
     package static let factor =
         "id, user_id, factor_id, display_name, enrolled_at, sealed_secret, key_id, algorithm, digits, period, last_accepted_step"
-    package static let session = "id, user_id, first_factor_provider, authenticated_at, second_factor_enrollment_id, last_used_at, expires_at"
+    package static let session =
+        "id, user_id, first_factor_provider, authenticated_at, second_factor_enrollment_id, last_used_at, expires_at, session_claims"
     package static let account =
         "id, email, email_verified, display_name, photo_url, disabled, created_at, last_sign_in_at, password_hash, tokens_valid_after, custom_attributes"
     package static let providerIdentity = "provider_id, provider_uid, email, display_name, phone_number"
@@ -126,7 +127,8 @@ extension StoredRow {
             authenticatedAt: try integer("authenticated_at", of: id),
             secondFactorEnrollmentID: try optionalText("second_factor_enrollment_id", of: id),
             lastUsedAt: try integer("last_used_at", of: id),
-            expiresAt: try integer("expires_at", of: id)
+            expiresAt: try integer("expires_at", of: id),
+            sessionClaims: try optionalText("session_claims", of: id)
         )
     }
 

@@ -12,9 +12,9 @@ internal import OTPSealing
 /// `FIREBASE_AUTH_EMULATOR_HOST` is set: `alg: none`, an empty signature; or a JSON object of
 /// claims), as Firebase's Auth emulator does; never otherwise.
 ///
-/// Developer claims (`claims`) are refused: an ID token carries the account's custom claims
-/// (`customAttributes`, firebase-admin's `set_custom_user_claims`), and a session has no place of
-/// its own for others, so taking them would drop them at the first refresh.
+/// Developer claims (`claims`, firebase-admin's `create_custom_token(uid, claims)`) come back with
+/// the user's id, held to the rules of the account's own custom claims (a JSON object of at most
+/// 1,000 bytes serialized, no name an ID token uses itself), for the session to keep.
 public struct CustomTokenVerifier: Sendable {
     /// The audience of custom tokens (firebase-admin's, and Firebase's check).
     public static let audience = "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
@@ -46,9 +46,10 @@ public struct CustomTokenVerifier: Sendable {
         self.clock = clock
     }
 
-    /// The user id a valid token names (its `uid`; under the emulator `user_id` too).
+    /// The user id a valid token names (its `uid`; under the emulator `user_id` too) and its
+    /// developer claims.
     /// - Throws: ``CustomTokenError`` saying what is wrong with the token.
-    public func verify(_ token: String) async throws(CustomTokenError) -> String {
+    public func verify(_ token: String) async throws(CustomTokenError) -> VerifiedCustomToken {
         let text = token.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw .missing }
         let unsigned: [String: Any]?
@@ -102,21 +103,25 @@ public struct CustomTokenVerifier: Sendable {
         return claims
     }
 
-    /// The `uid` (or under the emulator `user_id`) of `claims`, once the rest of them is usable here.
-    private static func user(_ claims: [String: Any], orUserID: Bool) throws(CustomTokenError) -> String {
-        if let developerClaims = claims["claims"], !(developerClaims is NSNull) {
-            guard let object = developerClaims as? [String: Any] else { throw .rejected("claims must be a JSON object") }
-            guard object.isEmpty else {
-                throw .rejected(
-                    "developer claims are not supported by this server: set them on the account (customAttributes, firebase-admin's set_custom_user_claims), which every ID token carries"
-                )
-            }
-        }
+    /// The `uid` (or under the emulator `user_id`) and developer claims of `claims`, once the rest
+    /// of them is usable here.
+    private static func user(_ claims: [String: Any], orUserID: Bool) throws(CustomTokenError) -> VerifiedCustomToken {
         if claims["tenant_id"] != nil { throw .rejected("this server has no tenants: mint the token without tenant_id") }
         guard let uid = (claims["uid"] ?? (orUserID ? claims["user_id"] : nil)) as? String else {
             throw .rejected("the token names no user: give uid")
         }
-        return uid
+        var developerClaims: String?
+        if let value = claims["claims"], !(value is NSNull) {
+            guard let object = value as? [String: Any],
+                let serialized = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+            else { throw .invalidClaims(code: "INVALID_CLAIMS", message: "claims must be a JSON object, such as {\"premium\":true}") }
+            do throws(AdminRequestError) {
+                if case .set(let kept) = try CustomClaims.change(String(decoding: serialized, as: UTF8.self)) { developerClaims = kept }
+            } catch {
+                throw .invalidClaims(code: error.code, message: error.message)
+            }
+        }
+        return VerifiedCustomToken(uid: uid, developerClaims: developerClaims)
     }
 
     private static func checkAudience(_ claims: [String: Any]) throws(CustomTokenError) {
@@ -154,11 +159,24 @@ public enum CustomTokenError: Error, Sendable, Hashable, CustomStringConvertible
     /// The token is malformed, unsigned outside the emulator, signed by no trusted key, or its
     /// claims do not hold; the reason says which.
     case rejected(String)
+    /// The token's developer claims break the rules of custom claims (`INVALID_CLAIMS`,
+    /// `CLAIMS_TOO_LARGE`, `FORBIDDEN_CLAIM`), as the error says.
+    case invalidClaims(code: String, message: String)
 
     public var description: String {
         switch self {
         case .missing: "no custom token given: send the token your backend minted as token"
         case .rejected(let reason): reason
+        case .invalidClaims(_, let message): message
         }
     }
+}
+
+/// What a valid custom token says: whom to sign in, and the developer claims the session's ID
+/// tokens carry.
+public struct VerifiedCustomToken: Sendable, Hashable {
+    /// The user's id (`uid`).
+    public let uid: String
+    /// The developer claims, one JSON object serialized with sorted keys; `nil` for none or `{}`.
+    public let developerClaims: String?
 }

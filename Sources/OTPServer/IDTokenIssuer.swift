@@ -137,7 +137,9 @@ public final class IDTokenIssuer: Sendable {
             firebase: .init(
                 identities: identities, signInProvider: user.providerID, signInSecondFactor: user.signInSecondFactor,
                 secondFactorIdentifier: user.secondFactorIdentifier), sessionID: user.sessionID,
-            customClaims: CustomClaims.claims(user.customAttributes))
+            // A session's claims (a custom token's developer claims) win over the account's, as
+            // in Firebase's tokens.
+            customClaims: CustomClaims.claims(user.customAttributes).merging(CustomClaims.claims(user.sessionClaims)) { _, session in session })
     }
 
     /// A signed token carrying `claims`.

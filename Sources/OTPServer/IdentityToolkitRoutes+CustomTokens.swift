@@ -16,16 +16,19 @@ extension IdentityToolkitRoutes {
                 "this server accepts no custom tokens: start otpkit-server with --custom-token-signer EMAIL=CERTIFICATES_FILE")
         }
         try await throttle.admit(.signIn, address: source)
-        let uid: String
+        let token: VerifiedCustomToken
         do {
-            uid = try await customTokens.verify(request.token ?? "")
+            token = try await customTokens.verify(request.token ?? "")
         } catch {
             switch error {
             case .missing: throw IdentityToolkitError("MISSING_CUSTOM_TOKEN", error.description)
             case .rejected(let reason): throw IdentityToolkitError("INVALID_CUSTOM_TOKEN", reason)
+            case .invalidClaims(let code, let message): throw IdentityToolkitError(code, message)
             }
         }
-        let result = try await call { () async throws(AuthError) in try await service.signIn(customTokenUID: uid) }
+        let result = try await call { () async throws(AuthError) in
+            try await service.signIn(customTokenUID: token.uid, sessionClaims: token.developerClaims)
+        }
         return Wire.CustomTokenSignInResponse(
             idToken: try await idToken(for: result.user), refreshToken: try refreshToken(for: result.user), expiresIn: String(tokens.lifetime),
             isNewUser: result.isNewUser)

@@ -64,8 +64,13 @@ import Testing
             let claims = try await server.verifiedClaims(try #require(signedIn.json["idToken"] as? String))
             #expect(claims.subject == "py-user")
             #expect(claims.firebase.signInProvider == "custom")
-            let refused = try await server.post(Self.path, #"{"token":"\#(withClaims)","returnSecureToken":true}"#)
-            #expect(refused.errorMessage?.hasPrefix("INVALID_CUSTOM_TOKEN : developer claims") == true, "\(refused.body)")
+            // firebase-admin's developer claims: in the ID token, and in the one refreshed from it.
+            let premium = try await server.post(Self.path, #"{"token":"\#(withClaims)","returnSecureToken":true}"#)
+            let premiumClaims = try await server.verifiedClaims(try #require(premium.json["idToken"] as? String, "\(premium.body)"))
+            #expect(premiumClaims.customClaims == ["premium": .bool(true)], "\(premium.body)")
+            let refreshed = try await server.refresh(try #require(premium.json["refreshToken"] as? String))
+            let refreshedClaims = try await server.verifiedClaims(try #require(refreshed.json["id_token"] as? String, "\(refreshed.body)"))
+            #expect(refreshedClaims.customClaims == ["premium": .bool(true)])
         }
         // Without the signer, the same token is refused, naming what to configure.
         try await ServerProcess.with(arguments: ["--api-key", "demo-key"], in: directory) { server in

@@ -95,7 +95,6 @@ import Testing
         ("an issuer other than the key's account", "iss and sub"),
         ("an expired token", "expired"),
         ("a token from the future", "future"),
-        ("developer claims", "developer claims"),
         ("a tenant", "no tenants"),
         ("no uid", "names no user"),
     ])
@@ -114,7 +113,6 @@ import Testing
                 case "a token from the future":
                     claims["iat"] = now + 600
                     claims["exp"] = now + 1200
-                case "developer claims": claims["claims"] = ["premium": true]
                 case "a tenant": claims["tenant_id"] = "tenant-1"
                 default: claims["uid"] = nil
                 }
@@ -124,6 +122,51 @@ import Testing
             #expect(refused.errorMessage?.hasPrefix("INVALID_CUSTOM_TOKEN : ") == true, "\(change): \(refused.body)")
             #expect(refused.errorMessage?.contains(expected) == true, "\(change): \(refused.body)")
             #expect(try await server.service.administration.accountDetails(id: "cy") == nil, "no account was made")
+        }
+    }
+
+    @Test func developerClaimsRideEveryTokenOfTheSessionOverTheAccountsOwn() async throws {
+        let account = try ServiceAccount()
+        try await InProcessServer.with(customTokenSigners: [try account.signer]) { server in
+            let token = try account.token(uid: "dev-1", at: server.clock.now()) { $0["claims"] = ["premium": true, "role": "staff"] }
+            let signedIn = try await server.post(Self.path, Self.body(token))
+            #expect(signedIn.status == 200, "\(signedIn.body)")
+            let first = try await server.verifiedClaims(try #require(signedIn.json["idToken"] as? String))
+            #expect(first.customClaims == ["premium": .bool(true), "role": .string("staff")])
+            #expect(first.subject == "dev-1" && first.firebase.signInProvider == "custom", "the token's own claims stay its own")
+
+            // The account's claims join them; where both name a claim, the session's wins.
+            let set = try await server.send(
+                "/identitytoolkit.googleapis.com/v1/projects/\(server.projectID)/accounts:update",
+                #"{"localId":"dev-1","customAttributes":"{\"role\":\"admin\",\"tier\":1}"}"#, bearer: "owner")
+            #expect(set.status == 200, "\(set.body)")
+            server.clock.advance(by: 3500)
+            let refreshed = try await server.refresh(try #require(signedIn.json["refreshToken"] as? String))
+            let later = try await server.verifiedClaims(try #require(refreshed.json["id_token"] as? String, "\(refreshed.body)"))
+            #expect(later.customClaims == ["premium": .bool(true), "role": .string("staff"), "tier": .integer(1)])
+
+            // Another sign-in of the same account, without developer claims, has the account's alone.
+            let plain = try await server.post(Self.path, Self.body(try account.token(uid: "dev-1", at: server.clock.now())))
+            let plainClaims = try await server.verifiedClaims(try #require(plain.json["idToken"] as? String, "\(plain.body)"))
+            #expect(plainClaims.customClaims == ["role": .string("admin"), "tier": .integer(1)])
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"firebase":{"sign_in_provider":"password"}}"#, "FORBIDDEN_CLAIM : firebase"),
+        (#"{"auth_time":0}"#, "FORBIDDEN_CLAIM : auth_time"),
+        (#"{"blob":"\#(String(repeating: "x", count: 1000))"}"#, "CLAIMS_TOO_LARGE : "),
+        (#"["premium"]"#, "INVALID_CLAIMS : "),
+    ])
+    func developerClaimsThatBreakTheRulesOfCustomClaimsAreRefused(_ claims: String, _ expected: String) async throws {
+        let account = try ServiceAccount()
+        try await InProcessServer.with(apiKeys: ["demo-key"], customTokenSigners: [try account.signer]) { server in
+            let value = try JSONSerialization.jsonObject(with: Data(claims.utf8))
+            let token = try account.token(uid: "eve", at: server.clock.now()) { $0["claims"] = value }
+            let refused = try await server.post(Self.path, Self.body(token))
+            #expect(refused.status == 400, "\(refused.body)")
+            #expect(refused.errorMessage?.hasPrefix(expected) == true, "\(refused.body)")
+            #expect(try await server.service.administration.accountDetails(id: "eve") == nil, "no account was made")
         }
     }
 

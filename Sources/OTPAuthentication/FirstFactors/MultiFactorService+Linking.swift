@@ -43,7 +43,7 @@ extension MultiFactorService {
         let identity = try await currentIdentity(of: account.id, provider: provider)
         let linked = try await startSession(
             identity, at: now, authenticatedAt: user.authenticatedAt, secondFactor: user.secondFactor,
-            enrolledFactors: user.multiFactor.enrolledFactors)
+            enrolledFactors: user.multiFactor.enrolledFactors, sessionClaims: user.sessionClaims)
         try await endReplacedSession(of: user)
         return AuthDataResult(user: linked, secondFactor: user.secondFactor)
     }
@@ -84,7 +84,7 @@ extension MultiFactorService {
         let identity = try await currentIdentity(of: account.id, provider: user.identity.provider)
         return User(
             service: self, identity: identity, sessionID: user.sessionID, authenticatedAt: user.authenticatedAt, secondFactor: user.secondFactor,
-            enrolledFactors: user.multiFactor.enrolledFactors)
+            enrolledFactors: user.multiFactor.enrolledFactors, sessionClaims: user.sessionClaims)
     }
 
     private func linkableAccount(_ user: User) async throws(AuthError) -> AccountRecord {

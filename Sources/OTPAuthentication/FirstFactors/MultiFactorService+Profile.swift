@@ -37,10 +37,11 @@ extension MultiFactorService {
         guard newAddress != nil || password != nil else {
             return User(
                 service: self, identity: identity, sessionID: user.sessionID, authenticatedAt: user.authenticatedAt,
-                secondFactor: user.secondFactor, enrolledFactors: factors)
+                secondFactor: user.secondFactor, enrolledFactors: factors, sessionClaims: user.sessionClaims)
         }
         let continued = try await startSession(
-            identity, at: now, authenticatedAt: user.authenticatedAt, secondFactor: user.secondFactor, enrolledFactors: factors)
+            identity, at: now, authenticatedAt: user.authenticatedAt, secondFactor: user.secondFactor, enrolledFactors: factors,
+            sessionClaims: user.sessionClaims)
         user.withState {
             $0.endedWith = AuthError(
                 .userTokenExpired, "this session ended when the user's address or password changed: use the user update returned")

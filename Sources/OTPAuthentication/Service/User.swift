@@ -16,11 +16,12 @@ public final class User: Sendable {
 
     init(
         service: MultiFactorService, identity: FirstFactorIdentity, sessionID: String, authenticatedAt: Int64, secondFactor: MultiFactorInfo?,
-        enrolledFactors: [MultiFactorInfo]
+        enrolledFactors: [MultiFactorInfo], sessionClaims: String?
     ) {
         self.service = service
         self.identity = identity
         self.sessionID = sessionID
+        self.sessionClaims = sessionClaims
         self.authenticatedAt = authenticatedAt
         self.secondFactor = secondFactor
         self.mutable = Mutex(Mutable(enrolledFactors: enrolledFactors, endedWith: nil))
@@ -38,6 +39,10 @@ public final class User: Sendable {
     public var customAttributes: String? { identity.customAttributes }
     /// The id of this sign-in's session; keep it to recognise the session later.
     public let sessionID: String
+    /// Claims this session's ID tokens carry beside ``customAttributes`` (one JSON object,
+    /// serialized): a custom token's developer claims (``MultiFactorService/signIn(customTokenUID:sessionClaims:)``),
+    /// which win over the account's claims of the same name, as in Firebase's tokens. `nil` for none.
+    public let sessionClaims: String?
     /// When the user last proved who they are (Unix seconds): the sign-in that started this
     /// session, or the one before it when this session replaced another after a link or a change
     /// of address or password. Firebase's `auth_time` claim; recent-login checks measure from here.

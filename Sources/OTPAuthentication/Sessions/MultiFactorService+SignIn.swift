@@ -62,7 +62,7 @@ extension MultiFactorService {
         sessionIdentity.provider = FirstFactorProvider(rawValue: record.firstFactorProvider)
         return User(
             service: self, identity: sessionIdentity, sessionID: record.id, authenticatedAt: record.authenticatedAt, secondFactor: secondFactor,
-            enrolledFactors: factors)
+            enrolledFactors: factors, sessionClaims: record.sessionClaims)
     }
 
     func signOut(_ user: User) async throws(AuthError) {
@@ -73,20 +73,21 @@ extension MultiFactorService {
 
     /// Stores a new session of `identity` and returns its user. `authenticatedAt` is when the user
     /// proved who they are: `now` for a sign-in, the replaced session's time when a session
-    /// continues another, so that a change cannot make an old sign-in look recent.
+    /// continues another, so that a change cannot make an old sign-in look recent; a continuing
+    /// session keeps the replaced one's `sessionClaims` too.
     func startSession(
         _ identity: FirstFactorIdentity, at now: Int64, authenticatedAt: Int64? = nil, secondFactor: MultiFactorInfo?,
-        enrolledFactors: [MultiFactorInfo]
+        enrolledFactors: [MultiFactorInfo], sessionClaims: String? = nil
     ) async throws(AuthError) -> User {
-        let record = try newSession(identity, at: now, authenticatedAt: authenticatedAt, secondFactor: secondFactor)
+        let record = try newSession(identity, at: now, authenticatedAt: authenticatedAt, secondFactor: secondFactor, sessionClaims: sessionClaims)
         let limit = configuration.maximumSessionsPerUser
         _ = try await storeCall("storing the session") { try await store.insertSession(record, maximumPerUser: limit) }
         return signedInUser(identity, session: record, secondFactor: secondFactor, enrolledFactors: enrolledFactors)
     }
 
-    func newSession(_ identity: FirstFactorIdentity, at now: Int64, authenticatedAt: Int64? = nil, secondFactor: MultiFactorInfo?)
-        throws(AuthError) -> SessionRecord
-    {
+    func newSession(
+        _ identity: FirstFactorIdentity, at now: Int64, authenticatedAt: Int64? = nil, secondFactor: MultiFactorInfo?, sessionClaims: String? = nil
+    ) throws(AuthError) -> SessionRecord {
         let authenticatedAt = authenticatedAt ?? now
         return SessionRecord(
             id: try newID(),
@@ -95,7 +96,8 @@ extension MultiFactorService {
             authenticatedAt: authenticatedAt,
             secondFactorEnrollmentID: secondFactor?.uid,
             lastUsedAt: now,
-            expiresAt: sessionExpiry(authenticatedAt: authenticatedAt, lastUsedAt: now)
+            expiresAt: sessionExpiry(authenticatedAt: authenticatedAt, lastUsedAt: now),
+            sessionClaims: sessionClaims
         )
     }
 
@@ -104,7 +106,7 @@ extension MultiFactorService {
     ) -> User {
         User(
             service: self, identity: identity, sessionID: session.id, authenticatedAt: session.authenticatedAt, secondFactor: secondFactor,
-            enrolledFactors: enrolledFactors)
+            enrolledFactors: enrolledFactors, sessionClaims: session.sessionClaims)
     }
 
     /// The error for a code that did not verify: the credential's state first (gone, expired or

@@ -21,6 +21,10 @@ public struct SessionRecord: Sendable, Hashable {
     /// The Unix second after which the session is over; ``AuthStore/purgeExpired(before:failuresCountedBefore:)``
     /// deletes it from then on.
     public var expiresAt: Int64
+    /// Claims the session's ID tokens carry beside the account's custom claims, one JSON object
+    /// serialized: the developer claims of the custom token that started it (Firebase's `claims`),
+    /// kept for every token the session is refreshed to. `nil` for none.
+    public var sessionClaims: String?
 
     /// Creates a record.
     public init(
@@ -30,7 +34,8 @@ public struct SessionRecord: Sendable, Hashable {
         authenticatedAt: Int64,
         secondFactorEnrollmentID: String?,
         lastUsedAt: Int64,
-        expiresAt: Int64
+        expiresAt: Int64,
+        sessionClaims: String? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -39,5 +44,6 @@ public struct SessionRecord: Sendable, Hashable {
         self.secondFactorEnrollmentID = secondFactorEnrollmentID
         self.lastUsedAt = lastUsedAt
         self.expiresAt = expiresAt
+        self.sessionClaims = sessionClaims
     }
 }
