@@ -62,6 +62,8 @@ extension IdentityToolkitRoutes {
                 try await user.sendEmailVerification(beforeUpdatingEmail: newEmail, actionCodeSettings: settings)
             }
             return Wire.SendOobCodeResponse(email: account.email)
+        case .recoverEmail:
+            throw IdentityToolkitError("INVALID_REQ_TYPE", "RECOVER_EMAIL links are sent when a user changes their address, not on request")
         }
     }
 
@@ -87,7 +89,7 @@ extension IdentityToolkitRoutes {
     func applyActionCode(_ code: String) async throws(IdentityToolkitError) -> Wire.UpdateResponse {
         let info = try await call { () async throws(AuthError) in try await service.checkActionCode(code) }
         try await call { () async throws(AuthError) in try await service.applyActionCode(code) }
-        let email = info.newEmail ?? info.email
+        let email = info.emailAfterApplying
         guard let details = try await call({ () async throws(AuthError) in try await service.administration.accountDetails(email: email) }) else {
             throw IdentityToolkitError("USER_NOT_FOUND", "the account was deleted as the code was applied")
         }

@@ -2,7 +2,8 @@ internal import ArgumentParser
 internal import OTPAuthentication
 
 /// One `--mail-template` value, `KIND=FILE`: the message of one kind of email action (Firebase's
-/// `requestType`: `PASSWORD_RESET`, `VERIFY_EMAIL`, `EMAIL_SIGNIN`, `VERIFY_AND_CHANGE_EMAIL`) in
+/// `requestType`: `PASSWORD_RESET`, `VERIFY_EMAIL`, `EMAIL_SIGNIN`, `VERIFY_AND_CHANGE_EMAIL`,
+/// `RECOVER_EMAIL`) in
 /// the text `EmailTemplate(parsing:)` reads, read once at start.
 enum MailTemplateOption {
     static let valueHelp = "PASSWORD_RESET=FILE"

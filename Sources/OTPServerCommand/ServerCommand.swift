@@ -226,7 +226,7 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("mail-template"),
         help: ArgumentHelp(
-            "The message of one kind of email (repeatable): PASSWORD_RESET, VERIFY_EMAIL, EMAIL_SIGNIN or VERIFY_AND_CHANGE_EMAIL, then =FILE, a first line Subject: …, an empty line and the plain-text body, which must hold {link}; {app}, {email} and {newEmail} are filled in too.",
+            "The message of one kind of email (repeatable): PASSWORD_RESET, VERIFY_EMAIL, EMAIL_SIGNIN, VERIFY_AND_CHANGE_EMAIL or RECOVER_EMAIL, then =FILE, a first line Subject: …, an empty line and the plain-text body, which must hold {link}; {app}, {email} and {newEmail} are filled in too.",
             valueName: MailTemplateOption.valueHelp))
     var mailTemplates: [String] = []
 

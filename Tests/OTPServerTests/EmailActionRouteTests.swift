@@ -185,13 +185,79 @@ struct EmailActionRouteTests {
         }
     }
 
+    @Test(
+        "a user's change of address tells the previous one with a RECOVER_EMAIL link, which restores it once, verified, and signs everyone out"
+    )
+    func addressChangeCanBeUndone() async throws {
+        try await InProcessServer.with { server in
+            // Someone with the session changes the address directly.
+            let (idToken, uid) = try await Self.signUp(server, "cy@example.com")
+            let changed = try await server.post(
+                Self.v1("accounts:update"), #"{"idToken":"\#(idToken)","email":"eve@example.com","returnSecureToken":true}"#)
+            #expect(changed.status == 200, "\(changed.body)")
+            let takeover = try #require(changed.json["refreshToken"] as? String, "\(changed.body)")
+            let notice = try await Self.lastLink(server, to: "cy@example.com")
+            #expect(notice.requestType == "RECOVER_EMAIL")
+            #expect(URLComponents(string: notice.link)?.queryItems?.first { $0.name == "mode" }?.value == "recoverEmail", "\(notice.link)")
+            let inspected = try await server.post(Self.v1("accounts:resetPassword"), #"{"oobCode":"\#(notice.code)"}"#)
+            #expect(inspected.json["requestType"] as? String == "RECOVER_EMAIL", "\(inspected.body)")
+            #expect(inspected.json["email"] as? String == "cy@example.com" && inspected.json["newEmail"] as? String == "eve@example.com")
+            // A code to restore is no password reset.
+            let misused = try await server.post(Self.v1("accounts:resetPassword"), #"{"oobCode":"\#(notice.code)","newPassword":"taken over"}"#)
+            #expect(misused.errorMessage?.hasPrefix("INVALID_OOB_CODE") == true, "\(misused.body)")
+
+            // Two days later the owner reads it and applies it.
+            server.clock.advance(by: 2 * 86_400)
+            let restored = try await server.post(Self.v1("accounts:update"), #"{"oobCode":"\#(notice.code)"}"#)
+            #expect(restored.json["email"] as? String == "cy@example.com" && restored.json["emailVerified"] as? Bool == true, "\(restored.body)")
+            #expect(try await server.adminUser(uid)["email"] as? String == "cy@example.com")
+            let refreshed = try await server.refresh(takeover)
+            #expect(refreshed.status == 400, "the session that changed the address ended: \(refreshed.body)")
+            let again = try await server.post(Self.v1("accounts:update"), #"{"oobCode":"\#(notice.code)"}"#)
+            #expect(again.errorMessage?.hasPrefix("INVALID_OOB_CODE") == true, "\(again.body)")
+        }
+    }
+
+    @Test("a change of address applied by its code tells the previous address too; its link expires after three days or a later change")
+    func verifiedChangeCanBeUndone() async throws {
+        try await InProcessServer.with { server in
+            let (idToken, _) = try await Self.signUp(server, "dee@example.com")
+            _ = try await server.post(
+                Self.v1("accounts:sendOobCode"), #"{"requestType":"VERIFY_AND_CHANGE_EMAIL","idToken":"\#(idToken)","newEmail":"dee2@example.com"}"#)
+            let change = try await Self.lastLink(server, to: "dee2@example.com")
+            let moved = try await server.post(Self.v1("accounts:update"), #"{"oobCode":"\#(change.code)"}"#)
+            #expect(moved.json["email"] as? String == "dee2@example.com", "\(moved.body)")
+            let notice = try await Self.lastLink(server, to: "dee@example.com")
+            #expect(notice.requestType == "RECOVER_EMAIL")
+            server.clock.advance(by: 3 * 86_400 + 1)
+            let late = try await server.post(Self.v1("accounts:update"), #"{"oobCode":"\#(notice.code)"}"#)
+            #expect(late.errorMessage?.hasPrefix("EXPIRED_OOB_CODE") == true, "\(late.body)")
+
+            // A fresh notice loses its use once the address changes again.
+            let signedIn = try await server.post(
+                ServerProcess.signInPath, #"{"email":"dee2@example.com","password":"long enough","returnSecureToken":true}"#)
+            let fresh = try #require(signedIn.json["idToken"] as? String, "\(signedIn.body)")
+            let changed = try await server.post(Self.v1("accounts:update"), #"{"idToken":"\#(fresh)","email":"dee3@example.com"}"#)
+            #expect(changed.status == 200, "\(changed.body)")
+            let second = try await Self.lastLink(server, to: "dee2@example.com")
+            #expect(second.requestType == "RECOVER_EMAIL")
+            let signedInAgain = try await server.post(
+                ServerProcess.signInPath, #"{"email":"dee3@example.com","password":"long enough","returnSecureToken":true}"#)
+            let third = try #require(signedInAgain.json["idToken"] as? String, "\(signedInAgain.body)")
+            _ = try await server.post(Self.v1("accounts:update"), #"{"idToken":"\#(third)","email":"dee4@example.com"}"#)
+            let stale = try await server.post(Self.v1("accounts:update"), #"{"oobCode":"\#(second.code)"}"#)
+            #expect(stale.errorMessage?.hasPrefix("INVALID_OOB_CODE") == true, "\(stale.body)")
+        }
+    }
+
     @Test("refusals: a missing or unknown requestType, a client asking for the link, a sign-in link without a continue URL, an unknown code")
     func refusals() async throws {
         try await InProcessServer.with { server in
             let send = Self.v1("accounts:sendOobCode")
             let cases: [(String, String)] = [
                 (#"{"email":"x@example.com"}"#, "MISSING_REQ_TYPE"),
-                (#"{"requestType":"RECOVER_EMAIL","email":"x@example.com"}"#, "NOT_IMPLEMENTED"),
+                (#"{"requestType":"REVERT_SECOND_FACTOR_ADDITION","email":"x@example.com"}"#, "NOT_IMPLEMENTED"),
+                (#"{"requestType":"RECOVER_EMAIL","email":"x@example.com"}"#, "INVALID_REQ_TYPE"),
                 (#"{"requestType":"PASSWORD_RESET","email":"x@example.com","returnOobLink":true}"#, "INSUFFICIENT_PERMISSION"),
                 (#"{"requestType":"EMAIL_SIGNIN","email":"x@example.com"}"#, "MISSING_CONTINUE_URI"),
                 (#"{"requestType":"EMAIL_SIGNIN","email":"x@example.com","continueUrl":"no-scheme"}"#, "INVALID_CONTINUE_URI"),

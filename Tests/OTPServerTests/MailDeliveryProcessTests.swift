@@ -161,7 +161,7 @@ import Testing
         try await ServerProcess.expectRefusedAtStart([
             (
                 ["--mail-template", "RESET=\(linkless)"],
-                "--mail-template takes PASSWORD_RESET, VERIFY_EMAIL, EMAIL_SIGNIN, VERIFY_AND_CHANGE_EMAIL, then =FILE"
+                "--mail-template takes PASSWORD_RESET, VERIFY_EMAIL, EMAIL_SIGNIN, VERIFY_AND_CHANGE_EMAIL, RECOVER_EMAIL, then =FILE"
             ),
             (["--mail-template", "PASSWORD_RESET=\(linkless)"], "--mail-template \(linkless): the body must hold {link}"),
             (["--mail-template", "EMAIL_SIGNIN=\(directory.file("missing.txt"))"], "--mail-template: cannot read \(directory.file("missing.txt"))"),

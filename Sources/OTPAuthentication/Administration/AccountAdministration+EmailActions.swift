@@ -14,8 +14,9 @@ extension AccountAdministration {
     ///   - sending: Whether the message is sent, throttled per address, through the service's
     ///     ``EmailSender``.
     /// - Throws: ``AuthError`` with ``AuthErrorCode/invalidEmail``, ``AuthErrorCode/userNotFound``
-    ///   (no account has the address; a sign-in link needs none), ``AuthErrorCode/emailAlreadyInUse``
-    ///   or ``AuthErrorCode/invalidContinueURI``.
+    ///   (no account has the address; a sign-in link needs none), ``AuthErrorCode/emailAlreadyInUse``,
+    ///   ``AuthErrorCode/invalidContinueURI``, or ``AuthErrorCode/operationNotAllowed`` for
+    ///   ``EmailActionKind/recoverEmail``, which no one asks for.
     public func emailActionLink(
         _ kind: EmailActionKind, email: String, newEmail: String? = nil, actionCodeSettings: ActionCodeSettings? = nil, sending: Bool = false
     ) async throws(AuthError) -> EmailActionLink {
@@ -38,6 +39,9 @@ extension AccountAdministration {
                 throw AuthError(.emailAlreadyInUse, "another account has this email address", email: target)
             }
             changedTo = target
+        case .recoverEmail:
+            throw AuthError(
+                .operationNotAllowed, "a link that restores an address is made when a user changes theirs, not on request")
         }
         return try await service.issueEmailAction(
             kind, accountID: account?.id, email: address, newEmail: changedTo, settings: actionCodeSettings, sending: sending)

@@ -3,10 +3,18 @@
 public struct ActionCodeInfo: Sendable, Hashable {
     /// What the code does.
     public var kind: EmailActionKind
-    /// The address the message went to.
+    /// The account's address when the code was made: the address the message went to, but for
+    /// ``EmailActionKind/verifyAndChangeEmail``, whose message went to ``newEmail``; for
+    /// ``EmailActionKind/recoverEmail``, the address the code restores.
     public var email: String
-    /// For ``EmailActionKind/verifyAndChangeEmail``, the new address.
+    /// For ``EmailActionKind/verifyAndChangeEmail``, the new address; for
+    /// ``EmailActionKind/recoverEmail``, the address the account was changed to.
     public var newEmail: String?
+
+    /// The account's address once the code is applied.
+    public var emailAfterApplying: String {
+        kind == .verifyAndChangeEmail ? newEmail ?? email : email
+    }
 
     /// Creates an answer.
     public init(kind: EmailActionKind, email: String, newEmail: String?) {

@@ -11,6 +11,10 @@ public enum EmailActionKind: String, Sendable, Hashable, CaseIterable {
     /// Replaces the address with a new one once the new one is proven
     /// (`sendEmailVerification(beforeUpdatingEmail:)`, `applyActionCode`).
     case verifyAndChangeEmail = "VERIFY_AND_CHANGE_EMAIL"
+    /// Changes the address back after a change its owner may not have made: sent to the previous
+    /// address whenever a user changes theirs, never on request (`checkActionCode`,
+    /// `applyActionCode`).
+    case recoverEmail = "RECOVER_EMAIL"
 
     /// The link's `mode` parameter, which Firebase's SDKs read to tell the actions apart.
     public var mode: String {
@@ -19,6 +23,7 @@ public enum EmailActionKind: String, Sendable, Hashable, CaseIterable {
         case .verifyEmail: "verifyEmail"
         case .emailSignIn: "signIn"
         case .verifyAndChangeEmail: "verifyAndChangeEmail"
+        case .recoverEmail: "recoverEmail"
         }
     }
 }

@@ -12,6 +12,10 @@ public struct EmailActionSettings: Sendable, Hashable {
     public var apiKey: String?
     /// Seconds a code stays usable (default 3,600, as Firebase's password-reset links).
     public var codeLifetime: Int64
+    /// Seconds the link that changes an address back (``EmailActionKind/recoverEmail``) stays
+    /// usable (default 259,200, three days): its owner did not ask for the message, and may read
+    /// it long after an hour.
+    public var recoverEmailLifetime: Int64
     /// The seconds over which ``sendsPerAddress`` is allowed (default 3,600): a token bucket per
     /// address that holds the limit and drains one message each `sendWindow` divided by it.
     public var sendWindow: Int64
@@ -24,12 +28,14 @@ public struct EmailActionSettings: Sendable, Hashable {
 
     /// Creates settings.
     public init(
-        actionURL: String = "http://localhost/__/auth/action", apiKey: String? = nil, codeLifetime: Int64 = 3_600, sendWindow: Int64 = 3_600,
-        sendsPerAddress: Int = 5, appName: String = "OTPKit", templates: [EmailActionKind: EmailTemplate] = [:]
+        actionURL: String = "http://localhost/__/auth/action", apiKey: String? = nil, codeLifetime: Int64 = 3_600,
+        recoverEmailLifetime: Int64 = 259_200, sendWindow: Int64 = 3_600, sendsPerAddress: Int = 5, appName: String = "OTPKit",
+        templates: [EmailActionKind: EmailTemplate] = [:]
     ) {
         self.actionURL = actionURL
         self.apiKey = apiKey
         self.codeLifetime = codeLifetime
+        self.recoverEmailLifetime = recoverEmailLifetime
         self.sendWindow = sendWindow
         self.sendsPerAddress = sendsPerAddress
         self.appName = appName
@@ -42,8 +48,14 @@ public struct EmailActionSettings: Sendable, Hashable {
             throw .invalidEmailActionSetting("actionURL must be an absolute http or https URL, such as https://example.com/__/auth/action")
         }
         guard codeLifetime >= 60 else { throw .invalidEmailActionSetting("codeLifetime must be at least 60 seconds") }
+        guard recoverEmailLifetime >= 60 else { throw .invalidEmailActionSetting("recoverEmailLifetime must be at least 60 seconds") }
         guard sendWindow > 0 else { throw .invalidEmailActionSetting("sendWindow must be at least 1 second") }
         guard sendsPerAddress >= 1 else { throw .invalidEmailActionSetting("sendsPerAddress must be at least 1") }
+    }
+
+    /// How long a code of `kind` stays usable.
+    func lifetime(of kind: EmailActionKind) -> Int64 {
+        kind == .recoverEmail ? recoverEmailLifetime : codeLifetime
     }
 
     /// The link of an action of `kind` with `code`, and `continueURL` when given: the parameters

@@ -64,6 +64,18 @@ public struct EmailTemplate: Sendable, Hashable {
 
                     If you didn't ask to change the address, you can ignore this email.
                     """)
+        case .recoverEmail:
+            EmailTemplate(
+                subject: "Your sign-in email was changed for {app}",
+                body: """
+                    Hello,
+
+                    Your sign-in email for {app} was changed to {newEmail}.
+
+                    If you didn't ask to change your email, follow this link to reset your sign-in email.
+
+                    {link}
+                    """)
         }
     }
 

@@ -71,12 +71,14 @@ extension MultiFactorService {
     }
 
     /// Uses an address-verification code (Firebase's `applyActionCode`): a verification marks the
-    /// address verified; a change of address makes the new one the account's, verified, and ends
-    /// every session of the account.
+    /// address verified; a change of address makes the new one the account's, verified, ends
+    /// every session of the account, and tells the previous address with a link that changes it
+    /// back; that link (``EmailActionKind/recoverEmail``) restores the previous address, verified,
+    /// and ends every session, so whoever changed it is signed out.
     ///
     /// - Throws: ``AuthError`` with ``AuthErrorCode/invalidActionCode`` (also for a code of another
     ///   action, or for an address the account no longer has), ``AuthErrorCode/expiredActionCode``,
-    ///   ``AuthErrorCode/emailAlreadyInUse`` (the new address is another account's by now; the code
+    ///   ``AuthErrorCode/emailAlreadyInUse`` (the address is another account's by now; the code
     ///   stays usable) or ``AuthErrorCode/userNotFound``.
     public func applyActionCode(_ code: String) async throws(AuthError) {
         let action = try await liveEmailAction(code)
@@ -96,6 +98,17 @@ extension MultiFactorService {
                 action, changes: AccountChanges(email: action.newEmail, isEmailVerified: true, tokensValidAfter: now), at: now)
             _ = try await storeCall("ending sessions") { try await store.removeSessions(userID: userID, except: nil) }
             logger.info("email address changed", metadata: ["user": "\(userID)"])
+            await sendAddressChangeNotice(accountID: userID, previous: action.email, current: action.newEmail)
+        case .recoverEmail:
+            let userID = action.accountID ?? ""
+            let current = try await storeCall("reading an account") { try await store.account(id: userID) }
+            guard let changedTo = action.newEmail, current?.email == changedTo else {
+                throw AuthError(.invalidActionCode, "the account's address changed again since this link was sent: it can no longer restore it")
+            }
+            try await completeEmailAction(
+                action, changes: AccountChanges(email: action.email, isEmailVerified: true, tokensValidAfter: now), at: now)
+            let ended = try await storeCall("ending sessions") { try await store.removeSessions(userID: userID, except: nil) }
+            logger.notice("email address restored", metadata: ["user": "\(userID)", "sessions": "\(ended)"])
         case .passwordReset, .emailSignIn:
             throw AuthError(.invalidActionCode, "this code is for \(action.kind.mode), not for applying: use it where its link leads")
         }
@@ -195,6 +208,19 @@ extension MultiFactorService {
         return AccountChanges(isEmailVerified: true, tokensValidAfter: now, removesPasswordHash: true)
     }
 
+    /// Tells `previous`, the address an account had, that a user changed it to `current`, with a
+    /// link that changes it back (Firebase's `RECOVER_EMAIL`): the way back for an owner whose
+    /// session someone else used. The change is made already, so a message that cannot be sent (no
+    /// sender, the address's send limit, the mail server) is logged, not thrown.
+    func sendAddressChangeNotice(accountID: String, previous: String?, current: String?) async {
+        guard let previous, previous != current, emailSender != nil else { return }
+        do {
+            _ = try await issueEmailAction(.recoverEmail, accountID: accountID, email: previous, newEmail: current, settings: nil, sending: true)
+        } catch {
+            logger.error("the previous address was not told of its change", metadata: ["user": "\(accountID)", "error": "\(error)"])
+        }
+    }
+
     /// How long an email action's code is: 32 bytes of OpenSSL's CSPRNG, 43 characters of base64url.
     static let emailActionCodeByteCount = 32
 
@@ -206,7 +232,7 @@ extension MultiFactorService {
         let emailSettings = configuration.emailActions
         let now = clock.now()
         // The address the message goes to, which the send limit protects from floods.
-        let recipient = newEmail ?? email
+        let recipient = kind == .verifyAndChangeEmail ? newEmail ?? email : email
         if sending {
             guard emailSender != nil else {
                 throw AuthError(.operationNotAllowed, "this server sends no email: configure a mail sender for password resets and email links")
@@ -232,7 +258,7 @@ extension MultiFactorService {
         }
         let record = EmailActionRecord(
             codeDigest: digest, kind: kind, accountID: accountID, email: email, newEmail: newEmail, createdAt: now,
-            expiresAt: now + emailSettings.codeLifetime)
+            expiresAt: now + emailSettings.lifetime(of: kind))
         try await storeCall("storing an email action") { try await store.insertEmailAction(record) }
         let link = emailSettings.link(kind: kind, code: code, continueURL: settings?.continueURL)
         if sending, let emailSender {

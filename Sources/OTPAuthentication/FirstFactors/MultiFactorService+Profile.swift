@@ -4,8 +4,9 @@ extension MultiFactorService {
     ///
     /// A new address or password ends every session of the user, as an administrator's new
     /// password does, so that a stolen refresh token dies with the old credential; the user goes
-    /// on in a new session with the same first and second factor. A change of name or photo
-    /// keeps the session.
+    /// on in a new session with the same first and second factor. A new address is told to the
+    /// previous one, with a link that changes it back (``EmailActionKind/recoverEmail``). A change
+    /// of name or photo keeps the session.
     func updateProfile(
         _ user: User, email: String?, password: String?, displayName: AttributeChange<String>?, photoURL: AttributeChange<String>?
     ) async throws(AuthError) -> User {
@@ -32,6 +33,7 @@ extension MultiFactorService {
         case .emailAlreadyInUse: throw AuthError(.emailAlreadyInUse, "another account has this email address", email: newAddress)
         case .identityInUse: throw AuthError(.internalError, "the store reported a phone number conflict for a change without one")
         }
+        if let newAddress { await sendAddressChangeNotice(accountID: userID, previous: account.email, current: newAddress) }
         let identity = try await currentIdentity(of: userID, provider: user.identity.provider)
         let factors = user.multiFactor.enrolledFactors
         guard newAddress != nil || password != nil else {
