@@ -137,6 +137,31 @@ struct AccountImportTests {
         #expect(AccountCommandTests.providerIDs(four) == ["phone"], "\(four)")
     }
 
+    @Test("more users than one batch: a progress line on a terminal's standard error, redrawn per batch, and none without a terminal")
+    func progressOnATerminal() async throws {
+        let users = (1...2_500).map { #"{"localId":"p-\#($0)","email":"p\#($0)@example.com"}"# }
+        let body = #"{"users":[\#(users.joined(separator: ","))]}"#
+        let plain = try Scratch()
+        let file = plain.directory + "/users.json"
+        try body.write(toFile: file, atomically: true, encoding: .utf8)
+        let piped = try await plain.run(["account", "import", "--db", plain.database, "--key-file", plain.keyFile, file])
+        #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped)")
+        #expect(piped.stdout == "Imported 2500 accounts.\n")
+
+        // util-linux `script` gives the command a pseudo-terminal, which carries both streams.
+        let terminal = try Scratch()
+        let command = try [BuiltProduct.path("totp-enrollment"), "account", "import", "--db", terminal.database, "--key-file", terminal.keyFile, file]
+        let run = try await ProcessRunner.run(
+            try ExternalTool.script.path(), ["-qec", command.map(ProcessRunner.shellQuoted).joined(separator: " "), "/dev/null"])
+        #expect(run.status == 0, "\(run)")
+        let shown = run.stdout.replacing("\r\n", with: "\n")
+        #expect(
+            shown == "\rimported 1000 of 2500 users\rimported 2000 of 2500 users\rimported 2500 of 2500 users\nImported 2500 accounts.\n",
+            "\(shown.debugDescription)")
+        let last = try await AccountCommandTests.showJSON(terminal, user: "p-2500")
+        #expect(last["email"] as? String == "p2500@example.com", "\(last)")
+    }
+
     @Test("bad files and options: one line on standard error, the right status, nothing imported")
     func refusesBadInput() async throws {
         let scratch = try Scratch()
