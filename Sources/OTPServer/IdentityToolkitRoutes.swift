@@ -125,6 +125,7 @@ public struct IdentityToolkitRoutes: Sendable {
         addQueryRoutes(to: router)
         addLegacyAdminRoutes(to: router)
         addEmulatorRoutes(to: router)
+        addEmulatorActionRoute(to: router)
         client(router, v1: "accounts:signInWithCustomToken", v3: "verifyCustomToken") { body, source throws(IdentityToolkitError) in
             try await routes.signInWithCustomToken(body, source: source)
         }

@@ -124,7 +124,7 @@ struct InProcessServer: Sendable {
         }
         let response = try await client.execute(
             uri: path, method: method, headers: fields, body: method == .post ? ByteBuffer(string: body) : nil)
-        return ServerProcess.Answer(status: Int(response.status.code), body: String(buffer: response.body))
+        return ServerProcess.Answer(status: Int(response.status.code), body: String(buffer: response.body), location: response.headers[.location])
     }
 
     /// An `otpkit_verifications_total` count, as ``ServerProcess/verifications(_:_:)`` scrapes it.

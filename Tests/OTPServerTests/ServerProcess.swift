@@ -17,6 +17,8 @@ struct ServerProcess {
     struct Answer {
         let status: Int
         let body: String
+        /// The `Location` header, for a redirect.
+        var location: String? = nil
         var json: [String: Any] {
             (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
         }

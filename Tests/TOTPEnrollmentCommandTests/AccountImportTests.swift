@@ -150,7 +150,9 @@ struct AccountImportTests {
 
         // util-linux `script` gives the command a pseudo-terminal, which carries both streams.
         let terminal = try Scratch()
-        let command = try [BuiltProduct.path("totp-enrollment"), "account", "import", "--db", terminal.database, "--key-file", terminal.keyFile, file]
+        let command = try [
+            BuiltProduct.path("totp-enrollment"), "account", "import", "--db", terminal.database, "--key-file", terminal.keyFile, file,
+        ]
         let run = try await ProcessRunner.run(
             try ExternalTool.script.path(), ["-qec", command.map(ProcessRunner.shellQuoted).joined(separator: " "), "/dev/null"])
         #expect(run.status == 0, "\(run)")
