@@ -65,22 +65,14 @@ package struct DeliveryProgram<Failure: DeliveryError>: Sendable {
         let input = try inputPipe(holding: input)
         let executable = executable
         let timeout = timeout
-        let outcome = await withTaskGroup(of: Race.self) { group in
-            group.addTask { .finished(await Self.run(configuration, input: input, executable: executable)) }
-            group.addTask {
-                do { try await Task.sleep(for: timeout) } catch { return .timerCancelled }
-                return .timerFired
-            }
-            let first = await group.next()!
-            group.cancelAll()
-            if case .finished(let result) = first { return result }
-            // Cancelled, the run signals the process group and returns once the program has
-            // ended, so no process outlives the send. A program that exited 0 just in time sent.
-            for await case .finished(let result) in group {
-                if case .success(.exited(0)) = result.map(\.termination) { return result }
-            }
-            return .failure(Failure(.timedOut(seconds: timeout.seconds), sender: Self.senderName))
+        // Cancelled, the run signals the process group and returns once the program has ended, so
+        // no process outlives the send. A program that exited 0 just in time sent.
+        let outcome = await Deadline.run(within: timeout) {
+            await Self.run(configuration, input: input, executable: executable)
+        } keepLate: { result in
+            if case .success(.exited(0)) = result.map(\.termination) { true } else { false }
         }
+        guard let outcome else { throw Failure(.timedOut(seconds: timeout.seconds), sender: Self.senderName) }
         let run = try outcome.get()
         guard case .exited(0) = run.termination else {
             let status =
@@ -128,12 +120,6 @@ package struct DeliveryProgram<Failure: DeliveryError>: Sendable {
 
         let termination: Termination
         let firstErrorLine: String
-    }
-
-    private enum Race: Sendable {
-        case finished(Result<Run, Failure>)
-        case timerFired
-        case timerCancelled
     }
 
     /// A pipe's read end holding `bytes` and then end of file: filled and closed before the

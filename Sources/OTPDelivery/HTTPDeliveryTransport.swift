@@ -100,31 +100,15 @@ package final class HTTPDeliveryTransport<Failure: DeliveryError>: Sendable {
         let client = client
         let timeout = timeout
         let senderName = senderName
-        let outcome = await withTaskGroup(of: Race.self) { group in
-            group.addTask {
-                .exchange(await Self.exchange(request, client: client, timeout: timeout, senderName: senderName, secrets: secrets, url: url))
-            }
-            group.addTask {
-                do { try await Task.sleep(for: timeout) } catch { return .timerCancelled }
-                return .timerFired
-            }
-            let first = await group.next()!
-            group.cancelAll()
-            if case .exchange(let result) = first { return result }
-            // The exchange, cancelled, still reports: a head that arrived in time is the answer
-            // even if its body did not.
-            for await case .exchange(let result) in group {
-                if case .success = result { return result }
-            }
-            return .failure(Failure(.timedOut(seconds: timeout.seconds), sender: senderName))
+        // The exchange, cancelled, still reports: a head that arrived in time is the answer even
+        // if its body did not.
+        let outcome = await Deadline.run(within: timeout) {
+            await Self.exchange(request, client: client, timeout: timeout, senderName: senderName, secrets: secrets, url: url)
+        } keepLate: { result in
+            if case .success = result { true } else { false }
         }
+        guard let outcome else { throw Failure(.timedOut(seconds: timeout.seconds), sender: senderName) }
         return try outcome.get()
-    }
-
-    private enum Race: Sendable {
-        case exchange(Result<Answer, Failure>)
-        case timerFired
-        case timerCancelled
     }
 
     private static func exchange(
