@@ -18,14 +18,13 @@ struct IdentityProviderAssertion {
     let claims: [String: Any]
 
     /// The credential of `postBody`: `INVALID_CREDENTIAL_OR_PROVIDER_ID` without a provider or an
-    /// `id_token`, 501 for an access token alone, which this server cannot check.
+    /// `id_token`, `OPERATION_NOT_ALLOWED` for an access token alone, which this server cannot check.
     init(postBody: String?) throws(IdentityToolkitError) {
         let fields = Self.formFields(postBody ?? "")
         let provider = fields["providerId"]?.lowercased() ?? ""
         guard let token = fields["id_token"], !token.isEmpty, !provider.isEmpty else {
             if !provider.isEmpty, fields["access_token"] != nil {
-                throw IdentityToolkitError(
-                    status: .notImplemented, "NOT_IMPLEMENTED",
+                throw IdentityToolkitError.notServed(
                     "this server signs in with \(provider) by id_token only: send the provider's ID token in postBody")
             }
             throw IdentityToolkitError(

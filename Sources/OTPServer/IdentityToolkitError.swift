@@ -32,12 +32,17 @@ struct IdentityToolkitError: Error {
             self.init(status: .internalServerError, error.code.serverCode, "the server failed: try again later")
         case .secondFactorRequired:
             // Only a first factor this server does not yet answer with a pending credential.
-            self.init(
-                status: .notImplemented, "NOT_IMPLEMENTED",
-                "this account has second factors, and this sign-in method does not offer multi-factor sign-in yet")
+            self = .notServed("this account has second factors, and this sign-in method does not offer multi-factor sign-in yet")
         default:
             self.init(error.code.serverCode, error.message)
         }
+    }
+
+    /// A request this server understands and leaves out (an option, a flow of Firebase's): 400
+    /// `OPERATION_NOT_ALLOWED` with what to do instead. Never a 5xx, which clients retry and
+    /// monitors page on, for an answer that will not change.
+    static func notServed(_ detail: String) -> IdentityToolkitError {
+        IdentityToolkitError("OPERATION_NOT_ALLOWED", detail)
     }
 
     /// An administrator's input refused under Firebase's code, as the service names it.

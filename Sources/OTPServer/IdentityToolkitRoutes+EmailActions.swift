@@ -13,7 +13,7 @@ extension IdentityToolkitRoutes {
         }
         guard let kind = EmailActionKind(rawValue: requestType) else {
             throw IdentityToolkitError(
-                status: .notImplemented, "NOT_IMPLEMENTED",
+                "INVALID_REQ_TYPE",
                 "requestType \(requestType) is not served: use PASSWORD_RESET, VERIFY_EMAIL, EMAIL_SIGNIN or VERIFY_AND_CHANGE_EMAIL")
         }
         let returnsLink = request.returnOobLink == true

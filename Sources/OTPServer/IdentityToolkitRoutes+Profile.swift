@@ -26,7 +26,7 @@ extension IdentityToolkitRoutes {
             throw IdentityToolkitError("INSUFFICIENT_PERMISSION", "\(field) is changed by an administrator only")
         }
         if request.validSince != nil {
-            throw IdentityToolkitError(status: .notImplemented, "NOT_IMPLEMENTED", "validSince from a user is not served by this version")
+            throw IdentityToolkitError.notServed("validSince from a user is not served by this server: revoke sessions as an administrator")
         }
         let (displayName, photoURL) = try Self.profileChanges(
             displayName: request.displayName, photoURL: request.photoUrl, deleteAttribute: request.deleteAttribute,
@@ -97,7 +97,7 @@ extension IdentityToolkitRoutes {
             case "DISPLAY_NAME": changes.displayName = .remove
             case "PHOTO_URL": changes.photoURL = .remove
             case "EMAIL", "PASSWORD", "PROVIDER", "RAW_USER_INFO":
-                throw IdentityToolkitError(status: .notImplemented, "NOT_IMPLEMENTED", "deleting \(attribute) is not served by this version\(advice)")
+                throw IdentityToolkitError.notServed("deleting \(attribute) is not served by this server\(advice)")
             default:
                 throw IdentityToolkitError("INVALID_ARGUMENT", "deleteAttribute names an unknown attribute: give DISPLAY_NAME or PHOTO_URL")
             }

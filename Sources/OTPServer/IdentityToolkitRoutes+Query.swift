@@ -21,7 +21,8 @@ extension IdentityToolkitRoutes {
     /// expression names by `email`, `userId` or `phoneNumber`, or every account in the order of
     /// its uid's bytes from `offset`, `limit` (up to 500, the default) at a time; with
     /// `returnUserInfo: false`, only how many match. Other orders (`sortBy` other than `USER_ID`,
-    /// `order: DESC`) are not served: they would read every account of the store for each page.
+    /// `order: DESC`) are not served (`OPERATION_NOT_ALLOWED`): they would read every account of the
+    /// store for each page.
     func adminQuery(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.QueryResponse {
         let request = try body.decode(Wire.QueryRequest.self)
         let limit = Int(clamping: request.limit?.value ?? Int64(Self.maximumQueryLimit))
@@ -32,8 +33,7 @@ extension IdentityToolkitRoutes {
         guard offset >= 0 else { throw IdentityToolkitError("INVALID_ARGUMENT", "offset must be 0 or more") }
         guard [nil, "SORT_BY_FIELD_UNSPECIFIED", "USER_ID"].contains(request.sortBy), [nil, "ORDER_UNSPECIFIED", "ASC"].contains(request.order)
         else {
-            throw IdentityToolkitError(
-                status: .notImplemented, "NOT_IMPLEMENTED", "accounts are listed by USER_ID ascending only: leave sortBy and order out")
+            throw IdentityToolkitError.notServed("accounts are listed by USER_ID ascending only: leave sortBy and order out")
         }
         let returnsUsers = request.returnUserInfo ?? true
         let administration = service.administration

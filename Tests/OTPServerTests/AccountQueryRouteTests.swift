@@ -36,7 +36,7 @@ struct AccountQueryRouteTests {
             #expect(count.json["recordsCount"] as? String == "5" && count.json["userInfo"] == nil, "\(count.body)")
 
             let byName = try await query(#"{"sortBy":"NAME"}"#)
-            #expect(byName.status == 501 && byName.errorMessage?.hasPrefix("NOT_IMPLEMENTED") == true, "\(byName.body)")
+            #expect(byName.status == 400 && byName.errorMessage?.hasPrefix("OPERATION_NOT_ALLOWED") == true, "\(byName.body)")
             let tooMany = try await query(#"{"limit":"501"}"#)
             #expect(tooMany.status == 400 && tooMany.errorMessage?.hasPrefix("INVALID_ARGUMENT : limit must be 1 to 500") == true, "\(tooMany.body)")
             let client = try await server.send(Self.query, "{}", bearer: nil)
