@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // A separate package so that the root package's `swift build` and `swift test` never see the
-// libFuzzer target: it only links with `--sanitize=fuzzer`, which supplies `main`.
-// Build and run: see README.md ("Fuzzing") or Tests/Fuzz/run.sh.
+// libFuzzer targets: they only link with `--sanitize=fuzzer`, which supplies `main`.
+// Build and run one target: `bash Tests/Fuzz/run.sh TARGET [libFuzzer options]` (see run.sh).
 import PackageDescription
 
 let package = Package(
@@ -10,6 +10,7 @@ let package = Package(
         .package(name: "OTPKit", path: "../..")
     ],
     targets: [
+        // Base32 and both otpauth:// parsers.
         .executableTarget(
             name: "FuzzParsers",
             dependencies: [
@@ -17,7 +18,24 @@ let package = Package(
                 .product(name: "OTPURI", package: "OTPKit"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
-        )
+        ),
+        // Other authenticators' exports, as `totp import` reads them.
+        .executableTarget(
+            name: "FuzzImport",
+            dependencies: [
+                .product(name: "OTPImport", package: "OTPKit"),
+                .product(name: "OTPURI", package: "OTPKit"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        // PNG and JPEG images through libpng, TurboJPEG and zbar, as `totp add --qr` reads them.
+        .executableTarget(
+            name: "FuzzQRImage",
+            dependencies: [
+                .product(name: "OTPQRScan", package: "OTPKit")
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

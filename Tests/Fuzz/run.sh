@@ -1,16 +1,37 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target (with AddressSanitizer) and runs it on a copy of the committed
-# corpus. Extra arguments go to libFuzzer, e.g. `bash Tests/Fuzz/run.sh -runs=10000000`.
-# A crashing input is written to Tests/Fuzz/crash-*; replay it with
-# `Tests/Fuzz/.build-fuzz/release/FuzzParsers Tests/Fuzz/crash-…`.
+# Builds the libFuzzer targets (with AddressSanitizer) and runs one on a copy of its seed corpus.
+#
+#   bash Tests/Fuzz/run.sh                      # FuzzParsers, until stopped
+#   bash Tests/Fuzz/run.sh FuzzImport -runs=10000000
+#   bash Tests/Fuzz/run.sh FuzzQRImage -max_total_time=1800
+#
+# Targets and their seeds (copied into a scratch folder, so the fuzzer's additions stay out of git):
+#   FuzzParsers   Base32 and otpauth:// parsers; Tests/Fuzz/Corpus and the regressions
+#   FuzzImport    Aegis, 2FAS, andOTP, URI lists, Google Authenticator migration URIs; the
+#                 importer samples in ../shared/importer-samples (read there, never copied into git)
+#   FuzzQRImage   PNG and JPEG through libpng, TurboJPEG and zbar; the samples' images and the
+#                 PNGs the QR tests write
+# Extra arguments go to libFuzzer. A crashing input is written to Tests/Fuzz/crash-*; replay it with
+# `Tests/Fuzz/.build-fuzz/release/TARGET Tests/Fuzz/crash-…`, then keep it in Tests/Fuzz/Regressions.
 set -euo pipefail
 cd "$(dirname "$0")"
-# --sanitize=fuzzer links libFuzzer (its main) but instruments only this package's own target;
-# -Xswiftc adds coverage instrumentation to OTPCore and OTPURI too, which is what guides the fuzzer.
-swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address --build-path .build-fuzz
+target=FuzzParsers
+if [[ $# -gt 0 && $1 != -* ]]; then target=$1; shift; fi
+samples=../../../shared/importer-samples
+case $target in
+    FuzzParsers) seeds=(Corpus/* Regressions/*); options=(-dict=otpauth.dict -max_len=512) ;;
+    FuzzImport) seeds=("$samples"/{aegis,2fas,andotp,uri-list,google-migration}/*); options=(-max_len=65536) ;;
+    FuzzQRImage) seeds=("$samples"/qr-image/*); options=(-max_len=1048576 -rss_limit_mb=4096) ;;
+    *) echo "run.sh: no fuzz target $target: give FuzzParsers, FuzzImport or FuzzQRImage" >&2; exit 64 ;;
+esac
+# --sanitize=fuzzer links libFuzzer (its main) but instruments only this package's own targets;
+# -Xswiftc adds coverage instrumentation to OTPKit's modules too, which is what guides the fuzzer.
+swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address --build-path .build-fuzz --product "$target"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cp Corpus/* "$work/"
+for seed in "${seeds[@]}"; do
+    [[ -f $seed && $seed != *.expected.json ]] && cp "$seed" "$work/"
+done
 # The Swift runtime's own backtracer would race with AddressSanitizer's report.
 export SWIFT_BACKTRACE=enable=no
-.build-fuzz/release/FuzzParsers "$work" -dict=otpauth.dict -max_len=512 -timeout=5 -print_final_stats=1 "$@"
+".build-fuzz/release/$target" "$work" "${options[@]}" -timeout=1 -print_final_stats=1 "$@"
