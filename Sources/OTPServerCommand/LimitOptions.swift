@@ -19,6 +19,9 @@ struct LimitOptions: ParsableArguments {
         window: 3_600, signInsPerAddress: 300, signInsPerAccount: 20, verificationsPerAddress: 150, verificationsPerAccount: 10,
         codeSendsPerAddress: 30, signUpsPerAddress: 100, passwordChangesPerAddress: 50, passwordChangesPerAccount: 10, emailsPerAddress: 30)
     static let defaultTimeout = 30
+    /// Connections open at once: far more than a server of two cores answers in the time a client
+    /// waits, far fewer than the descriptors it may have.
+    static let defaultMaximumConnections = 1_000
     static let defaultCodeSendsPerAccount = 10
 
     @Option(
@@ -118,6 +121,13 @@ struct LimitOptions: ParsableArguments {
             valueName: "seconds"))
     var requestTimeout: Int?
 
+    @Option(
+        name: .customLong("max-connections"),
+        help: ArgumentHelp(
+            "Connections served at once (default \(Self.defaultMaximumConnections); the server accepts a few at a time, so a burst may pass it by a few); more wait, unaccepted, until one closes, so that many idle or slow clients cannot use up the server's file descriptors.",
+            valueName: "count"))
+    var maximumConnections: Int?
+
     /// `layer` with what these options give on the command line.
     func applied(to layer: ServerSettingsLayer) -> ServerSettingsLayer {
         var layer = layer
@@ -135,6 +145,7 @@ struct LimitOptions: ParsableArguments {
         layer.limitWindow = window
         layer.idleTimeout = idleTimeout
         layer.requestTimeout = requestTimeout
+        layer.maximumConnections = maximumConnections
         return layer
     }
 }

@@ -334,6 +334,7 @@ struct ServerCommand: AsyncParsableCommand {
         var logger = Logger(label: "otpkit-server")
         logger.logLevel = .info
         let settings = try resolvedSettings()
+        try FileDescriptorLimit.ensureRoom(forConnections: settings.maximumConnections)
         let databaseOptions = settings.databaseOptions
         let location = databaseOptions.location
         let sealer: SecretSealer
@@ -443,7 +444,9 @@ struct ServerCommand: AsyncParsableCommand {
                 configuration: .init(
                     additionalChannelHandlers: [RequestDeadlineHandler(timeout: .seconds(Int64(requestTimeout)))],
                     idleTimeout: .seconds(Int64(settings.idleTimeout)))),
-            configuration: ApplicationConfiguration(address: .hostname(settings.host, port: settings.port), serverName: "otpkit-server"),
+            configuration: ApplicationConfiguration(
+                address: .hostname(settings.host, port: settings.port), serverName: "otpkit-server",
+                availableConnectionsDelegate: .maximum(settings.maximumConnections, logger: logger)),
             onServerRunning: { channel in
                 // Scripts and tests read the port from this line, so it is the only thing on it.
                 let line = Array("\(channel.localAddress?.port ?? 0)\n".utf8)

@@ -73,6 +73,7 @@ struct ServerOption: Sendable {
         ServerOption(name: "limit-window", kind: .number(\.limitWindow)),
         ServerOption(name: "idle-timeout", kind: .number(\.idleTimeout)),
         ServerOption(name: "request-timeout", kind: .number(\.requestTimeout)),
+        ServerOption(name: "max-connections", kind: .number(\.maximumConnections)),
         ServerOption(name: "purge-interval", kind: .number(\.purgeInterval)),
     ]
 

@@ -55,6 +55,8 @@ struct ServerSettings: Sendable {
     var idleTimeout: Int
     /// Seconds.
     var requestTimeout: Int
+    /// Connections served at once; more wait, unaccepted.
+    var maximumConnections: Int
     /// Seconds between purges of expired records; 0 for none.
     var purgeInterval: Int
 
@@ -144,6 +146,8 @@ struct ServerSettings: Sendable {
         requestTimeout = layer.requestTimeout ?? LimitOptions.defaultTimeout
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be at least 1 second") }
         guard requestTimeout >= 1 else { throw ValidationError("--request-timeout must be at least 1 second") }
+        maximumConnections = layer.maximumConnections ?? LimitOptions.defaultMaximumConnections
+        guard maximumConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
         purgeInterval = layer.purgeInterval ?? Self.defaultPurgeInterval
         guard purgeInterval >= 0 else { throw ValidationError("--purge-interval must be 0 (no purge) or a number of seconds") }
     }

@@ -55,6 +55,7 @@ struct ServerSettingsLayer: Sendable, Equatable {
     var limitWindow: Int?
     var idleTimeout: Int?
     var requestTimeout: Int?
+    var maximumConnections: Int?
     var purgeInterval: Int?
 
     /// This layer, with what it leaves out taken from `lower`.

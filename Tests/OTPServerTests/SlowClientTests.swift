@@ -44,4 +44,22 @@ import Testing
             #expect(ready.status == 200, "\(ready.body)")
         }
     }
+
+    @Test func connectionsBeyondTheLimitWaitUntilOneCloses() async throws {
+        try await ServerProcess.with(arguments: ["--emulator", "--max-connections", "2", "--idle-timeout", "300"]) { server in
+            // Clients that connect and say nothing hold the places, and more: the server accepts a
+            // few connections at a time (SwiftNIO's reads), so the limit may be passed by that few.
+            var idle: [RawConnection] = try (0..<8).map { _ in try RawConnection(port: server.port) }
+            let waiting = try RawConnection(port: server.port)
+            try waiting.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            let (early, _) = try await waiting.readUntilClosed(timeout: .seconds(2))
+            #expect(early.isEmpty, "a connection was served beyond the limit: \(String(decoding: early, as: UTF8.self))")
+
+            idle.removeAll()
+            // Generous: the machine may be loaded; what matters is that the place is handed on.
+            let (answer, closed) = try await waiting.readUntilClosed(timeout: .seconds(60))
+            #expect(closed && String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 200"), "\(String(decoding: answer, as: UTF8.self))")
+        }
+        try await ServerProcess.expectRefusedAtStart([(["--max-connections", "0"], "--max-connections must be at least 1")])
+    }
 }
