@@ -28,6 +28,14 @@ let package = Package(
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
+        // Phone numbers through libphonenumber, as every phoneNumber a client sends reaches it.
+        .executableTarget(
+            name: "FuzzPhoneNumber",
+            dependencies: [
+                .product(name: "OTPPhoneNumber", package: "OTPKit")
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
         // PNG and JPEG images through libpng, TurboJPEG and zbar, as `totp add --qr` reads them.
         .executableTarget(
             name: "FuzzQRImage",

@@ -9,8 +9,8 @@
 #   FuzzParsers   Base32 and otpauth:// parsers; Tests/Fuzz/Corpus and the regressions
 #   FuzzImport    Aegis, 2FAS, andOTP, URI lists, Google Authenticator migration URIs; the
 #                 importer samples in ../shared/importer-samples (read there, never copied into git)
-#   FuzzQRImage   PNG and JPEG through libpng, TurboJPEG and zbar; the samples' images and the
-#                 PNGs the QR tests write
+#   FuzzQRImage   PNG and JPEG through libpng, TurboJPEG and zbar; the samples' images
+#   FuzzPhoneNumber  phone numbers through libphonenumber; Tests/Fuzz/Corpus/phone
 # Extra arguments go to libFuzzer. A crashing input is written to Tests/Fuzz/crash-*; replay it with
 # `Tests/Fuzz/.build-fuzz/release/TARGET Tests/Fuzz/crash-…`, then keep it in Tests/Fuzz/Regressions.
 set -euo pipefail
@@ -22,7 +22,8 @@ case $target in
     FuzzParsers) seeds=(Corpus/* Regressions/*); options=(-dict=otpauth.dict -max_len=512) ;;
     FuzzImport) seeds=("$samples"/{aegis,2fas,andotp,uri-list,google-migration}/*); options=(-max_len=65536) ;;
     FuzzQRImage) seeds=("$samples"/qr-image/*); options=(-max_len=1048576 -rss_limit_mb=4096) ;;
-    *) echo "run.sh: no fuzz target $target: give FuzzParsers, FuzzImport or FuzzQRImage" >&2; exit 64 ;;
+    FuzzPhoneNumber) seeds=(Corpus/phone/*); options=(-max_len=256) ;;
+    *) echo "run.sh: no fuzz target $target: give FuzzParsers, FuzzImport, FuzzQRImage or FuzzPhoneNumber" >&2; exit 64 ;;
 esac
 # --sanitize=fuzzer links libFuzzer (its main) but instruments only this package's own targets;
 # -Xswiftc adds coverage instrumentation to OTPKit's modules too, which is what guides the fuzzer.
