@@ -14,28 +14,13 @@ extension QRScanner {
     }
 
     private static func contents(ofFile path: String) throws(QRScanError) -> [UInt8] {
-        let file: POSIXFile
         do {
-            file = try POSIXFile.openForReading(path)
+            return try POSIXFile.contents(ofFile: path, atMost: maximumByteCount)
         } catch {
-            throw .unreadableFile(path: path, reason: error.description)
-        }
-        defer { try? file.close() }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let read = chunk.withUnsafeMutableBytes { buffer in
-                Result { () throws(POSIXFile.Failure) in try file.read(into: buffer) }
+            switch error {
+            case .unreadable(let failure): throw .unreadableFile(path: path, reason: failure.description)
+            case .tooLarge: throw .fileTooLarge(byteCount: maximumByteCount + 1)
             }
-            let count: Int
-            switch read {
-            case .success(let byteCount): count = byteCount
-            case .failure(let failure): throw .unreadableFile(path: path, reason: failure.description)
-            }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[..<count])
-            // Checked while reading, so that a huge file or an endless stream is not read whole first.
-            guard bytes.count <= maximumByteCount else { throw .fileTooLarge(byteCount: bytes.count) }
         }
     }
 }

@@ -3,6 +3,7 @@ internal import Foundation
 internal import OTPAuthentication
 internal import OTPAuthenticationDatabase
 internal import OTPCommandSupport
+internal import OTPCore
 
 extension EnrollmentTool.Account {
     /// `totp account import FILE`: the accounts of a `firebase auth:export` file, JSON or CSV, with
@@ -101,25 +102,20 @@ extension EnrollmentTool.Account {
             summary.refused += refused.map { (positions[$0.index] + 1, records[positions[$0.index]].localId, $0.message) }
         }
 
-        /// The file's bytes, or standard input's.
+        /// The file's bytes, or standard input's, refused past ``maximumFileBytes`` before they are
+        /// read whole.
         static func read(_ file: String) throws(CommandFailure) -> [UInt8] {
             let source = file == "-" ? "standard input" : file
-            let data: Data
             do {
-                if file == "-" {
-                    data = try FileHandle.standardInput.read(upToCount: maximumFileBytes + 1) ?? Data()
-                } else {
-                    let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
-                    guard size <= maximumFileBytes else { throw CommandFailure.dataError("\(file) is larger than 1 GiB: split it") }
-                    data = try Data(contentsOf: URL(fileURLWithPath: file))
-                }
-            } catch let error as CommandFailure {
-                throw error
+                return file == "-"
+                    ? try POSIXFile.standardInput.contents(atMost: maximumFileBytes)
+                    : try POSIXFile.contents(ofFile: file, atMost: maximumFileBytes)
             } catch {
-                throw .noInput("cannot read \(source): \((error as NSError).localizedDescription)")
+                switch error {
+                case .unreadable(let failure): throw .noInput("cannot read \(source): \(failure)")
+                case .tooLarge: throw .dataError("\(source) is larger than 1 GiB: split it")
+                }
             }
-            guard data.count <= maximumFileBytes else { throw .dataError("\(source) is larger than 1 GiB: split it") }
-            return Array(data)
         }
 
         /// The users of `bytes` in `format`.

@@ -1,5 +1,6 @@
 internal import Foundation
 internal import OTPCommandSupport
+internal import OTPCore
 internal import OTPImport
 internal import OTPQRScan
 internal import OTPURI
@@ -48,6 +49,23 @@ struct ImportRun {
         StandardStreams.writeOutput(text)
     }
 
+    /// The most bytes a file to import may have: an export of thousands of accounts is well under
+    /// a megabyte, and a phone's screenshot of its QR codes a few; beyond, it is not an export.
+    static let maximumFileBytes = QRScanner.maximumByteCount
+
+    /// The bytes of `file`, read up to ``maximumFileBytes`` and refused beyond (a device, an
+    /// endless stream, the wrong file) before it is read whole.
+    static func contents(of file: String) throws(CommandFailure) -> [UInt8] {
+        do {
+            return try POSIXFile.contents(ofFile: file, atMost: maximumFileBytes)
+        } catch {
+            switch error {
+            case .unreadable(let failure): throw .noInput("cannot read \(file): \(failure)")
+            case .tooLarge(let limit): throw .dataError("\(file) is larger than \(limit >> 20) MiB, which no export is: give the export file")
+            }
+        }
+    }
+
     /// Every file, read and decrypted; QR codes of Google Authenticator batches are gathered
     /// across images, so a batch spread over several screenshots is reassembled.
     func read() throws(CommandFailure) -> Reading {
@@ -56,12 +74,7 @@ struct ImportRun {
         var migrationSources: [String] = []
         var password: VaultPassphrase?
         for file in files {
-            let data: Data
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: file))
-            } catch {
-                throw .noInput("cannot read \(file): \((error as NSError).localizedDescription)")
-            }
+            let data = Data(try Self.contents(of: file))
             if source == .qr || (source == nil && Self.isImage(data)) {
                 let codes: [[UInt8]]
                 do {

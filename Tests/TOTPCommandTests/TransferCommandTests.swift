@@ -52,6 +52,24 @@ struct TransferCommandTests {
         #expect(vault.vaultBytes == nil)
     }
 
+    @Test("an endless stream or a missing file is one line on standard error, exit 65 or 66, no vault")
+    func boundedFiles() async throws {
+        let vault = try VaultFixture()
+        defer { vault.remove() }
+        for (file, status, says) in [
+            ("/dev/zero", Int32(65), "/dev/zero is larger than 64 MiB, which no export is: give the export file"),
+            (vault.directory.file("missing.json"), 66, "cannot read \(vault.directory.file("missing.json")): No such file or directory"),
+        ] {
+            for command in [["import", file], ["add", "--qr", file]] {
+                let run = try await vault.run(command)
+                #expect(run.status == status, "\(command): \(run)")
+                #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains(file), "\(command): \(run.stderr)")
+                if command[0] == "import" { #expect(run.stderr.contains(says), "\(run.stderr)") }
+            }
+        }
+        #expect(vault.vaultBytes == nil)
+    }
+
     @Test("a Google Authenticator QR image imports; images without an OTP code fail and change nothing")
     func qrImages() async throws {
         let vault = try VaultFixture()
