@@ -12,16 +12,16 @@
 #   FuzzQRImage   PNG and JPEG through libpng, TurboJPEG and zbar; the samples' images
 #   FuzzPhoneNumber  phone numbers through libphonenumber; Tests/Fuzz/Corpus/phone
 # Extra arguments go to libFuzzer. A crashing input is written to Tests/Fuzz/crash-*; replay it with
-# `Tests/Fuzz/.build-fuzz/release/TARGET Tests/Fuzz/crash-…`, then keep it in Tests/Fuzz/Regressions.
+# `Tests/Fuzz/.build-fuzz/release/TARGET Tests/Fuzz/crash-…`, then keep it in Tests/Fuzz/Regressions/TARGET.
 set -euo pipefail
 cd "$(dirname "$0")"
 target=FuzzParsers
 if [[ $# -gt 0 && $1 != -* ]]; then target=$1; shift; fi
 samples=../../../shared/importer-samples
 case $target in
-    FuzzParsers) seeds=(Corpus/* Regressions/*); options=(-dict=otpauth.dict -max_len=512) ;;
+    FuzzParsers) seeds=(Corpus/* Regressions/FuzzParsers/*); options=(-dict=otpauth.dict -max_len=512) ;;
     FuzzImport) seeds=("$samples"/{aegis,2fas,andotp,uri-list,google-migration}/*); options=(-max_len=65536) ;;
-    FuzzQRImage) seeds=("$samples"/qr-image/*); options=(-max_len=1048576 -rss_limit_mb=4096) ;;
+    FuzzQRImage) seeds=("$samples"/qr-image/* Regressions/FuzzQRImage/*); options=(-max_len=1048576 -rss_limit_mb=4096) ;;
     FuzzPhoneNumber) seeds=(Corpus/phone/*); options=(-max_len=256) ;;
     *) echo "run.sh: no fuzz target $target: give FuzzParsers, FuzzImport, FuzzQRImage or FuzzPhoneNumber" >&2; exit 64 ;;
 esac

@@ -21,7 +21,7 @@ struct FixtureTests {
 
     @Test("a directory of fixtures lists its files, sorted")
     func directories() throws {
-        let names = try Fixture.fileNames(in: "Tests/Fuzz/Regressions")
+        let names = try Fixture.fileNames(in: "Tests/Fuzz/Regressions/FuzzParsers")
         #expect(names.contains("parameter-name-case"))
         #expect(names == names.sorted())
         #expect(throws: Fixture.Unreadable.self) { try Fixture.fileNames(in: "Tests/no-such-directory") }

@@ -4,10 +4,10 @@ import OTPTestUtilities
 import OTPURI
 import Testing
 
-/// Inputs the libFuzzer target (Tests/Fuzz) stopped on, replayed through the checks it makes.
+/// Inputs the FuzzParsers libFuzzer target (Tests/Fuzz) stopped on, replayed through the checks it makes.
 @Suite("Fuzzer regressions")
 struct FuzzRegressionTests {
-    static let directory = "Tests/Fuzz/Regressions"
+    static let directory = "Tests/Fuzz/Regressions/FuzzParsers"
 
     @Test("each input parses or fails cleanly, and what parses reads back unchanged", arguments: try Fixture.fileNames(in: directory))
     func replay(_ name: String) throws {
