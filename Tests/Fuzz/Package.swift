@@ -10,10 +10,13 @@ let package = Package(
         .package(name: "OTPKit", path: "../..")
     ],
     targets: [
+        // What every target shares: the check that reports a broken property with its message.
+        .target(name: "FuzzSupport"),
         // Base32 and both otpauth:// parsers.
         .executableTarget(
             name: "FuzzParsers",
             dependencies: [
+                "FuzzSupport",
                 .product(name: "OTPCore", package: "OTPKit"),
                 .product(name: "OTPURI", package: "OTPKit"),
             ],
@@ -23,6 +26,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzImport",
             dependencies: [
+                "FuzzSupport",
                 .product(name: "OTPImport", package: "OTPKit"),
                 .product(name: "OTPURI", package: "OTPKit"),
             ],
@@ -32,7 +36,8 @@ let package = Package(
         .executableTarget(
             name: "FuzzPhoneNumber",
             dependencies: [
-                .product(name: "OTPPhoneNumber", package: "OTPKit")
+                "FuzzSupport",
+                .product(name: "OTPPhoneNumber", package: "OTPKit"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
@@ -40,7 +45,8 @@ let package = Package(
         .executableTarget(
             name: "FuzzQRImage",
             dependencies: [
-                .product(name: "OTPQRScan", package: "OTPKit")
+                "FuzzSupport",
+                .product(name: "OTPQRScan", package: "OTPKit"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

@@ -1,4 +1,5 @@
 import Foundation
+import FuzzSupport
 import OTPImport
 import OTPURI
 
@@ -33,9 +34,4 @@ public func fuzzImport(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         check(!skipped.reason.description.isEmpty, "a skipped entry without a reason")
     }
     return 0
-}
-
-/// `precondition` drops its message in optimized builds; the fuzzer's report needs it.
-private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
-    if !condition { fatalError(message()) }
 }

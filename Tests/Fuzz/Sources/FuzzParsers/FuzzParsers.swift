@@ -1,3 +1,4 @@
+import FuzzSupport
 import OTPCore
 import OTPURI
 
@@ -52,9 +53,4 @@ private func checkURI(_ text: String, mode: OTPAuthURI.ParsingMode) {
         }
     }
     check(formatted.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }, "formatted URI not plain ASCII: \(formatted)")
-}
-
-/// `precondition` drops its message in optimized builds; the fuzzer's report needs it.
-private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
-    if !condition { fatalError(message()) }
 }

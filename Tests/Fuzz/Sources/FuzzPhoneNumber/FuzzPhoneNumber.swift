@@ -1,3 +1,4 @@
+import FuzzSupport
 import OTPPhoneNumber
 
 /// libFuzzer entry point: feeds arbitrary text to phone number parsing (Google's libphonenumber,
@@ -26,9 +27,4 @@ public func fuzzPhoneNumber(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
         check(number.masked.filter(\.isNumber).count <= 4 + 3, "the mask \(number.masked) shows more than the country code and last four digits")
     }
     return 0
-}
-
-/// `precondition` drops its message in optimized builds; the fuzzer's report needs it.
-private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
-    if !condition { fatalError(message()) }
 }

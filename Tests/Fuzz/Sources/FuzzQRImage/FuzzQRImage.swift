@@ -1,3 +1,4 @@
+import FuzzSupport
 import OTPQRScan
 
 /// libFuzzer entry point: feeds arbitrary bytes to the image reader of `totp add --qr` and
@@ -13,9 +14,4 @@ public func fuzzQRImage(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         check(!error.description.isEmpty, "empty error message")
     }
     return 0
-}
-
-/// `precondition` drops its message in optimized builds; the fuzzer's report needs it.
-private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
-    if !condition { fatalError(message()) }
 }
