@@ -65,7 +65,8 @@ import Testing
                     + ["--checks", Self.checks, "--max-examples", examples, "--seed", "20261129", "--generation-deterministic"]
                     + ["--generation-with-security-parameters", "false", "--warnings", "off"]
                     + group.headers.flatMap { ["-H", $0] },
-                environment: environment)
+                // Hypothesis keeps its examples in the working directory: the run's own, not the repository.
+                environment: environment, workingDirectory: server.directory.path)
             let report = run.stdout.split(separator: "\n").suffix(60).joined(separator: "\n")
             #expect(run.status == 0, "Schemathesis found failures in the \(group.name):\n\(report)\n\(run.stderr)")
             #expect(run.stdout.contains(" passed"), "no test case ran: \(report)")
