@@ -20,7 +20,7 @@ if [[ $# -gt 0 && $1 != -* ]]; then target=$1; shift; fi
 samples=../../../shared/importer-samples
 case $target in
     FuzzParsers) seeds=(Corpus/* Regressions/FuzzParsers/*); options=(-dict=otpauth.dict -max_len=512) ;;
-    FuzzImport) seeds=("$samples"/{aegis,2fas,andotp,uri-list,google-migration}/*); options=(-max_len=65536) ;;
+    FuzzImport) seeds=("$samples"/{aegis,2fas,andotp,uri-list,google-migration}/* Regressions/FuzzImport/*); options=(-max_len=65536) ;;
     FuzzQRImage) seeds=("$samples"/qr-image/* Regressions/FuzzQRImage/*); options=(-max_len=1048576 -rss_limit_mb=4096) ;;
     FuzzPhoneNumber) seeds=(Corpus/phone/*); options=(-max_len=256) ;;
     *) echo "run.sh: no fuzz target $target: give FuzzParsers, FuzzImport, FuzzQRImage or FuzzPhoneNumber" >&2; exit 64 ;;

@@ -8,6 +8,11 @@ enum MigrationURICoding {
 
     static let prefix = "otpauth-migration://"
 
+    /// The most codes one export's batch may have. Google Authenticator puts about ten accounts in
+    /// a code, so this is thousands of accounts; beyond, a declared size would have the import list
+    /// (and first count through) that many missing codes.
+    static let maximumBatchSize = 1000
+
     static func payload(from uri: String) throws(MigrationURIError) -> Payload {
         guard let query = query(of: uri) else { throw .notMigrationURI }
         var encoded: Substring?
@@ -30,6 +35,11 @@ enum MigrationURICoding {
             throw .invalidPayload
         }
         guard !payload.otpParameters.isEmpty else { throw .noAccounts }
+        // Size 0 is a single-code export of some versions, read as one code.
+        let size = max(1, Int(payload.batchSize))
+        guard size <= maximumBatchSize, (0..<size).contains(Int(payload.batchIndex)) else {
+            throw .invalidBatch(size: Int(payload.batchSize), index: Int(payload.batchIndex))
+        }
         return payload
     }
 

@@ -16,6 +16,9 @@ public enum MigrationURIError: Error, Hashable, Sendable, CustomStringConvertibl
     case invalidPayload
     /// The payload holds no accounts.
     case noAccounts
+    /// The payload says it is code `index` (from 0) of a batch of `size`, which no export is: a
+    /// size past 1,000 codes or an index outside the batch.
+    case invalidBatch(size: Int, index: Int)
 
     /// A one-line message saying what was wrong and what to do, fit to show a user.
     public var description: String {
@@ -32,6 +35,8 @@ public enum MigrationURIError: Error, Hashable, Sendable, CustomStringConvertibl
             "the data is not a Google Authenticator migration payload: copy or scan the QR code's text again"
         case .noAccounts:
             "the otpauth-migration URI holds no accounts: export the accounts from Google Authenticator again"
+        case .invalidBatch(let size, let index):
+            "the otpauth-migration URI says it is code \(index + 1) of \(size), which no export is: export the accounts from Google Authenticator again"
         }
     }
 }
