@@ -5,7 +5,8 @@
 #   bash Tests/Fuzz/run.sh FuzzImport -runs=10000000
 #   bash Tests/Fuzz/run.sh FuzzQRImage -max_total_time=1800
 #
-# Targets and their seeds (copied into a scratch folder, so the fuzzer's additions stay out of git):
+# Targets and their seeds (copied into .build-fuzz/corpus/TARGET, which keeps what the fuzzer adds
+# for the next run and stays out of git):
 #   FuzzParsers   Base32 and otpauth:// parsers; Tests/Fuzz/Corpus and the regressions
 #   FuzzImport    Aegis, 2FAS, andOTP, URI lists, Google Authenticator migration URIs; the
 #                 importer samples in ../shared/importer-samples (read there, never copied into git)
@@ -28,8 +29,9 @@ esac
 # --sanitize=fuzzer links libFuzzer (its main) but instruments only this package's own targets;
 # -Xswiftc adds coverage instrumentation to OTPKit's modules too, which is what guides the fuzzer.
 swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address --build-path .build-fuzz --product "$target"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# The corpus a run grows is kept for the next run of the target, beside the build (outside git).
+work=.build-fuzz/corpus/$target
+mkdir -p "$work"
 for seed in "${seeds[@]}"; do
     [[ -f $seed && $seed != *.expected.json ]] && cp "$seed" "$work/"
 done
