@@ -58,6 +58,9 @@ public final class TestIdentityProvider: Sendable {
     public let server: LoopbackHTTPServer
     /// The client id tokens are issued for by default.
     public let audience: String
+    /// The time tokens are issued at by default, in Unix seconds: the test's clock, so that a
+    /// token is as old as the server it is checked by thinks, however slowly the test runs.
+    public let clock: @Sendable () -> Double
     private let state: Shared
 
     /// The issuer (`iss`) of the tokens: the server's base URL, as a real provider's is its own.
@@ -84,20 +87,27 @@ public final class TestIdentityProvider: Sendable {
         var override: LoopbackHTTPServer.Reply?
     }
 
-    private init(server: LoopbackHTTPServer, audience: String, state: Shared) {
+    private init(server: LoopbackHTTPServer, audience: String, clock: @escaping @Sendable () -> Double, state: Shared) {
         self.server = server
         self.audience = audience
+        self.clock = clock
         self.state = state
     }
 
-    /// Starts a provider with one new key, its key set served with `cacheControl` (none: no header).
-    public static func start(audience: String = defaultAudience, cacheControl: String? = "public, max-age=3600") async throws -> TestIdentityProvider
-    {
+    /// Starts a provider with one new key, its key set served with `cacheControl` (none: no header),
+    /// issuing tokens at `clock`'s time (the real time by default).
+    public static func start(
+        audience: String = defaultAudience, cacheControl: String? = "public, max-age=3600",
+        clock: @escaping @Sendable () -> Double = TestIdentityProvider.systemTime
+    ) async throws -> TestIdentityProvider {
         let key = try SigningKey.generate()
         let shared = Shared(State(current: key, published: [key], cacheControl: cacheControl))
         let server = try await LoopbackHTTPServer.start { request in Self.reply(to: request, state: shared) }
-        return TestIdentityProvider(server: server, audience: audience, state: shared)
+        return TestIdentityProvider(server: server, audience: audience, clock: clock, state: shared)
     }
+
+    /// The system's time in Unix seconds, the default clock.
+    public static let systemTime: @Sendable () -> Double = { Date().timeIntervalSince1970 }
 
     public func stop() async throws {
         try await server.stop()
@@ -156,7 +166,7 @@ public final class TestIdentityProvider: Sendable {
         includesKeyID: Bool = true,
         omitting: Set<String> = []
     ) async throws -> String {
-        let issued = issuedAt ?? Date().timeIntervalSince1970.rounded(.down)
+        let issued = issuedAt ?? clock().rounded(.down)
         let audiences = [audience ?? self.audience] + additionalAudiences
         var claims: [String: ClaimValue] = [
             "iss": .string(issuer ?? self.issuer),

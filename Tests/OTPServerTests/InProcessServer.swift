@@ -95,8 +95,8 @@ struct InProcessServer: Sendable {
     static func withIdentityProvider(emulator: Bool = true, _ body: @Sendable (InProcessServer, TestIdentityProvider) async throws -> Void)
         async throws
     {
-        let provider = try await TestIdentityProvider.start()
         let clock = ManualAuthClock(TOTP.currentUnixTime())
+        let provider = try await TestIdentityProvider.start(clock: { Double(clock.now()) })
         let settings = try OpenIDProviderSettings(
             providerID: GoogleAuthProvider.id, issuers: [provider.issuer], audiences: [provider.audience], keySource: .url(provider.jwksURL))
         let verifier = OpenIDTokenVerifier(settings: settings, logger: Logger(label: "test"), clock: { Double(clock.now()) })
