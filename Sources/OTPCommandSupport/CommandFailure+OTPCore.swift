@@ -29,3 +29,14 @@ extension CommandFailure {
         }
     }
 }
+
+extension CommandFailure {
+    /// A bounded read of `source` that failed: one it cannot read is `noInput`, one past the
+    /// bound `dataError` saying `tooLarge`.
+    package init(_ error: POSIXFile.ContentsFailure, reading source: String, tooLarge: String) {
+        switch error {
+        case .unreadable(let failure): self = .noInput("cannot read \(source): \(failure)")
+        case .tooLarge: self = .dataError(tooLarge)
+        }
+    }
+}

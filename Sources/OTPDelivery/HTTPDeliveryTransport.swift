@@ -118,7 +118,7 @@ package final class HTTPDeliveryTransport<Failure: DeliveryError>: Sendable {
         do {
             response = try await client.execute(request, timeout: TimeAmount(timeout))
         } catch {
-            return .failure(classify(error, timeout: timeout, senderName: senderName, secrets: secrets, target: target(of: url)))
+            return .failure(classify(error, timeout: timeout, senderName: senderName, secrets: secrets, target: GatewayURL.target(of: url)))
         }
         var collected: [UInt8] = []
         do {
@@ -170,25 +170,6 @@ package final class HTTPDeliveryTransport<Failure: DeliveryError>: Sendable {
         if let error = error as? IOError { return "\(String(cString: strerror(error.errnoCode))) (errno \(error.errnoCode))" }
         return String(describing: error)
     }
-
-    /// `string` as a gateway URL: https, or plain http to this machine's loopback only, where no
-    /// network between could read the codes and credentials sent. `nil` for anything else, which
-    /// the sender refuses as misconfigured.
-    package static func gatewayURL(_ string: String) -> URL? {
-        guard let url = URL(string: string), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else { return nil }
-        return scheme == "https" || (scheme == "http" && LoopbackHost.contains(host: host)) ? url : nil
-    }
-
-    /// What a gateway URL must be, for the refusal of one that is not.
-    package static var gatewayURLRule: String { "an https URL with a host (plain http only to localhost, 127.0.0.1 or [::1])" }
-
-    /// `host:port` of `url`, which names the gateway in an error without its path or query (a
-    /// webhook's query may carry a token).
-    package static func target(of url: String) -> String {
-        guard let parsed = URL(string: url), let host = parsed.host else { return "the gateway" }
-        let port = parsed.port ?? (parsed.scheme?.lowercased() == "https" ? 443 : 80)
-        return "\(host):\(port)"
-    }
 }
 
 extension TimeAmount {
@@ -200,7 +181,7 @@ extension TimeAmount {
 }
 
 extension Duration {
-    /// The duration in seconds, as `Failure.Reason.timedOut` reports it.
+    /// The duration in seconds, as `DeliveryFailure.timedOut` reports it.
     var seconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18

@@ -27,9 +27,8 @@ package struct JSONWebhook<Failure: DeliveryError>: Sendable {
         url: String, headers: [(name: String, value: String)], timeout: Duration, httpClient: HTTPClient?, senderName: String
     ) throws(Failure) {
         func misconfigured(_ detail: String) -> Failure { Failure(.misconfigured(detail), sender: senderName) }
-        guard HTTPDeliveryTransport<Failure>.gatewayURL(url) != nil else {
-            throw misconfigured(
-                "the URL \(url.debugDescription) is not \(HTTPDeliveryTransport<Failure>.gatewayURLRule): the messages hold the codes")
+        guard GatewayURL.parse(url) != nil else {
+            throw misconfigured("the URL \(url.debugDescription) is not \(GatewayURL.rule): the messages hold the codes")
         }
         var fields = HTTPHeaders()
         for (name, value) in headers {

@@ -71,9 +71,9 @@ public final class TwilioSMSSender: SMSSender {
     ) throws(SMSSendError) {
         func misconfigured(_ detail: String) -> SMSSendError { SMSSendError(.misconfigured(detail), sender: "twilio") }
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        guard let url = HTTPDeliveryTransport<SMSSendError>.gatewayURL(base), url.query == nil, url.fragment == nil else {
+        guard let url = GatewayURL.parse(base), url.query == nil, url.fragment == nil else {
             throw misconfigured(
-                "the base URL \(baseURL.debugDescription) is not \(HTTPDeliveryTransport<SMSSendError>.gatewayURLRule) without a query: the requests carry the auth token"
+                "the base URL \(baseURL.debugDescription) is not \(GatewayURL.rule) without a query: the requests carry the auth token"
             )
         }
         // The SID becomes a path segment: anything but letters and digits would change the path.

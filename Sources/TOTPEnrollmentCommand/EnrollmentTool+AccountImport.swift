@@ -111,10 +111,7 @@ extension EnrollmentTool.Account {
                     ? try POSIXFile.standardInput.contents(atMost: maximumFileBytes)
                     : try POSIXFile.contents(ofFile: file, atMost: maximumFileBytes)
             } catch {
-                switch error {
-                case .unreadable(let failure): throw .noInput("cannot read \(source): \(failure)")
-                case .tooLarge: throw .dataError("\(source) is larger than 1 GiB: split it")
-                }
+                throw CommandFailure(error, reading: source, tooLarge: "\(source) is larger than 1 GiB: split it")
             }
         }
 

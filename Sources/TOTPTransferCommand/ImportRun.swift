@@ -59,10 +59,8 @@ struct ImportRun {
         do {
             return try POSIXFile.contents(ofFile: file, atMost: maximumFileBytes)
         } catch {
-            switch error {
-            case .unreadable(let failure): throw .noInput("cannot read \(file): \(failure)")
-            case .tooLarge(let limit): throw .dataError("\(file) is larger than \(limit >> 20) MiB, which no export is: give the export file")
-            }
+            throw CommandFailure(
+                error, reading: file, tooLarge: "\(file) is larger than \(maximumFileBytes >> 20) MiB, which no export is: give the export file")
         }
     }
 

@@ -43,8 +43,7 @@ enum GoogleMigrationImporter {
                 position: item.position,
                 version: Int(payload.version),
                 batchID: payload.batchID,
-                // Absent (0) in a single-code export of some versions.
-                batchSize: max(1, Int(payload.batchSize)),
+                batchSize: MigrationURICoding.batchSize(of: payload),
                 batchIndex: Int(payload.batchIndex),
                 accountCount: payload.otpParameters.count
             )

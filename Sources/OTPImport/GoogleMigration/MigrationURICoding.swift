@@ -13,6 +13,12 @@ enum MigrationURICoding {
     /// (and first count through) that many missing codes.
     static let maximumBatchSize = 1000
 
+    /// How many codes the batch of `payload` has: its `batch_size`, absent (0) in a single-code
+    /// export of some versions.
+    static func batchSize(of payload: Payload) -> Int {
+        max(1, Int(payload.batchSize))
+    }
+
     static func payload(from uri: String) throws(MigrationURIError) -> Payload {
         guard let query = query(of: uri) else { throw .notMigrationURI }
         var encoded: Substring?
@@ -35,8 +41,7 @@ enum MigrationURICoding {
             throw .invalidPayload
         }
         guard !payload.otpParameters.isEmpty else { throw .noAccounts }
-        // Size 0 is a single-code export of some versions, read as one code.
-        let size = max(1, Int(payload.batchSize))
+        let size = batchSize(of: payload)
         guard size <= maximumBatchSize, (0..<size).contains(Int(payload.batchIndex)) else {
             throw .invalidBatch(size: Int(payload.batchSize), index: Int(payload.batchIndex))
         }
