@@ -30,7 +30,9 @@ package enum Redaction {
         }
         // A program may quote only the code ("code 123456 not sent"): no digit-bearing word of the
         // message survives, whatever else surrounds it.
-        let words = secrets.flatMap { $0.split(whereSeparator: { $0.isWhitespace || $0.isPunctuation && $0 != "-" }) }
+        // Words end at anything but letters, digits, `-` and `_` (base64url's alphabet), so that a
+        // code glued to its name in a link's query (`oobCode=734906`) is a word of its own.
+        let words = secrets.flatMap { $0.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) }
         for word in Set(words).sorted(by: { $0.count > $1.count }) where word.contains(where: \.isNumber) && word.count >= 3 {
             redacted = redacted.replacing(word, with: "[message]")
         }

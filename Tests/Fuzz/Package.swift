@@ -7,7 +7,13 @@ import PackageDescription
 let package = Package(
     name: "OTPKitFuzz",
     dependencies: [
-        .package(name: "OTPKit", path: "../..")
+        .package(name: "OTPKit", path: "../.."),
+        // Already in OTPKit's graph; named for the router FuzzIdentityToolkit drives the routes
+        // through, and the loopback gateway of FuzzGatewayAnswers.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],
     targets: [
         // What every target shares: the check that reports a broken property with its message.
@@ -47,6 +53,48 @@ let package = Package(
             dependencies: [
                 "FuzzSupport",
                 .product(name: "OTPQRScan", package: "OTPKit"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        // One request through otpkit-server's routes in process: every REST body type, and the ID
+        // tokens, refresh tokens, pending credentials and action codes the server issues and reads.
+        .executableTarget(
+            name: "FuzzIdentityToolkit",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "OTPServer", package: "OTPKit"),
+                .product(name: "OTPAuthentication", package: "OTPKit"),
+                .product(name: "OTPSealing", package: "OTPKit"),
+                .product(name: "OTPCore", package: "OTPKit"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        // A provider's key set and an ID token through OTPFederation's verifier.
+        .executableTarget(
+            name: "FuzzIdentityTokens",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "OTPFederation", package: "OTPKit"),
+                .product(name: "OTPAuthentication", package: "OTPKit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        // An SMS or mail gateway's raw answer, read by the Twilio and webhook senders.
+        .executableTarget(
+            name: "FuzzGatewayAnswers",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "OTPSMS", package: "OTPKit"),
+                .product(name: "OTPMail", package: "OTPKit"),
+                .product(name: "OTPAuthentication", package: "OTPKit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
