@@ -102,14 +102,17 @@ class Recorder:
         self.duplicate_accepts = 0
         self.events = []  # (time, text)
         self.counts = {}
+        self.examples = {}  # a refused operation and status -> the first error message
 
     def request(self, end, seconds, outcome):
         with self.lock:
             self.requests.append((end, seconds, outcome))
 
-    def count(self, name):
+    def count(self, name, answer=None):
         with self.lock:
             self.counts[name] = self.counts.get(name, 0) + 1
+            if answer is not None and name not in self.examples:
+                self.examples[name] = message(answer)[:160]
 
     def event(self, text):
         with self.lock:
@@ -207,17 +210,17 @@ class Worker(threading.Thread):
             with self.recorder.lock:
                 self.recorder.acknowledged[answer["localId"]] = email
             self.plain.append((email, password, answer["refreshToken"], answer["idToken"], answer["localId"]))
-        self.recorder.count(f"sign-up {status}")
+        self.recorder.count(f"sign-up {status}", answer if status != 200 else None)
 
     def sign_in(self):
         email, password, *_ = random.choice(self.plain)
         status, answer = self.client.v1("signInWithPassword", {"email": email, "password": password, "returnSecureToken": True})
-        self.recorder.count(f"sign-in {status}")
+        self.recorder.count(f"sign-in {status}", answer if status != 200 else None)
 
     def refresh(self):
         refresh = random.choice(self.plain)[2]
-        status, _ = self.client.post(f"/securetoken.googleapis.com/v1/token?key={API_KEY}", {"grant_type": "refresh_token", "refresh_token": refresh})
-        self.recorder.count(f"refresh {status}")
+        status, answer = self.client.post(f"/securetoken.googleapis.com/v1/token?key={API_KEY}", {"grant_type": "refresh_token", "refresh_token": refresh})
+        self.recorder.count(f"refresh {status}", answer if status != 200 else None)
 
     def enroll(self):
         email, password, refresh, id_token, uid = self.plain.pop(random.randrange(len(self.plain)))
@@ -226,18 +229,18 @@ class Worker(threading.Thread):
             f"/identitytoolkit.googleapis.com/v1/projects/{PROJECT}/accounts:update", {"localId": uid, "emailVerified": True},
             headers={"Authorization": "Bearer " + ADMIN_TOKEN})
         if status != 200:
-            self.recorder.count(f"verify-email {status}")
+            self.recorder.count(f"verify-email {status}", _)
             return
         status, start = self.client.v2("mfaEnrollment:start", {"idToken": id_token, "totpEnrollmentInfo": {}})
         if status != 200:
-            self.recorder.count(f"enroll-start {status}")
+            self.recorder.count(f"enroll-start {status}", start)
             return
         info = start["totpSessionInfo"]
         now = time.time()
         status, done = self.client.v2(
             "mfaEnrollment:finalize",
             {"idToken": id_token, "totpVerificationInfo": {"sessionInfo": info["sessionInfo"], "verificationCode": totp(info["sharedSecretKey"], now)}})
-        self.recorder.count(f"enroll {status}")
+        self.recorder.count(f"enroll {status}", done if status != 200 else None)
         if status == 200:
             status, lookup = self.client.v1("lookup", {"idToken": done["idToken"]})
             if status == 200:
@@ -256,7 +259,7 @@ class Worker(threading.Thread):
         email, password, key, enrollment, _ = factor
         status, first = self.client.v1("signInWithPassword", {"email": email, "password": password, "returnSecureToken": True})
         if status != 200 or "mfaPendingCredential" not in first:
-            self.recorder.count(f"mfa-first {status}")
+            self.recorder.count(f"mfa-first {status}", first)
             return
         pending = first["mfaPendingCredential"]
         code = totp(key, now)
@@ -270,8 +273,8 @@ class Worker(threading.Thread):
         if random.random() < 0.2:
             self.race(email, password, enrollment, code, step)
             return
-        status, _ = self.client.v2("mfaSignIn:finalize", {"mfaPendingCredential": pending, "mfaEnrollmentId": enrollment, "totpVerificationInfo": {"verificationCode": code}})
-        self.recorder.count(f"mfa {status}")
+        status, answer = self.client.v2("mfaSignIn:finalize", {"mfaPendingCredential": pending, "mfaEnrollmentId": enrollment, "totpVerificationInfo": {"verificationCode": code}})
+        self.recorder.count(f"mfa {status}", answer if status != 200 else None)
         if status != 200:
             return
         self.recorder.code_accepted(enrollment, step)
@@ -479,6 +482,14 @@ def main():
         failed = sum(entry["failed"] for entry in timeline[first:first + 15])
         recoveries.append((name, first, recovered, worst, failed))
 
+    with open(os.path.join(directory, "survivor.jsonl"), "w") as out:
+        for t, rss, descriptors in samples:
+            out.write(json.dumps({"second": round(t, 1), "rss_mib": round(rss / 1024, 1), "descriptors": descriptors}) + "\n")
+
+    def at_fraction(fraction):
+        later = [sample for sample in samples if sample[0] >= duration * fraction]
+        return later[0] if later else samples[-1]
+
     half = [sample for sample in samples if sample[0] >= duration / 2]
     rss_slope = slope([(t, rss / 1024) for t, rss, _ in half]) * 60
     fd_slope = slope([(t, fds) for t, _, fds in half]) * 60
@@ -490,11 +501,12 @@ def main():
         "duplicate_accepts": recorder.duplicate_accepts, "baseline_p99_ms": round(baseline * 1000, 1),
         "faults": [{"fault": name, "at_s": at_second, "recovered_after_s": recovered, "worst_p99_ms_15s": worst, "failed_requests_15s": failed}
                    for name, at_second, recovered, worst, failed in recoveries],
-        "survivor_rss_mib": {"first": round(samples[0][1] / 1024, 1) if samples else None, "last": round(samples[-1][1] / 1024, 1) if samples else None,
+        "survivor_rss_mib": {"at_quarters": [round(at_fraction(f)[1] / 1024, 1) for f in (0, 0.25, 0.5, 0.75, 1.0)],
                               "slope_second_half_mib_per_min": round(rss_slope, 3)},
-        "survivor_descriptors": {"first": samples[0][2] if samples else None, "last": samples[-1][2] if samples else None,
+        "survivor_descriptors": {"at_quarters": [at_fraction(f)[2] for f in (0, 0.25, 0.5, 0.75, 1.0)],
                                  "slope_second_half_per_min": round(fd_slope, 3)},
         "counts": dict(sorted(recorder.counts.items())),
+        "refusals": dict(sorted(recorder.examples.items())),
     }
     with open(os.path.join(directory, "report.json"), "w") as out:
         json.dump(report, out, indent=2)

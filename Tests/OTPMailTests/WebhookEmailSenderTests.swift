@@ -68,7 +68,8 @@ struct WebhookEmailSenderTests {
         message.link = "https://example.com/?oobCode=734906"
         message.body = "Open \(message.link)"
         let server = try await LoopbackHTTPServer.start(
-            replying: .init(status: .badRequest, body: #"{"error":"bad link https://example.com/?o,obCode=734906"}"#, contentType: "application/json"))
+            replying: .init(status: .badRequest, body: #"{"error":"bad link https://example.com/?o,obCode=734906"}"#, contentType: "application/json")
+        )
         let sender = try Self.sender(server.baseURL)
         let error = await #expect(throws: EmailSendError.self) { try await sender.send(message) }
         try await sender.shutdown()
