@@ -22,9 +22,11 @@ package enum Redaction {
 
     /// `detail` from a gateway's answer or a program's standard error, made safe to show: each of
     /// `secrets` (the message, a link) and each word of them holding a digit (a code) replaced by
-    /// `[message]`, control characters dropped, and at most `limit` characters kept.
+    /// `[message]`, control and format characters dropped, and at most `limit` characters kept.
     package static func detail(_ detail: String, without secrets: [String], limit: Int = 200) -> String {
-        var redacted = detail
+        // Control characters go first: dropped after the secrets, they could join a code split by
+        // them (`7349\u{0}06`) back together in what is shown.
+        var redacted = String(detail.unicodeScalars.filter { !$0.properties.generalCategory.isControl }.map(Character.init))
         for secret in secrets.sorted(by: { $0.count > $1.count }) where !secret.isEmpty {
             redacted = redacted.replacing(secret, with: "[message]")
         }
@@ -36,8 +38,7 @@ package enum Redaction {
         for word in Set(words).sorted(by: { $0.count > $1.count }) where word.contains(where: \.isNumber) && word.count >= 3 {
             redacted = redacted.replacing(word, with: "[message]")
         }
-        let printable = String(redacted.unicodeScalars.filter { !$0.properties.generalCategory.isControl }.map(Character.init))
-        let trimmed = printable.trimmingWhitespace()
+        let trimmed = redacted.trimmingWhitespace()
         return trimmed.count > limit ? String(trimmed.prefix(limit)) + "…" : trimmed
     }
 
