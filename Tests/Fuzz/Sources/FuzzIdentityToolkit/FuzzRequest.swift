@@ -30,7 +30,7 @@ struct FuzzRequest {
             if byte > 0x20, byte < 0x7F, byte != UInt8(ascii: "#") {
                 path.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
-                path += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+                path += String(format: "%%%02X", byte)
             }
         }
         return path
@@ -54,11 +54,5 @@ struct FuzzRequest {
         let error = json?["error"] as? [String: Any]
         check(error?["code"] as? Int == status, "\(method) \(path) answered \(status) without Google's error JSON: \(text)")
         check((error?["message"] as? String)?.isEmpty == false, "\(method) \(path) answered \(status) without a message: \(text)")
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
     }
 }
