@@ -42,7 +42,7 @@ let package = Package(
         // PostgreSQL for several servers sharing one store: postgres-nio's own connection pool
         // (PostgresClient) and bound statements; no ORM between the store and its SQL.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-        // Already in the graph through postgres-nio and async-http-client; named for the Postgres store's TLS configuration.
+        // Already in the graph through postgres-nio; named for the Postgres store's TLS configuration.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // Already in the graph through jwt-kit; base64url for the server's tokens without Foundation's
@@ -52,11 +52,12 @@ let package = Package(
         // Runs child processes with both output pipes drained concurrently and their process group
         // killed on a timeout: the tests' ProcessRunner and OTPSMS's command sender.
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
-        // OTPSMS's HTTP senders. It pulls in swift-nio-ssl, -http2, -extras and -transport-services,
-        // which only OTPSMS and its tests build.
+        // The tests' HTTP client of the server's processes (and HummingbirdTesting's). Not a library
+        // dependency: its state machine traps on an answer with a status below 100, so OTPKit's
+        // own outbound exchanges go through libcurl (OTPOutbound).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        // Already in the graph through sqlite-nio and async-http-client; named for OTPSMS's error
-        // classification and the loopback HTTP server of its tests.
+        // Already in the graph through sqlite-nio; named for OTPOutbound's threads, the SQLite
+        // store's and the loopback HTTP server of the tests.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // Google Authenticator's migration payloads (OTPImport): a real protobuf runtime rather than a
         // hand-written varint reader. Its code generator is not a build dependency (the generated code is committed).
@@ -103,9 +104,10 @@ let package = Package(
         // through Swift's C++ interoperability: they pull in protobuf and Abseil templates, and the
         // interoperability mode would then be one more way the module builds unlike every other.
         .target(name: "CPhoneNumber", linkerSettings: [.linkedLibrary("phonenumber")]),
-        // libcurl's SMTP support behind OTPMail; a C target rather than a system library, for the
-        // shim that sets libcurl's options (curl_easy_setopt is variadic, which Swift cannot call).
-        .target(name: "CCurlSMTP", linkerSettings: [.linkedLibrary("curl")]),
+        // libcurl, for what OTPKit sends out: HTTP exchanges (OTPOutbound) and SMTP submissions
+        // (OTPMail). A C target rather than a system library, for the shims that set libcurl's
+        // options (curl_easy_setopt is variadic, which Swift cannot call).
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
 
         // Libraries, bottom up (ARCHITECTURE.md).
         .target(name: "OTPCore", dependencies: ["CCryptoOpenSSL", "CSHALanes"]),
@@ -162,17 +164,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // One outbound HTTP exchange through libcurl, on threads of its own: what the gateway
+        // senders post and how a provider's key set is fetched. No product: OTPDelivery and
+        // OTPFederation are its users.
+        .target(name: "OTPOutbound", dependencies: ["CCurl", .product(name: "NIOPosix", package: "swift-nio")]),
         // What the SMS and mail senders share, beside their own protocols: running the operator's
-        // program (swift-subprocess), posting to a webhook (async-http-client), and keeping messages
+        // program (swift-subprocess), posting to a webhook (OTPOutbound), and keeping messages
         // and recipients out of errors and logs. No product: OTPSMS and OTPMail are its users.
         .target(
             name: "OTPDelivery",
             dependencies: [
-                "OTPAuthentication", "OTPCore",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                "OTPAuthentication", "OTPCore", "OTPOutbound",
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]
         ),
@@ -181,34 +183,27 @@ let package = Package(
         .target(
             name: "OTPMail",
             dependencies: [
-                "OTPAuthentication", "OTPDelivery", "CCurlSMTP",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "OTPAuthentication", "OTPDelivery", "OTPOutbound", "CCurl",
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // SMS delivery for phone second factors: Twilio-compatible and webhook senders on
-        // async-http-client, a command sender (a GSM modem's spooler), a log sender for development.
+        // SMS delivery for phone second factors: Twilio-compatible and webhook senders through
+        // OTPOutbound, a command sender (a GSM modem's spooler), a log sender for development.
         .target(
             name: "OTPSMS",
             dependencies: [
-                "OTPAuthentication", "OTPDelivery",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                "OTPAuthentication", "OTPDelivery", "OTPOutbound",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // ID tokens of federated identity providers (Google, any OpenID Connect provider) checked
-        // against their published keys (JWKS) with jwt-kit; the keys fetched with async-http-client.
+        // against their published keys (JWKS) with jwt-kit; the keys fetched through OTPOutbound.
         .target(
             name: "OTPFederation",
             dependencies: [
-                "OTPAuthentication", "OTPCore",
+                "OTPAuthentication", "OTPCore", "OTPOutbound",
                 .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -263,7 +258,7 @@ let package = Package(
             ]
         ),
         // `totp enroll/signin/reseal/factors` run this executable: it links Foundation, NIO, SQLite,
-        // PostgreSQL and (for the SMS senders of phone factors) AsyncHTTPClient, which would slow every
+        // PostgreSQL and (for the SMS senders of phone factors) libcurl, which would slow every
         // `totp code` start.
         .executableTarget(
             name: "TOTPEnrollmentCommand",
@@ -387,10 +382,16 @@ let package = Package(
         ),
         .testTarget(name: "OTPMailTests", dependencies: ["OTPMail", "OTPAuthentication", "OTPTestUtilities", "OTPLoopbackHTTP"]),
         .testTarget(
+            name: "OTPOutboundTests",
+            dependencies: [
+                "OTPOutbound", "OTPSMS", "OTPMail", "OTPAuthentication", "OTPTestUtilities", "OTPLoopbackHTTP",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
             name: "OTPSMSTests",
             dependencies: [
                 "OTPSMS", "OTPDelivery", "OTPAuthentication", "OTPTestUtilities", "OTPLoopbackHTTP",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -404,7 +405,6 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .testTarget(

@@ -1,5 +1,3 @@
-package import AsyncHTTPClient
-import NIOHTTP1
 package import OTPAuthentication
 
 #if canImport(FoundationEssentials)
@@ -18,40 +16,40 @@ package struct JSONWebhook<Failure: DeliveryError>: Sendable {
     /// How long one message may take, connection and answer together.
     package let timeout: Duration
 
-    private let headers: HTTPHeaders
+    private let headers: [(name: String, value: String)]
     private let transport: HTTPDeliveryTransport<Failure>
 
     /// - Throws: `Failure` (misconfigured) for a URL that is not https with a host (or http to
     ///   loopback), a malformed header, or a timeout that is not positive.
     package init(
-        url: String, headers: [(name: String, value: String)], timeout: Duration, httpClient: HTTPClient?, senderName: String
+        url: String, headers: [(name: String, value: String)], timeout: Duration, senderName: String
     ) throws(Failure) {
         func misconfigured(_ detail: String) -> Failure { Failure(.misconfigured(detail), sender: senderName) }
         guard GatewayURL.parse(url) != nil else {
             throw misconfigured("the URL \(url.debugDescription) is not \(GatewayURL.rule): the messages hold the codes")
         }
-        var fields = HTTPHeaders()
+        var fields: [(name: String, value: String)] = []
         for (name, value) in headers {
             // A line break in a value would let it forge more headers. Scalars, not Characters:
             // "\r\n" is one Character, equal to neither "\r" nor "\n".
             guard !name.isEmpty, name.unicodeScalars.allSatisfy(Self.isTokenScalar),
                 !value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" })
             else { throw misconfigured("the header \(name.debugDescription) has a malformed name or value") }
-            fields.add(name: name, value: value)
+            if name.lowercased() != "content-type" { fields.append((name, value)) }
         }
-        fields.replaceOrAdd(name: "Content-Type", value: "application/json")
+        fields.append(("Content-Type", "application/json"))
         guard timeout > .zero else { throw misconfigured("the timeout must be positive") }
         self.url = url
         self.timeout = timeout
         self.headers = fields
-        self.transport = HTTPDeliveryTransport(client: httpClient, timeout: timeout, senderName: senderName)
+        self.transport = HTTPDeliveryTransport(timeout: timeout, senderName: senderName)
     }
 
     /// POSTs `message` as JSON and returns the status of the webhook's 2xx answer.
     ///
     /// - Parameter secrets: What no error may quote: the message's text, its code, its link.
     /// - Throws: `Failure` rejected for any other status, timed out or unreachable.
-    package func post(_ message: some Encodable, secrets: [String]) async throws(Failure) -> UInt {
+    package func post(_ message: some Encodable, secrets: [String]) async throws(Failure) -> Int {
         let body: [UInt8]
         do {
             body = Array(try JSONEncoder().encode(message))
@@ -65,11 +63,6 @@ package struct JSONWebhook<Failure: DeliveryError>: Sendable {
             throw Failure(.rejected("HTTP \(answer.status)" + (detail.isEmpty ? "" : ": \(detail)")), sender: transport.senderName)
         }
         return answer.status
-    }
-
-    /// Shuts down the HTTP client the webhook created; does nothing for an injected client.
-    package func shutdown() async throws {
-        try await transport.shutdown()
     }
 
     /// A header name's characters (RFC 9110's token).

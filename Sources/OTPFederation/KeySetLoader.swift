@@ -1,9 +1,6 @@
-import AsyncHTTPClient
 import Glibc
-import NIOCore
-import NIOHTTP1
-import NIOPosix
 import OTPAuthentication
+import OTPOutbound
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -47,7 +44,6 @@ struct KeySetLoader: Sendable {
     static let maximumLifetime: Double = 86_400
 
     let source: JWKSSource
-    let client: HTTPClient?
     let timeout: Duration
 
     /// The source as messages name it: a URL without its query, or the file's path.
@@ -62,8 +58,7 @@ struct KeySetLoader: Sendable {
     func load(now: Double) async -> Result<Loaded, IdentityTokenError> {
         switch source {
         case .url(let url):
-            guard let client else { return .failure(.keysUnavailable("no HTTP client to fetch \(shownSource) with")) }
-            return await fetch(url, client: client, now: now)
+            return await fetch(url, now: now)
         case .file(let path):
             return Self.read(path)
         }
@@ -80,58 +75,29 @@ struct KeySetLoader: Sendable {
 
     // MARK: - HTTP
 
-    private enum Race: Sendable {
-        case exchange(Result<Loaded, IdentityTokenError>)
-        case timerFired
-        case timerCancelled
-    }
-
-    /// AHC's deadline ends at the response head; the race bounds the body too, so that a server
-    /// trickling its answer cannot hold every sign-in waiting on the shared fetch.
-    private func fetch(_ url: String, client: HTTPClient, now: Double) async -> Result<Loaded, IdentityTokenError> {
+    /// One GET, bounded as a whole (head and body) by the timeout, so that a server trickling its
+    /// answer cannot hold every sign-in waiting on the shared fetch.
+    private func fetch(_ url: String, now: Double) async -> Result<Loaded, IdentityTokenError> {
         let shown = shownSource
-        let timeout = timeout
-        return await withTaskGroup(of: Race.self) { group in
-            group.addTask { .exchange(await Self.exchange(url, shown: shown, client: client, timeout: timeout, now: now)) }
-            group.addTask {
-                do { try await Task.sleep(for: timeout) } catch { return .timerCancelled }
-                return .timerFired
-            }
-            let first = await group.next()!
-            group.cancelAll()
-            if case .exchange(let result) = first { return result }
-            return .failure(.keysUnavailable("\(shown) did not answer within \(Self.format(timeout.seconds)) s"))
+        let exchange = HTTPExchange(.get, url, headers: [("Accept", "application/json")], timeout: timeout, bodyLimit: KeySet.sizeLimit)
+        let answer: HTTPAnswer
+        switch await exchange.perform() {
+        case .success(let value): answer = value
+        case .failure(let failure): return .failure(.keysUnavailable("\(shown) could not be fetched: \(describe(failure))"))
         }
-    }
-
-    private static func exchange(
-        _ url: String, shown: String, client: HTTPClient, timeout: Duration, now: Double
-    ) async -> Result<Loaded, IdentityTokenError> {
-        var request = HTTPClientRequest(url: url)
-        request.method = .GET
-        request.headers.add(name: "Accept", value: "application/json")
-        let response: HTTPClientResponse
-        do {
-            let (seconds, attoseconds) = timeout.components
-            response = try await client.execute(request, timeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
-        } catch {
-            return .failure(.keysUnavailable("\(shown) could not be fetched: \(describe(error, timeout: timeout))"))
-        }
-        guard response.status == .ok else {
+        guard answer.status == 200 else {
             // The body is not shown: an error page may echo the request, query string and all.
-            return .failure(.keysUnavailable("\(shown) answered HTTP \(response.status.code) instead of 200 with the key set"))
+            return .failure(.keysUnavailable("\(shown) answered HTTP \(answer.status) instead of 200 with the key set"))
         }
-        let body: ByteBuffer
-        do {
-            body = try await response.body.collect(upTo: KeySet.sizeLimit)
-        } catch is NIOTooManyBytesError {
+        switch answer.ending {
+        case .complete: break
+        case .overLimit:
             return .failure(.keysUnavailable("\(shown) answered more than \(KeySet.sizeLimit / 1024) KiB, more than any key set"))
-        } catch {
-            return .failure(.keysUnavailable("\(shown) broke off its answer: \(describe(error, timeout: timeout))"))
+        case .brokenOff(let failure):
+            return .failure(.keysUnavailable("\(shown) broke off its answer: \(describe(failure))"))
         }
-        let lifetime = Self.lifetime(
-            cacheControl: response.headers[canonicalForm: "Cache-Control"].map(String.init), age: response.headers.first(name: "Age"))
-        return .success(Loaded(document: Array(body.readableBytesView), freshness: .until(now + lifetime)))
+        let lifetime = Self.lifetime(cacheControl: answer.values(of: "Cache-Control"), age: answer.values(of: "Age").first)
+        return .success(Loaded(document: answer.body, freshness: .until(now + lifetime)))
     }
 
     /// How long a response may be kept, from its `Cache-Control` values and `Age` (RFC 9111
@@ -162,26 +128,13 @@ struct KeySetLoader: Sendable {
         String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 
-    /// A failed exchange in a few words: NIO's and AHC's descriptions name hosts, ports and error
-    /// numbers, never a query string or a body.
-    private static func describe(_ error: any Error, timeout: Duration) -> String {
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .deadlineExceeded, .readTimeout, .connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout, .cancelled:
-                return "no answer within \(format(timeout.seconds)) s"
-            case .remoteConnectionClosed:
-                return "the connection closed without an answer"
-            default:
-                return String(describing: error)
-            }
+    /// A failed exchange in a few words: libcurl's descriptions name hosts, ports and system
+    /// errors, never a query string or a body.
+    private func describe(_ failure: HTTPExchangeFailure) -> String {
+        switch failure {
+        case .timedOut, .cancelled: "no answer within \(Self.format(timeout.seconds)) s"
+        case .noConnection(let detail), .brokenOff(let detail): detail
         }
-        if error is CancellationError { return "no answer within \(format(timeout.seconds)) s" }
-        if let error = error as? IOError { return "\(String(cString: strerror(error.errnoCode))) (errno \(error.errnoCode))" }
-        if let error = error as? NIOConnectionError {
-            let causes = error.connectionErrors.map { describe($0.error, timeout: timeout) }
-            return causes.isEmpty ? "no address to connect to" : Set(causes).sorted().joined(separator: "; ")
-        }
-        return String(describing: type(of: error))
     }
 
     static func format(_ seconds: Double) -> String {

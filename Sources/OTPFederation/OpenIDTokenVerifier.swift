@@ -1,7 +1,5 @@
-public import AsyncHTTPClient
 import JWTKit
 public import Logging
-import NIOCore
 public import OTPAuthentication
 import OTPCore
 import Synchronization
@@ -44,72 +42,26 @@ public final class OpenIDTokenVerifier: IdentityTokenVerifier {
 
     private let cache: KeySetCache
     private let clock: @Sendable () -> Double
-    private let client: HTTPClient?
-    /// Whether the verifier created `client` and so shuts it down; an injected one is the caller's.
-    private let ownsClient: Bool
-    private let isShutDown = Mutex(false)
 
     /// A verifier for one provider.
     ///
+    /// A ``JWKSSource/url(_:)`` key set is fetched through libcurl, one exchange a fetch, redirects
+    /// refused and no proxy from the environment, so there is no client to keep or shut down.
+    ///
     /// - Parameters:
     ///   - settings: What to accept.
-    ///   - httpClient: The client that fetches a ``JWKSSource/url(_:)`` key set. Given none, the
-    ///     verifier creates one that refuses redirects, on the process-wide event loop group, and
-    ///     shuts it down at ``shutdown()`` or when released. A given client is only used.
     ///   - logger: Where key fetches (debug) and their failures (warning) are logged.
     ///   - clock: The current Unix time in seconds, for the token lifetimes and the key cache; the
     ///     system clock unless a test sets the time.
     public init(
         settings: OpenIDProviderSettings,
-        httpClient: HTTPClient? = nil,
         logger: Logger = Logger(label: "OTPFederation"),
         clock: @escaping @Sendable () -> Double = { OpenIDTokenVerifier.systemTime() }
     ) {
         self.settings = settings
         self.clock = clock
-        switch (settings.keySource, httpClient) {
-        case (.url, .some(let client)):
-            self.client = client
-            self.ownsClient = false
-        case (.url, .none):
-            var configuration = HTTPClient.Configuration()
-            // A key set served from elsewhere than the configured URL is not the provider's word.
-            configuration.redirectConfiguration = .disallow
-            let (seconds, attoseconds) = settings.keyFetchTimeout.components
-            configuration.timeout.connect = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-            // Within one fetch's few seconds a refused connection is the answer, not a hiccup to
-            // retry until the deadline while every sign-in waits.
-            configuration.connectionPool.retryConnectionEstablishment = false
-            self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-            self.ownsClient = true
-        case (.file, _):
-            self.client = nil
-            self.ownsClient = false
-        }
-        let loader = KeySetLoader(source: settings.keySource, client: client, timeout: settings.keyFetchTimeout)
+        let loader = KeySetLoader(source: settings.keySource, timeout: settings.keyFetchTimeout)
         self.cache = KeySetCache(loader: loader, allowedAlgorithms: settings.allowedAlgorithms, clock: clock, logger: logger)
-    }
-
-    deinit {
-        // A verifier released without shutdown() must not leave its client running: AHC would
-        // crash a debug build at the client's deinit. Shutting down does not block, and the client
-        // keeps itself alive until it is done.
-        if ownsClient, let client, !isShutDown.withLock({ $0 }) {
-            client.shutdown().whenComplete { _ in }
-        }
-    }
-
-    /// Shuts down the HTTP client the verifier created; does nothing for a given client, a file
-    /// source or a second time. Verifications after it fail with `keysUnavailable` once the keys
-    /// go stale.
-    public func shutdown() async throws {
-        guard ownsClient, let client else { return }
-        let alreadyShutDown = isShutDown.withLock { state in
-            defer { state = true }
-            return state
-        }
-        guard !alreadyShutDown else { return }
-        try await client.shutdown()
     }
 
     /// The system clock's Unix time in seconds: the default clock.

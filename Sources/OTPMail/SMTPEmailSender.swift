@@ -1,16 +1,17 @@
-internal import CCurlSMTP
+internal import CCurl
 internal import Foundation
 public import OTPAuthentication
 internal import NIOPosix
+internal import OTPOutbound
 
 /// Sends the messages of email actions to an SMTP server (a submission port with STARTTLS and
 /// authentication, or `smtps://`), through libcurl's SMTP support.
 ///
 /// No Swift SMTP package is available to OTPKit, and SMTP is not written here by hand: libcurl, a
 /// C library kept by Debian, speaks the protocol (EHLO, STARTTLS, AUTH, MAIL, RCPT, DATA with
-/// its dot-stuffing), and this type sets its options through a small C shim (`CCurlSMTP`; Swift
+/// its dot-stuffing), and this type sets its options through a small C shim (`CCurl`; Swift
 /// cannot call the variadic `curl_easy_setopt`) and writes the message (RFC 5322, UTF-8). Each send
-/// runs on NIO's blocking-work thread pool, bounded by ``timeout``.
+/// runs on the threads outbound exchanges block on, bounded by ``timeout``.
 public struct SMTPEmailSender: EmailSender {
     /// The server: `smtp://host:587` (STARTTLS) or `smtps://host:465`.
     public let url: String
@@ -63,7 +64,7 @@ public struct SMTPEmailSender: EmailSender {
         let milliseconds = Int(timeout.components.seconds * 1_000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         let (code, response, detail): (Int32, Int, String)
         do {
-            (code, response, detail) = try await NIOThreadPool.singleton.runIfActive { [self] in
+            (code, response, detail) = try await OutboundThreads.pool.runIfActive { [self] in
                 perform(payload: payload, to: message.to, milliseconds: milliseconds)
             }
         } catch {

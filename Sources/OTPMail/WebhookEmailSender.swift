@@ -1,4 +1,3 @@
-public import AsyncHTTPClient
 public import Logging
 public import OTPAuthentication
 internal import OTPDelivery
@@ -18,9 +17,9 @@ internal import OTPDelivery
 /// `.timedOut`; a URL that cannot be connected to is `.unreachable`. Header values, the link and
 /// the body never appear in an error or a log.
 ///
-/// Without an `httpClient`, the sender creates one (redirects refused) and shuts it down when it
-/// is released or at ``shutdown()``. With one, the caller owns that client and shuts it down.
-public final class WebhookEmailSender: EmailSender {
+/// Each message is one exchange through libcurl (redirects refused, no proxy from the
+/// environment), so there is no client to keep or shut down.
+public struct WebhookEmailSender: EmailSender {
     /// The sender address sent as `from`, when configured.
     public let from: String?
     /// Where the messages are POSTed.
@@ -38,16 +37,15 @@ public final class WebhookEmailSender: EmailSender {
     ///   - headers: Sent with every request, such as `[("Authorization", "Bearer …")]`.
     ///   - from: The sender address the receiver should use, or nil to leave it to the receiver.
     ///   - timeout: How long one message may take; 10 seconds by default.
-    ///   - httpClient: A client the caller owns, or nil for one the sender creates and owns.
     ///   - logger: Where sends and failures are logged at debug and warning level, with masked
     ///     addresses and never the link.
     /// - Throws: `EmailSendError` `.misconfigured` for a URL that is not https with a host (or
     ///   http to loopback), a malformed header, or a timeout that is not positive.
     public init(
         url: String, headers: [(name: String, value: String)] = [], from: String? = nil, timeout: Duration = .seconds(10),
-        httpClient: HTTPClient? = nil, logger: Logger = Logger(label: "OTPMail.webhook")
+        logger: Logger = Logger(label: "OTPMail.webhook")
     ) throws(EmailSendError) {
-        self.webhook = try JSONWebhook(url: url, headers: headers, timeout: timeout, httpClient: httpClient, senderName: "webhook")
+        self.webhook = try JSONWebhook(url: url, headers: headers, timeout: timeout, senderName: "webhook")
         self.from = from
         self.logger = logger
     }
@@ -58,7 +56,7 @@ public final class WebhookEmailSender: EmailSender {
         let masked = Redaction.maskedAddress(message.to)
         let body = WebhookMail(
             to: message.to, from: from, subject: message.subject, text: message.body, link: message.link, kind: message.kind.rawValue)
-        let status: UInt
+        let status: Int
         do throws(EmailSendError) {
             status = try await webhook.post(body, secrets: MailFormat.secrets(of: message))
         } catch {
@@ -66,12 +64,6 @@ public final class WebhookEmailSender: EmailSender {
             throw error
         }
         logger.debug("email to \(masked) (\(message.kind.rawValue)) accepted (HTTP \(status))")
-    }
-
-    /// Shuts down the HTTP client the sender created; does nothing for an injected client. The
-    /// sender sends nothing afterwards.
-    public func shutdown() async throws {
-        try await webhook.shutdown()
     }
 }
 

@@ -1,8 +1,7 @@
-public import AsyncHTTPClient
 public import Logging
-import NIOHTTP1
 public import OTPAuthentication
 import OTPDelivery
+import OTPOutbound
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -26,13 +25,11 @@ import OTPDelivery
 ///     credentials: .authToken(accountSID: "AC…", authToken: token),
 ///     origin: .phoneNumber("+15555550100"))
 /// try await sender.send("123456 is your Example code.", to: "+15555554444")
-/// try await sender.shutdown()  // when the server stops
 /// ```
 ///
-/// Without an `httpClient`, the sender creates one (redirects refused, no connection retries
-/// past a refusal) and shuts it down when it is released or at ``shutdown()``. With one, the
-/// caller owns that client and shuts it down.
-public final class TwilioSMSSender: SMSSender {
+/// Each message is one exchange through libcurl (redirects refused, no proxy from the
+/// environment), so there is no client to keep or shut down.
+public struct TwilioSMSSender: SMSSender {
     /// Twilio's API host, the default ``baseURL``.
     public static let twilioBaseURL = "https://api.twilio.com"
 
@@ -56,7 +53,6 @@ public final class TwilioSMSSender: SMSSender {
     ///   - origin: The sending number (or alphanumeric sender id), or a messaging service.
     ///   - baseURL: Twilio's by default; a compatible provider's or a test server's otherwise.
     ///   - timeout: How long one message may take; 10 seconds by default.
-    ///   - httpClient: A client the caller owns, or nil for one the sender creates and owns.
     ///   - logger: Where sends and failures are logged at debug and warning level, with masked
     ///     numbers and never the message.
     /// - Throws: `SMSSendError` `.misconfigured` for an unusable base URL, an empty
@@ -66,7 +62,6 @@ public final class TwilioSMSSender: SMSSender {
         origin: Origin,
         baseURL: String = TwilioSMSSender.twilioBaseURL,
         timeout: Duration = .seconds(10),
-        httpClient: HTTPClient? = nil,
         logger: Logger = Logger(label: "OTPSMS.twilio")
     ) throws(SMSSendError) {
         func misconfigured(_ detail: String) -> SMSSendError { SMSSendError(.misconfigured(detail), sender: "twilio") }
@@ -92,22 +87,21 @@ public final class TwilioSMSSender: SMSSender {
         self.timeout = timeout
         self.logger = logger
         self.messagesURL = "\(base)/2010-04-01/Accounts/\(credentials.accountSID)/Messages.json"
-        self.transport = HTTPDeliveryTransport(client: httpClient, timeout: timeout, senderName: "twilio")
+        self.transport = HTTPDeliveryTransport(timeout: timeout, senderName: "twilio")
     }
 
     /// Sends `text` to `phoneNumber`.
     /// - Throws: `SMSSendError` when Twilio did not accept the message.
     public func send(_ text: String, to phoneNumber: String) async throws(SMSSendError) {
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        headers.add(name: "Accept", value: "application/json")
         // RFC 7617: user name, colon, password, in UTF-8, Base64.
         let basic = Data("\(credentials.username):\(credentials.password)".utf8).base64EncodedString()
-        headers.add(name: "Authorization", value: "Basic \(basic)")
+        let headers = [
+            ("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json"), ("Authorization", "Basic \(basic)"),
+        ]
         let form = FormEncoding.encode([("To", phoneNumber), (origin.fieldName, origin.value), ("Body", text)])
 
         let masked = Redaction.maskedPhoneNumber(phoneNumber)
-        let answer: HTTPDeliveryTransport<SMSSendError>.Answer
+        let answer: HTTPAnswer
         do throws(SMSSendError) {
             answer = try await transport.post(messagesURL, headers: headers, body: Array(form.utf8), secrets: [text])
         } catch {
@@ -123,15 +117,9 @@ public final class TwilioSMSSender: SMSSender {
         logger.debug("SMS to \(masked) accepted (HTTP \(answer.status)\(sid.map { ", message \($0)" } ?? ""))")
     }
 
-    /// Shuts down the HTTP client the sender created; does nothing for an injected client. The
-    /// sender sends nothing afterwards.
-    public func shutdown() async throws {
-        try await transport.shutdown()
-    }
-
     /// `HTTP 400, Twilio error 21211: Invalid 'To' Phone Number`, or the status alone when the
     /// body is not Twilio's error object.
-    static func rejection(_ answer: HTTPDeliveryTransport<SMSSendError>.Answer, message: String) -> String {
+    static func rejection(_ answer: HTTPAnswer, message: String) -> String {
         guard let error = try? JSONDecoder().decode(TwilioError.self, from: Data(answer.body)), error.code != nil || error.message != nil else {
             return "HTTP \(answer.status)"
         }

@@ -1,4 +1,3 @@
-public import AsyncHTTPClient
 public import Logging
 public import OTPAuthentication
 import OTPDelivery
@@ -14,10 +13,9 @@ import OTPDelivery
 /// `.unreachable`. Header values and the message never appear in an error
 /// or a log.
 ///
-/// Without an `httpClient`, the sender creates one (redirects refused, no connection retries
-/// past a refusal) and shuts it down when it is released or at ``shutdown()``. With one, the
-/// caller owns that client and shuts it down.
-public final class WebhookSMSSender: SMSSender {
+/// Each message is one exchange through libcurl (redirects refused, no proxy from the
+/// environment), so there is no client to keep or shut down.
+public struct WebhookSMSSender: SMSSender {
     /// Where the messages are POSTed.
     public var url: String { webhook.url }
     /// How long one message may take, connection and answer together.
@@ -32,7 +30,6 @@ public final class WebhookSMSSender: SMSSender {
     ///   - url: An https URL; plain http only to this machine's loopback.
     ///   - headers: Sent with every request, such as `[("Authorization", "Bearer …")]`.
     ///   - timeout: How long one message may take; 10 seconds by default.
-    ///   - httpClient: A client the caller owns, or nil for one the sender creates and owns.
     ///   - logger: Where sends and failures are logged at debug and warning level, with masked
     ///     numbers and never the message.
     /// - Throws: `SMSSendError` `.misconfigured` for a URL that is not https with a host (or http
@@ -41,10 +38,9 @@ public final class WebhookSMSSender: SMSSender {
         url: String,
         headers: [(name: String, value: String)] = [],
         timeout: Duration = .seconds(10),
-        httpClient: HTTPClient? = nil,
         logger: Logger = Logger(label: "OTPSMS.webhook")
     ) throws(SMSSendError) {
-        self.webhook = try JSONWebhook(url: url, headers: headers, timeout: timeout, httpClient: httpClient, senderName: "webhook")
+        self.webhook = try JSONWebhook(url: url, headers: headers, timeout: timeout, senderName: "webhook")
         self.logger = logger
     }
 
@@ -52,7 +48,7 @@ public final class WebhookSMSSender: SMSSender {
     /// - Throws: `SMSSendError` when the webhook did not accept the message.
     public func send(_ text: String, to phoneNumber: String) async throws(SMSSendError) {
         let masked = Redaction.maskedPhoneNumber(phoneNumber)
-        let status: UInt
+        let status: Int
         do throws(SMSSendError) {
             status = try await webhook.post(WebhookMessage(to: phoneNumber, text: text), secrets: [text])
         } catch {
@@ -60,12 +56,6 @@ public final class WebhookSMSSender: SMSSender {
             throw error
         }
         logger.debug("SMS to \(masked) accepted (HTTP \(status))")
-    }
-
-    /// Shuts down the HTTP client the sender created; does nothing for an injected client. The
-    /// sender sends nothing afterwards.
-    public func shutdown() async throws {
-        try await webhook.shutdown()
     }
 }
 

@@ -11,7 +11,6 @@ extension ServerCommand {
         var settings: EmailActionSettings
         var sender: (any EmailSender)?
         var outbox: EmulatorMailOutbox?
-        var shutdown: @Sendable () async -> Void = {}
     }
 
     func mailDelivery(_ settings: ServerSettings, logger: Logger) throws -> MailDelivery {
@@ -46,7 +45,7 @@ extension ServerCommand {
         case .webhook(let url, let from):
             do {
                 let sender = try WebhookEmailSender(url: url, from: from, logger: logger)
-                return MailDelivery(settings: emailSettings, sender: sender) { try? await sender.shutdown() }
+                return MailDelivery(settings: emailSettings, sender: sender)
             } catch {
                 throw ServerFailure("--mail-webhook: \(error)")
             }

@@ -12,7 +12,6 @@ extension ServerCommand {
         var settings = PhoneSettings()
         var sender: (any SMSSender)?
         var outbox: EmulatorSMSOutbox?
-        var shutdown: @Sendable () async -> Void = {}
     }
 
     func phoneDelivery(_ settings: ServerSettings, logger: Logger) throws -> PhoneDelivery {
@@ -39,7 +38,7 @@ extension ServerCommand {
             }
             if let smsWebhook = settings.smsWebhook {
                 let sender = try WebhookSMSSender(url: smsWebhook, logger: logger)
-                return PhoneDelivery(settings: PhoneSettings(isEnabled: true), sender: sender) { try? await sender.shutdown() }
+                return PhoneDelivery(settings: PhoneSettings(isEnabled: true), sender: sender)
             }
         } catch {
             throw ServerFailure(error.description)

@@ -381,12 +381,6 @@ struct ServerCommand: AsyncParsableCommand {
         let verifiers = settings.identityProviders.map {
             OpenIDTokenVerifier(settings: $0.settings, logger: logger, clock: { Double(clock.now()) })
         }
-        // The verifiers' HTTP clients are shut down with the phone sender's, whatever ends the server.
-        let shutdown: () async -> Void = {
-            await phone.shutdown()
-            await mail.shutdown()
-            for verifier in verifiers { try? await verifier.shutdown() }
-        }
         let service = try MultiFactorService(
             configuration: MultiFactorConfiguration(
                 phone: phone.settings,
@@ -453,13 +447,7 @@ struct ServerCommand: AsyncParsableCommand {
                 try? line.withUnsafeBytes { try POSIXFile.standardOutput.writeAll($0) }
             },
             logger: logger)
-        do {
-            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
-        } catch {
-            await shutdown()
-            throw error
-        }
-        await shutdown()
+        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
     }
 }
 

@@ -63,20 +63,9 @@ struct CredentialOptions: ParsableArguments {
         }
     }
 
-    /// Runs `body` with the service's `identityProviders`: the verifier of the provider's tokens,
-    /// none for a password. The verifier is shut down whatever happens.
-    func withIdentityProviders<Result>(
-        _ body: ([any IdentityTokenVerifier]) async throws(CommandFailure) -> Result
-    ) async throws(CommandFailure) -> Result {
-        let verifier = try verifier()
-        do throws(CommandFailure) {
-            let result = try await body(verifier.map { [$0] } ?? [])
-            try? await verifier?.shutdown()
-            return result
-        } catch {
-            try? await verifier?.shutdown()
-            throw error
-        }
+    /// The service's `identityProviders`: the verifier of the provider's tokens, none for a password.
+    func identityProviders() throws(CommandFailure) -> [any IdentityTokenVerifier] {
+        try verifier().map { [$0] } ?? []
     }
 
     private func verifier() throws(CommandFailure) -> OpenIDTokenVerifier? {

@@ -27,15 +27,15 @@ extension EnrollmentTool.Account {
 
         func run() async throws {
             let credential = try credentialOptions.credential(confirmingPassword: true)
-            let linked = try await credentialOptions.withIdentityProviders { providers throws(CommandFailure) in
-                try await storeOptions.withService(sms: smsOptions, identityProviders: providers) { database, service throws(CommandFailure) in
-                    let identity = try await EnrollmentTool.Account.operatorIdentity(database, uid: user)
-                    let (signedIn, _) = try await secondFactorOptions.signIn(service, identity)
-                    do throws(AuthError) {
-                        return try await signedIn.link(with: credential).user
-                    } catch {
-                        throw CommandFailure(error)
-                    }
+            let providers = try credentialOptions.identityProviders()
+            let linked = try await storeOptions.withService(sms: smsOptions, identityProviders: providers) {
+                database, service throws(CommandFailure) in
+                let identity = try await EnrollmentTool.Account.operatorIdentity(database, uid: user)
+                let (signedIn, _) = try await secondFactorOptions.signIn(service, identity)
+                do throws(AuthError) {
+                    return try await signedIn.link(with: credential).user
+                } catch {
+                    throw CommandFailure(error)
                 }
             }
             StandardStreams.writeOutput("Linked \(credential.provider) to \(user); its providers: \(EnrollmentTool.Account.providers(linked)).\n")

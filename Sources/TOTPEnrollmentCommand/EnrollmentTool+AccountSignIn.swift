@@ -27,13 +27,13 @@ extension EnrollmentTool.Account {
         func run() async throws {
             let credential = try credentialOptions.credential(confirmingPassword: false)
             var created = false
-            let (user, secondFactor) = try await credentialOptions.withIdentityProviders { providers throws(CommandFailure) in
-                try await storeOptions.withService(sms: smsOptions, identityProviders: providers) { _, service throws(CommandFailure) in
-                    try await secondFactorOptions.signIn(as: credentialOptions.email ?? "the user") { () async throws(AuthError) in
-                        let result = try await service.signIn(with: credential)
-                        created = result.isNewUser
-                        return result.user
-                    }
+            let providers = try credentialOptions.identityProviders()
+            let (user, secondFactor) = try await storeOptions.withService(sms: smsOptions, identityProviders: providers) {
+                _, service throws(CommandFailure) in
+                try await secondFactorOptions.signIn(as: credentialOptions.email ?? "the user") { () async throws(AuthError) in
+                    let result = try await service.signIn(with: credential)
+                    created = result.isNewUser
+                    return result.user
                 }
             }
             let account = "\(user.uid)" + (user.email.map { " (\($0))" } ?? "")

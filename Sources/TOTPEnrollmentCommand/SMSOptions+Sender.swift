@@ -7,7 +7,7 @@ internal import OTPSMS
 
 extension SMSOptions {
     /// The sender the options choose, or ``UnconfiguredSMSSender`` when none was given.
-    func delivery() throws(CommandFailure) -> SMSDelivery {
+    func sender() throws(CommandFailure) -> any SMSSender {
         // The senders log a failed send at warning level; the command reports it as its own one
         // line, so their logs would only repeat it.
         var quiet = Logger(label: "OTPKit.totp-enrollment.sms")
@@ -18,22 +18,19 @@ extension SMSOptions {
                 let program = try Self.programPath(command)
                 // The message on standard input by default: as an argument, local users could read it.
                 let templates = commandArguments.isEmpty ? ["{to}"] : commandArguments
-                return SMSDelivery(
-                    try CommandSMSSender(
-                        executable: program, arguments: templates.map(CommandSMSSender.Argument.init(template:)),
-                        passedEnvironment: commandEnvironment, logger: quiet))
+                return try CommandSMSSender(
+                    executable: program, arguments: templates.map(CommandSMSSender.Argument.init(template:)),
+                    passedEnvironment: commandEnvironment, logger: quiet)
             }
             if let webhook {
-                let sender = try WebhookSMSSender(url: webhook, headers: try webhookHeaderFields(), logger: quiet)
-                return SMSDelivery(sender) { try? await sender.shutdown() }
+                return try WebhookSMSSender(url: webhook, headers: try webhookHeaderFields(), logger: quiet)
             }
             if let twilioAccount, let from {
                 let credentials = TwilioSMSSender.Credentials.authToken(accountSID: twilioAccount, authToken: try twilioToken())
                 // Messaging service SIDs start with MG; anything else is a number or a sender id.
                 let origin: TwilioSMSSender.Origin = from.hasPrefix("MG") ? .messagingService(from) : .phoneNumber(from)
-                let sender = try TwilioSMSSender(
+                return try TwilioSMSSender(
                     credentials: credentials, origin: origin, baseURL: twilioBaseURL ?? TwilioSMSSender.twilioBaseURL, logger: quiet)
-                return SMSDelivery(sender) { try? await sender.shutdown() }
             }
         } catch let error as SMSSendError {
             throw CommandFailure(error)
@@ -45,9 +42,9 @@ extension SMSOptions {
         if log {
             var logger = Logger(label: "totp-enrollment.sms-log", factory: { StreamLogHandler.standardError(label: $0) })
             logger.logLevel = .notice
-            return SMSDelivery(LogSMSSender(logger: logger))
+            return LogSMSSender(logger: logger)
         }
-        return SMSDelivery(UnconfiguredSMSSender())
+        return UnconfiguredSMSSender()
     }
 
     /// The `--sms-header` values; `validate()` has checked their form already.

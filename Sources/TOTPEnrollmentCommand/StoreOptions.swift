@@ -72,24 +72,17 @@ struct StoreOptions: ParsableArguments {
                 throw .usage(error.message)
             }
         }
-        let delivery = try sms?.delivery()
-        do throws(CommandFailure) {
-            let result = try await withDatabase { database throws(CommandFailure) in
-                let service: MultiFactorService
-                do {
-                    service = try MultiFactorService(
-                        configuration: configuration, store: database, smsSender: delivery?.sender, identityProviders: identityProviders,
-                        logger: Self.silentLogger("OTPKit.totp-enrollment"))
-                } catch {
-                    throw CommandFailure.software("\(error)")
-                }
-                return try await body(database, service)
+        let sender = try sms?.sender()
+        return try await withDatabase { database throws(CommandFailure) in
+            let service: MultiFactorService
+            do {
+                service = try MultiFactorService(
+                    configuration: configuration, store: database, smsSender: sender, identityProviders: identityProviders,
+                    logger: Self.silentLogger("OTPKit.totp-enrollment"))
+            } catch {
+                throw CommandFailure.software("\(error)")
             }
-            await delivery?.shutdown()
-            return result
-        } catch {
-            await delivery?.shutdown()
-            throw error
+            return try await body(database, service)
         }
     }
 }

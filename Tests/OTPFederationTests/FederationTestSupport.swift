@@ -26,8 +26,8 @@ final class TestClock: Sendable {
     var source: @Sendable () -> Double { { self.now } }
 }
 
-/// A provider, a clock and a verifier of the provider's tokens for one test, stopped and shut
-/// down at the end whatever the test did.
+/// A provider, a clock and a verifier of the provider's tokens for one test, the provider stopped
+/// at the end whatever the test did.
 func withVerifier(
     cacheControl: String? = "public, max-age=3600",
     clockSkew: Duration = .seconds(60),
@@ -46,11 +46,9 @@ func withVerifier(
     do {
         try await body(provider, clock, verifier)
     } catch {
-        try? await verifier.shutdown()
         try? await provider.stop()
         throw error
     }
-    try await verifier.shutdown()
     try await provider.stop()
 }
 

@@ -214,7 +214,6 @@ import Testing
         let reason = try await expectKeysUnavailable(token, by: verifier)
         #expect(ContinuousClock.now - started < .seconds(30), "a refused connection is the answer, not retried until the timeout")
         #expect(reason.contains("could not be fetched") && reason.contains("Connection refused"), "\(reason)")
-        try await verifier.shutdown()
         try await provider.stop()
     }
 

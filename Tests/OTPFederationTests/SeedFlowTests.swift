@@ -41,12 +41,10 @@ struct SeedFlowTests {
             try await body(provider, clock, service, path)
         } catch {
             try? await store.close()
-            try? await verifier.shutdown()
             try? await provider.stop()
             throw error
         }
         try await store.close()
-        try await verifier.shutdown()
         try await provider.stop()
     }
 

@@ -24,7 +24,6 @@ struct WebhookEmailSenderTests {
         var withoutFrom = Self.message
         withoutFrom.kind = .emailSignIn
         try await Self.sender(server.baseURL + "/hooks/mail", from: nil).send(withoutFrom)
-        try await sender.shutdown()
         try await server.stop()
 
         let requests = server.requests
@@ -52,7 +51,6 @@ struct WebhookEmailSenderTests {
         let log = CapturedLog()
         let sender = try Self.sender(server.baseURL, log: log)
         let error = await #expect(throws: EmailSendError.self) { try await sender.send(message) }
-        try await sender.shutdown()
         try await server.stop()
 
         #expect(error == EmailSendError(.rejected("HTTP 400: bad code [message] in [message]"), sender: "webhook"))
@@ -74,7 +72,6 @@ struct WebhookEmailSenderTests {
         let server = try await LoopbackHTTPServer.start(replying: .init(status: .badRequest, body: answer, contentType: "application/json"))
         let sender = try Self.sender(server.baseURL)
         let error = await #expect(throws: EmailSendError.self) { try await sender.send(message) }
-        try await sender.shutdown()
         try await server.stop()
 
         let shown = error.map(String.init(describing:)) ?? ""
@@ -86,7 +83,6 @@ struct WebhookEmailSenderTests {
         let port = try await LoopbackHTTPServer.closedPort()
         let sender = try Self.sender("http://127.0.0.1:\(port)/hook")
         let error = await #expect(throws: EmailSendError.self) { try await sender.send(Self.message) }
-        try await sender.shutdown()
         guard case .unreachable = error?.reason else {
             Issue.record("expected unreachable, got \(String(describing: error))")
             return

@@ -1,5 +1,4 @@
 import OTPTestUtilities
-import AsyncHTTPClient
 import Foundation
 import NIOHTTP1
 import OTPAuthentication
@@ -29,7 +28,6 @@ struct TwilioSMSSenderTests {
         let log = CapturedLog()
         let sender = try Self.sender(server, log: log)
         try await sender.send(Self.text, to: Self.number)
-        try await sender.shutdown()
         try await server.stop()
 
         let request = try #require(server.requests.only)
@@ -52,7 +50,6 @@ struct TwilioSMSSenderTests {
             credentials: .apiKey(accountSID: Self.accountSID, keySID: "SK0011", secret: "key-secret"),
             origin: .messagingService("MG0022"), baseURL: server.baseURL + "/", timeout: .seconds(5))
         try await sender.send("hello", to: Self.number)
-        try await sender.shutdown()
         try await server.stop()
 
         let request = try #require(server.requests.only)
@@ -69,7 +66,6 @@ struct TwilioSMSSenderTests {
         let log = CapturedLog()
         let sender = try Self.sender(server, log: log)
         let error = await #expect(throws: SMSSendError.self) { try await sender.send(Self.text, to: Self.number) }
-        try await sender.shutdown()
         try await server.stop()
 
         #expect(error == SMSSendError(.rejected("HTTP 400, Twilio error 21211: Invalid 'To' Phone Number"), sender: "twilio"))
@@ -83,7 +79,6 @@ struct TwilioSMSSenderTests {
         let server = try await LoopbackHTTPServer.start(replying: .init(status: .internalServerError, body: "oops", contentType: "text/plain"))
         let sender = try Self.sender(server)
         let error = await #expect(throws: SMSSendError.self) { try await sender.send(Self.text, to: Self.number) }
-        try await sender.shutdown()
         try await server.stop()
         #expect(error == SMSSendError(.rejected("HTTP 500"), sender: "twilio"))
     }
@@ -95,7 +90,6 @@ struct TwilioSMSSenderTests {
         let start = ContinuousClock.now
         let error = await #expect(throws: SMSSendError.self) { try await sender.send(Self.text, to: Self.number) }
         let elapsed = ContinuousClock.now - start
-        try await sender.shutdown()
         try await server.stop()
 
         #expect(error == SMSSendError(.timedOut(seconds: 0.5), sender: "twilio"))
@@ -114,7 +108,6 @@ struct TwilioSMSSenderTests {
         let start = ContinuousClock.now
         let error = await #expect(throws: SMSSendError.self) { try await sender.send(Self.text, to: Self.number) }
         let elapsed = ContinuousClock.now - start
-        try await sender.shutdown()
 
         guard case .unreachable(let detail) = error?.reason else {
             Issue.record("expected unreachable, got \(String(describing: error))")
@@ -123,39 +116,6 @@ struct TwilioSMSSenderTests {
         #expect(detail == "127.0.0.1:\(port): Connection refused (errno 111)")
         // Not the 60-second timeout: a refusal is an answer, not retried (generous for loaded runs).
         #expect(elapsed < .seconds(30), "took \(elapsed)")
-    }
-
-    @Test("an injected client is the caller's: the sender uses it and leaves it running")
-    func injectedClient() async throws {
-        let server = try await LoopbackHTTPServer.start(replying: .init(status: .created, body: "{}"))
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
-        let sender = try TwilioSMSSender(
-            credentials: .authToken(accountSID: Self.accountSID, authToken: Self.authToken), origin: .phoneNumber("+15555550100"),
-            baseURL: server.baseURL, httpClient: client)
-        try await sender.send("one", to: Self.number)
-        try await sender.shutdown()
-        // Still usable after the sender's shutdown, which left it alone.
-        try await sender.send("two", to: Self.number)
-        try await client.shutdown()
-        try await server.stop()
-        #expect(server.requests.map { FormFields($0.bodyText).pairs.last?.value } == ["one", "two"])
-    }
-
-    @Test("a sender released without shutdown() shuts its own client down")
-    func releasedWithoutShutdown() async throws {
-        let server = try await LoopbackHTTPServer.start(replying: .init(status: .created, body: "{}"))
-        do {
-            let sender = try Self.sender(server)
-            try await sender.send("one", to: Self.number)
-        }
-        // In a debug build AHC stops the process when a running client is released; reaching the
-        // end is the check. A second sender then works as usual.
-        let sender = try Self.sender(server)
-        try await sender.send("two", to: Self.number)
-        try await sender.shutdown()
-        try await sender.shutdown()
-        try await server.stop()
-        #expect(server.requests.count == 2)
     }
 
     @Test(

@@ -23,7 +23,6 @@ struct WebhookSMSSenderTests {
         let log = CapturedLog()
         let sender = try Self.sender(server.baseURL + "/hooks/sms?tenant=acme", log: log)
         try await sender.send(Self.text, to: Self.number)
-        try await sender.shutdown()
         try await server.stop()
 
         let request = try #require(server.requests.only)
@@ -45,7 +44,6 @@ struct WebhookSMSSenderTests {
         let log = CapturedLog()
         let sender = try Self.sender(server.baseURL, log: log)
         let error = await #expect(throws: SMSSendError.self) { try await sender.send(Self.text, to: Self.number) }
-        try await sender.shutdown()
         try await server.stop()
 
         #expect(error == SMSSendError(.rejected("HTTP 422: cannot deliver \"[message] is your code.\" to +15555554444"), sender: "webhook"))
@@ -58,7 +56,6 @@ struct WebhookSMSSenderTests {
         let server = try await LoopbackHTTPServer.start(replying: .init(status: .internalServerError))
         let sender = try Self.sender(server.baseURL)
         let error = await #expect(throws: SMSSendError.self) { try await sender.send(Self.text, to: Self.number) }
-        try await sender.shutdown()
         try await server.stop()
         #expect(error == SMSSendError(.rejected("HTTP 500"), sender: "webhook"))
     }
@@ -70,7 +67,6 @@ struct WebhookSMSSenderTests {
         let start = ContinuousClock.now
         let error = await #expect(throws: SMSSendError.self) { try await sender.send(Self.text, to: Self.number) }
         let elapsed = ContinuousClock.now - start
-        try await sender.shutdown()
         try await server.stop()
         #expect(error == SMSSendError(.timedOut(seconds: 0.4), sender: "webhook"))
         // Generous: a full parallel `swift test` on 2 cores can delay any task by seconds. What the
@@ -92,7 +88,6 @@ struct WebhookSMSSenderTests {
             thrown = error
         }
         let elapsed = ContinuousClock.now - start
-        try await sender.shutdown()
         try await server.stop()
         #expect(thrown == expected)
         // Waited for the body until the timeout (generous bound for loaded runs).
@@ -106,7 +101,6 @@ struct WebhookSMSSenderTests {
         let start = ContinuousClock.now
         let error = await #expect(throws: SMSSendError.self) { try await sender.send(Self.text, to: Self.number) }
         let elapsed = ContinuousClock.now - start
-        try await sender.shutdown()
         guard case .unreachable = error?.reason else {
             Issue.record("expected unreachable, got \(String(describing: error))")
             return

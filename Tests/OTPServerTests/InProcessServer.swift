@@ -105,11 +105,9 @@ struct InProcessServer: Sendable {
                 try await body(server, provider)
             }
         } catch {
-            try? await verifier.shutdown()
             try? await provider.stop()
             throw error
         }
-        try await verifier.shutdown()
         try await provider.stop()
     }
 

@@ -1,7 +1,7 @@
-#include "CCurlSMTP.h"
+#include "CCurl.h"
+#include "Global.h"
 
 #include <curl/curl.h>
-#include <pthread.h>
 #include <string.h>
 
 // The message handed to libcurl's read callback, in pieces of its choosing.
@@ -20,11 +20,6 @@ static size_t read_payload(char *buffer, size_t size, size_t count, void *contex
     return length;
 }
 
-static pthread_once_t global_init = PTHREAD_ONCE_INIT;
-static CURLcode global_init_code = CURLE_OK;
-
-static void init_once(void) { global_init_code = curl_global_init(CURL_GLOBAL_DEFAULT); }
-
 static void fail(otpkit_smtp_result *result, CURLcode code, const char *detail) {
     result->curl_code = (int)code;
     strncpy(result->error, detail, sizeof result->error - 1);
@@ -33,9 +28,9 @@ static void fail(otpkit_smtp_result *result, CURLcode code, const char *detail) 
 
 void otpkit_smtp_send(const otpkit_smtp_message *message, otpkit_smtp_result *result) {
     memset(result, 0, sizeof *result);
-    pthread_once(&global_init, init_once);
-    if (global_init_code != CURLE_OK) {
-        fail(result, global_init_code, curl_easy_strerror(global_init_code));
+    CURLcode init_code = otpkit_curl_global_init();
+    if (init_code != CURLE_OK) {
+        fail(result, init_code, curl_easy_strerror(init_code));
         return;
     }
     CURL *curl = curl_easy_init();

@@ -1,22 +1,5 @@
 internal import OTPAuthentication
 
-/// The SMS sender of one run, and how to release it: the HTTP senders own a client with threads
-/// of its own, which must be shut down before the process exits.
-struct SMSDelivery: Sendable {
-    let sender: any SMSSender
-    private let release: @Sendable () async -> Void
-
-    init(_ sender: any SMSSender, release: @escaping @Sendable () async -> Void = {}) {
-        self.sender = sender
-        self.release = release
-    }
-
-    /// Releases what the sender holds; it sends nothing afterwards.
-    func shutdown() async {
-        await release()
-    }
-}
-
 /// The sender of a run given no sender option: test numbers need none, and a code for any other
 /// number fails with the usage message that names the options.
 ///
