@@ -1,5 +1,5 @@
 #include "CCurl.h"
-#include "Global.h"
+#include "Handle.h"
 
 #include <curl/curl.h>
 #include <stdlib.h>
@@ -78,22 +78,12 @@ static int on_progress(void *context, curl_off_t download_total, curl_off_t down
     return exchange->cancelled && __atomic_load_n(exchange->cancelled, __ATOMIC_RELAXED) ? 1 : 0;
 }
 
-static void fail(otpkit_http_result *result, CURLcode code, const char *detail) {
-    result->curl_code = (int)code;
-    strncpy(result->error, detail, sizeof result->error - 1);
-    result->error[sizeof result->error - 1] = 0;
-}
-
 void otpkit_http_exchange(const otpkit_http_request *request, otpkit_http_result *result) {
     memset(result, 0, sizeof *result);
-    CURLcode init_code = otpkit_curl_global_init();
-    if (init_code != CURLE_OK) {
-        fail(result, init_code, curl_easy_strerror(init_code));
-        return;
-    }
-    CURL *curl = curl_easy_init();
+    CURLcode code;
+    CURL *curl = otpkit_curl_handle(&code, result->error, sizeof result->error);
     if (!curl) {
-        fail(result, CURLE_FAILED_INIT, "libcurl could not make a handle");
+        result->curl_code = (int)code;
         return;
     }
     exchange exchange = {curl, result, {0}, {0}, request->body_limit, request->cancelled};
@@ -133,8 +123,9 @@ void otpkit_http_exchange(const otpkit_http_request *request, otpkit_http_result
         curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
     }
 
-    CURLcode code = curl_easy_perform(curl);
-    fail(result, code, error[0] ? error : curl_easy_strerror(code));
+    code = curl_easy_perform(curl);
+    result->curl_code = (int)code;
+    otpkit_curl_copy_error(result->error, sizeof result->error, error[0] ? error : curl_easy_strerror(code));
     curl_easy_getinfo(curl, CURLINFO_OS_ERRNO, &result->os_errno);
     result->head = exchange.head.bytes;
     result->head_length = exchange.head.length;

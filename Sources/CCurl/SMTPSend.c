@@ -1,5 +1,5 @@
 #include "CCurl.h"
-#include "Global.h"
+#include "Handle.h"
 
 #include <curl/curl.h>
 #include <string.h>
@@ -20,22 +20,12 @@ static size_t read_payload(char *buffer, size_t size, size_t count, void *contex
     return length;
 }
 
-static void fail(otpkit_smtp_result *result, CURLcode code, const char *detail) {
-    result->curl_code = (int)code;
-    strncpy(result->error, detail, sizeof result->error - 1);
-    result->error[sizeof result->error - 1] = 0;
-}
-
 void otpkit_smtp_send(const otpkit_smtp_message *message, otpkit_smtp_result *result) {
     memset(result, 0, sizeof *result);
-    CURLcode init_code = otpkit_curl_global_init();
-    if (init_code != CURLE_OK) {
-        fail(result, init_code, curl_easy_strerror(init_code));
-        return;
-    }
-    CURL *curl = curl_easy_init();
+    CURLcode code;
+    CURL *curl = otpkit_curl_handle(&code, result->error, sizeof result->error);
     if (!curl) {
-        fail(result, CURLE_FAILED_INIT, "libcurl could not make a handle");
+        result->curl_code = (int)code;
         return;
     }
     char error[CURL_ERROR_SIZE] = {0};
@@ -62,9 +52,10 @@ void otpkit_smtp_send(const otpkit_smtp_message *message, otpkit_smtp_result *re
     curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
     curl_easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, (curl_off_t)message->payload_length);
 
-    CURLcode code = curl_easy_perform(curl);
+    code = curl_easy_perform(curl);
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &result->response_code);
-    fail(result, code, error[0] ? error : curl_easy_strerror(code));
+    result->curl_code = (int)code;
+    otpkit_curl_copy_error(result->error, sizeof result->error, error[0] ? error : curl_easy_strerror(code));
     curl_slist_free_all(recipients);
     curl_easy_cleanup(curl);
 }
