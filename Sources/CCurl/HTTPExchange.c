@@ -80,12 +80,8 @@ static int on_progress(void *context, curl_off_t download_total, curl_off_t down
 
 void otpkit_http_exchange(const otpkit_http_request *request, otpkit_http_result *result) {
     memset(result, 0, sizeof *result);
-    CURLcode code;
-    CURL *curl = otpkit_curl_handle(&code, result->error, sizeof result->error);
-    if (!curl) {
-        result->curl_code = (int)code;
-        return;
-    }
+    CURL *curl = otpkit_curl_handle(&result->curl_code, result->error, sizeof result->error);
+    if (!curl) return;
     exchange exchange = {curl, result, {0}, {0}, request->body_limit, request->cancelled};
     char error[CURL_ERROR_SIZE] = {0};
     struct curl_slist *headers = NULL;
@@ -123,7 +119,7 @@ void otpkit_http_exchange(const otpkit_http_request *request, otpkit_http_result
         curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
     }
 
-    code = curl_easy_perform(curl);
+    CURLcode code = curl_easy_perform(curl);
     result->curl_code = (int)code;
     otpkit_curl_copy_error(result->error, sizeof result->error, error[0] ? error : curl_easy_strerror(code));
     curl_easy_getinfo(curl, CURLINFO_OS_ERRNO, &result->os_errno);

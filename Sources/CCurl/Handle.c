@@ -13,16 +13,16 @@ void otpkit_curl_copy_error(char *error, size_t error_size, const char *detail) 
     error[error_size - 1] = 0;
 }
 
-CURL *otpkit_curl_handle(CURLcode *code, char *error, size_t error_size) {
+CURL *otpkit_curl_handle(int *curl_code, char *error, size_t error_size) {
     pthread_once(&once, init);
-    *code = global_code;
+    *curl_code = (int)global_code;
     if (global_code != CURLE_OK) {
         otpkit_curl_copy_error(error, error_size, curl_easy_strerror(global_code));
         return NULL;
     }
     CURL *curl = curl_easy_init();
     if (!curl) {
-        *code = CURLE_FAILED_INIT;
+        *curl_code = (int)CURLE_FAILED_INIT;
         otpkit_curl_copy_error(error, error_size, "libcurl could not make a handle");
     }
     return curl;

@@ -22,12 +22,8 @@ static size_t read_payload(char *buffer, size_t size, size_t count, void *contex
 
 void otpkit_smtp_send(const otpkit_smtp_message *message, otpkit_smtp_result *result) {
     memset(result, 0, sizeof *result);
-    CURLcode code;
-    CURL *curl = otpkit_curl_handle(&code, result->error, sizeof result->error);
-    if (!curl) {
-        result->curl_code = (int)code;
-        return;
-    }
+    CURL *curl = otpkit_curl_handle(&result->curl_code, result->error, sizeof result->error);
+    if (!curl) return;
     char error[CURL_ERROR_SIZE] = {0};
     upload source = {message->payload, message->payload_length};
     struct curl_slist *recipients = curl_slist_append(NULL, message->to);
@@ -52,7 +48,7 @@ void otpkit_smtp_send(const otpkit_smtp_message *message, otpkit_smtp_result *re
     curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
     curl_easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, (curl_off_t)message->payload_length);
 
-    code = curl_easy_perform(curl);
+    CURLcode code = curl_easy_perform(curl);
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &result->response_code);
     result->curl_code = (int)code;
     otpkit_curl_copy_error(result->error, sizeof result->error, error[0] ? error : curl_easy_strerror(code));
