@@ -65,6 +65,23 @@ cpn_status parse(const std::string &text, const char *defaultRegion, char *e164,
 
     std::string formatted;
     util.Format(number, PhoneNumberUtil::E164, &formatted);
+    // libphonenumber's E.164 form is not always a fixed point: a Mexican number written with a
+    // national prefix after the country code (00 52 01 1 55…) formats as +52 1 55…, whose 1 (the
+    // mobile prefix Mexico dropped in 2019) the next parse strips. One number must have one form,
+    // or an enrollment and a sign-in could name it differently, so the form is parsed again until
+    // it stays the same (the fuzzer found it; Python's phonenumbers port does the same).
+    for (int round = 0;; ++round) {
+        PhoneNumber again;
+        if (util.Parse(formatted, "ZZ", &again) != PhoneNumberUtil::NO_PARSING_ERROR || !util.IsValidNumber(again)) {
+            return CPN_INVALID_NUMBER;
+        }
+        std::string next;
+        util.Format(again, PhoneNumberUtil::E164, &next);
+        if (next == formatted) break;
+        if (round == 3) return CPN_INVALID_NUMBER;
+        formatted = next;
+        number = again;
+    }
     if (formatted.size() + 1 > capacity) return CPN_INTERNAL_ERROR;
     std::memcpy(e164, formatted.c_str(), formatted.size() + 1);
     *countryCallingCode = number.country_code();

@@ -75,6 +75,18 @@ struct ParsingTests {
         #expect(try PhoneNumber(parsing: "+49 30 123456") != PhoneNumber(parsing: "+49 30 123457"))
     }
 
+    /// Tests/Fuzz/Regressions/FuzzPhoneNumber/mexican-national-prefix-after-country-code:
+    /// libphonenumber formats this as +5215551202000, which it then parses as +525551202000.
+    @Test(
+        "the E.164 form is a fixed point: it parses back to itself",
+        arguments: [("00520115551202000", "DE"), ("+52 01 1 55 5120 2000", nil), ("+52 1 55 5120 2000", nil), ("+52 55 5120 2000", nil)]
+            as [(String, String?)])
+    func fixedPoint(_ text: String, region: String?) throws {
+        let number = try PhoneNumber(parsing: text, defaultRegion: region)
+        #expect(number.e164 == "+525551202000")
+        #expect(try PhoneNumber(parsing: number.e164).e164 == number.e164)
+    }
+
     @Test("the description is the E.164 form")
     func description() throws {
         let number = try PhoneNumber(parsing: "(201) 555-0123", defaultRegion: "US")
