@@ -65,11 +65,16 @@ let package = Package(
         // OTPFederation's ID tokens: JWKS parsing and RS256/ES256 signature checks by a maintained JOSE
         // library rather than hand-written base64url, JSON Web Keys and RSA.
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
-        // Already in the graph through jwt-kit; named for the test identity provider's RSA keys and the tests' SHA-256.
+        // Already in the graph through jwt-kit; named for the test identity provider's RSA keys, the tests'
+        // SHA-256 and OTPWebAuthn's credential keys.
         .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"6.0.0"),
         // Already in the graph through jwt-kit; named for the X.509 certificates of otpkit-server's
-        // session-cookie keys, which firebase-admin reads as Google publishes them.
+        // session-cookie keys, which firebase-admin reads as Google publishes them, and WebAuthn's
+        // attestation chains.
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        // Already in the graph through swift-certificates; named for the object identifier of WebAuthn's
+        // AAGUID certificate extension.
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         // otpkit-server's HTTP layer: Hummingbird 2's router on SwiftNIO, and swift-service-lifecycle
         // for start-up and a graceful shutdown on SIGTERM.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -108,6 +113,9 @@ let package = Package(
         // (OTPMail). A C target rather than a system library, for the shims that set libcurl's
         // options (curl_easy_setopt is variadic, which Swift cannot call).
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        // libcbor (libcbor-dev), WebAuthn's CBOR decoder; a C target for the plausibility walk over
+        // libcbor's streaming decoder that runs before cbor_load (CCBOR.h says why).
+        .target(name: "CCBOR", linkerSettings: [.linkedLibrary("cbor")]),
 
         // Libraries, bottom up (ARCHITECTURE.md).
         .target(name: "OTPCore", dependencies: ["CCryptoOpenSSL", "CSHALanes"]),
@@ -162,6 +170,20 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // WebAuthn's relying-party checks (W3C Web Authentication Level 3, sections 7.1 and 7.2): client
+        // data, authenticator data, COSE keys and signatures (swift-crypto), none and packed
+        // attestation with x5c chains (swift-certificates). No store: the passkey factor keeps the
+        // ceremonies and the credentials.
+        .target(
+            name: "OTPWebAuthn",
+            dependencies: [
+                "CCBOR", "OTPCore", "OTPSealing",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
         // One outbound HTTP exchange through libcurl, on threads of its own: what the gateway
@@ -381,6 +403,14 @@ let package = Package(
             ]
         ),
         .testTarget(name: "OTPMailTests", dependencies: ["OTPMail", "OTPAuthentication", "OTPTestUtilities", "OTPLoopbackHTTP"]),
+        .testTarget(
+            name: "OTPWebAuthnTests",
+            dependencies: [
+                "OTPWebAuthn", "OTPTestUtilities",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(
             name: "OTPOutboundTests",
             dependencies: [
