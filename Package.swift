@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "OTPSMS", targets: ["OTPSMS"]),
         .library(name: "OTPMail", targets: ["OTPMail"]),
         .library(name: "OTPFederation", targets: ["OTPFederation"]),
+        .library(name: "OTPWebAuthn", targets: ["OTPWebAuthn"]),
         .library(name: "OTPImport", targets: ["OTPImport"]),
         .library(name: "OTPVault", targets: ["OTPVault"]),
         .library(name: "OTPQRScan", targets: ["OTPQRScan"]),

@@ -41,7 +41,12 @@ public struct RelyingParty: Sendable {
 
     /// Verifies a registration response against the challenge its options carried.
     ///
-    /// - Parameter now: The time certificate chains are validated at.
+    /// - Parameters:
+    ///   - clientDataJSON: The response's `clientDataJSON`, decoded from base64.
+    ///   - attestationObject: The response's `attestationObject`, decoded from base64.
+    ///   - challenge: The challenge of the options this response answers.
+    ///   - userVerification: What the options asked for.
+    ///   - now: The time certificate chains are validated at.
     public func verifyRegistration(
         clientDataJSON: [UInt8], attestationObject: [UInt8], challenge: [UInt8], userVerification: UserVerification, now: Date
     ) async throws(WebAuthnError) -> RegisteredCredential {

@@ -98,6 +98,16 @@ let package = Package(
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
+        // What a browser or an authenticator sends a WebAuthn relying party: CBOR (libcbor), authenticator
+        // data, COSE keys, client data, registrations and assertions.
+        .executableTarget(
+            name: "FuzzWebAuthn",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "OTPWebAuthn", package: "OTPKit"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
