@@ -21,14 +21,14 @@ public func fuzzWebAuthn(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let rest = Array(input.dropFirst())
     switch input[0] {
     case UInt8(ascii: "A"):
-        refusalSaysWhy { _ = try AuthenticatorData(rest) }
+        refusalSaysWhy { () throws(WebAuthnError) in _ = try AuthenticatorData(rest) }
     case UInt8(ascii: "K"):
-        refusalSaysWhy { _ = try COSEKey(rest) }
+        refusalSaysWhy { () throws(WebAuthnError) in _ = try COSEKey(rest) }
     case UInt8(ascii: "C"):
-        refusalSaysWhy { _ = try CollectedClientData(rest) }
+        refusalSaysWhy { () throws(WebAuthnError) in _ = try CollectedClientData(rest) }
     case UInt8(ascii: "R"):
         runBlocking {
-            do {
+            do throws(WebAuthnError) {
                 _ = try await Vector.party.verifyRegistration(
                     clientDataJSON: Vector.registrationClientData, attestationObject: rest, challenge: Vector.registrationChallenge,
                     userVerification: .preferred, now: Vector.now)
