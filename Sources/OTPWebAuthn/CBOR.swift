@@ -85,9 +85,15 @@ enum CBOR: Sendable, Equatable {
             }
             return .map(entries)
         case CBOR_TYPE_FLOAT_CTRL:
-            if cbor_is_bool(item) { return .bool(cbor_get_bool(item)) }
-            if cbor_is_null(item) { return .null }
-            return .other
+            // libcbor 0.8's cbor_is_bool and cbor_is_null read any such item as a simple value and
+            // assert (abort) on a float, so only a simple value is asked (FuzzWebAuthn found it).
+            guard cbor_float_ctrl_is_ctrl(item) else { return .other }
+            switch cbor_ctrl_value(item) {
+            case UInt8(CBOR_CTRL_FALSE.rawValue): return .bool(false)
+            case UInt8(CBOR_CTRL_TRUE.rawValue): return .bool(true)
+            case UInt8(CBOR_CTRL_NULL.rawValue): return .null
+            default: return .other
+            }
         default:
             return .other
         }

@@ -133,3 +133,24 @@ struct TamperingTests {
         }
     }
 }
+
+/// Tests/Fuzz/Regressions/FuzzWebAuthn/cose-key-with-half-floats: libcbor 0.8 asserts (and aborts
+/// the process) when a float is asked whether it is a boolean or null.
+@Suite("CBOR floats and simple values in a COSE key")
+struct CBORFloatTests {
+    @Test(
+        "floats of every width and simple values are refused as a key's fields, never a crash",
+        arguments: [
+            [0xF9, 0x3C, 0x00], [0xFA, 0x3F, 0x80, 0x00, 0x00], [0xFB, 0x3F, 0xF0, 0, 0, 0, 0, 0, 0], [0xF5], [0xF6], [0xF7], [0xF8, 0x20],
+        ]
+            as [[UInt8]])
+    func floats(_ value: [UInt8]) {
+        // {1: value, 3: -7}: a key type that is no integer.
+        let key: [UInt8] = [0xA2, 0x01] + value + [0x03, 0x26]
+        let error = #expect(throws: WebAuthnError.self) { try COSEKey(key) }
+        guard case .malformed(let detail) = error, detail.hasPrefix("the credential public key") else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+    }
+}
