@@ -18,6 +18,9 @@
 #                 Tests/Fuzz/Corpus/identitytokens (from make-identity-token-seeds.py)
 #   FuzzGatewayAnswers  an SMS or mail gateway's raw HTTP answer to the Twilio and webhook senders;
 #                 Tests/Fuzz/Corpus/gateway
+#   FuzzWebAuthn  what a browser sends a WebAuthn relying party (CBOR, authenticator data, COSE keys,
+#                 client data, registrations, assertions); Tests/Fuzz/Corpus/webauthn (from
+#                 make-webauthn-seeds.py)
 # Extra arguments go to libFuzzer. A crashing input is written to Tests/Fuzz/crash-*; replay it with
 # `Tests/Fuzz/.build-fuzz/release/TARGET Tests/Fuzz/crash-…`, then keep it in Tests/Fuzz/Regressions/TARGET.
 set -euo pipefail
@@ -29,7 +32,7 @@ case $target in
     FuzzParsers) seeds=(Corpus/* Regressions/FuzzParsers/*); options=(-dict=otpauth.dict -max_len=512) ;;
     FuzzImport) seeds=("$samples"/{aegis,2fas,andotp,uri-list,google-migration}/* Regressions/FuzzImport/*); options=(-max_len=65536) ;;
     FuzzQRImage) seeds=("$samples"/qr-image/* Regressions/FuzzQRImage/*); options=(-max_len=1048576 -rss_limit_mb=4096) ;;
-    FuzzPhoneNumber) seeds=(Corpus/phone/*); options=(-max_len=256) ;;
+    FuzzPhoneNumber) seeds=(Corpus/phone/* Regressions/FuzzPhoneNumber/*); options=(-max_len=256) ;;
     # These three hand each input to async code and wait: what an input allocates is freed on other
     # threads a moment after it returns, which LeakSanitizer's check after each input takes for a
     # leak and then scans the whole heap for (thirteen times slower). Memory growth shows in the
@@ -37,9 +40,10 @@ case $target in
     FuzzIdentityToolkit) seeds=(Corpus/identitytoolkit/* Regressions/FuzzIdentityToolkit/*); options=(-dict=identitytoolkit.dict -max_len=4096 -detect_leaks=0) ;;
     FuzzIdentityTokens) seeds=(Corpus/identitytokens/* Regressions/FuzzIdentityTokens/*); options=(-max_len=16384 -detect_leaks=0) ;;
     FuzzGatewayAnswers) seeds=(Corpus/gateway/* Regressions/FuzzGatewayAnswers/*); options=(-max_len=8192 -detect_leaks=0) ;;
+    FuzzWebAuthn) seeds=(Corpus/webauthn/* Regressions/FuzzWebAuthn/*); options=(-max_len=4096 -detect_leaks=0) ;;
     *)
         echo "run.sh: no fuzz target $target: give FuzzParsers, FuzzImport, FuzzQRImage, FuzzPhoneNumber," \
-            "FuzzIdentityToolkit, FuzzIdentityTokens or FuzzGatewayAnswers" >&2
+            "FuzzIdentityToolkit, FuzzIdentityTokens, FuzzGatewayAnswers or FuzzWebAuthn" >&2
         exit 64
         ;;
 esac
