@@ -190,7 +190,7 @@ let package = Package(
         // One outbound HTTP exchange through libcurl, on threads of its own: what the gateway
         // senders post and how a provider's key set is fetched. No product: OTPDelivery and
         // OTPFederation are its users.
-        .target(name: "OTPOutbound", dependencies: ["CCurl", .product(name: "NIOPosix", package: "swift-nio")]),
+        .target(name: "OTPOutbound", dependencies: ["CCurl", "OTPCore", .product(name: "NIOPosix", package: "swift-nio")]),
         // What the SMS and mail senders share, beside their own protocols: running the operator's
         // program (swift-subprocess), posting to a webhook (OTPOutbound), and keeping messages
         // and recipients out of errors and logs. No product: OTPSMS and OTPMail are its users.
@@ -206,7 +206,7 @@ let package = Package(
         .target(
             name: "OTPMail",
             dependencies: [
-                "OTPAuthentication", "OTPDelivery", "OTPOutbound", "CCurl",
+                "OTPAuthentication", "OTPCore", "OTPDelivery", "OTPOutbound", "CCurl",
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -407,7 +407,7 @@ let package = Package(
         .testTarget(
             name: "OTPWebAuthnTests",
             dependencies: [
-                "OTPWebAuthn", "OTPTestUtilities",
+                "OTPWebAuthn", "OTPCore", "OTPTestUtilities",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

@@ -3,6 +3,7 @@ public import OTPAuthentication
 public import OTPSealing
 internal import NIOConcurrencyHelpers
 internal import NIOCore
+internal import OTPCore
 internal import NIOPosix
 internal import NIOSSL
 internal import OTPDurableStore
@@ -459,12 +460,5 @@ extension Error {
     var sqlState: String? {
         guard let error = self as? PSQLError, error.code == .server else { return nil }
         return error.serverInfo?[.sqlState]
-    }
-}
-
-extension Duration {
-    /// The duration in whole milliseconds.
-    var milliseconds: Int64 {
-        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 package import OTPAuthentication
+import OTPCore
 import Subprocess
 import SystemPackage
 

@@ -1,5 +1,6 @@
 package import OTPAuthentication
 package import OTPOutbound
+import OTPCore
 
 /// The one HTTP exchange every HTTP sender makes (Twilio's API, the SMS and mail webhooks): a POST
 /// bounded by the sender's timeout, its failures sorted into `DeliveryFailure` reasons and thrown
@@ -42,13 +43,5 @@ package struct HTTPDeliveryTransport<Failure: DeliveryError>: Sendable {
         case .noConnection(let detail), .brokenOff(let detail):
             Failure(.unreachable("\(target): " + Redaction.detail(detail, without: secrets)), sender: senderName)
         }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as `DeliveryFailure.timedOut` reports it.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

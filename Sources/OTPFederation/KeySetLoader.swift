@@ -1,5 +1,6 @@
 import Glibc
 import OTPAuthentication
+import OTPCore
 import OTPOutbound
 
 #if canImport(FoundationEssentials)

@@ -146,11 +146,3 @@ public struct OpenIDProviderSettings: Sendable, Hashable {
         return quotedInMessage("\(scheme)://\(shownHost)\(port)\(url.path)", maximumScalars: 120)
     }
 }
-
-extension Duration {
-    /// The duration in seconds, as messages and Unix-time arithmetic use it.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}

@@ -2,6 +2,7 @@ internal import CCurl
 internal import Foundation
 public import OTPAuthentication
 internal import NIOPosix
+internal import OTPCore
 internal import OTPOutbound
 
 /// Sends the messages of email actions to an SMTP server (a submission port with STARTTLS and
@@ -61,7 +62,7 @@ public struct SMTPEmailSender: EmailSender {
             throw EmailSendError(.rejected("the recipient is not one address"), sender: "smtp")
         }
         let payload = MailFormat.bytes(message, from: from, fromName: fromName, date: Date(), messageID: UUID().uuidString, lineEnding: .crlf)
-        let milliseconds = Int(timeout.components.seconds * 1_000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int(timeout.milliseconds)
         let (code, response, detail): (Int32, Int, String)
         do {
             (code, response, detail) = try await OutboundThreads.pool.runIfActive { [self] in

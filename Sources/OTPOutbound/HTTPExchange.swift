@@ -1,4 +1,5 @@
 import CCurl
+import OTPCore
 import Glibc
 
 /// One outbound HTTP request and its answer, through libcurl: what OTPKit's senders post to their
@@ -61,7 +62,7 @@ package struct HTTPExchange: Sendable {
         let lines = headers.map { $0.value.isEmpty ? "\($0.name);" : "\($0.name): \($0.value)" }
         var result = otpkit_http_result()
         defer { otpkit_http_result_free(&result) }
-        let milliseconds = Int(timeout.components.seconds * 1_000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int(timeout.milliseconds)
         withCStrings(lines) { headerPointers in
             self.body.withUnsafeBufferPointer { content in
                 method.rawValue.withCString { method in

@@ -1,4 +1,5 @@
 import Foundation
+import OTPCore
 import OTPTestUtilities
 import OTPWebAuthn
 import Testing
@@ -29,15 +30,14 @@ struct SoftAuthenticatorCrossCheckTests {
     }
 
     static func random(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255) } }
-    static func hexString(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
     /// One credential registered with `registrationChallenge` and signed in with each of `challenges`.
     static func authenticator(registrationChallenge: [UInt8], userHandle: [UInt8], challenges: [[UInt8]]) async throws -> Output {
         let python = try ExternalTool.debianPython3.path()
         let script = Fixture.url("Tests/WebAuthnClients/soft_authenticator.py").path
         let request: [String: Any] = [
-            "rpId": "localhost", "origin": origin, "userHandle": hexString(userHandle), "registrationChallenge": hexString(registrationChallenge),
-            "assertionChallenges": challenges.map(hexString),
+            "rpId": "localhost", "origin": origin, "userHandle": Hex.encode(userHandle), "registrationChallenge": Hex.encode(registrationChallenge),
+            "assertionChallenges": challenges.map { Hex.encode($0) },
         ]
         let run = try await ProcessRunner.run(
             python, [script], input: Array(try JSONSerialization.data(withJSONObject: request)), environment: ["PYTHONPATH": packagePath])

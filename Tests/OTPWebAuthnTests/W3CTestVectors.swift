@@ -1,3 +1,4 @@
+import OTPCore
 import OTPTestUtilities
 import Testing
 import X509
@@ -41,13 +42,8 @@ struct W3CTestVectors: Decodable {
     }
 }
 
+/// The bytes of a vector's or a client's hexadecimal; none for text that is not (which then fails
+/// the test that uses them).
 func hex(_ text: String) -> [UInt8] {
-    var bytes: [UInt8] = []
-    var index = text.startIndex
-    while index < text.endIndex {
-        let next = text.index(index, offsetBy: 2)
-        bytes.append(UInt8(text[index..<next], radix: 16)!)
-        index = next
-    }
-    return bytes
+    Hex.decode(text) ?? []
 }

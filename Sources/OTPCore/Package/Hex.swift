@@ -50,4 +50,12 @@ package enum Hex {
         }
         return true
     }
+
+    /// The bytes an even number of hexadecimal digits (either case) spell, or `nil`.
+    package static func decode(_ text: some StringProtocol) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        var bytes = [UInt8](repeating: 0, count: digits.count / 2)
+        let decoded = bytes.withUnsafeMutableBytes { decode(digits, into: $0) }
+        return decoded ? bytes : nil
+    }
 }
