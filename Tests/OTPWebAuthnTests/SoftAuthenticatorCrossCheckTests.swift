@@ -11,47 +11,20 @@ import Testing
 /// replayed after a newer one is refused as a possible clone.
 @Suite("WebAuthn cross-checked with soft-webauthn")
 struct SoftAuthenticatorCrossCheckTests {
-    static let packagePath = "/opt/otpkit-python/soft-webauthn-0.1.4"
     static let origin = "http://localhost:9099"
     static let party = RelyingParty(id: "localhost", origins: [origin])
 
-    struct Output: Decodable {
-        let rawId: String
-        let clientDataJSON: String
-        let attestationObject: String
-        let assertions: [Assertion]
-
-        struct Assertion: Decodable {
-            let clientDataJSON: String
-            let authenticatorData: String
-            let signature: String
-            let userHandle: String
-        }
-    }
-
-    static func random(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255) } }
-
-    /// One credential registered with `registrationChallenge` and signed in with each of `challenges`.
-    static func authenticator(registrationChallenge: [UInt8], userHandle: [UInt8], challenges: [[UInt8]]) async throws -> Output {
-        let python = try ExternalTool.debianPython3.path()
-        let script = Fixture.url("Tests/WebAuthnClients/soft_authenticator.py").path
-        let request: [String: Any] = [
-            "rpId": "localhost", "origin": origin, "userHandle": Hex.encode(userHandle), "registrationChallenge": Hex.encode(registrationChallenge),
-            "assertionChallenges": challenges.map { Hex.encode($0) },
-        ]
-        let run = try await ProcessRunner.run(
-            python, [script], input: Array(try JSONSerialization.data(withJSONObject: request)), environment: ["PYTHONPATH": packagePath])
-        try #require(
-            run.status == 0, "soft-webauthn failed (is it installed in \(packagePath)? bash .ci/install python): \(run.stderr)")
-        return try JSONDecoder().decode(Output.self, from: Data(run.standardOutput))
-    }
-
     @Test("its registration and assertions verify; with user verification required they are refused")
     func registersAndSignsIn() async throws {
-        let registrationChallenge = Self.random(32)
-        let userHandle = Self.random(32)
-        let challenges = [Self.random(32), Self.random(32)]
-        let output = try await Self.authenticator(registrationChallenge: registrationChallenge, userHandle: userHandle, challenges: challenges)
+        let registrationChallenge = PythonAuthenticator.random(32)
+        let userHandle = PythonAuthenticator.random(32)
+        let challenges = [PythonAuthenticator.random(32), PythonAuthenticator.random(32)]
+        let output = try await PythonAuthenticator.run(
+            "soft_authenticator.py",
+            [
+                "rpId": "localhost", "origin": Self.origin, "userHandle": Hex.encode(userHandle),
+                "registrationChallenge": Hex.encode(registrationChallenge), "assertionChallenges": challenges.map { Hex.encode($0) },
+            ])
 
         let required = await #expect(throws: WebAuthnError.self) {
             try await Self.party.verifyRegistration(

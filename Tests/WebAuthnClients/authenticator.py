@@ -1,0 +1,96 @@
+"""A software WebAuthn authenticator for the flags and algorithms soft-webauthn lacks: ES256, EdDSA
+(Ed25519) and RS256 keys from pyca `cryptography`, COSE keys and attestation objects from
+python-fido2's `cbor` and `cose` modules, attestation `none` or `packed` self attestation, and any
+flags (UV, BE, BS). Nothing of OTPKit's is used: W3C Web Authentication sections 6.1, 6.5 and 8.2
+are followed from the specification.
+
+Reads one JSON object on standard input:
+
+    {"rpId", "origin", "algorithm": -7 | -8 | -257, "attestation": "none" | "packed",
+     "userHandle": HEX, "flags": {"uv": bool, "be": bool, "bs": bool},
+     "registrationChallenge": HEX, "assertionChallenges": [HEX, ...]}
+
+and writes {"rawId", "clientDataJSON", "attestationObject", "assertions": [{"clientDataJSON",
+"authenticatorData", "signature", "userHandle"}]}, every value hex. Its counter starts at 0 and
+goes up by one a signature."""
+import base64
+import hashlib
+import json
+import os
+import struct
+import sys
+
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519, padding, rsa
+from fido2 import cbor
+from fido2.cose import ES256, RS256, EdDSA
+
+request = json.load(sys.stdin)
+algorithm = request["algorithm"]
+if algorithm == -7:
+    private_key = ec.generate_private_key(ec.SECP256R1())
+    cose_key = ES256.from_cryptography_key(private_key.public_key())
+    sign = lambda message: private_key.sign(message, ec.ECDSA(hashes.SHA256()))
+elif algorithm == -8:
+    private_key = ed25519.Ed25519PrivateKey.generate()
+    cose_key = EdDSA.from_cryptography_key(private_key.public_key())
+    sign = lambda message: private_key.sign(message)
+elif algorithm == -257:
+    private_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    cose_key = RS256.from_cryptography_key(private_key.public_key())
+    sign = lambda message: private_key.sign(message, padding.PKCS1v15(), hashes.SHA256())
+else:
+    raise SystemExit(f"unknown algorithm {algorithm}")
+
+flags = request["flags"]
+user_present, attested = 0x01, 0x40
+flag_byte = user_present | (0x04 if flags["uv"] else 0) | (0x08 if flags["be"] else 0) | (0x10 if flags["bs"] else 0)
+rp_id_hash = hashlib.sha256(request["rpId"].encode()).digest()
+credential_id = os.urandom(32)
+counter = 0
+
+
+def client_data(kind: str, challenge_hex: str) -> bytes:
+    challenge = base64.urlsafe_b64encode(bytes.fromhex(challenge_hex)).rstrip(b"=").decode()
+    return json.dumps({"type": kind, "challenge": challenge, "origin": request["origin"], "crossOrigin": False}).encode()
+
+
+registration_client_data = client_data("webauthn.create", request["registrationChallenge"])
+authenticator_data = (
+    rp_id_hash
+    + bytes([flag_byte | attested])
+    + struct.pack(">I", counter)
+    + bytes(16)  # AAGUID: none
+    + struct.pack(">H", len(credential_id))
+    + credential_id
+    + cbor.encode(dict(cose_key))
+)
+if request["attestation"] == "packed":
+    signature = sign(authenticator_data + hashlib.sha256(registration_client_data).digest())
+    statement = {"alg": algorithm, "sig": signature}
+else:
+    statement = {}
+attestation_object = cbor.encode({"fmt": request["attestation"], "attStmt": statement, "authData": authenticator_data})
+
+assertions = []
+for challenge in request["assertionChallenges"]:
+    counter += 1
+    data = rp_id_hash + bytes([flag_byte]) + struct.pack(">I", counter)
+    collected = client_data("webauthn.get", challenge)
+    assertions.append(
+        {
+            "clientDataJSON": collected.hex(),
+            "authenticatorData": data.hex(),
+            "signature": sign(data + hashlib.sha256(collected).digest()).hex(),
+            "userHandle": request["userHandle"],
+        }
+    )
+json.dump(
+    {
+        "rawId": credential_id.hex(),
+        "clientDataJSON": registration_client_data.hex(),
+        "attestationObject": attestation_object.hex(),
+        "assertions": assertions,
+    },
+    sys.stdout,
+)
