@@ -51,6 +51,18 @@ let package = Package(
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // A passkey assertion's verification against the bare signature verification (the limit).
+        .executableTarget(
+            name: "PasskeyBenchmarks",
+            dependencies: [
+                .product(name: "OTPWebAuthn", package: "OTPKit"),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Benchmarks/PasskeyBenchmarks",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         .executableTarget(
             name: "ReferenceBenchmarks",
             dependencies: [
