@@ -34,7 +34,7 @@ let package = Package(
         .systemLibrary(name: "CSHALanesHeader", path: "Sources/CSHALanesHeader"),
         .target(
             name: "BenchmarkWorkload",
-            dependencies: [.product(name: "OTPCore", package: "OTPKit"), "CSHALanesHeader"],
+            dependencies: [.product(name: "OTPCore", package: "OTPKit"), .product(name: "Benchmark", package: "benchmark"), "CSHALanesHeader"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -57,6 +57,7 @@ let package = Package(
             dependencies: [
                 .product(name: "OTPWebAuthn", package: "OTPKit"),
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkWorkload",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Benchmarks/PasskeyBenchmarks",

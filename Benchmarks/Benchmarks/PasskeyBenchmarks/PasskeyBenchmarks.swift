@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkWorkload
 import Crypto
 import Foundation
 import OTPWebAuthn
@@ -9,13 +10,7 @@ import OTPWebAuthn
 // W3C Web Authentication Level 3's test vectors (TestVectors/webauthn-level3.json): ES256, what
 // platform authenticators make, and Ed25519.
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.throughput, .wallClock, .mallocCountTotal],
-        warmupIterations: 10,
-        scalingFactor: .kilo,
-        maxDuration: .seconds(2),
-        maxIterations: 100_000
-    )
+    Benchmark.defaultConfiguration = Workload.configuration
     let es256 = Assertion("sctn-test-vectors-none-es256")
     // The COSE key's x and y (RFC 9053 EC2: a5 01 02 03 26 20 01 21 58 20 x 22 58 20 y).
     let p256 = try! P256.Signing.PublicKey(x963Representation: [0x04] + es256.publicKey[10..<42] + es256.publicKey[45..<77])
