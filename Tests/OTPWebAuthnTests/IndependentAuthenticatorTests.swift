@@ -2,6 +2,7 @@ import Foundation
 import OTPCore
 import OTPWebAuthn
 import Testing
+import X509
 
 /// Credentials of every algorithm OTPKit verifies, made by a software authenticator on pyca
 /// `cryptography` and python-fido2's CBOR (Tests/WebAuthnClients/authenticator.py), with user
@@ -51,6 +52,35 @@ struct IndependentAuthenticatorTests {
                 signature: hex(assertion.signature), challenge: challenge, userVerification: .required, credential: stored)
             #expect(verified.signCount == signCount + 1 && verified.userVerified)
             signCount = verified.signCount
+        }
+    }
+
+    @Test("a packed x5c attestation by a certificate pyca cryptography made chains to its root, and to no other")
+    func certificateChain() async throws {
+        let registrationChallenge = PythonAuthenticator.random(32)
+        let output = try await PythonAuthenticator.run(
+            "authenticator.py",
+            [
+                "rpId": "example.com", "origin": Self.origin, "algorithm": COSEAlgorithm.eddsa.rawValue, "attestation": "packed-x5c",
+                "userHandle": Hex.encode(PythonAuthenticator.random(16)), "flags": ["uv": true, "be": false, "bs": false],
+                "registrationChallenge": Hex.encode(registrationChallenge), "assertionChallenges": [String](),
+            ])
+        let root = try Certificate(derEncoded: hex(try #require(output.attestationRoot)))
+        func register(_ anchors: [Certificate], required: Bool) async throws(WebAuthnError) -> RegisteredCredential {
+            let party = RelyingParty(
+                id: "example.com", origins: [Self.origin], attestation: AttestationPolicy(trustAnchors: anchors, requiresTrustedAttestation: required)
+            )
+            return try await party.verifyRegistration(
+                clientDataJSON: hex(output.clientDataJSON), attestationObject: hex(output.attestationObject), challenge: registrationChallenge,
+                userVerification: .required, now: Date())
+        }
+        #expect(try await register([root], required: true).attestationTrust == .trusted)
+        #expect(try await register([], required: false).attestationTrust == .uncertain)
+        let otherRoot = try Certificate(derEncoded: hex(try W3CTestVectors.load().attestationRootCertificate))
+        let error = await #expect(throws: WebAuthnError.self) { try await register([otherRoot], required: false) }
+        guard case .untrustedAttestation = error else {
+            Issue.record("a chain to another root: \(String(describing: error))")
+            return
         }
     }
 }

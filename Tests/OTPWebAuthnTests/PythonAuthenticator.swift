@@ -15,6 +15,8 @@ enum PythonAuthenticator {
         let rawId: String
         let clientDataJSON: String
         let attestationObject: String
+        /// The root of a `packed-x5c` attestation's chain, DER in hexadecimal.
+        let attestationRoot: String?
         let assertions: [Assertion]
 
         struct Assertion: Decodable {
