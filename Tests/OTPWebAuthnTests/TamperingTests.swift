@@ -154,3 +154,26 @@ struct CBORFloatTests {
         }
     }
 }
+
+/// Nesting no WebAuthn structure has is refused by the walk before libcbor builds it (libcbor
+/// itself would build up to 2048 levels, and free them recursively).
+@Suite("CBOR nested deep")
+struct CBORDepthTests {
+    @Test("arrays and maps nested past 16 levels are refused before libcbor builds them", arguments: [17, 100, 100_000])
+    func deep(_ levels: Int) {
+        for opener in [[0x81], [0xA1, 0x01]] as [[UInt8]] {
+            let key = Array([[UInt8]](repeating: opener, count: levels).joined()) + [0x01]
+            let error = #expect(throws: WebAuthnError.self) { try COSEKey(key) }
+            guard case .malformed(let detail) = error, detail.contains("not well-formed CBOR") else {
+                Issue.record("\(levels) levels of \(opener): \(String(describing: error))")
+                continue
+            }
+        }
+    }
+
+    @Test("16 levels are read (and then refused as no key)")
+    func sixteen() {
+        let key = Array([[UInt8]](repeating: [0x81], count: 16).joined()) + [0x01]
+        #expect(throws: WebAuthnError.malformed("the credential public key lacks its key type (1) or algorithm (3)")) { try COSEKey(key) }
+    }
+}
