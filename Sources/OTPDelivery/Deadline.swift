@@ -1,4 +1,5 @@
-/// A send bounded by its sender's timeout: what the program runner and the HTTP transport share.
+/// A send bounded by its sender's timeout, for the program runner (`DeliveryProgram`): the HTTP
+/// exchange has libcurl's timeout instead.
 package enum Deadline {
     /// The result of `work` when it ends within `timeout`. Past it, `work` is cancelled and
     /// awaited, so nothing it started outlives the call (a program, a connection), and its result
