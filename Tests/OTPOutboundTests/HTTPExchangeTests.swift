@@ -82,9 +82,14 @@ struct HTTPExchangeTests {
 
     @Test("a cancelled task ends its exchange without waiting for the timeout")
     func cancelled() async throws {
-        let server = try await LoopbackHTTPServer.start(replying: .init(status: .ok, delay: .seconds(120)))
+        // The server says when the request arrived, and never answers within the test.
+        let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
+        let server = try await LoopbackHTTPServer.start { _ in
+            arrived.yield()
+            return .init(status: .ok, delay: .seconds(120))
+        }
         let task = Task { await Self.exchange(server.baseURL, timeout: .seconds(120)).perform() }
-        while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        for await _ in arrivals { break }
         task.cancel()
         let result = await task.value
         try await server.stop()

@@ -36,7 +36,7 @@ struct IndependentAuthenticatorTests {
             ])
         let credential = try await Self.party.verifyRegistration(
             clientDataJSON: hex(output.clientDataJSON), attestationObject: hex(output.attestationObject), challenge: registrationChallenge,
-            userVerification: .required, now: Date())
+            userVerification: .required, now: RelyingPartyTests.now)
         #expect(credential.id == hex(output.rawId) && credential.algorithm == testCase.algorithm)
         #expect(credential.userVerified && credential.backupEligible && credential.backedUp)
         #expect(credential.attestationTrust == (testCase.attestation == "packed" ? .self : .none))
@@ -64,6 +64,7 @@ struct IndependentAuthenticatorTests {
                 "rpId": "example.com", "origin": Self.origin, "algorithm": COSEAlgorithm.eddsa.rawValue, "attestation": "packed-x5c",
                 "userHandle": Hex.encode(PythonAuthenticator.random(16)), "flags": ["uv": true, "be": false, "bs": false],
                 "registrationChallenge": Hex.encode(registrationChallenge), "assertionChallenges": [String](),
+                "certificateTime": RelyingPartyTests.now.timeIntervalSince1970,
             ])
         let root = try Certificate(derEncoded: hex(try #require(output.attestationRoot)))
         func register(_ anchors: [Certificate], required: Bool) async throws(WebAuthnError) -> RegisteredCredential {
@@ -72,7 +73,7 @@ struct IndependentAuthenticatorTests {
             )
             return try await party.verifyRegistration(
                 clientDataJSON: hex(output.clientDataJSON), attestationObject: hex(output.attestationObject), challenge: registrationChallenge,
-                userVerification: .required, now: Date())
+                userVerification: .required, now: RelyingPartyTests.now)
         }
         #expect(try await register([root], required: true).attestationTrust == .trusted)
         #expect(try await register([], required: false).attestationTrust == .uncertain)

@@ -29,12 +29,12 @@ struct SoftAuthenticatorCrossCheckTests {
         let required = await #expect(throws: WebAuthnError.self) {
             try await Self.party.verifyRegistration(
                 clientDataJSON: hex(output.clientDataJSON), attestationObject: hex(output.attestationObject), challenge: registrationChallenge,
-                userVerification: .required, now: Date())
+                userVerification: .required, now: RelyingPartyTests.now)
         }
         #expect(required == .userNotVerified)
         let credential = try await Self.party.verifyRegistration(
             clientDataJSON: hex(output.clientDataJSON), attestationObject: hex(output.attestationObject), challenge: registrationChallenge,
-            userVerification: .preferred, now: Date())
+            userVerification: .preferred, now: RelyingPartyTests.now)
         #expect(credential.id == hex(output.rawId) && credential.algorithm == .es256 && credential.attestationFormat == "none")
         #expect(!credential.userVerified && credential.signCount == 0)
 

@@ -9,7 +9,8 @@ Reads one JSON object on standard input:
 
     {"rpId", "origin", "algorithm": -7 | -8 | -257, "attestation": "none" | "packed" | "packed-x5c",
      "userHandle": HEX, "flags": {"uv": bool, "be": bool, "bs": bool},
-     "registrationChallenge": HEX, "assertionChallenges": [HEX, ...]}
+     "registrationChallenge": HEX, "assertionChallenges": [HEX, ...],
+     "certificateTime": UNIX_SECONDS (packed-x5c only)}
 
 and writes {"rawId", "clientDataJSON", "attestationObject", "attestationRoot", "assertions": [{"clientDataJSON",
 "authenticatorData", "signature", "userHandle"}]}, every value hex. Its counter starts at 0 and
@@ -76,7 +77,8 @@ if request["attestation"] == "packed":
 elif request["attestation"] == "packed-x5c":
     # W3C Web Authentication section 8.2.1: version 3, subject C, O, OU "Authenticator Attestation"
     # and CN, not a CA; the AAGUID extension (id-fido-gen-ce-aaguid), not critical.
-    now = datetime.datetime.now(datetime.timezone.utc)
+    # The certificates' validity is around the time the test gives, which verifies at that time.
+    now = datetime.datetime.fromtimestamp(request["certificateTime"], datetime.timezone.utc)
     root_key = ec.generate_private_key(ec.SECP256R1())
     root_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Test attestation root")])
     root = (
