@@ -8,9 +8,9 @@ import CryptoExtras
 /// (DER signatures over SHA-256), Ed25519 (the message itself) and RSA PKCS#1 v1.5 with SHA-256.
 public struct COSEKey: Sendable {
     public let algorithm: COSEAlgorithm
-    private let key: Key
+    let key: Key
 
-    private enum Key: Sendable {
+    enum Key: Sendable {
         case p256(P256.Signing.PublicKey)
         case ed25519(Curve25519.Signing.PublicKey)
         case rsa(_RSA.Signing.PublicKey)
@@ -18,6 +18,11 @@ public struct COSEKey: Sendable {
 
     /// RSA keys shorter than this are refused: swift-crypto's `init(n:e:)` has no floor of its own.
     public static let minimumRSABits = 2048
+
+    init(algorithm: COSEAlgorithm, key: Key) {
+        self.algorithm = algorithm
+        self.key = key
+    }
 
     /// Parses a COSE_Key as a registration stores it.
     public init(_ bytes: [UInt8]) throws(WebAuthnError) {

@@ -1,5 +1,3 @@
-import Crypto
-import CryptoExtras
 import SwiftASN1
 // The fixed-time policy is SPI: the relying party validates chains at the time its caller's clock
 // gives, as everything else in OTPKit that tells time does, not at the system's.
@@ -37,7 +35,9 @@ enum PackedAttestation {
         }
         let certificates = try Self.certificates(chain)
         let leaf = certificates[0]
-        guard Self.isValidSignature(signature, for: signed, algorithm: algorithm, key: leaf.publicKey) else {
+        guard let key = COSEAlgorithm(rawValue: algorithm).flatMap({ COSEKey(leaf.publicKey, algorithm: $0) }),
+            key.isValidSignature(signature, for: signed)
+        else {
             throw .invalidSignature("the packed attestation's signature by its certificate")
         }
         try Self.checkRequirements(of: leaf, aaguid: aaguid)
@@ -62,24 +62,6 @@ enum PackedAttestation {
             certificates.append(certificate)
         }
         return certificates
-    }
-
-    private static func isValidSignature(_ signature: [UInt8], for message: [UInt8], algorithm: Int64, key: Certificate.PublicKey) -> Bool {
-        switch COSEAlgorithm(rawValue: algorithm) {
-        case .es256:
-            guard let key = P256.Signing.PublicKey(key), let signature = try? P256.Signing.ECDSASignature(derRepresentation: signature) else {
-                return false
-            }
-            return key.isValidSignature(signature, for: message)
-        case .rs256:
-            guard let key = _RSA.Signing.PublicKey(key) else { return false }
-            return key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: message, padding: .insecurePKCS1v1_5)
-        case .eddsa:
-            guard let key = Curve25519.Signing.PublicKey(key) else { return false }
-            return key.isValidSignature(signature, for: message)
-        case nil:
-            return false
-        }
     }
 
     /// Section 8.2.1: version 3; a subject with C, O, OU "Authenticator Attestation" and CN; not a
