@@ -144,7 +144,8 @@ let package = Package(
         .target(
             name: "OTPAuthentication",
             dependencies: [
-                "OTPCore", "OTPURI", "OTPSealing", "OTPPhoneNumber", "CCryptoOpenSSL", "CCrypt", .product(name: "Logging", package: "swift-log"),
+                "OTPCore", "OTPURI", "OTPSealing", "OTPPhoneNumber", "OTPWebAuthn", "CCryptoOpenSSL", "CCrypt",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(name: "OTPAuthenticationTestSupport", dependencies: ["OTPAuthentication", "OTPCore"]),
@@ -442,7 +443,7 @@ let package = Package(
             name: "OTPServerTests",
             dependencies: [
                 "OTPServer", "OTPAuthentication", "OTPAuthenticationDatabase", "OTPFederation", "OTPSealing", "OTPCore", "OTPTestUtilities",
-                "OTPPostgresTestServer", "OTPLoopbackHTTP",
+                "OTPPostgresTestServer", "OTPLoopbackHTTP", "OTPWebAuthn",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 // Routes tested in process, with the service's clock injected.
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

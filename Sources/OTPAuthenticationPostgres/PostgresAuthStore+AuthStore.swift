@@ -335,6 +335,7 @@ extension PostgresAuthStore {
             try await connection.execute("DELETE FROM sign_in_sources WHERE expires_at < \(time)")
             try await connection.execute("DELETE FROM phone_verifications WHERE expires_at < \(time)")
             try await connection.execute("DELETE FROM email_actions WHERE expires_at < \(time)")
+            try await connection.execute("DELETE FROM passkey_challenges WHERE expires_at < \(time)")
             try await connection.execute(
                 """
                 DELETE FROM failure_counters

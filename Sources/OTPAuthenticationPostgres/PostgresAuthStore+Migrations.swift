@@ -362,6 +362,40 @@ extension PostgresAuthStore {
             summary: "session claims: the developer claims of the custom token a session started with, for its ID tokens",
             statements: ["ALTER TABLE sessions ADD COLUMN session_claims text"]
         ),
+        Migration(
+            version: 12,
+            summary: "passkeys: WebAuthn credentials by id, and the challenges of ceremonies under way by their digests",
+            statements: [
+                """
+                CREATE TABLE passkeys (
+                    credential_id bytea PRIMARY KEY,
+                    user_id text NOT NULL,
+                    user_handle bytea NOT NULL,
+                    name text NOT NULL,
+                    public_key bytea NOT NULL,
+                    sign_count bigint NOT NULL,
+                    user_verified boolean NOT NULL,
+                    backup_eligible boolean NOT NULL,
+                    backed_up boolean NOT NULL,
+                    aaguid bytea NOT NULL,
+                    created_at bigint NOT NULL,
+                    last_used_at bigint
+                )
+                """,
+                "CREATE INDEX passkeys_by_user ON passkeys (user_id, created_at)",
+                """
+                CREATE TABLE passkey_challenges (
+                    digest bytea PRIMARY KEY,
+                    ceremony text NOT NULL,
+                    user_id text,
+                    user_handle bytea,
+                    expires_at bigint NOT NULL
+                )
+                """,
+                "CREATE INDEX passkey_challenges_by_expiry ON passkey_challenges (expires_at)",
+                "CREATE INDEX passkey_challenges_by_user ON passkey_challenges (user_id)",
+            ]
+        ),
     ]
 
     /// How both reading functions of migration 8 claim credentials ($1 expiring at, $2 ids): their

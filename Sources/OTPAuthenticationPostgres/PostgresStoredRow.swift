@@ -54,6 +54,10 @@ struct PostgresStoredRow: StoredRow {
         Array(try required(ByteBuffer.self, column, of: recordID).readableBytesView)
     }
 
+    func optionalBytes(_ column: String, of recordID: String) throws(PostgresAuthStoreError) -> [UInt8]? {
+        try decode(ByteBuffer?.self, column, of: recordID).map { Array($0.readableBytesView) }
+    }
+
     func invalidRecord(recordID: String, detail: String) -> PostgresAuthStoreError {
         .invalidRecord(recordID: recordID, detail: detail)
     }

@@ -306,6 +306,7 @@ extension SQLiteAuthStore {
             try await self.execute("DELETE FROM sign_in_sources WHERE expires_at < ?", [.integer(.init(time))])
             try await self.execute("DELETE FROM phone_verifications WHERE expires_at < ?", [.integer(.init(time))])
             try await self.execute("DELETE FROM email_actions WHERE expires_at < ?", [.integer(.init(time))])
+            try await self.execute("DELETE FROM passkey_challenges WHERE expires_at < ?", [.integer(.init(time))])
             try await self.execute(
                 """
                 DELETE FROM failure_counters

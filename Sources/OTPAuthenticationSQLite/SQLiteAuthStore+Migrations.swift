@@ -260,6 +260,40 @@ extension SQLiteAuthStore {
             summary: "session claims: the developer claims of the custom token a session started with, for its ID tokens",
             statements: ["ALTER TABLE sessions ADD COLUMN session_claims TEXT"]
         ),
+        Migration(
+            version: 14,
+            summary: "passkeys: WebAuthn credentials by id, and the challenges of ceremonies under way by their digests",
+            statements: [
+                """
+                CREATE TABLE passkeys (
+                    credential_id BLOB PRIMARY KEY,
+                    user_id TEXT NOT NULL,
+                    user_handle BLOB NOT NULL,
+                    name TEXT NOT NULL,
+                    public_key BLOB NOT NULL,
+                    sign_count INTEGER NOT NULL,
+                    user_verified INTEGER NOT NULL,
+                    backup_eligible INTEGER NOT NULL,
+                    backed_up INTEGER NOT NULL,
+                    aaguid BLOB NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    last_used_at INTEGER
+                ) STRICT
+                """,
+                "CREATE INDEX passkeys_by_user ON passkeys (user_id, created_at)",
+                """
+                CREATE TABLE passkey_challenges (
+                    digest BLOB PRIMARY KEY,
+                    ceremony TEXT NOT NULL,
+                    user_id TEXT,
+                    user_handle BLOB,
+                    expires_at INTEGER NOT NULL
+                ) STRICT
+                """,
+                "CREATE INDEX passkey_challenges_by_expiry ON passkey_challenges (expires_at)",
+                "CREATE INDEX passkey_challenges_by_user ON passkey_challenges (user_id)",
+            ]
+        ),
     ]
 
     /// Brings the schema up to date inside one write transaction, so two processes opening a new

@@ -106,6 +106,13 @@ struct RowReader: StoredRow {
         return Array(buffer.readableBytesView)
     }
 
+    func optionalBytes(_ column: String, of recordID: String) throws(SQLiteAuthStoreError) -> [UInt8]? {
+        switch row.column(column) {
+        case .null, nil: nil
+        default: try bytes(column, of: recordID)
+        }
+    }
+
     func invalidRecord(recordID: String, detail: String) -> SQLiteAuthStoreError {
         .invalidRecord(recordID: recordID, detail: detail)
     }

@@ -23,6 +23,8 @@ package protocol StoredRow {
     func boolean(_ column: String, of recordID: String) throws(Failure) -> Bool
     /// A byte-string column that must hold a value.
     func bytes(_ column: String, of recordID: String) throws(Failure) -> [UInt8]
+    /// A byte-string column that may be null.
+    func optionalBytes(_ column: String, of recordID: String) throws(Failure) -> [UInt8]?
 
     /// The error for a row that holds a value no OTPKit writes.
     func invalidRecord(recordID: String, detail: String) -> Failure

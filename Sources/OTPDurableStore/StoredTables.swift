@@ -23,7 +23,10 @@ package enum StoredTables {
     /// Every table whose rows belong to a user by their `user_id` column: what deleting an account
     /// empties (its provider identities, keyed by `account_id`, aside).
     package static let ofUser =
-        factors + ["pending_enrollments", "phone_verifications", "sessions", "recovery_codes", "sign_in_sources", "email_actions"]
+        factors + [
+            "pending_enrollments", "phone_verifications", "sessions", "recovery_codes", "sign_in_sources", "email_actions", "passkeys",
+            "passkey_challenges",
+        ]
 
     /// A query of one row whose column `n` is how many factors the user `user` has, every kind
     /// together; `user` is the backend's spelling of the parameter (`?1`, `$1`).

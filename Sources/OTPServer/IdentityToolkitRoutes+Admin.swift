@@ -70,10 +70,12 @@ extension IdentityToolkitRoutes {
         return Wire.LookupResponse(users: users.isEmpty ? nil : users)
     }
 
-    /// An account as lookups answer it, with its second factors (numbers whole).
+    /// An account as lookups answer it, with its second factors (numbers whole) and passkeys.
     func wireUser(_ details: AccountDetails) async throws(IdentityToolkitError) -> WireUser {
-        let factors = try await call { () async throws(AuthError) in try await service.administration.enrolledFactors(accountID: details.account.id) }
-        return WireUser(details, factors: factors)
+        let id = details.account.id
+        let factors = try await call { () async throws(AuthError) in try await service.administration.enrolledFactors(accountID: id) }
+        let passkeys = try await call { () async throws(AuthError) in try await service.administration.passkeys(accountID: id) }
+        return WireUser(details, factors: factors, passkeys: passkeys)
     }
 
     /// `POST /v1/projects/{project}/accounts:delete` (firebase-admin's `delete_user`), which needs

@@ -7,9 +7,7 @@ extension IdentityToolkitRoutes {
     /// client address's sign-in limit before the token is read.
     func signInWithCustomToken(_ body: JSONBody, source: String?) async throws(IdentityToolkitError) -> Wire.CustomTokenSignInResponse {
         let request = try body.decode(Wire.CustomTokenSignInRequest.self)
-        if let tenant = request.tenantId, !tenant.isEmpty {
-            throw IdentityToolkitError("TENANT_ID_MISMATCH", "this server has no tenants: sign in without tenantId")
-        }
+        try Self.refuseTenant(request.tenantId)
         guard let customTokens else {
             throw IdentityToolkitError(
                 "OPERATION_NOT_ALLOWED",

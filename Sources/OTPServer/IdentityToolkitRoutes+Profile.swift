@@ -1,4 +1,5 @@
 internal import OTPAuthentication
+internal import OTPSealing
 
 extension IdentityToolkitRoutes {
     /// `accounts:update` with the user's `idToken` (iOS `setAccountInfo`, `IDENTITY-TOOLKIT.md`
@@ -41,6 +42,13 @@ extension IdentityToolkitRoutes {
         if providers.contains(EmailAuthProvider.id), request.email != nil || request.password != nil {
             throw IdentityToolkitError("INVALID_ARGUMENT", "the request both changes the password or address and unlinks password: send one")
         }
+        var passkeys: [[UInt8]] = []
+        for id in request.deletePasskey ?? [] {
+            guard let bytes = Base64URL.decodeEitherAlphabet(id), !bytes.isEmpty else {
+                throw IdentityToolkitError("INVALID_ARGUMENT", "deletePasskey holds an id that is not base64: send the passkey's credentialId")
+            }
+            passkeys.append(bytes)
+        }
 
         let (user, _) = try await tokenUser(idToken)
         if request.password != nil { try await admitPasswordChange(of: user, source: source) }
@@ -59,13 +67,17 @@ extension IdentityToolkitRoutes {
                 throw IdentityToolkitError(error)
             }
         }
+        for credentialID in passkeys {
+            try await call { () async throws(AuthError) in try await current.unenrollPasskey(withCredentialID: credentialID) }
+        }
         let userID = current.uid
         guard let details = try await call({ () async throws(AuthError) in try await service.administration.accountDetails(id: userID) }) else {
             throw IdentityToolkitError("USER_NOT_FOUND", "the account was deleted as it was updated")
         }
         var response = Wire.UpdateResponse(WireUser(details))
-        // A new session means the earlier ones were revoked: the client needs its tokens.
-        if current.sessionID != user.sessionID {
+        // A new session means the earlier ones were revoked: the client needs its tokens. iOS
+        // signs in again with the tokens of an answer to deletePasskey, so it gets them too.
+        if current.sessionID != user.sessionID || !passkeys.isEmpty {
             response.idToken = try await self.idToken(for: current)
             response.refreshToken = try refreshToken(for: current)
             response.expiresIn = String(tokens.lifetime)

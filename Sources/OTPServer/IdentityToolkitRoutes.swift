@@ -131,6 +131,7 @@ public struct IdentityToolkitRoutes: Sendable {
         }
         addCreateAuthURIRoute(to: router)
         addMultiFactorRoutes(to: router)
+        addPasskeyRoutes(to: router)
         addProjectRoutes(to: router)
         admin(router, "") { body throws(IdentityToolkitError) in try await routes.adminCreate(body) }
         admin(router, ":lookup") { body throws(IdentityToolkitError) in try await routes.adminLookup(body) }

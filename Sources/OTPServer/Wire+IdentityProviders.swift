@@ -55,6 +55,8 @@ extension Wire {
         var photoUrl: String?
         var deleteAttribute: [String]?
         var deleteProvider: [String]?
+        /// Credential ids of the user's passkeys to remove, in either base64 dialect.
+        var deletePasskey: [String]?
         var returnSecureToken: Bool?
         var localId: String?
         var customAttributes: String?

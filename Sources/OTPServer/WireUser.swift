@@ -33,10 +33,12 @@ struct WireUser: Encodable {
     var providerUserInfo: [ProviderUserInfo]
     /// Left out for a user without second factors.
     var mfaInfo: [WireMultiFactorInfo]?
+    /// The user's passkeys (Firebase's `passkeyInfo`); left out for a user without.
+    var passkeyInfo: [Wire.PasskeyInfo]?
     /// The administrator's custom claims, one JSON object serialized; left out when there are none.
     var customAttributes: String?
 
-    init(_ details: AccountDetails, factors: [MultiFactorInfo] = []) {
+    init(_ details: AccountDetails, factors: [MultiFactorInfo] = [], passkeys: [PasskeyInfo] = []) {
         let account = details.account
         localId = account.id
         email = account.email
@@ -55,6 +57,7 @@ struct WireUser: Encodable {
                 displayName: identity.displayName, phoneNumber: identity.phoneNumber)
         }
         mfaInfo = factors.isEmpty ? nil : factors.map(WireMultiFactorInfo.init)
+        passkeyInfo = passkeys.isEmpty ? nil : passkeys.map(Wire.PasskeyInfo.init)
         customAttributes = account.customAttributes
     }
 }

@@ -265,6 +265,20 @@ struct ServerCommand: AsyncParsableCommand {
             valueName: "+15555550100=123456"))
     var testPhoneNumbers: [String] = []
 
+    @Option(
+        name: .customLong("passkey-rp-id"),
+        help: ArgumentHelp(
+            "Offer passkeys (the passkeyEnrollment and passkeySignIn endpoints) for this relying party ID: the site's domain, such as example.com, or localhost. Passkeys work only for the RP ID they were made for. Needs --passkey-origin.",
+            valueName: "domain"))
+    var passkeyRelyingPartyID: String?
+
+    @Option(
+        name: .customLong("passkey-origin"),
+        help: ArgumentHelp(
+            "An origin passkey ceremonies run on, exactly as the browser writes it (repeatable): https://example.com, https://app.example.com, or http://localhost:5173 (http only for localhost).",
+            valueName: "origin"))
+    var passkeyOrigins: [String] = []
+
     /// What the command line gives, `nil` where it is silent.
     var commandLineLayer: ServerSettingsLayer {
         let layer = ServerSettingsLayer(
@@ -277,7 +291,8 @@ struct ServerCommand: AsyncParsableCommand {
             mailEnvironment: mailEnvironment.nonEmpty, mailWebhook: mailWebhook, emailActionURL: emailActionURL, appName: appName,
             mailTemplates: mailTemplates.nonEmpty,
             identityProviders: identityProviders.nonEmpty, customTokenSigners: customTokenSigners.nonEmpty,
-            firebaseHashConfigs: firebaseHashConfigs.nonEmpty, hmacImportKeys: hmacImportKeys.nonEmpty, testPhoneNumbers: testPhoneNumbers.nonEmpty)
+            firebaseHashConfigs: firebaseHashConfigs.nonEmpty, hmacImportKeys: hmacImportKeys.nonEmpty, testPhoneNumbers: testPhoneNumbers.nonEmpty,
+            passkeyRelyingPartyID: passkeyRelyingPartyID, passkeyOrigins: passkeyOrigins.nonEmpty)
         var options = limitOptions.applied(to: layer)
         options.purgeInterval = purgeInterval
         return options
@@ -385,7 +400,7 @@ struct ServerCommand: AsyncParsableCommand {
             configuration: MultiFactorConfiguration(
                 phone: phone.settings,
                 passwords: PasswordSettings(firebaseHashConfigs: settings.firebaseHashConfigs, hmacImportKeys: settings.hmacImportKeys),
-                emailActions: mail.settings), store: database, clock: clock,
+                emailActions: mail.settings, passkeys: settings.passkeys), store: database, clock: clock,
             smsSender: phone.sender, emailSender: mail.sender,
             identityProviders: settings.emulator ? EmulatorIdentityTokenVerifier.inFront(of: verifiers) : verifiers, logger: logger)
         let tokens = await IDTokenIssuer(

@@ -59,6 +59,8 @@ struct ServerOption: Sendable {
         ServerOption(name: "firebase-hash-config", kind: .texts(\.firebaseHashConfigs)),
         ServerOption(name: "hmac-import-key", kind: .texts(\.hmacImportKeys)),
         ServerOption(name: "test-phone-number", kind: .texts(\.testPhoneNumbers)),
+        ServerOption(name: "passkey-rp-id", kind: .text(\.passkeyRelyingPartyID)),
+        ServerOption(name: "passkey-origin", kind: .texts(\.passkeyOrigins)),
         ServerOption(name: "sign-in-limit-per-ip", kind: .number(\.signInsPerAddress)),
         ServerOption(name: "sign-in-limit-per-account", kind: .number(\.signInsPerAccount)),
         ServerOption(name: "sign-up-limit-per-ip", kind: .number(\.signUpsPerAddress)),

@@ -43,6 +43,8 @@ struct ServerSettings: Sendable {
     var hmacImportKeys: [HMACImportKey]
     /// Number → fixed code.
     var testPhoneNumbers: [String: String]
+    /// The relying party of passkeys; off without `--passkey-rp-id`.
+    var passkeys: PasskeySettings
     /// The per-address and per-account limits in force.
     var limits: RequestLimits
     /// The text messages one user may be sent per hour (`PhoneSettings.sendsPerUser`); the
@@ -133,6 +135,15 @@ struct ServerSettings: Sendable {
             }
         }
         testPhoneNumbers = try TestPhoneNumberOption.parse(layer.testPhoneNumbers ?? [])
+        passkeys = PasskeySettings(relyingPartyID: layer.passkeyRelyingPartyID, relyingPartyName: projectID, origins: Set(layer.passkeyOrigins ?? []))
+        if passkeys.relyingPartyID == nil, layer.passkeyOrigins != nil {
+            throw ValidationError("--passkey-origin configures passkeys for --passkey-rp-id: pass it too")
+        }
+        do {
+            try MultiFactorConfiguration(passkeys: passkeys).validate()
+        } catch {
+            throw ValidationError("--passkey-rp-id, --passkey-origin: \(error)")
+        }
         limits = try Self.limits(layer, emulator: emulator)
         codeSendsPerAccount = layer.codeSendsPerAccount
         if let codeSendsPerAccount, codeSendsPerAccount < 1 { throw ValidationError("--sms-limit-per-account must be at least 1") }

@@ -41,6 +41,8 @@ struct ServerSettingsLayer: Sendable, Equatable {
     var firebaseHashConfigs: [String]?
     var hmacImportKeys: [String]?
     var testPhoneNumbers: [String]?
+    var passkeyRelyingPartyID: String?
+    var passkeyOrigins: [String]?
     var signInsPerAddress: Int?
     var signInsPerAccount: Int?
     var signUpsPerAddress: Int?

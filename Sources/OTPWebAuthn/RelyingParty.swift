@@ -98,6 +98,19 @@ public struct RelyingParty: Sendable {
         clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8], challenge: [UInt8], userVerification: UserVerification,
         credential: RegisteredCredential
     ) throws(WebAuthnError) -> VerifiedAssertion {
+        try verifyAssertion(
+            clientDataJSON: clientDataJSON, authenticatorData: authenticatorData, signature: signature, challenge: challenge,
+            userVerification: userVerification, publicKey: credential.publicKey, signCount: credential.signCount,
+            backupEligible: credential.backupEligible)
+    }
+
+    /// Verifies an assertion against the challenge its options carried, by the credential whose
+    /// stored COSE `publicKey`, last `signCount` and `backupEligible` flag are given: what a store
+    /// keeps of a ``RegisteredCredential`` to verify its assertions.
+    public func verifyAssertion(
+        clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8], challenge: [UInt8], userVerification: UserVerification,
+        publicKey: [UInt8], signCount: UInt32, backupEligible: Bool
+    ) throws(WebAuthnError) -> VerifiedAssertion {
         // Steps 8–14.
         try checkClientData(clientDataJSON, type: "webauthn.get", challenge: challenge)
         // Steps 15–18.
@@ -105,17 +118,17 @@ public struct RelyingParty: Sendable {
         guard data.attestedCredential == nil else { throw .malformed("an assertion's authenticator data carries a credential (flag AT)") }
         try checkFlags(of: data, userVerification: userVerification)
         // Step 19: backup eligibility is fixed when the credential is made.
-        guard data.flags.contains(.backupEligible) == credential.backupEligible else {
+        guard data.flags.contains(.backupEligible) == backupEligible else {
             throw .mismatch("the credential's backup eligibility (flag BE) changed since it was registered")
         }
         // Steps 20–21.
-        let key = try COSEKey(credential.publicKey)
+        let key = try COSEKey(publicKey)
         guard key.isValidSignature(signature, for: authenticatorData + Array(SHA256.hash(data: clientDataJSON))) else {
             throw .invalidSignature("the assertion's signature")
         }
         // Step 22.
-        if (data.signCount != 0 || credential.signCount != 0) && data.signCount <= credential.signCount {
-            throw .signCountNotIncreased(stored: credential.signCount, received: data.signCount)
+        if (data.signCount != 0 || signCount != 0) && data.signCount <= signCount {
+            throw .signCountNotIncreased(stored: signCount, received: data.signCount)
         }
         return VerifiedAssertion(
             signCount: data.signCount, userVerified: data.flags.contains(.userVerified), backedUp: data.flags.contains(.backedUp))

@@ -16,7 +16,7 @@ extension EnrollmentTool {
                 provider's published keys: Google's by default for --provider google.com, otherwise \
                 --issuer and --jwks.
                 """,
-            subcommands: [Create.self, SignIn.self, Link.self, Unlink.self, Show.self, Import.self, Export.self]
+            subcommands: [Create.self, SignIn.self, Link.self, Unlink.self, Show.self, Passkeys.self, Import.self, Export.self]
         )
 
         /// The account `uid` as a signed-in user on the operator's word, as `signin --user` takes

@@ -270,6 +270,38 @@ final class FailingStore: AuthStore {
         try check()
         return base.completeEmailAction(digest: digest, at: time, changes: changes, accountID: accountID)
     }
+    func insertPasskeyChallenge(_ challenge: PasskeyChallengeRecord) async throws {
+        try check()
+        base.insertPasskeyChallenge(challenge)
+    }
+    func takePasskeyChallenge(digest: [UInt8]) async throws -> PasskeyChallengeRecord? {
+        try check()
+        return base.takePasskeyChallenge(digest: digest)
+    }
+    func passkeys(userID: String) async throws -> [PasskeyRecord] {
+        try check()
+        return base.passkeys(userID: userID)
+    }
+    func passkey(credentialID: [UInt8]) async throws -> PasskeyRecord? {
+        try check()
+        return base.passkey(credentialID: credentialID)
+    }
+    func insertPasskey(_ passkey: PasskeyRecord, maximumPerUser: Int) async throws -> PasskeyInsertion {
+        try check()
+        return base.insertPasskey(passkey, maximumPerUser: maximumPerUser)
+    }
+    func recordPasskeyUse(credentialID: [UInt8], previousSignCount: UInt32, use: PasskeyUse) async throws -> Bool {
+        try check()
+        return base.recordPasskeyUse(credentialID: credentialID, previousSignCount: previousSignCount, use: use)
+    }
+    func renamePasskey(credentialID: [UInt8], userID: String, name: String) async throws -> Bool {
+        try check()
+        return base.renamePasskey(credentialID: credentialID, userID: userID, name: name)
+    }
+    func removePasskey(credentialID: [UInt8], userID: String) async throws -> Bool {
+        try check()
+        return base.removePasskey(credentialID: credentialID, userID: userID)
+    }
 }
 
 @Suite("Store failures")

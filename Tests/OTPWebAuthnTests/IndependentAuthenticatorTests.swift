@@ -1,5 +1,6 @@
 import Foundation
 import OTPCore
+import OTPTestUtilities
 import OTPWebAuthn
 import Testing
 import X509

@@ -22,6 +22,8 @@ public struct FirstFactorProvider: RawRepresentable, Sendable, Hashable, CustomS
     public static let github = FirstFactorProvider(rawValue: "github.com")
     /// Microsoft.
     public static let microsoft = FirstFactorProvider(rawValue: "microsoft.com")
+    /// A passkey (Firebase's `ProviderId.PASSKEY`).
+    public static let passkey = FirstFactorProvider(rawValue: "passkey")
     /// Anonymous sign-in: cannot be combined with multi-factor authentication.
     public static let anonymous = FirstFactorProvider(rawValue: "anonymous")
     /// Phone number: cannot be combined with multi-factor authentication.

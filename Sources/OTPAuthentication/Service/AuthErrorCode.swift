@@ -84,6 +84,21 @@ public enum AuthErrorCode: Int, Sendable, Hashable, CaseIterable {
     case missingEmail = 17034
     /// An action's continue URL is not an absolute URL (`INVALID_CONTINUE_URI`).
     case invalidContinueURI = 17039
+    /// A passkey's response failed a WebAuthn check, or answers no ceremony this server started
+    /// (`INVALID_AUTHENTICATOR_RESPONSE`; iOS's `invalidAuthenticatorResponse`).
+    case invalidAuthenticatorResponse = 17211
+    /// No passkey has the credential an assertion names (`PASSKEY_ENROLLMENT_NOT_FOUND`; iOS's
+    /// `missingPasskeyEnrollment`).
+    case missingPasskeyEnrollment = 17212
+    /// The server offers no passkeys (`PASSKEY_NOT_ENABLED`). This and the next three raw values
+    /// are OTPKit's: iOS has no code for them and reports them as its internal error.
+    case passkeyNotEnabled = 17213
+    /// The user has as many passkeys as allowed (`PASSKEY_LIMIT_EXCEEDED`).
+    case passkeyLimitExceeded = 17214
+    /// The credential is registered already (`PASSKEY_EXISTS`).
+    case passkeyExists = 17215
+    /// The ceremony's challenge expired (`PASSKEY_CHALLENGE_TIMEOUT`).
+    case passkeyChallengeTimeout = 17216
     /// The store failed (`INTERNAL_ERROR`).
     case internalError = 17999
 
@@ -128,6 +143,12 @@ public enum AuthErrorCode: Int, Sendable, Hashable, CaseIterable {
         case .expiredActionCode: "EXPIRED_OOB_CODE"
         case .missingEmail: "MISSING_EMAIL"
         case .invalidContinueURI: "INVALID_CONTINUE_URI"
+        case .invalidAuthenticatorResponse: "INVALID_AUTHENTICATOR_RESPONSE"
+        case .missingPasskeyEnrollment: "PASSKEY_ENROLLMENT_NOT_FOUND"
+        case .passkeyNotEnabled: "PASSKEY_NOT_ENABLED"
+        case .passkeyLimitExceeded: "PASSKEY_LIMIT_EXCEEDED"
+        case .passkeyExists: "PASSKEY_EXISTS"
+        case .passkeyChallengeTimeout: "PASSKEY_CHALLENGE_TIMEOUT"
         case .internalError: "INTERNAL_ERROR"
         }
     }

@@ -50,6 +50,9 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
     /// Email actions (password resets, address verifications, sign-in links): where links lead,
     /// how long codes live, how often an address is sent one. Messages need an ``EmailSender``.
     public var emailActions: EmailActionSettings
+    /// Passkeys as a first factor: the relying party and its limits. Off unless
+    /// ``PasskeySettings/relyingPartyID`` is set.
+    public var passkeys: PasskeySettings
 
     /// The most second factors a user may have, as Firebase allows.
     public static let maximumFactorCount = 5
@@ -80,7 +83,8 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
         maximumSessionsPerUser: Int = 20,
         phone: PhoneSettings = PhoneSettings(),
         passwords: PasswordSettings = PasswordSettings(),
-        emailActions: EmailActionSettings = EmailActionSettings()
+        emailActions: EmailActionSettings = EmailActionSettings(),
+        passkeys: PasskeySettings = PasskeySettings()
     ) {
         self.isTOTPEnabled = isTOTPEnabled
         self.adjacentIntervals = adjacentIntervals
@@ -98,6 +102,7 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
         self.phone = phone
         self.passwords = passwords
         self.emailActions = emailActions
+        self.passkeys = passkeys
     }
 
     /// Checks every setting.
@@ -128,6 +133,7 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
         guard passwords.maximumWaitingHashes >= 0 else { throw .invalidPasswordSetting("maximumWaitingHashes must be 0 or more") }
         guard passwords.sourceWindow > 0 else { throw .nonPositiveDuration(name: "passwords.sourceWindow", seconds: passwords.sourceWindow) }
         try emailActions.validate()
+        try passkeys.validate()
     }
 }
 
@@ -153,6 +159,8 @@ public enum MultiFactorConfigurationError: Error, Sendable, Hashable, CustomStri
     case invalidPasswordSetting(String)
     /// An email-action setting cannot work; the text says which and why.
     case invalidEmailActionSetting(String)
+    /// A passkey setting cannot work; the text says which and why.
+    case invalidPasskeySetting(String)
     /// Two identity token verifiers were given for one provider id.
     case duplicateIdentityProvider(String)
 
@@ -172,6 +180,8 @@ public enum MultiFactorConfigurationError: Error, Sendable, Hashable, CustomStri
             "invalid password setting: \(detail)"
         case .invalidEmailActionSetting(let detail):
             "email actions: \(detail)"
+        case .invalidPasskeySetting(let detail):
+            "passkeys: \(detail)"
         case .invalidPhoneSetting(let detail):
             "phone settings: \(detail)"
         case .duplicateIdentityProvider(let id):

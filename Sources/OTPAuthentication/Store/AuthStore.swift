@@ -1,6 +1,6 @@
 /// Everything the multi-factor service persists, as the stores of its concerns together
 /// (``AccountStore``, ``SessionStore``, ``FactorStore``, ``ThrottleStore``,
-/// ``SpentCredentialStore``, ``SignInSourceStore``, ``EmailActionStore``), and the operations of a sign-in or an
+/// ``SpentCredentialStore``, ``SignInSourceStore``, ``EmailActionStore``, ``PasskeyStore``), and the operations of a sign-in or an
 /// enrollment that span several of them in one atomic step.
 ///
 /// The service holds no state of its own beyond caches, so several service instances (or
@@ -20,7 +20,9 @@
 /// unseal); every expected outcome is a return value. The service reports such failures as
 /// ``AuthErrorCode/internalError``. Times are Unix seconds. Run `AuthStoreConformance`
 /// (module `OTPAuthenticationTestSupport`) against any implementation.
-public protocol AuthStore: AccountStore, SessionStore, FactorStore, ThrottleStore, SpentCredentialStore, SignInSourceStore, EmailActionStore {
+public protocol AuthStore: AccountStore, SessionStore, FactorStore, ThrottleStore, SpentCredentialStore, SignInSourceStore, EmailActionStore,
+    PasskeyStore
+{
     // A sign-in otherwise takes eight store calls; these let a store answer a successful one in two
     // (one lock or transaction each: start, complete), which matters on the hot path of a server,
     // and a wrong code in one more (the credential, the lock and the failure together). The reads
@@ -140,7 +142,7 @@ public protocol AuthStore: AccountStore, SessionStore, FactorStore, ThrottleStor
     ) async throws -> SignInCompletion
 
     /// Deletes pending enrollments whose deadline is before `time`, spent pending sign-ins,
-    /// sessions, phone verifications, email actions and known sign-in sources that expired before `time`, quota
+    /// sessions, phone verifications, email actions, passkey challenges and known sign-in sources that expired before `time`, quota
     /// buckets drained by `time`, and failure counters not locked at `time` that have no failures
     /// or whose last failure was counted before `failuresCountedBefore`: how long failures in a
     /// row are remembered, so that counters do not pile up for every address ever tried.

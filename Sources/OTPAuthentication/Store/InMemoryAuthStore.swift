@@ -110,6 +110,10 @@ public final class InMemoryAuthStore: AuthStore {
         /// Each user's unused recovery code digests.
         var recoveryCodes: [String: [[UInt8]]] = [:]
         var emailActions: [[UInt8]: EmailActionRecord] = [:]
+        var passkeyChallenges: [[UInt8]: PasskeyChallengeRecord] = [:]
+        var passkeys: [[UInt8]: PasskeyRecord] = [:]
+        /// Each user's passkey credential ids, oldest first.
+        var passkeyIDs: [String: [[UInt8]]] = [:]
         var quotas: [String: QuotaBucket] = [:]
         var accounts: [String: AccountRecord] = [:]
         /// Account ids by normalized email address.
@@ -644,6 +648,8 @@ public final class InMemoryAuthStore: AuthStore {
             state.recoveryCodes.removeValue(forKey: id)
             state.signInSources.removeValue(forKey: id)
             state.emailActions = state.emailActions.filter { $0.value.accountID != id }
+            state.passkeyChallenges = state.passkeyChallenges.filter { $0.value.userID != id }
+            for credentialID in state.passkeyIDs.removeValue(forKey: id) ?? [] { state.passkeys.removeValue(forKey: credentialID) }
             return true
         }
     }
@@ -811,6 +817,73 @@ public final class InMemoryAuthStore: AuthStore {
         }
     }
 
+    // MARK: Passkeys
+
+    public func insertPasskeyChallenge(_ challenge: PasskeyChallengeRecord) {
+        state.withLock { $0.passkeyChallenges[challenge.digest] = challenge }
+    }
+
+    public func takePasskeyChallenge(digest: [UInt8]) -> PasskeyChallengeRecord? {
+        state.withLock { $0.passkeyChallenges.removeValue(forKey: digest) }
+    }
+
+    public func passkeys(userID: String) -> [PasskeyRecord] {
+        state.withLock { state in (state.passkeyIDs[userID] ?? []).compactMap { state.passkeys[$0] } }
+    }
+
+    public func passkey(credentialID: [UInt8]) -> PasskeyRecord? {
+        state.withLock { $0.passkeys[credentialID] }
+    }
+
+    public func insertPasskey(_ passkey: PasskeyRecord, maximumPerUser: Int) -> PasskeyInsertion {
+        state.withLock { state in
+            guard state.accounts[passkey.userID] != nil else { return .accountNotFound }
+            guard state.passkeys[passkey.credentialID] == nil else { return .credentialInUse }
+            guard state.passkeyIDs[passkey.userID, default: []].count < maximumPerUser else { return .limitReached }
+            state.passkeys[passkey.credentialID] = passkey
+            // Oldest first, as the SQL stores order them: by time, then by the id's bytes.
+            let precedes = { (a: PasskeyRecord, b: PasskeyRecord) in
+                a.createdAt != b.createdAt ? a.createdAt < b.createdAt : a.credentialID.lexicographicallyPrecedes(b.credentialID)
+            }
+            var ids = state.passkeyIDs[passkey.userID] ?? []
+            ids.insert(passkey.credentialID, at: ids.firstIndex { state.passkeys[$0].map { precedes(passkey, $0) } ?? false } ?? ids.endIndex)
+            state.passkeyIDs[passkey.userID] = ids
+            return .inserted
+        }
+    }
+
+    public func recordPasskeyUse(credentialID: [UInt8], previousSignCount: UInt32, use: PasskeyUse) -> Bool {
+        state.withLock { state in
+            state.passkeys.modifyValue(forKey: credentialID) { passkey in
+                guard passkey.signCount == previousSignCount else { return false }
+                passkey.signCount = use.signCount
+                passkey.isBackedUp = use.isBackedUp
+                passkey.isUserVerified = passkey.isUserVerified || use.isUserVerified
+                passkey.lastUsedAt = use.at
+                return true
+            } ?? false
+        }
+    }
+
+    public func renamePasskey(credentialID: [UInt8], userID: String, name: String) -> Bool {
+        state.withLock { state in
+            state.passkeys.modifyValue(forKey: credentialID) { passkey in
+                guard passkey.userID == userID else { return false }
+                passkey.name = name
+                return true
+            } ?? false
+        }
+    }
+
+    public func removePasskey(credentialID: [UInt8], userID: String) -> Bool {
+        state.withLock { state in
+            guard state.passkeys[credentialID]?.userID == userID else { return false }
+            state.passkeys.removeValue(forKey: credentialID)
+            state.passkeyIDs[userID]?.removeAll { $0 == credentialID }
+            return true
+        }
+    }
+
     // MARK: Housekeeping
 
     public func purgeExpired(before time: Int64, failuresCountedBefore: Int64) {
@@ -819,6 +892,7 @@ public final class InMemoryAuthStore: AuthStore {
             state.spentSignIns = state.spentSignIns.filter { $0.value >= time }
             state.quotas = state.quotas.filter { $0.value.drainedAt > time &* 1_000 }
             state.emailActions = state.emailActions.filter { $0.value.expiresAt >= time }
+            state.passkeyChallenges = state.passkeyChallenges.filter { $0.value.expiresAt >= time }
             state.phoneVerifications = state.phoneVerifications.filter { $0.value.expiresAt >= time }
             var endedByUser: [String: Set<String>] = [:]
             for record in state.sessions.removeAll(where: { $0.expiresAt < time }) {

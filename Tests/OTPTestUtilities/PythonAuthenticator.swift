@@ -1,36 +1,35 @@
 import Foundation
 import OTPCore
-import OTPTestUtilities
 import Testing
 
 /// A software authenticator in Python that nobody here wrote the cryptography of
 /// (Tests/WebAuthnClients): soft-webauthn's, or one on pyca `cryptography` and python-fido2's CBOR
 /// for the flags and algorithms soft-webauthn lacks. Both live in soft-webauthn's PyPI folder
 /// (it brings python-fido2 1.2 and `cryptography`).
-enum PythonAuthenticator {
-    static let packagePath = "/opt/otpkit-python/soft-webauthn-0.1.4"
+public enum PythonAuthenticator {
+    public static let packagePath = "/opt/otpkit-python/soft-webauthn-0.1.4"
 
     /// What a script answers: one registration and its assertions, each field as bytes.
-    struct Output: Decodable {
-        let rawId: String
-        let clientDataJSON: String
-        let attestationObject: String
+    public struct Output: Decodable, Sendable {
+        public let rawId: String
+        public let clientDataJSON: String
+        public let attestationObject: String
         /// The root of a `packed-x5c` attestation's chain, DER in hexadecimal.
-        let attestationRoot: String?
-        let assertions: [Assertion]
+        public let attestationRoot: String?
+        public let assertions: [Assertion]
 
-        struct Assertion: Decodable {
-            let clientDataJSON: String
-            let authenticatorData: String
-            let signature: String
-            let userHandle: String
+        public struct Assertion: Decodable, Sendable {
+            public let clientDataJSON: String
+            public let authenticatorData: String
+            public let signature: String
+            public let userHandle: String
         }
     }
 
-    static func random(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255) } }
+    public static func random(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255) } }
 
     /// Runs Tests/WebAuthnClients/`script` with `request` (JSON) on its standard input.
-    static func run(_ script: String, _ request: [String: Any]) async throws -> Output {
+    public static func run(_ script: String, _ request: [String: Any]) async throws -> Output {
         let python = try ExternalTool.debianPython3.path()
         let run = try await ProcessRunner.run(
             python, [Fixture.url("Tests/WebAuthnClients/\(script)").path], input: Array(try JSONSerialization.data(withJSONObject: request)),

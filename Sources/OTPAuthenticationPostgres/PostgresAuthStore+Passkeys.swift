@@ -1,0 +1,102 @@
+internal import NIOCore
+internal import OTPDurableStore
+public import OTPAuthentication
+internal import PostgresNIO
+
+extension PostgresAuthStore {
+    public func insertPasskeyChallenge(_ challenge: PasskeyChallengeRecord) async throws(PostgresAuthStoreError) {
+        try await transaction("storing a passkey challenge", retry: .ifNotApplied) { connection in
+            try await connection.execute(
+                """
+                INSERT INTO passkey_challenges (\(unescaped: StoredColumns.passkeyChallenge))
+                VALUES (\(ByteBuffer(bytes: challenge.digest)), \(challenge.ceremony.rawValue), \(challenge.userID),
+                        \(challenge.userHandle.map { ByteBuffer(bytes: $0) }), \(challenge.expiresAt))
+                """)
+        }
+    }
+
+    /// One `DELETE … RETURNING`: of two servers taking one challenge, the second finds no row.
+    public func takePasskeyChallenge(digest: [UInt8]) async throws(PostgresAuthStoreError) -> PasskeyChallengeRecord? {
+        let rows = try await transaction("taking a passkey challenge", retry: .ifNotApplied) { connection in
+            try await connection.query(
+                """
+                DELETE FROM passkey_challenges WHERE digest = \(ByteBuffer(bytes: digest))
+                RETURNING \(unescaped: StoredColumns.passkeyChallenge)
+                """)
+        }
+        return try rows.records { row throws(PostgresAuthStoreError) in try row.passkeyChallengeRecord() }.first
+    }
+
+    public func passkeys(userID: String) async throws(PostgresAuthStoreError) -> [PasskeyRecord] {
+        let rows = try await reading("reading a user's passkeys") { connection in
+            try await connection.query(
+                "SELECT \(unescaped: StoredColumns.passkey) FROM passkeys WHERE user_id = \(userID) ORDER BY created_at, credential_id")
+        }
+        return try rows.records { row throws(PostgresAuthStoreError) in try row.passkeyRecord() }
+    }
+
+    public func passkey(credentialID: [UInt8]) async throws(PostgresAuthStoreError) -> PasskeyRecord? {
+        let rows = try await reading("reading a passkey") { connection in
+            try await connection.query(
+                "SELECT \(unescaped: StoredColumns.passkey) FROM passkeys WHERE credential_id = \(ByteBuffer(bytes: credentialID))")
+        }
+        return try rows.records { row throws(PostgresAuthStoreError) in try row.passkeyRecord() }.first
+    }
+
+    /// Under the user's factor lock, which deleting the account takes too, so the count holds
+    /// across servers and no passkey outlives its account; the credential id's uniqueness is the
+    /// primary key's (`ON CONFLICT DO NOTHING`), across users.
+    public func insertPasskey(_ passkey: PasskeyRecord, maximumPerUser: Int) async throws(PostgresAuthStoreError) -> PasskeyInsertion {
+        try await transaction("storing a passkey", retry: .ifNotApplied) { connection -> PasskeyInsertion in
+            try await connection.lockFactors(of: passkey.userID)
+            guard try await !connection.query("SELECT 1 FROM accounts WHERE id = \(passkey.userID)").isEmpty else { return .accountNotFound }
+            let rows = try await connection.query("SELECT count(*) FROM passkeys WHERE user_id = \(passkey.userID)")
+            let count = try rows.records { row throws(PostgresAuthStoreError) in try row.integer("count", of: "a passkey count") }.first ?? 0
+            let id = ByteBuffer(bytes: passkey.credentialID)
+            guard try await connection.query("SELECT 1 FROM passkeys WHERE credential_id = \(id)").isEmpty else { return .credentialInUse }
+            guard count < maximumPerUser else { return .limitReached }
+            let inserted = try await connection.query(
+                """
+                INSERT INTO passkeys (\(unescaped: StoredColumns.passkey))
+                VALUES (\(id), \(passkey.userID), \(ByteBuffer(bytes: passkey.userHandle)), \(passkey.name),
+                        \(ByteBuffer(bytes: passkey.publicKey)), \(Int64(passkey.signCount)), \(passkey.isUserVerified),
+                        \(passkey.isBackupEligible), \(passkey.isBackedUp), \(ByteBuffer(bytes: passkey.aaguid)), \(passkey.createdAt),
+                        \(passkey.lastUsedAt))
+                ON CONFLICT (credential_id) DO NOTHING RETURNING user_id
+                """)
+            return inserted.isEmpty ? .credentialInUse : .inserted
+        }
+    }
+
+    public func recordPasskeyUse(credentialID: [UInt8], previousSignCount: UInt32, use: PasskeyUse) async throws(PostgresAuthStoreError) -> Bool {
+        try await transaction("recording a passkey's use", retry: .ifNotApplied) { connection in
+            try await !connection.query(
+                """
+                UPDATE passkeys SET sign_count = \(Int64(use.signCount)), backed_up = \(use.isBackedUp),
+                    user_verified = user_verified OR \(use.isUserVerified), last_used_at = \(use.at)
+                WHERE credential_id = \(ByteBuffer(bytes: credentialID)) AND sign_count = \(Int64(previousSignCount))
+                RETURNING sign_count
+                """
+            ).isEmpty
+        }
+    }
+
+    public func renamePasskey(credentialID: [UInt8], userID: String, name: String) async throws(PostgresAuthStoreError) -> Bool {
+        try await transaction("renaming a passkey", retry: .always) { connection in
+            try await !connection.query(
+                """
+                UPDATE passkeys SET name = \(name) WHERE credential_id = \(ByteBuffer(bytes: credentialID)) AND user_id = \(userID)
+                RETURNING name
+                """
+            ).isEmpty
+        }
+    }
+
+    public func removePasskey(credentialID: [UInt8], userID: String) async throws(PostgresAuthStoreError) -> Bool {
+        try await transaction("removing a passkey", retry: .ifNotApplied) { connection in
+            try await !connection.query(
+                "DELETE FROM passkeys WHERE credential_id = \(ByteBuffer(bytes: credentialID)) AND user_id = \(userID) RETURNING user_id"
+            ).isEmpty
+        }
+    }
+}

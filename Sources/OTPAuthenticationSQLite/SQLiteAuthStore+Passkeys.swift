@@ -1,0 +1,96 @@
+internal import NIOCore
+internal import OTPDurableStore
+public import OTPAuthentication
+internal import SQLiteNIO
+
+extension SQLiteAuthStore {
+    public func insertPasskeyChallenge(_ challenge: PasskeyChallengeRecord) async throws(SQLiteAuthStoreError) {
+        try await transaction { () throws(SQLiteAuthStoreError) in
+            try await self.execute(
+                "INSERT INTO passkey_challenges (\(StoredColumns.passkeyChallenge)) VALUES (?, ?, ?, ?, ?)",
+                [
+                    .blob(ByteBuffer(bytes: challenge.digest)), .text(challenge.ceremony.rawValue), Self.optional(challenge.userID),
+                    challenge.userHandle.map { .blob(ByteBuffer(bytes: $0)) } ?? .null, .integer(.init(challenge.expiresAt)),
+                ])
+        }
+    }
+
+    public func takePasskeyChallenge(digest: [UInt8]) async throws(SQLiteAuthStoreError) -> PasskeyChallengeRecord? {
+        try await transaction { () throws(SQLiteAuthStoreError) -> PasskeyChallengeRecord? in
+            try await self.execute(
+                "DELETE FROM passkey_challenges WHERE digest = ? RETURNING \(StoredColumns.passkeyChallenge)", [.blob(ByteBuffer(bytes: digest))]
+            ).first.map { row throws(SQLiteAuthStoreError) in try RowReader(row: row).passkeyChallengeRecord() }
+        }
+    }
+
+    public func passkeys(userID: String) async throws(SQLiteAuthStoreError) -> [PasskeyRecord] {
+        var passkeys: [PasskeyRecord] = []
+        for row in try await execute(
+            "SELECT \(StoredColumns.passkey) FROM passkeys WHERE user_id = ? ORDER BY created_at, credential_id", [.text(userID)], on: .reader)
+        {
+            passkeys.append(try RowReader(row: row).passkeyRecord())
+        }
+        return passkeys
+    }
+
+    public func passkey(credentialID: [UInt8]) async throws(SQLiteAuthStoreError) -> PasskeyRecord? {
+        try await execute(
+            "SELECT \(StoredColumns.passkey) FROM passkeys WHERE credential_id = ?", [.blob(ByteBuffer(bytes: credentialID))], on: .reader
+        ).first.map { row throws(SQLiteAuthStoreError) in try RowReader(row: row).passkeyRecord() }
+    }
+
+    /// One `BEGIN IMMEDIATE` transaction: the account, the id and the user's count are read by
+    /// the one writer that then inserts.
+    public func insertPasskey(_ passkey: PasskeyRecord, maximumPerUser: Int) async throws(SQLiteAuthStoreError) -> PasskeyInsertion {
+        try await transaction { () throws(SQLiteAuthStoreError) -> PasskeyInsertion in
+            let user = SQLiteData.text(passkey.userID)
+            guard try await !self.execute("SELECT 1 AS found FROM accounts WHERE id = ?", [user]).isEmpty else { return .accountNotFound }
+            let id = SQLiteData.blob(ByteBuffer(bytes: passkey.credentialID))
+            guard try await self.execute("SELECT 1 AS found FROM passkeys WHERE credential_id = ?", [id]).isEmpty else { return .credentialInUse }
+            let count = try await self.execute("SELECT count(*) AS n FROM passkeys WHERE user_id = ?", [user]).first?.column("n")?.integer ?? 0
+            guard count < maximumPerUser else { return .limitReached }
+            try await self.execute(
+                "INSERT INTO passkeys (\(StoredColumns.passkey)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    id, user, .blob(ByteBuffer(bytes: passkey.userHandle)), .text(passkey.name), .blob(ByteBuffer(bytes: passkey.publicKey)),
+                    .integer(.init(passkey.signCount)), .integer(passkey.isUserVerified ? 1 : 0), .integer(passkey.isBackupEligible ? 1 : 0),
+                    .integer(passkey.isBackedUp ? 1 : 0), .blob(ByteBuffer(bytes: passkey.aaguid)), .integer(.init(passkey.createdAt)),
+                    passkey.lastUsedAt.map { .integer(.init($0)) } ?? .null,
+                ])
+            return .inserted
+        }
+    }
+
+    public func recordPasskeyUse(credentialID: [UInt8], previousSignCount: UInt32, use: PasskeyUse) async throws(SQLiteAuthStoreError) -> Bool {
+        try await transaction { () throws(SQLiteAuthStoreError) -> Bool in
+            try await !self.execute(
+                """
+                UPDATE passkeys SET sign_count = ?, backed_up = ?, user_verified = max(user_verified, ?), last_used_at = ?
+                WHERE credential_id = ? AND sign_count = ? RETURNING sign_count
+                """,
+                [
+                    .integer(.init(use.signCount)), .integer(use.isBackedUp ? 1 : 0), .integer(use.isUserVerified ? 1 : 0),
+                    .integer(.init(use.at)), .blob(ByteBuffer(bytes: credentialID)), .integer(.init(previousSignCount)),
+                ]
+            ).isEmpty
+        }
+    }
+
+    public func renamePasskey(credentialID: [UInt8], userID: String, name: String) async throws(SQLiteAuthStoreError) -> Bool {
+        try await transaction { () throws(SQLiteAuthStoreError) -> Bool in
+            try await !self.execute(
+                "UPDATE passkeys SET name = ? WHERE credential_id = ? AND user_id = ? RETURNING name",
+                [.text(name), .blob(ByteBuffer(bytes: credentialID)), .text(userID)]
+            ).isEmpty
+        }
+    }
+
+    public func removePasskey(credentialID: [UInt8], userID: String) async throws(SQLiteAuthStoreError) -> Bool {
+        try await transaction { () throws(SQLiteAuthStoreError) -> Bool in
+            try await !self.execute(
+                "DELETE FROM passkeys WHERE credential_id = ? AND user_id = ? RETURNING user_id",
+                [.blob(ByteBuffer(bytes: credentialID)), .text(userID)]
+            ).isEmpty
+        }
+    }
+}

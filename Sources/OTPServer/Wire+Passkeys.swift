@@ -1,0 +1,166 @@
+internal import ExtrasBase64
+internal import OTPAuthentication
+internal import OTPSealing
+
+/// The bodies of Firebase's passkey endpoints (`passkeyEnrollment:start|finalize`,
+/// `passkeySignIn:start|finalize`), as its JS SDK's `passkey` branch and iOS's `passkey-sv`
+/// branch send and read them (`../shared/PASSKEYS.md` A.2–A.3).
+///
+/// Bytes go out in standard base64 with padding, which iOS's `Data(base64Encoded:)` needs and
+/// JS's decoder also takes; they come in either way: JS sends base64url without padding, iOS
+/// standard base64 with it.
+extension Wire {
+    struct PasskeyEnrollmentStartRequest: Decodable {
+        var idToken: String?
+        var tenantId: String?
+    }
+
+    struct PasskeyEnrollmentStartResponse: Encodable {
+        var credentialCreationOptions: CreationOptions
+    }
+
+    /// W3C's `PublicKeyCredentialCreationOptionsJSON`.
+    struct CreationOptions: Encodable {
+        struct RelyingParty: Encodable {
+            var id: String
+            var name: String
+        }
+        struct User: Encodable {
+            var id: String
+            var name: String
+            var displayName: String
+        }
+        struct Parameter: Encodable {
+            var type = "public-key"
+            var alg: Int64
+        }
+        struct Descriptor: Encodable {
+            var type = "public-key"
+            var id: String
+        }
+        struct Selection: Encodable {
+            /// Sign-in options name no user, so only a discoverable credential can sign in.
+            var residentKey = "required"
+            var requireResidentKey = true
+            var userVerification: String
+        }
+
+        var rp: RelyingParty
+        var user: User
+        var challenge: String
+        var pubKeyCredParams: [Parameter]
+        var timeout: Int64
+        var excludeCredentials: [Descriptor]
+        var authenticatorSelection: Selection
+        var attestation = "none"
+
+        init(_ options: PasskeyCreationOptions) {
+            rp = RelyingParty(id: options.relyingPartyID, name: options.relyingPartyName)
+            user = User(id: Wire.base64(options.userHandle), name: options.userName, displayName: options.userDisplayName)
+            challenge = Wire.base64(options.challenge)
+            pubKeyCredParams = options.algorithms.map { Parameter(alg: $0.rawValue) }
+            timeout = options.timeout
+            excludeCredentials = options.excludedCredentials.map { Descriptor(id: Wire.base64($0)) }
+            authenticatorSelection = Selection(userVerification: options.userVerification.rawValue)
+        }
+    }
+
+    struct PasskeyEnrollmentFinalizeRequest: Decodable {
+        var idToken: String?
+        var tenantId: String?
+        var name: String?
+        var displayName: String?
+        var authenticatorRegistrationResponse: RegistrationCredential?
+    }
+
+    /// W3C's `RegistrationResponseJSON`; iOS sends `id` alone, without `rawId` and `type`.
+    struct RegistrationCredential: Decodable {
+        struct Response: Decodable {
+            var clientDataJSON: String?
+            var attestationObject: String?
+        }
+        var id: String?
+        var rawId: String?
+        var type: String?
+        var response: Response?
+    }
+
+    struct PasskeySignInStartRequest: Decodable {
+        var tenantId: String?
+    }
+
+    struct PasskeySignInStartResponse: Encodable {
+        var credentialRequestOptions: RequestOptions
+    }
+
+    /// W3C's `PublicKeyCredentialRequestOptionsJSON`, naming no credential.
+    struct RequestOptions: Encodable {
+        var challenge: String
+        var rpId: String
+        var userVerification: String
+        var timeout: Int64
+
+        init(_ options: PasskeyRequestOptions) {
+            challenge = Wire.base64(options.challenge)
+            rpId = options.relyingPartyID
+            userVerification = options.userVerification.rawValue
+            timeout = options.timeout
+        }
+    }
+
+    struct PasskeySignInFinalizeRequest: Decodable {
+        var tenantId: String?
+        var authenticatorAuthenticationResponse: AssertionCredential?
+        // JS sends the names of a sign-up it might have started; they mean nothing here.
+        var name: String?
+        var displayName: String?
+    }
+
+    /// W3C's `AuthenticationResponseJSON`; iOS sends `id` alone, without `rawId` and `type`.
+    struct AssertionCredential: Decodable {
+        struct Response: Decodable {
+            var clientDataJSON: String?
+            var authenticatorData: String?
+            var signature: String?
+            var userHandle: String?
+        }
+        var id: String?
+        var rawId: String?
+        var type: String?
+        var response: Response?
+    }
+
+    /// Both finalize endpoints' answer: the user's tokens.
+    struct PasskeyTokensResponse: Encodable {
+        var localId: String
+        var idToken: String
+        var refreshToken: String
+        var expiresIn: String
+    }
+
+    /// A user's passkey in `accounts:lookup` (Firebase's `PasskeyInfo`): the raw credential id in
+    /// base64url without padding, as browsers write credential ids.
+    struct PasskeyInfo: Encodable {
+        var credentialId: String
+        var name: String
+
+        init(_ info: OTPAuthentication.PasskeyInfo) {
+            credentialId = Base64URL.encode(info.credentialID)
+            name = info.name
+        }
+    }
+
+    /// Standard base64 with padding.
+    static func base64(_ bytes: [UInt8]) -> String {
+        Base64.encodeToString(bytes: bytes)
+    }
+
+    /// The bytes of a field in either base64 dialect, or `INVALID_AUTHENTICATOR_RESPONSE` naming it.
+    static func passkeyBytes(_ text: String?, field: String) throws(IdentityToolkitError) -> [UInt8] {
+        guard let text, !text.isEmpty, let bytes = Base64URL.decodeEitherAlphabet(text) else {
+            throw IdentityToolkitError(
+                "INVALID_AUTHENTICATOR_RESPONSE", "the credential's \(field) is missing or not base64: send the authenticator's response whole")
+        }
+        return bytes
+    }
+}
