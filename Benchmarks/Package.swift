@@ -90,6 +90,8 @@ let package = Package(
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Benchmark", package: "benchmark"),
+                // The passkey sign-ins' software authenticator, and their limit: a P-256 verification.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Benchmarks/EnrollmentBenchmarks",
             swiftSettings: swiftSettings,

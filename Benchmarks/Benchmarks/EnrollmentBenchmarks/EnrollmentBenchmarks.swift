@@ -13,6 +13,7 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 100_000
     )
     registerSignInBenchmarks()
+    registerPasskeySignInBenchmarks()
     registerPhoneSignInBenchmarks()
     registerConcurrentSignInBenchmarks()
     registerPasswordBenchmarks()
