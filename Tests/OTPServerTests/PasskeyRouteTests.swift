@@ -187,6 +187,42 @@ import Testing
         }
     }
 
+    /// python-fido2 reads the options exactly as the server sent them (standard base64, for iOS)
+    /// and, as its own relying party server, verifies the responses OTPKit accepted.
+    @Test func pythonFido2ReadsTheOptionsAndAgreesWithTheVerification() async throws {
+        try await InProcessServer.with(configuration: Self.configuration()) { server in
+            let ceremony = Ceremony(server: server)
+            let (_, idToken) = try await server.verifiedUser("fay@example.com")
+            let requestOptions = try #require(try await ceremony.start("passkeySignIn:start", "{}")["credentialRequestOptions"] as? [String: Any])
+            let signIn = try Ceremony.standard(requestOptions["challenge"])
+            let registration = try await ceremony.enrollmentOptions(idToken)
+            let output = try await ceremony.authenticator(registration, signIns: [signIn])
+            let registered = try Ceremony.registration(output)
+            #expect(try await ceremony.finalizeEnrollment(idToken, registered).status == 200)
+            let asserted = try Ceremony.assertion(output, 0)
+            #expect(try await ceremony.finalizeSignIn(asserted).status == 200)
+
+            func object(_ json: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(json.utf8)) }
+            let fido2 = try await PythonAuthenticator.object(
+                "fido2_check.py",
+                [
+                    "creationOptions": registration.options, "requestOptions": requestOptions, "origin": Self.origin,
+                    "registration": try object(registered), "assertion": try object(asserted),
+                ])
+            #expect(fido2["failed"] == nil, "\(fido2)")
+            let creation = try #require(fido2["creation"] as? [String: Any])
+            #expect(creation["rpId"] as? String == "localhost" && creation["userName"] as? String == "fay@example.com")
+            #expect(creation["userId"] as? String == Hex.encode(registration.userHandle))
+            #expect(creation["challenge"] as? String == Hex.encode(registration.challenge))
+            #expect(creation["algorithms"] as? [Int] == [-8, -7, -257])
+            #expect(creation["residentKey"] as? String == "required" && creation["userVerification"] as? String == "required")
+            #expect(creation["attestation"] as? String == "none" && creation["timeout"] as? Int == 300_000)
+            let request = try #require(fido2["request"] as? [String: Any])
+            #expect(request["rpId"] as? String == "localhost" && request["challenge"] as? String == Hex.encode(signIn))
+            #expect(fido2["registered"] as? String == output.rawId && fido2["authenticated"] as? String == output.rawId)
+        }
+    }
+
     @Test func softWebauthnNeverVerifiesTheUserSoARequiredVerificationRefusesIt() async throws {
         for userVerification in [UserVerification.required, .preferred] {
             try await InProcessServer.with(configuration: Self.configuration(userVerification)) { server in

@@ -30,11 +30,21 @@ public enum PythonAuthenticator {
 
     /// Runs Tests/WebAuthnClients/`script` with `request` (JSON) on its standard input.
     public static func run(_ script: String, _ request: [String: Any]) async throws -> Output {
+        try JSONDecoder().decode(Output.self, from: try await standardOutput(script, request))
+    }
+
+    /// Runs Tests/WebAuthnClients/`script` with `request` (JSON) on its standard input: the JSON
+    /// object it prints.
+    public static func object(_ script: String, _ request: [String: Any]) async throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: try await standardOutput(script, request)) as? [String: Any])
+    }
+
+    static func standardOutput(_ script: String, _ request: [String: Any]) async throws -> Data {
         let python = try ExternalTool.debianPython3.path()
         let run = try await ProcessRunner.run(
             python, [Fixture.url("Tests/WebAuthnClients/\(script)").path], input: Array(try JSONSerialization.data(withJSONObject: request)),
             environment: ["PYTHONPATH": packagePath])
         try #require(run.status == 0, "\(script) failed (is \(packagePath) installed? bash .ci/install python): \(run.stderr)")
-        return try JSONDecoder().decode(Output.self, from: Data(run.standardOutput))
+        return Data(run.standardOutput)
     }
 }
