@@ -3,7 +3,6 @@ import Crypto
 import Foundation
 import Logging
 import OTPAuthentication
-import OTPSealing
 
 /// Users with one passkey each (ES256, synced: counter 0, flags UP, UV, BE), made by a software
 /// authenticator here on swift-crypto, on a service with an in-memory store. A sign-in is
@@ -25,7 +24,10 @@ final class PasskeySignInFixture: @unchecked Sendable {
         }
 
         static func clientData(_ type: String, _ challenge: [UInt8]) -> [UInt8] {
-            Array(#"{"type":"\#(type)","challenge":"\#(Base64URL.encode(challenge))","origin":"\#(PasskeySignInFixture.origin)"}"#.utf8)
+            // base64url by hand: OTPSealing's codec is package-level, out of this package's reach.
+            let encoded = Data(challenge).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            return Array(#"{"type":"\#(type)","challenge":"\#(encoded)","origin":"\#(PasskeySignInFixture.origin)"}"#.utf8)
         }
 
         /// An attestation object of format none for `options`: the CBOR map
@@ -63,9 +65,8 @@ final class PasskeySignInFixture: @unchecked Sendable {
         var configuration = MultiFactorConfiguration()
         configuration.passkeys = PasskeySettings(relyingPartyID: Self.relyingPartyID, origins: [Self.origin])
         service = try MultiFactorService(configuration: configuration, store: InMemoryAuthStore(), clock: clock, logger: logger)
-        for index in 0..<users {
-            let user = try await service.signIn(
-                FirstFactorIdentity(userID: "user-\(index)", email: "user-\(index)@example.com", isEmailVerified: true, provider: .password))
+        for _ in 0..<users {
+            let user = try await service.signInAnonymously()
             let options = try await user.startPasskeyEnrollment()
             let authenticator = Authenticator(
                 key: P256.Signing.PrivateKey(), credentialID: (0..<32).map { _ in UInt8.random(in: 0...255) }, userHandle: options.userHandle)

@@ -134,7 +134,10 @@ extension User {
         try await service.requireCredentialChange(session, for: operation, needsSecondFactor: true)
         let userID = uid
         guard let account = try await service.storeCall("reading an account", { try await service.store.account(id: userID) }) else {
-            throw AuthError(.userTokenExpired, "this account was deleted")
+            // A host's own first factor (signIn(_:) with a FirstFactorIdentity) makes no account.
+            throw AuthError(
+                .operationNotAllowed,
+                "passkeys sign in to accounts of this service, and \(userID) has none (it was deleted, or signed in with the host's own first factor)")
         }
         guard !account.isDisabled else { throw service.userDisabled() }
         return account
