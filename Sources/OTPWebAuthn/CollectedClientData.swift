@@ -15,6 +15,8 @@ public struct CollectedClientData: Sendable, Equatable {
     public let origin: String
     public let crossOrigin: Bool
     public let topOrigin: String?
+    /// The JSON as received, which the authenticator signed the hash of.
+    public let json: [UInt8]
 
     /// Longer than any client data: a browser's is a few hundred bytes.
     public static let maximumLength = 8 * 1024
@@ -39,6 +41,7 @@ public struct CollectedClientData: Sendable, Equatable {
         origin = fields.origin
         crossOrigin = fields.crossOrigin ?? false
         topOrigin = fields.topOrigin
+        json = bytes
     }
 
     private struct Fields: Decodable {

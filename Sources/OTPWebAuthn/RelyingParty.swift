@@ -50,9 +50,19 @@ public struct RelyingParty: Sendable {
     public func verifyRegistration(
         clientDataJSON: [UInt8], attestationObject: [UInt8], challenge: [UInt8], userVerification: UserVerification, now: Date
     ) async throws(WebAuthnError) -> RegisteredCredential {
+        try await verifyRegistration(
+            clientData: CollectedClientData(clientDataJSON), attestationObject: attestationObject, challenge: challenge,
+            userVerification: userVerification, now: now)
+    }
+
+    /// Verifies a registration response whose client data the caller parsed already (to find the
+    /// ceremony its challenge belongs to), as ``verifyRegistration(clientDataJSON:attestationObject:challenge:userVerification:now:)``.
+    public func verifyRegistration(
+        clientData: CollectedClientData, attestationObject: [UInt8], challenge: [UInt8], userVerification: UserVerification, now: Date
+    ) async throws(WebAuthnError) -> RegisteredCredential {
         // Steps 5–12.
-        try checkClientData(clientDataJSON, type: "webauthn.create", challenge: challenge)
-        let clientDataHash = Array(SHA256.hash(data: clientDataJSON))
+        try checkClientData(clientData, type: "webauthn.create", challenge: challenge)
+        let clientDataHash = Array(SHA256.hash(data: clientData.json))
         // Steps 13–19.
         let object = try AttestationObject(attestationObject)
         let data = object.authenticatorData
@@ -99,20 +109,21 @@ public struct RelyingParty: Sendable {
         credential: RegisteredCredential
     ) throws(WebAuthnError) -> VerifiedAssertion {
         try verifyAssertion(
-            clientDataJSON: clientDataJSON, authenticatorData: authenticatorData, signature: signature, challenge: challenge,
+            clientData: CollectedClientData(clientDataJSON), authenticatorData: authenticatorData, signature: signature, challenge: challenge,
             userVerification: userVerification, publicKey: credential.publicKey, signCount: credential.signCount,
             backupEligible: credential.backupEligible)
     }
 
-    /// Verifies an assertion against the challenge its options carried, by the credential whose
-    /// stored COSE `publicKey`, last `signCount` and `backupEligible` flag are given: what a store
-    /// keeps of a ``RegisteredCredential`` to verify its assertions.
+    /// Verifies an assertion against the challenge its options carried, its client data parsed
+    /// already (to find the ceremony its challenge belongs to), by the credential whose stored COSE
+    /// `publicKey`, last `signCount` and `backupEligible` flag are given: what a store keeps of a
+    /// ``RegisteredCredential`` to verify its assertions.
     public func verifyAssertion(
-        clientDataJSON: [UInt8], authenticatorData: [UInt8], signature: [UInt8], challenge: [UInt8], userVerification: UserVerification,
-        publicKey: [UInt8], signCount: UInt32, backupEligible: Bool
+        clientData: CollectedClientData, authenticatorData: [UInt8], signature: [UInt8], challenge: [UInt8],
+        userVerification: UserVerification, publicKey: [UInt8], signCount: UInt32, backupEligible: Bool
     ) throws(WebAuthnError) -> VerifiedAssertion {
         // Steps 8–14.
-        try checkClientData(clientDataJSON, type: "webauthn.get", challenge: challenge)
+        try checkClientData(clientData, type: "webauthn.get", challenge: challenge)
         // Steps 15–18.
         let data = try AuthenticatorData(authenticatorData)
         guard data.attestedCredential == nil else { throw .malformed("an assertion's authenticator data carries a credential (flag AT)") }
@@ -123,7 +134,7 @@ public struct RelyingParty: Sendable {
         }
         // Steps 20–21.
         let key = try COSEKey(publicKey)
-        guard key.isValidSignature(signature, for: authenticatorData + Array(SHA256.hash(data: clientDataJSON))) else {
+        guard key.isValidSignature(signature, for: authenticatorData + Array(SHA256.hash(data: clientData.json))) else {
             throw .invalidSignature("the assertion's signature")
         }
         // Step 22.
@@ -134,8 +145,7 @@ public struct RelyingParty: Sendable {
             signCount: data.signCount, userVerified: data.flags.contains(.userVerified), backedUp: data.flags.contains(.backedUp))
     }
 
-    private func checkClientData(_ bytes: [UInt8], type: String, challenge: [UInt8]) throws(WebAuthnError) {
-        let clientData = try CollectedClientData(bytes)
+    private func checkClientData(_ clientData: CollectedClientData, type: String, challenge: [UInt8]) throws(WebAuthnError) {
         guard clientData.type == type else { throw .mismatch("the client data's type is \(clientData.type.debugDescription), not \(type)") }
         guard ConstantTime.equal(clientData.challenge, challenge) else { throw .mismatch("the client data's challenge is not this ceremony's") }
         guard origins.contains(clientData.origin) else {

@@ -37,7 +37,7 @@ extension MultiFactorService {
     ///   ``AuthErrorCode/passkeyNotEnabled`` or ``AuthErrorCode/internalError``.
     public func finalizePasskeySignIn(_ response: PasskeyAssertionResponse) async throws(AuthError) -> AuthDataResult {
         let (relyingParty, settings) = try passkeyRelyingParty()
-        let challenge = try await takePasskeyChallenge(from: response.clientDataJSON, ceremony: .signIn, userID: nil).challenge
+        let ceremony = try await takePasskeyChallenge(from: response.clientDataJSON, ceremony: .signIn, userID: nil)
         let credentialID = response.credentialID
         guard let passkey = try await storeCall("reading a passkey", { try await store.passkey(credentialID: credentialID) }) else {
             throw AuthError(.missingPasskeyEnrollment, "no passkey is registered with this credential: it was removed, or belongs to another site")
@@ -49,8 +49,8 @@ extension MultiFactorService {
         let verified: VerifiedAssertion
         do {
             verified = try relyingParty.verifyAssertion(
-                clientDataJSON: response.clientDataJSON, authenticatorData: response.authenticatorData, signature: response.signature,
-                challenge: challenge, userVerification: settings.userVerification, publicKey: passkey.publicKey,
+                clientData: ceremony.clientData, authenticatorData: response.authenticatorData, signature: response.signature,
+                challenge: ceremony.clientData.challenge, userVerification: settings.userVerification, publicKey: passkey.publicKey,
                 signCount: passkey.signCount, backupEligible: passkey.isBackupEligible)
         } catch {
             if case .signCountNotIncreased = error {
@@ -108,9 +108,10 @@ extension MultiFactorService {
     }
 
     /// The challenge `clientDataJSON` answers, taken from the store (so it answers once): it must
-    /// be of `ceremony`, for `userID`, unexpired. With the user handle a registration's options gave.
+    /// be of `ceremony`, for `userID`, unexpired. With the client data parsed, and the user handle
+    /// a registration's options gave.
     func takePasskeyChallenge(from clientDataJSON: [UInt8], ceremony: PasskeyCeremony, userID: String?) async throws(AuthError) -> (
-        challenge: [UInt8], userHandle: [UInt8]?
+        clientData: CollectedClientData, userHandle: [UInt8]?
     ) {
         let clientData: CollectedClientData
         do {
@@ -131,7 +132,7 @@ extension MultiFactorService {
         guard now <= record.expiresAt else {
             throw AuthError(.passkeyChallengeTimeout, "the ceremony's challenge expired \(now - record.expiresAt) seconds ago: start again")
         }
-        return (clientData.challenge, record.userHandle)
+        return (clientData, record.userHandle)
     }
 
     func invalidAuthenticatorResponse(_ detail: String) -> AuthError {

@@ -52,7 +52,7 @@ extension User {
         let credential: RegisteredCredential
         do {
             credential = try await relyingParty.verifyRegistration(
-                clientDataJSON: response.clientDataJSON, attestationObject: response.attestationObject, challenge: ceremony.challenge,
+                clientData: ceremony.clientData, attestationObject: response.attestationObject, challenge: ceremony.clientData.challenge,
                 userVerification: settings.userVerification, now: Date(timeIntervalSince1970: TimeInterval(service.clock.now())))
         } catch {
             throw service.invalidAuthenticatorResponse(error.description)
@@ -137,7 +137,8 @@ extension User {
             // A host's own first factor (signIn(_:) with a FirstFactorIdentity) makes no account.
             throw AuthError(
                 .operationNotAllowed,
-                "passkeys sign in to accounts of this service, and \(userID) has none (it was deleted, or signed in with the host's own first factor)")
+                "passkeys sign in to accounts of this service, and \(userID) has none (it was deleted, or signed in with the host's own first factor)"
+            )
         }
         guard !account.isDisabled else { throw service.userDisabled() }
         return account

@@ -64,6 +64,7 @@ final class Harness: Sendable {
         // Cheap password hashes: what is fuzzed is the handling around them.
         var configuration = MultiFactorConfiguration(passwords: PasswordSettings(hashParameters: try PasswordHashParameters(logN: 10, r: 1, p: 1)))
         configuration.phone = PhoneSettings(isEnabled: true, messageTemplate: "{code}")
+        configuration.passkeys = PasskeySettings(relyingPartyID: "localhost", origins: ["http://localhost:9099"])
         let outbox = EmulatorSMSOutbox()
         let mail = EmulatorMailOutbox()
         let service = try MultiFactorService(
