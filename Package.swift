@@ -376,7 +376,7 @@ let package = Package(
         .testTarget(
             name: "OTPAuthenticationTests",
             dependencies: [
-                "OTPAuthentication", "OTPAuthenticationTestSupport", "OTPCore", "OTPURI", "OTPTestUtilities",
+                "OTPAuthentication", "OTPAuthenticationTestSupport", "OTPCore", "OTPURI", "OTPTestUtilities", "OTPWebAuthn",
                 // The old module names, which RenamedModulesTests builds against.
                 "OTPEnrollmentTestSupport",
                 .product(name: "Logging", package: "swift-log"),
