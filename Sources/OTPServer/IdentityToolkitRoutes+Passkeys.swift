@@ -38,9 +38,8 @@ extension IdentityToolkitRoutes {
         guard let credential = request.authenticatorRegistrationResponse else {
             throw IdentityToolkitError("INVALID_AUTHENTICATOR_RESPONSE", "give authenticatorRegistrationResponse, the authenticator's answer")
         }
-        let claimedID = credential.rawId ?? credential.id
         let response = PasskeyRegistrationResponse(
-            credentialID: try claimedID.map { text throws(IdentityToolkitError) in try Wire.passkeyBytes(text, field: "id") },
+            credentialID: credential.rawId == nil && credential.id == nil ? nil : try credential.credentialID,
             clientDataJSON: try Wire.passkeyBytes(credential.response?.clientDataJSON, field: "clientDataJSON"),
             attestationObject: try Wire.passkeyBytes(credential.response?.attestationObject, field: "attestationObject"))
         let name = [request.name, request.displayName].compactMap { $0 }.first { !$0.isEmpty }
@@ -70,7 +69,7 @@ extension IdentityToolkitRoutes {
         }
         let fields = credential.response
         let response = PasskeyAssertionResponse(
-            credentialID: try Wire.passkeyBytes(credential.rawId ?? credential.id, field: "id"),
+            credentialID: try credential.credentialID,
             clientDataJSON: try Wire.passkeyBytes(fields?.clientDataJSON, field: "clientDataJSON"),
             authenticatorData: try Wire.passkeyBytes(fields?.authenticatorData, field: "authenticatorData"),
             signature: try Wire.passkeyBytes(fields?.signature, field: "signature"),

@@ -70,19 +70,33 @@ extension Wire {
         var tenantId: String?
         var name: String?
         var displayName: String?
-        var authenticatorRegistrationResponse: RegistrationCredential?
+        var authenticatorRegistrationResponse: PublicKeyCredential<AttestationResponse>?
     }
 
-    /// W3C's `RegistrationResponseJSON`; iOS sends `id` alone, without `rawId` and `type`.
-    struct RegistrationCredential: Decodable {
-        struct Response: Decodable {
-            var clientDataJSON: String?
-            var attestationObject: String?
-        }
+    /// W3C's `RegistrationResponseJSON` and `AuthenticationResponseJSON`: a credential and the
+    /// authenticator's response. iOS sends `id` alone, without `rawId` and `type`.
+    struct PublicKeyCredential<Response: Decodable>: Decodable {
         var id: String?
         var rawId: String?
         var type: String?
         var response: Response?
+
+        /// The raw id as bytes, from `rawId` or else `id`.
+        var credentialID: [UInt8] {
+            get throws(IdentityToolkitError) { try Wire.passkeyBytes(rawId ?? id, field: "id") }
+        }
+    }
+
+    struct AttestationResponse: Decodable {
+        var clientDataJSON: String?
+        var attestationObject: String?
+    }
+
+    struct AssertionResponse: Decodable {
+        var clientDataJSON: String?
+        var authenticatorData: String?
+        var signature: String?
+        var userHandle: String?
     }
 
     struct PasskeySignInStartRequest: Decodable {
@@ -110,24 +124,10 @@ extension Wire {
 
     struct PasskeySignInFinalizeRequest: Decodable {
         var tenantId: String?
-        var authenticatorAuthenticationResponse: AssertionCredential?
+        var authenticatorAuthenticationResponse: PublicKeyCredential<AssertionResponse>?
         // JS sends the names of a sign-up it might have started; they mean nothing here.
         var name: String?
         var displayName: String?
-    }
-
-    /// W3C's `AuthenticationResponseJSON`; iOS sends `id` alone, without `rawId` and `type`.
-    struct AssertionCredential: Decodable {
-        struct Response: Decodable {
-            var clientDataJSON: String?
-            var authenticatorData: String?
-            var signature: String?
-            var userHandle: String?
-        }
-        var id: String?
-        var rawId: String?
-        var type: String?
-        var response: Response?
     }
 
     /// Both finalize endpoints' answer: the user's tokens.
