@@ -143,6 +143,33 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.file("otpkit.sqlite")), "nothing opened")
     }
 
+    /// Passkey settings that cannot work stop the server before it opens anything, saying which
+    /// and what to give instead.
+    @Test(arguments: [
+        (["--passkey-origin", "https://example.com"], "--passkey-origin configures passkeys for --passkey-rp-id: pass it too"),
+        (["--passkey-rp-id", "example.com"], "no origins: give each origin ceremonies run on, such as https://example.com"),
+        (
+            ["--passkey-rp-id", "example.com", "--passkey-origin", "https://example.com", "--passkey-origin", "http://example.com"],
+            "the origin \"http://example.com\" cannot use the RP ID example.com: give https://example.com or a subdomain (http only for localhost)"
+        ),
+        (["--passkey-rp-id", "https://example.com", "--passkey-origin", "https://example.com"], "is not a domain"),
+    ])
+    func passkeySettingsThatCannotWorkStopTheServer(_ arguments: [String], _ expected: String) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let run = try await ProcessRunner.run(
+            try BuiltProduct.path("otpkit-server"),
+            [
+                "--emulator", "--project-id", "demo", "--db", directory.file("otpkit.sqlite"), "--key-file",
+                try ServerProcess.sealingKeyFile(in: directory),
+            ]
+                + arguments,
+            environment: ServerProcess.serverEnvironment([:]))
+        #expect(run.status == 64 && run.stdout.isEmpty, "\(run)")
+        #expect(run.stderr.hasPrefix("Error: ") && run.stderr.contains(expected), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("otpkit.sqlite")), "nothing opened")
+    }
+
     @Test func aMissingFileAndMissingSettingsSayWhatToGive() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
