@@ -9,6 +9,9 @@ extension IdentityToolkitRoutes {
     /// new password end the user's sessions, so refresh tokens stop working and ID tokens issued
     /// before are revoked. `deleteProvider` unlinks any provider the account has (`password`,
     /// `phone`, `google.com`, …); one it does not have is `NO_SUCH_PROVIDER`, and nothing changes.
+    /// `deletePasskey` removes the account's passkeys by credential id once the rest is done (any of
+    /// them, the last of an account with no other way in too: the operator decides), ignoring ids
+    /// the account has no passkey with.
     /// `customAttributes` (firebase-admin's `set_custom_user_claims`) are checked as Firebase checks
     /// them (OTPAuthentication's `CustomClaims`) and carried by the ID tokens issued afterwards.
     func adminUpdate(_ body: JSONBody) async throws(IdentityToolkitError) -> Wire.UpdateResponse {
@@ -40,6 +43,7 @@ extension IdentityToolkitRoutes {
         if let validSince = request.validSince?.value, validSince < 0 {
             throw IdentityToolkitError("INVALID_ARGUMENT", "validSince must be a Unix time in seconds, not negative")
         }
+        let passkeys = try Wire.passkeyIDs(request.deletePasskey)
         let update = try await call { () async throws(AuthError) in
             try await service.administration.updateAccount(
                 id: id, email: request.email, password: request.password, displayName: displayName, photoURL: photoURL,
@@ -48,6 +52,11 @@ extension IdentityToolkitRoutes {
         }
         switch update {
         case .updated:
+            for credentialID in passkeys {
+                _ = try await call { () async throws(AuthError) in
+                    try await service.administration.removePasskey(accountID: id, credentialID: credentialID)
+                }
+            }
             guard let details = try await call({ () async throws(AuthError) in try await service.administration.accountDetails(id: id) }) else {
                 throw IdentityToolkitError("USER_NOT_FOUND", "the account was deleted as it was updated")
             }

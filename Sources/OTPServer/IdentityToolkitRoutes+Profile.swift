@@ -1,5 +1,4 @@
 internal import OTPAuthentication
-internal import OTPSealing
 
 extension IdentityToolkitRoutes {
     /// `accounts:update` with the user's `idToken` (iOS `setAccountInfo`, `IDENTITY-TOOLKIT.md`
@@ -42,13 +41,7 @@ extension IdentityToolkitRoutes {
         if providers.contains(EmailAuthProvider.id), request.email != nil || request.password != nil {
             throw IdentityToolkitError("INVALID_ARGUMENT", "the request both changes the password or address and unlinks password: send one")
         }
-        var passkeys: [[UInt8]] = []
-        for id in request.deletePasskey ?? [] {
-            guard let bytes = Base64URL.decodeEitherAlphabet(id), !bytes.isEmpty else {
-                throw IdentityToolkitError("INVALID_ARGUMENT", "deletePasskey holds an id that is not base64: send the passkey's credentialId")
-            }
-            passkeys.append(bytes)
-        }
+        let passkeys = try Wire.passkeyIDs(request.deletePasskey)
 
         let (user, _) = try await tokenUser(idToken)
         if request.password != nil { try await admitPasswordChange(of: user, source: source) }

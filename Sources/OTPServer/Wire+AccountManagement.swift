@@ -17,6 +17,8 @@ extension Wire {
         var validSince: Int64Value?
         var deleteAttribute: [String]?
         var deleteProvider: [String]?
+        /// Credential ids of the account's passkeys to remove, in either base64 dialect.
+        var deletePasskey: [String]?
         var customAttributes: String?
     }
 

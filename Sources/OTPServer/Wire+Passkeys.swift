@@ -150,6 +150,16 @@ extension Wire {
         }
     }
 
+    /// The credential ids of `deletePasskey`, in either base64 dialect.
+    static func passkeyIDs(_ texts: [String]?) throws(IdentityToolkitError) -> [[UInt8]] {
+        try (texts ?? []).map { (text) throws(IdentityToolkitError) in
+            guard let bytes = Base64URL.decodeEitherAlphabet(text), !bytes.isEmpty else {
+                throw IdentityToolkitError("INVALID_ARGUMENT", "deletePasskey holds an id that is not base64: send the passkey's credentialId")
+            }
+            return bytes
+        }
+    }
+
     /// Standard base64 with padding.
     static func base64(_ bytes: [UInt8]) -> String {
         Base64.encodeToString(bytes: bytes)

@@ -330,6 +330,14 @@ import Testing
             #expect(removed.json["idToken"] is String && removed.json["refreshToken"] is String, "iOS signs in again with these")
             #expect(try await ceremony.passkeyInfo(passwordToken) == nil)
             #expect(try await ceremony.passkeyInfo(idToken)?.count == 1, "another user's passkey id is ignored, as an unknown one")
+
+            // An administrator may remove even an anonymous account's only passkey.
+            let uid = try #require(anonymous.json["localId"] as? String)
+            let admin = try await server.post(
+                "/identitytoolkit.googleapis.com/v1/projects/\(server.projectID)/accounts:update",
+                #"{"localId":"\#(uid)","deletePasskey":["\#(id)"]}"#, headers: [("Authorization", "Bearer owner")])
+            #expect(admin.status == 200, "\(admin.body)")
+            #expect(try await ceremony.passkeyInfo(idToken) == nil)
         }
     }
 
