@@ -55,7 +55,9 @@ import Testing
         try #require(
             FileManager.default.fileExists(atPath: Self.description.path), "the OpenAPI description is missing: expected \(Self.description.path)")
         let examples = ProcessInfo.processInfo.environment["OTPKIT_SCHEMATHESIS_EXAMPLES"] ?? "5"
-        try await ServerProcess.with(arguments: ["--emulator"]) { server in
+        // Passkeys on, so that their endpoints answer their options and take responses apart.
+        let arguments = ["--emulator", "--passkey-rp-id", "localhost", "--passkey-origin", "http://localhost:9099"]
+        try await ServerProcess.with(arguments: arguments) { server in
             let configuration = server.directory.file("schemathesis.toml")
             try "[parameters]\ntargetProjectId = \"\(server.projectID)\"\n".write(toFile: configuration, atomically: true, encoding: .utf8)
             let run = try await ProcessRunner.run(
