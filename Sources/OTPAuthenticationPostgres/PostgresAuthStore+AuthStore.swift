@@ -222,9 +222,10 @@ extension PostgresAuthStore {
     /// The `NULL` of a column's type, for ``StoredColumns/taggedUnion(_:orderedBy:null:)``.
     static func typedNull(_ column: String) -> String {
         switch column {
-        case "email_verified", "disabled": "NULL::boolean"
-        case "sealed_secret": "NULL::bytea"
-        case "created_at", "expires_at", "enrolled_at", "digits", "period", "last_accepted_step", "last_sign_in_at", "tokens_valid_after":
+        case "email_verified", "disabled", "user_verified", "backup_eligible", "backed_up": "NULL::boolean"
+        case "sealed_secret", "credential_id", "user_handle", "public_key", "aaguid": "NULL::bytea"
+        case "created_at", "expires_at", "enrolled_at", "digits", "period", "last_accepted_step", "last_sign_in_at", "tokens_valid_after",
+            "sign_count", "last_used_at":
             "NULL::bigint"
         default: "NULL::text"
         }

@@ -75,4 +75,19 @@ extension PostgresAuthStore.Connection: DurableTransaction {
     func removeEmailAction(digest: [UInt8]) async throws {
         try await execute("DELETE FROM email_actions WHERE code_digest = \(ByteBuffer(bytes: digest))")
     }
+
+    func lockedPasskeyFactor(enrollmentID: String, userID: String) async throws -> PasskeyRecord? {
+        let rows = try await query(
+            "SELECT \(unescaped: StoredColumns.passkey) FROM passkeys WHERE enrollment_id = \(enrollmentID) AND user_id = \(userID) FOR UPDATE")
+        return try rows.first.map { row in try PostgresStoredRow(row: row).passkeyRecord() }
+    }
+
+    func updatePasskeyUse(_ passkey: PasskeyRecord) async throws {
+        try await execute(
+            """
+            UPDATE passkeys SET sign_count = \(Int64(passkey.signCount)), backed_up = \(passkey.isBackedUp),
+                user_verified = \(passkey.isUserVerified), last_used_at = \(passkey.lastUsedAt)
+            WHERE credential_id = \(ByteBuffer(bytes: passkey.credentialID))
+            """)
+    }
 }

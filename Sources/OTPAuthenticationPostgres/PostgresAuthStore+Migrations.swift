@@ -379,10 +379,14 @@ extension PostgresAuthStore {
                     backed_up boolean NOT NULL,
                     aaguid bytea NOT NULL,
                     created_at bigint NOT NULL,
-                    last_used_at bigint
+                    last_used_at bigint,
+                    enrollment_id text UNIQUE
                 )
                 """,
                 "CREATE INDEX passkeys_by_user ON passkeys (user_id, created_at)",
+                // The passkeys enrolled as second factors, as the factor limit and the deletion of
+                // an account's failure counters read each kind's factors.
+                "CREATE VIEW passkey_factors AS SELECT enrollment_id AS id, user_id FROM passkeys WHERE enrollment_id IS NOT NULL",
                 """
                 CREATE TABLE passkey_challenges (
                     digest bytea PRIMARY KEY,

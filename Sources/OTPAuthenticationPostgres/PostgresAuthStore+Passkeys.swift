@@ -49,9 +49,15 @@ extension PostgresAuthStore {
     public func insertPasskey(_ passkey: PasskeyRecord, maximumPerUser: Int) async throws(PostgresAuthStoreError) -> PasskeyInsertion {
         try await transaction("storing a passkey", retry: .ifNotApplied) { connection -> PasskeyInsertion in
             try await connection.lockFactors(of: passkey.userID)
-            guard try await !connection.query("SELECT 1 FROM accounts WHERE id = \(passkey.userID)").isEmpty else { return .accountNotFound }
-            let rows = try await connection.query("SELECT count(*) FROM passkeys WHERE user_id = \(passkey.userID)")
-            let count = try rows.records { row throws(PostgresAuthStoreError) in try row.integer("count", of: "a passkey count") }.first ?? 0
+            // A second factor needs no account of the service's, as a TOTP factor needs none.
+            let count: Int
+            if passkey.enrollmentID == nil {
+                guard try await !connection.query("SELECT 1 FROM accounts WHERE id = \(passkey.userID)").isEmpty else { return .accountNotFound }
+                let rows = try await connection.query("SELECT count(*) FROM passkeys WHERE user_id = \(passkey.userID) AND enrollment_id IS NULL")
+                count = Int(try rows.records { row throws(PostgresAuthStoreError) in try row.integer("count", of: "a passkey count") }.first ?? 0)
+            } else {
+                count = try await connection.factorCount(of: passkey.userID)
+            }
             let id = ByteBuffer(bytes: passkey.credentialID)
             guard try await connection.query("SELECT 1 FROM passkeys WHERE credential_id = \(id)").isEmpty else { return .credentialInUse }
             guard count < maximumPerUser else { return .limitReached }
@@ -61,7 +67,7 @@ extension PostgresAuthStore {
                 VALUES (\(id), \(passkey.userID), \(ByteBuffer(bytes: passkey.userHandle)), \(passkey.name),
                         \(ByteBuffer(bytes: passkey.publicKey)), \(Int64(passkey.signCount)), \(passkey.isUserVerified),
                         \(passkey.isBackupEligible), \(passkey.isBackedUp), \(ByteBuffer(bytes: passkey.aaguid)), \(passkey.createdAt),
-                        \(passkey.lastUsedAt))
+                        \(passkey.lastUsedAt), \(passkey.enrollmentID))
                 ON CONFLICT (credential_id) DO NOTHING RETURNING user_id
                 """)
             return inserted.isEmpty ? .credentialInUse : .inserted
@@ -92,11 +98,29 @@ extension PostgresAuthStore {
         }
     }
 
+    /// A second factor's failure counter goes with it.
     public func removePasskey(credentialID: [UInt8], userID: String) async throws(PostgresAuthStoreError) -> Bool {
         try await transaction("removing a passkey", retry: .ifNotApplied) { connection in
-            try await !connection.query(
-                "DELETE FROM passkeys WHERE credential_id = \(ByteBuffer(bytes: credentialID)) AND user_id = \(userID) RETURNING user_id"
-            ).isEmpty
+            let removed = try await connection.query(
+                "DELETE FROM passkeys WHERE credential_id = \(ByteBuffer(bytes: credentialID)) AND user_id = \(userID) RETURNING enrollment_id")
+            guard let row = removed.first else { return false }
+            if let enrollmentID = try PostgresStoredRow(row: row).optionalText("enrollment_id", of: "a passkey") {
+                try await connection.execute("DELETE FROM failure_counters WHERE key = \(enrollmentID)")
+            }
+            return true
+        }
+    }
+
+    /// One transaction with the factor's row locked as it is read, so of two servers completing
+    /// at one count only one does.
+    public func completeSignIn(
+        credential: PendingSignInRecord, passkeyEnrollmentID enrollmentID: String, previousSignCount: UInt32, use: PasskeyUse, at time: Int64,
+        session: SessionRecord, maximumSessionsPerUser: Int
+    ) async throws(PostgresAuthStoreError) -> SignInCompletion {
+        try await transaction("completing a passkey sign-in") { connection -> SignInCompletion in
+            try await connection.completePasskeySignIn(
+                credential: credential, enrollmentID: enrollmentID, previousSignCount: previousSignCount, use: use, at: time, session: session,
+                maximumSessionsPerUser: maximumSessionsPerUser)
         }
     }
 }

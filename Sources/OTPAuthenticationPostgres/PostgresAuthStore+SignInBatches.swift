@@ -31,17 +31,19 @@ extension PostgresAuthStore {
             let rows = try await reading("starting sign-ins") { connection in try await connection.query(query) }
             var totp: [FactorRecord] = []
             var phone: [PhoneFactorRecord] = []
+            var passkeys: [PasskeyRecord] = []
             for row in rows {
                 let stored = PostgresStoredRow(row: row)
                 let tag = try stored.text("kind", of: "a sign-in's factor")
                 switch FactorKind(rawValue: tag) {
                 case .totp: totp.append(try stored.factorRecord(sealer))
                 case .phone: phone.append(try stored.phoneFactorRecord())
+                case .webauthn: passkeys.append(try stored.passkeyRecord())
                 case .recoveryCode, nil:
                     throw stored.invalidRecord(recordID: "a sign-in's factor", detail: "a row of kind \(tag), which the query has none of")
                 }
             }
-            return SignInStartBatch(requests, totp: totp, phone: phone).factors.map { .success($0) }
+            return SignInStartBatch(requests, totp: totp, phone: phone, passkeys: passkeys).factors.map { .success($0) }
         } catch {
             return requests.map { _ in .failure(error) }
         }
@@ -52,7 +54,10 @@ extension PostgresAuthStore {
         [
             .init(kind: FactorKind.totp.factorID, columns: StoredColumns.factor, from: "factors WHERE user_id = ANY($1)"),
             .init(kind: FactorKind.phone.factorID, columns: StoredColumns.phoneFactor, from: "phone_factors WHERE user_id = ANY($1)"),
-        ], orderedBy: "kind, enrolled_at, id", null: PostgresAuthStore.typedNull)
+            .init(
+                kind: FactorKind.webauthn.factorID, columns: StoredColumns.passkey,
+                from: "passkeys WHERE enrollment_id IS NOT NULL AND user_id = ANY($1)"),
+        ], orderedBy: "kind, enrolled_at, id, created_at, credential_id", null: PostgresAuthStore.typedNull)
 
     /// Takes `requests` up together (``pendingSignInContext(_:)``): one context each, in order,
     /// `nil` for a spent credential; all fail together only when the read does.
@@ -71,6 +76,7 @@ extension PostgresAuthStore {
             var identities: [String: [ProviderIdentity]] = [:]
             var totp: [FactorRecord] = []
             var phone: [PhoneFactorRecord] = []
+            var passkeys: [PasskeyRecord] = []
             for row in rows {
                 let stored = PostgresStoredRow(row: row)
                 switch try stored.text("kind", of: "a pending sign-in's row") {
@@ -83,12 +89,13 @@ extension PostgresAuthStore {
                     switch FactorKind(rawValue: tag) {
                     case .totp: totp.append(try stored.factorRecord(sealer))
                     case .phone: phone.append(try stored.phoneFactorRecord())
+                    case .webauthn: passkeys.append(try stored.passkeyRecord())
                     case .recoveryCode, nil:
                         throw stored.invalidRecord(recordID: "a pending sign-in's row", detail: "a row of kind \(tag), which the query has none of")
                     }
                 }
             }
-            let factors = SignInStartBatch(requests.map(\.userID), totp: totp, phone: phone)
+            let factors = SignInStartBatch(requests.map(\.userID), totp: totp, phone: phone, passkeys: passkeys)
             let batch = SignInContextBatch(requests, spent: spent, accounts: accounts, identities: identities, factors: factors)
             return batch.contexts.map { .success($0) }
         } catch {
@@ -107,7 +114,10 @@ extension PostgresAuthStore {
                 kind: "identity", columns: "account_id, \(StoredColumns.providerIdentity)", from: "provider_identities WHERE account_id = ANY($3)"),
             .init(kind: FactorKind.totp.factorID, columns: StoredColumns.factor, from: "factors WHERE user_id = ANY($3)"),
             .init(kind: FactorKind.phone.factorID, columns: StoredColumns.phoneFactor, from: "phone_factors WHERE user_id = ANY($3)"),
-        ], orderedBy: "kind, enrolled_at, account_id, provider_id, id", null: PostgresAuthStore.typedNull)
+            .init(
+                kind: FactorKind.webauthn.factorID, columns: StoredColumns.passkey,
+                from: "passkeys WHERE enrollment_id IS NOT NULL AND user_id = ANY($3)"),
+        ], orderedBy: "kind, enrolled_at, account_id, provider_id, id, created_at, credential_id", null: PostgresAuthStore.typedNull)
 
     /// Completes `requests` together (``completeSignIn(credential:factorID:step:at:session:maximumSessionsPerUser:)``):
     /// one result each, in order; all fail together only when the transaction does.

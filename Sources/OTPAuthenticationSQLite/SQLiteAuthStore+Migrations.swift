@@ -277,10 +277,14 @@ extension SQLiteAuthStore {
                     backed_up INTEGER NOT NULL,
                     aaguid BLOB NOT NULL,
                     created_at INTEGER NOT NULL,
-                    last_used_at INTEGER
+                    last_used_at INTEGER,
+                    enrollment_id TEXT UNIQUE
                 ) STRICT
                 """,
                 "CREATE INDEX passkeys_by_user ON passkeys (user_id, created_at)",
+                // The passkeys enrolled as second factors, as the factor limit and the deletion of
+                // an account's failure counters read each kind's factors.
+                "CREATE VIEW passkey_factors AS SELECT enrollment_id AS id, user_id FROM passkeys WHERE enrollment_id IS NOT NULL",
                 """
                 CREATE TABLE passkey_challenges (
                     digest BLOB PRIMARY KEY,

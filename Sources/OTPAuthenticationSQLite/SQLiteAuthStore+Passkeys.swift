@@ -44,18 +44,24 @@ extension SQLiteAuthStore {
     public func insertPasskey(_ passkey: PasskeyRecord, maximumPerUser: Int) async throws(SQLiteAuthStoreError) -> PasskeyInsertion {
         try await transaction { () throws(SQLiteAuthStoreError) -> PasskeyInsertion in
             let user = SQLiteData.text(passkey.userID)
-            guard try await !self.execute("SELECT 1 AS found FROM accounts WHERE id = ?", [user]).isEmpty else { return .accountNotFound }
+            // A second factor needs no account of the service's, as a TOTP factor needs none.
+            if passkey.enrollmentID == nil {
+                guard try await !self.execute("SELECT 1 AS found FROM accounts WHERE id = ?", [user]).isEmpty else { return .accountNotFound }
+            }
             let id = SQLiteData.blob(ByteBuffer(bytes: passkey.credentialID))
             guard try await self.execute("SELECT 1 AS found FROM passkeys WHERE credential_id = ?", [id]).isEmpty else { return .credentialInUse }
-            let count = try await self.execute("SELECT count(*) AS n FROM passkeys WHERE user_id = ?", [user]).first?.column("n")?.integer ?? 0
+            let counted =
+                passkey.enrollmentID == nil
+                ? "SELECT count(*) AS n FROM passkeys WHERE user_id = ?1 AND enrollment_id IS NULL" : Self.factorCountQuery
+            let count = try await self.execute(counted, [user]).first?.column("n")?.integer ?? 0
             guard count < maximumPerUser else { return .limitReached }
             try await self.execute(
-                "INSERT INTO passkeys (\(StoredColumns.passkey)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO passkeys (\(StoredColumns.passkey)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     id, user, .blob(ByteBuffer(bytes: passkey.userHandle)), .text(passkey.name), .blob(ByteBuffer(bytes: passkey.publicKey)),
                     .integer(.init(passkey.signCount)), .integer(passkey.isUserVerified ? 1 : 0), .integer(passkey.isBackupEligible ? 1 : 0),
                     .integer(passkey.isBackedUp ? 1 : 0), .blob(ByteBuffer(bytes: passkey.aaguid)), .integer(.init(passkey.createdAt)),
-                    passkey.lastUsedAt.map { .integer(.init($0)) } ?? .null,
+                    passkey.lastUsedAt.map { .integer(.init($0)) } ?? .null, Self.optional(passkey.enrollmentID),
                 ])
             return .inserted
         }
@@ -85,12 +91,29 @@ extension SQLiteAuthStore {
         }
     }
 
+    /// A second factor's failure counter goes with it.
     public func removePasskey(credentialID: [UInt8], userID: String) async throws(SQLiteAuthStoreError) -> Bool {
         try await transaction { () throws(SQLiteAuthStoreError) -> Bool in
-            try await !self.execute(
-                "DELETE FROM passkeys WHERE credential_id = ? AND user_id = ? RETURNING user_id",
-                [.blob(ByteBuffer(bytes: credentialID)), .text(userID)]
-            ).isEmpty
+            let removed = try await self.execute(
+                "DELETE FROM passkeys WHERE credential_id = ? AND user_id = ? RETURNING enrollment_id",
+                [.blob(ByteBuffer(bytes: credentialID)), .text(userID)])
+            guard let row = removed.first else { return false }
+            if let enrollmentID = try RowReader(row: row).optionalText("enrollment_id", of: "a passkey") {
+                try await self.execute("DELETE FROM failure_counters WHERE key = ?", [.text(enrollmentID)])
+            }
+            return true
+        }
+    }
+
+    /// One `BEGIN IMMEDIATE` transaction, so of two processes completing at one count only one does.
+    public func completeSignIn(
+        credential: PendingSignInRecord, passkeyEnrollmentID enrollmentID: String, previousSignCount: UInt32, use: PasskeyUse, at time: Int64,
+        session: SessionRecord, maximumSessionsPerUser: Int
+    ) async throws(SQLiteAuthStoreError) -> SignInCompletion {
+        try await transaction { () throws(SQLiteAuthStoreError) -> SignInCompletion in
+            try await SQLiteTransaction(store: self).completePasskeySignIn(
+                credential: credential, enrollmentID: enrollmentID, previousSignCount: previousSignCount, use: use, at: time, session: session,
+                maximumSessionsPerUser: maximumSessionsPerUser)
         }
     }
 }

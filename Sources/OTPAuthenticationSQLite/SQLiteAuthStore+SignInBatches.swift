@@ -35,19 +35,24 @@ extension SQLiteAuthStore {
                     .init(kind: FactorKind.totp.factorID, columns: Self.factorColumns, from: "factors WHERE user_id IN (\(placeholders))"),
                     .init(
                         kind: FactorKind.phone.factorID, columns: Self.phoneFactorColumns, from: "phone_factors WHERE user_id IN (\(placeholders))"),
-                ], orderedBy: "kind, enrolled_at, id"),
-            userBinds + userBinds, on: .reader)
+                    .init(
+                        kind: FactorKind.webauthn.factorID, columns: StoredColumns.passkey,
+                        from: "passkeys WHERE enrollment_id IS NOT NULL AND user_id IN (\(placeholders))"),
+                ], orderedBy: "kind, enrolled_at, id, created_at, credential_id"),
+            userBinds + userBinds + userBinds, on: .reader)
         var totp: [FactorRecord] = []
         var phone: [PhoneFactorRecord] = []
+        var passkeys: [PasskeyRecord] = []
         for row in rows {
             let tag = try RowReader(row: row).text("kind")
             switch FactorKind(rawValue: tag) {
             case .totp: totp.append(try factorRecord(row))
             case .phone: phone.append(try phoneFactorRecord(row))
+            case .webauthn: passkeys.append(try RowReader(row: row).passkeyRecord())
             case .recoveryCode, nil: throw .invalidRecord(recordID: "a sign-in's factor", detail: "a row of kind \(tag), which the query has none of")
             }
         }
-        return SignInStartBatch(requests, totp: totp, phone: phone)
+        return SignInStartBatch(requests, totp: totp, phone: phone, passkeys: passkeys)
     }
 
     /// Takes `requests` up together (``pendingSignInContext(_:)``): one context each, in order,

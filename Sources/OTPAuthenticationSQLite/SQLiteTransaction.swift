@@ -98,6 +98,22 @@ struct SQLiteTransaction: DurableTransaction {
         try await store.execute("DELETE FROM email_actions WHERE code_digest = ?", [.blob(ByteBuffer(bytes: digest))])
     }
 
+    /// The transaction holds SQLite's write lock, which locks the row.
+    func lockedPasskeyFactor(enrollmentID: String, userID: String) async throws(SQLiteAuthStoreError) -> PasskeyRecord? {
+        let rows = try await store.execute(
+            "SELECT \(StoredColumns.passkey) FROM passkeys WHERE enrollment_id = ? AND user_id = ?", [.text(enrollmentID), .text(userID)])
+        return try rows.first.map { row throws(SQLiteAuthStoreError) in try RowReader(row: row).passkeyRecord() }
+    }
+
+    func updatePasskeyUse(_ passkey: PasskeyRecord) async throws(SQLiteAuthStoreError) {
+        try await store.execute(
+            "UPDATE passkeys SET sign_count = ?, backed_up = ?, user_verified = ?, last_used_at = ? WHERE credential_id = ?",
+            [
+                .integer(.init(passkey.signCount)), .integer(passkey.isBackedUp ? 1 : 0), .integer(passkey.isUserVerified ? 1 : 0),
+                passkey.lastUsedAt.map { .integer(.init($0)) } ?? .null, .blob(ByteBuffer(bytes: passkey.credentialID)),
+            ])
+    }
+
     func insertFactor(_ factor: FactorRecord) async throws(SQLiteAuthStoreError) {
         try await store.execute(
             "INSERT INTO factors (\(SQLiteAuthStore.factorColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", try store.factorBinds(factor))

@@ -12,6 +12,11 @@ extension AuthStoreConformance {
         .init("concurrent registrations of one credential id by different users: exactly one is stored", concurrentPasskeyInsert),
         .init("a passkey challenge is taken once, expired or not, purged after its time and deleted with its account", passkeyChallenges),
         .init("concurrent takes of one passkey challenge: exactly one gets it", concurrentPasskeyChallenge),
+        .init(
+            "passkey second factors share the factor limit, start sign-ins, are removed with their failures, and leave sign-in passkeys apart",
+            passkeyFactors),
+        .init("a passkey factor completes its own sign-in once, at its count, with the session; refusals change nothing", passkeyFactorSignIn),
+        .init("concurrent completions with one passkey factor at one count: exactly one wins", concurrentPasskeyFactorSignIn),
     ]
 
     static func passkeyRecord(_ userID: String, id: [UInt8] = randomBytes(), at time: Int64 = 100) -> PasskeyRecord {
@@ -125,6 +130,116 @@ extension AuthStoreConformance {
         for user in users { owners += try await store.passkeys(userID: user).count }
         try checkEqual(owners, 1, "one user lists it")
         try check(users.contains(owner), "its owner is one of them")
+    }
+
+    static func passkeyFactor(_ userID: String, at time: Int64 = 100) -> PasskeyRecord {
+        var passkey = passkeyRecord(userID, at: time)
+        passkey.enrollmentID = uniqueID("webauthn")
+        return passkey
+    }
+
+    static func passkeyFactors(_ store: any AuthStore) async throws {
+        let totp = try await enrolledFactor(in: store, step: nil)
+        let user = totp.userID
+        let first = passkeyFactor(user, at: 300)
+        let second = passkeyFactor(user, at: 301)
+        try checkEqual(try await store.insertPasskey(first, maximumPerUser: 3), .inserted, "a passkey factor beside a TOTP factor")
+        try checkEqual(try await store.insertPasskey(second, maximumPerUser: 3), .inserted, "a second, the limit reached with the TOTP factor")
+        try checkEqual(try await store.insertPasskey(passkeyFactor(user), maximumPerUser: 3), .limitReached, "a passkey factor beyond the limit")
+        let pending = try pending(user: user)
+        try await store.insertPendingEnrollment(pending)
+        try checkEqual(
+            try await store.finalizeEnrollment(pendingID: pending.id, factor: factor(from: pending, at: 5, step: nil), maximumFactorCount: 3),
+            .factorLimitReached, "a TOTP factor beyond a limit reached with passkey factors")
+        try checkEqual(
+            try await store.insertPasskey(passkeyRecord(user), maximumPerUser: 1), .accountNotFound,
+            "a passkey that signs in alone still needs an account, which this factor's user has not")
+        try checkEqual(
+            try await store.signInFactors(userID: user), SignInFactors(totp: [totp], phone: [], passkeys: [first, second]),
+            "every kind of factor starting a sign-in")
+        try checkEqual(try await store.passkeys(userID: user), [first, second], "listed with the user's passkeys")
+
+        let ada = try await newAccount(store)
+        let alone = passkeyRecord(ada)
+        _ = try await store.insertPasskey(alone, maximumPerUser: 1)
+        try checkEqual(
+            try await store.insertPasskey(passkeyFactor(ada), maximumPerUser: 5), .inserted,
+            "a factor beside the one passkey allowed to sign in alone")
+        try checkEqual(try await store.insertPasskey(passkeyRecord(ada), maximumPerUser: 1), .limitReached, "sign-in passkeys count apart")
+        try checkEqual(try await store.signInFactors(userID: ada).passkeys.count, 1, "a sign-in passkey is no second factor")
+
+        _ = try await store.recordFailure(key: first.enrollmentID!, at: 100, limit: 5, lockout: 60)
+        try checkEqual(try await store.removePasskey(credentialID: first.credentialID, userID: user), true, "removing a passkey factor")
+        try checkEqual(try await store.failureCounter(key: first.enrollmentID!), .zero, "its failures go with it")
+        try checkEqual(try await store.signInFactors(userID: user).passkeys, [second], "the factors after a removal")
+        try checkEqual(try await store.deleteAccount(id: ada), true, "deleting Ada")
+        try checkEqual(try await store.passkeys(userID: ada), [], "her factor goes with her passkey")
+    }
+
+    static func passkeyFactorSignIn(_ store: any AuthStore) async throws {
+        let user = uniqueID("user")
+        let passkey = passkeyFactor(user)
+        _ = try await store.insertPasskey(passkey, maximumPerUser: 5)
+        let enrollmentID = passkey.enrollmentID!
+        let use = PasskeyUse(signCount: 8, isUserVerified: true, isBackedUp: true, at: 200)
+        func session() -> SessionRecord {
+            SessionRecord(
+                id: uniqueID("session"), userID: user, firstFactorProvider: "password", authenticatedAt: 200, secondFactorEnrollmentID: enrollmentID,
+                lastUsedAt: 200, expiresAt: 5_000)
+        }
+        func complete(_ credential: PendingSignInRecord, id: String = enrollmentID, count: UInt32 = 7, at time: Int64 = 200, _ session: SessionRecord)
+            async throws -> SignInCompletion
+        {
+            try await store.completeSignIn(
+                credential: credential, passkeyEnrollmentID: id, previousSignCount: count, use: use, at: time, session: session,
+                maximumSessionsPerUser: 10)
+        }
+        let credential = pendingSignIn(of: user)
+        let refused = session()
+        try checkEqual(try await complete(credential, count: 6, refused), .codeRejected, "a count that moved")
+        try checkEqual(try await complete(credential, id: uniqueID("webauthn"), refused), .factorNotFound, "another enrollment id")
+        try checkEqual(try await complete(pendingSignIn(of: uniqueID("user")), refused), .factorNotFound, "another user's credential")
+        try checkEqual(try await complete(credential, at: 401, refused), .credentialExpired(expiresAt: 400), "an expired credential")
+        let locked = try await store.recordFailure(key: enrollmentID, at: 150, limit: 1, lockout: 600)
+        try checkEqual(try await complete(credential, refused), .locked(until: locked.lockedUntil!), "a locked factor")
+        try checkEqual(try await store.session(id: refused.id), nil, "refusals store no session")
+        try checkEqual(try await store.passkey(credentialID: passkey.credentialID), passkey, "refusals record no use")
+        try checkEqual(try await store.isPendingSignInSpent(credential), false, "refusals spend nothing")
+
+        try checkEqual(try await complete(credential, at: 800, refused), .credentialExpired(expiresAt: 400), "still expired")
+        let fresh = PendingSignInRecord(id: uniqueID("credential"), userID: user, firstFactorProvider: "password", createdAt: 700, expiresAt: 1_000)
+        let accepted = session()
+        try checkEqual(try await complete(fresh, at: 800, accepted), .completed, "after the lock, at the stored count")
+        try checkEqual(try await store.session(id: accepted.id), accepted, "the session stored")
+        try checkEqual(try await store.isPendingSignInSpent(fresh), true, "the credential spent")
+        try checkEqual(try await store.failureCounter(key: enrollmentID), .zero, "the failures reset")
+        var used = passkey
+        _ = used.record(use, previousSignCount: 7)
+        try checkEqual(try await store.passkey(credentialID: passkey.credentialID), used, "the use recorded")
+        try checkEqual(try await complete(fresh, at: 800, session()), .credentialNotFound, "the credential again")
+    }
+
+    static func concurrentPasskeyFactorSignIn(_ store: any AuthStore) async throws {
+        let user = uniqueID("user")
+        let passkey = passkeyFactor(user)
+        _ = try await store.insertPasskey(passkey, maximumPerUser: 5)
+        let outcomes = try await withThrowingTaskGroup(of: SignInCompletion.self) { group in
+            for count in UInt32(8)..<16 {
+                group.addTask {
+                    try await store.completeSignIn(
+                        credential: pendingSignIn(of: user), passkeyEnrollmentID: passkey.enrollmentID!, previousSignCount: 7,
+                        use: PasskeyUse(signCount: count, isUserVerified: false, isBackedUp: false, at: 200),
+                        at: 200,
+                        session: SessionRecord(
+                            id: uniqueID("session"), userID: user, firstFactorProvider: "password", authenticatedAt: 200,
+                            secondFactorEnrollmentID: passkey.enrollmentID, lastUsedAt: 200, expiresAt: 5_000),
+                        maximumSessionsPerUser: 100)
+                }
+            }
+            return try await group.reduce(into: [SignInCompletion]()) { $0.append($1) }
+        }
+        try checkEqual(outcomes.filter { $0 == .completed }.count, 1, "completions at one count")
+        try checkEqual(outcomes.filter { $0 == .codeRejected }.count, 7, "the others find the count moved")
     }
 
     static func passkeyChallenges(_ store: any AuthStore) async throws {

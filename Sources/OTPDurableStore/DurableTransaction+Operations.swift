@@ -19,6 +19,24 @@ extension DurableTransaction {
         }
     }
 
+    /// `AuthStore.completeSignIn(credential:passkeyEnrollmentID:…)`.
+    package func completePasskeySignIn(
+        credential: PendingSignInRecord, enrollmentID: String, previousSignCount: UInt32, use: PasskeyUse, at time: Int64,
+        session: SessionRecord, maximumSessionsPerUser: Int
+    ) async throws(Failure) -> SignInCompletion {
+        try await completing(credential, at: time) { () throws(Failure) -> SignInCompletion in
+            if let until = try await failureCounter(key: enrollmentID).lockEnd(at: time) {
+                return .locked(until: until)
+            }
+            guard var passkey = try await lockedPasskeyFactor(enrollmentID: enrollmentID, userID: credential.userID) else { return .factorNotFound }
+            guard passkey.record(use, previousSignCount: previousSignCount) else { return .codeRejected }
+            try await updatePasskeyUse(passkey)
+            try await resetFailures(key: enrollmentID)
+            try await insertSession(session, maximumPerUser: maximumSessionsPerUser)
+            return .completed
+        }
+    }
+
     /// `AuthStore.completeSignIn(credential:phoneVerificationID:…)`.
     package func completePhoneSignIn(
         credential: PendingSignInRecord, verificationID: String, codeDigests: [[UInt8]], maximumAttempts: Int, at time: Int64,

@@ -52,4 +52,8 @@ package protocol DurableTransaction {
     func lockedEmailAction(digest: [UInt8]) async throws(Failure) -> EmailActionRecord?
     /// Deletes the email action with `digest`.
     func removeEmailAction(digest: [UInt8]) async throws(Failure)
+    /// The passkey factor `enrollmentID` of `userID`, locked until the transaction ends.
+    func lockedPasskeyFactor(enrollmentID: String, userID: String) async throws(Failure) -> PasskeyRecord?
+    /// Writes back `passkey`'s counter, backup state, user verification and last use.
+    func updatePasskeyUse(_ passkey: PasskeyRecord) async throws(Failure)
 }

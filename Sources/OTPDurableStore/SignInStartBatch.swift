@@ -8,10 +8,11 @@ package struct SignInStartBatch: Sendable {
 
     /// Answers the requests for the factors of `users` given every factor of theirs, each kind in
     /// enrolment order.
-    package init(_ users: [String], totp: [FactorRecord], phone: [PhoneFactorRecord]) {
+    package init(_ users: [String], totp: [FactorRecord], phone: [PhoneFactorRecord], passkeys: [PasskeyRecord]) {
         let totpByUser = Dictionary(grouping: totp, by: \.userID)
         let phoneByUser = Dictionary(grouping: phone, by: \.userID)
-        factors = users.map { SignInFactors(totp: totpByUser[$0] ?? [], phone: phoneByUser[$0] ?? []) }
+        let passkeysByUser = Dictionary(grouping: passkeys, by: \.userID)
+        factors = users.map { SignInFactors(totp: totpByUser[$0] ?? [], phone: phoneByUser[$0] ?? [], passkeys: passkeysByUser[$0] ?? []) }
     }
 
     /// The users whose factors the batch reads, each once.

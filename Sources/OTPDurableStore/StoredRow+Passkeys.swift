@@ -2,7 +2,7 @@ package import OTPAuthentication
 
 extension StoredColumns {
     package static let passkey =
-        "credential_id, user_id, user_handle, name, public_key, sign_count, user_verified, backup_eligible, backed_up, aaguid, created_at, last_used_at"
+        "credential_id, user_id, user_handle, name, public_key, sign_count, user_verified, backup_eligible, backed_up, aaguid, created_at, last_used_at, enrollment_id"
     package static let passkeyChallenge = "digest, ceremony, user_id, user_handle, expires_at"
 }
 
@@ -19,7 +19,7 @@ extension StoredRow {
             name: try text("name", of: id), publicKey: try bytes("public_key", of: id), signCount: count,
             isUserVerified: try boolean("user_verified", of: id), isBackupEligible: try boolean("backup_eligible", of: id),
             isBackedUp: try boolean("backed_up", of: id), aaguid: try bytes("aaguid", of: id), createdAt: try integer("created_at", of: id),
-            lastUsedAt: try optionalInteger("last_used_at", of: id))
+            lastUsedAt: try optionalInteger("last_used_at", of: id), enrollmentID: try optionalText("enrollment_id", of: id))
     }
 
     /// A row of ``StoredColumns/passkeyChallenge``.

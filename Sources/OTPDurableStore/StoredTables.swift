@@ -14,8 +14,13 @@ package enum StoredTables {
         case .totp: "factors"
         case .phone: "phone_factors"
         case .recoveryCode: nil
+        case .webauthn: "passkey_factors"
         }
     }
+
+    /// Views among the kinds' tables: their rows are deleted from the table they show, which
+    /// ``ofUser`` names.
+    static let views: Set<String> = ["passkey_factors"]
 
     /// Every kind's table, in `FactorKind`'s order.
     package static let factors = FactorKind.allCases.compactMap(table(of:))
@@ -23,7 +28,7 @@ package enum StoredTables {
     /// Every table whose rows belong to a user by their `user_id` column: what deleting an account
     /// empties (its provider identities, keyed by `account_id`, aside).
     package static let ofUser =
-        factors + [
+        factors.filter { !views.contains($0) } + [
             "pending_enrollments", "phone_verifications", "sessions", "recovery_codes", "sign_in_sources", "email_actions", "passkeys",
             "passkey_challenges",
         ]

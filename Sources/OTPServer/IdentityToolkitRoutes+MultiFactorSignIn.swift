@@ -21,7 +21,7 @@ extension IdentityToolkitRoutes {
         case .phone: break
         case .totp:
             throw IdentityToolkitError("INVALID_ARGUMENT", "MFA provider not supported! (a TOTP factor needs no start: finalize with its code)")
-        case .recoveryCode, nil:
+        case .webauthn, .recoveryCode, nil:
             throw IdentityToolkitError("INVALID_ARGUMENT", "MFA provider not supported!")
         }
         try await throttle.admit(.codeSend, address: source)
@@ -96,6 +96,6 @@ extension IdentityToolkitRoutes {
     /// The pending credential is the service's, which carries the sign-in under a MAC of the
     /// store's keys.
     func multiFactorChallenge(_ resolver: MultiFactorResolver) -> (String, [WireMultiFactorInfo]) {
-        (resolver.pendingCredential, resolver.hints.map(WireMultiFactorInfo.init))
+        (resolver.pendingCredential, resolver.hints.compactMap(WireMultiFactorInfo.init))
     }
 }

@@ -14,13 +14,16 @@ struct WireMultiFactorInfo: Encodable {
     var totpInfo: TOTPInfo?
 
     /// The entry of `info`; its phone number as `info` has it (masked in a sign-in's hints).
-    init(_ info: MultiFactorInfo) {
+    /// `nil` for a passkey factor: Firebase's JS SDK fails on an entry of a kind it does not know,
+    /// so OTPKit's extension is not listed to its clients (`../shared/PASSKEYS.md`, finding 6).
+    init?(_ info: MultiFactorInfo) {
         mfaEnrollmentId = info.uid
         displayName = info.displayName
         enrolledAt = Self.timestamp(info.enrollmentTime)
         switch info.kind {
         case .totp: totpInfo = TOTPInfo()
         case .phone: phoneInfo = info.phoneNumber
+        case .webauthn: return nil
         // Neither is ever listed: recovery codes are no enrolled factor, and every enrolled factor has a kind.
         case .recoveryCode, nil: break
         }

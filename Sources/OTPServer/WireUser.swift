@@ -56,7 +56,8 @@ struct WireUser: Encodable {
                 providerId: identity.providerID, rawId: identity.providerUID, federatedId: identity.providerUID, email: identity.email,
                 displayName: identity.displayName, phoneNumber: identity.phoneNumber)
         }
-        mfaInfo = factors.isEmpty ? nil : factors.map(WireMultiFactorInfo.init)
+        let listed = factors.compactMap(WireMultiFactorInfo.init)
+        mfaInfo = listed.isEmpty ? nil : listed
         passkeyInfo = passkeys.isEmpty ? nil : passkeys.map(Wire.PasskeyInfo.init)
         customAttributes = account.customAttributes
     }

@@ -48,6 +48,7 @@ extension EnrollmentTool {
             case .recoveryCode: " and a recovery code"
             case .phone: " and phone second factor \(factor.uid)"
             case .totp: " and TOTP second factor \(factor.uid)"
+            case .webauthn: " and passkey second factor \(factor.uid)"
             case nil: " and second factor \(factor.uid) (\(factor.factorID))"
             }
         }

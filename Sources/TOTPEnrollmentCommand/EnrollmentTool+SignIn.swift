@@ -43,6 +43,9 @@ extension EnrollmentTool {
                 case .totp:
                     StandardStreams.writeOutput("Signed in as \(user) with TOTP second factor \(secondFactor.uid).\n")
                     return
+                case .webauthn:
+                    StandardStreams.writeOutput("Signed in as \(user) with passkey second factor \(secondFactor.uid).\n")
+                    return
                 case nil:
                     StandardStreams.writeOutput("Signed in as \(user) with second factor \(secondFactor.uid) (\(secondFactor.factorID)).\n")
                     return

@@ -31,6 +31,7 @@ enum FactorMenu {
         case .totp: "TOTP"
         case .phone: "phone"
         case .recoveryCode: "recovery code"
+        case .webauthn: "passkey"
         case nil: hint.factorID
         }
     }

@@ -60,6 +60,11 @@ enum SignInFlow {
             return try await phoneSignIn(resolver, hint, code: code)
         case .totp:
             break
+        case .webauthn:
+            // An assertion needs the authenticator, which a terminal does not reach.
+            throw .refused(
+                "\(user)'s second factor \(name)(enrollment id \(hint.uid)) is a passkey, which needs a browser: sign in through otpkit-server, or with another factor or a recovery code here"
+            )
         case .recoveryCode, nil:
             // Hints list enrolled factors only, each of a known kind.
             throw .refused("\(user)'s second factor \(hint.uid) is of a kind this command cannot sign in with (\(hint.factorID))")

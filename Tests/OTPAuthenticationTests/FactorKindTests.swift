@@ -17,13 +17,14 @@ struct FactorKindTests {
         #expect(info("totp").kind == .totp)
         #expect(info("phone").kind == .phone)
         #expect(info("recovery").kind == .recoveryCode)
-        #expect(info("webauthn").kind == nil)
-        #expect(FactorKind.allCases.map(\.factorID) == [TOTPMultiFactorID, PhoneMultiFactorID, RecoveryCodeMultiFactorID])
+        #expect(info("webauthn").kind == .webauthn)
+        #expect(info("u2f").kind == nil)
+        #expect(FactorKind.allCases.map(\.factorID) == [TOTPMultiFactorID, PhoneMultiFactorID, RecoveryCodeMultiFactorID, WebAuthnMultiFactorID])
     }
 
     @Test("an assertion of a kind this module does not make is refused with an error that says so, not taken for TOTP")
     func foreignAssertionsAreRefused() async throws {
-        struct Foreign: MultiFactorAssertion { var factorID: String { "webauthn" } }
+        struct Foreign: MultiFactorAssertion { var factorID: String { "u2f" } }
         let fixture = try Fixture()
         let user = try await fixture.signIn()
         let enrolling = await authErrorCode { try await user.multiFactor.enroll(with: Foreign(), displayName: nil) }

@@ -125,4 +125,85 @@ import Testing
                 == .invalidAuthenticatorResponse,
             "with a second factor, a passkey that did not verify the user is one factor")
     }
+
+    /// OTPKit's extension: a passkey (here one that does not verify the user, as a security key
+    /// without a PIN) as the second factor after a password.
+    @Test func aPasskeyFactorCompletesASignInAfterThePasswordAndCountsWrongResponses() async throws {
+        let setup = try Setup()
+        _ = try await setup.service.administration.createAccount(
+            id: nil, email: "bo@example.com", password: "long enough", displayName: nil, photoURL: nil, isEmailVerified: true, isDisabled: false)
+        let user = try await setup.service.signIn(withEmail: "bo@example.com", password: "long enough")
+        let options = try await WebAuthnMultiFactorGenerator.creationOptions(with: try await user.multiFactor.session())
+        #expect(!options.requiresResidentKey && options.userVerification == .preferred)
+        func authenticator(_ registration: PasskeyCreationOptions, signIns: [[UInt8]], reusing earlier: PythonAuthenticator.Output? = nil)
+            async throws -> PythonAuthenticator.Output
+        {
+            var request: [String: Any] = [
+                "rpId": "localhost", "origin": Self.origin, "algorithm": -7, "attestation": "none",
+                "userHandle": Hex.encode(registration.userHandle), "flags": ["uv": false, "be": false, "bs": false],
+                "registrationChallenge": Hex.encode(registration.challenge), "assertionChallenges": signIns.map { Hex.encode($0) },
+            ]
+            if let earlier, let key = earlier.privateKey {
+                request["privateKey"] = key
+                request["credentialId"] = earlier.rawId
+            }
+            return try await PythonAuthenticator.run("authenticator.py", request)
+        }
+        let key = try await authenticator(options, signIns: [])
+        let credentialID = try Self.hex(key.rawId)
+        try await user.multiFactor.enroll(
+            with: WebAuthnMultiFactorGenerator.assertionForEnrollment(
+                with: PasskeyRegistrationResponse(
+                    credentialID: credentialID, clientDataJSON: try Self.hex(key.clientDataJSON),
+                    attestationObject: try Self.hex(key.attestationObject))),
+            displayName: "Security key")
+        let factor = try #require(user.multiFactor.enrolledFactors.first)
+        #expect(factor.factorID == "webauthn" && factor.displayName == "Security key")
+
+        func resolver() async throws -> MultiFactorResolver {
+            do {
+                _ = try await setup.service.signIn(withEmail: "bo@example.com", password: "long enough")
+            } catch  where error.code == .secondFactorRequired {
+                return try #require(error.resolver)
+            }
+            throw AuthError(.internalError, "the password alone signed in")
+        }
+        let first = try await resolver()
+        #expect(first.hints.map(\.uid) == [factor.uid])
+        let request = try await WebAuthnMultiFactorGenerator.requestOptions(for: first, enrollmentID: factor.uid)
+        #expect(request.allowedCredentials == [credentialID] && request.userVerification == .preferred)
+        let signedIn = try await authenticator(options, signIns: [request.challenge], reusing: key)
+        func response(_ output: PythonAuthenticator.Output, signature: [UInt8]? = nil) throws -> PasskeyAssertionResponse {
+            let assertion = output.assertions[0]
+            return PasskeyAssertionResponse(
+                credentialID: credentialID, clientDataJSON: try Self.hex(assertion.clientDataJSON),
+                authenticatorData: try Self.hex(assertion.authenticatorData),
+                signature: try signature ?? Self.hex(assertion.signature), userHandle: try Self.hex(assertion.userHandle))
+        }
+        let result = try await first.resolveSignIn(
+            with: WebAuthnMultiFactorGenerator.assertionForSignIn(withEnrollmentID: factor.uid, response: try response(signedIn)))
+        #expect(result.user.uid == user.uid && result.user.signInSecondFactor == "webauthn" && result.user.secondFactorIdentifier == factor.uid)
+
+        // A bad signature is a wrong code: counted against the factor.
+        let second = try await resolver()
+        let again = try await WebAuthnMultiFactorGenerator.requestOptions(for: second, enrollmentID: factor.uid)
+        let bad = try await authenticator(options, signIns: [again.challenge], reusing: key)
+        var signature = try Self.hex(bad.assertions[0].signature)
+        signature[signature.count - 1] ^= 1
+        let refused = await setup.code { () async throws(AuthError) in
+            try await second.resolveSignIn(
+                with: WebAuthnMultiFactorGenerator.assertionForSignIn(
+                    withEnrollmentID: factor.uid, response: try! response(bad, signature: signature)))
+        }
+        #expect(refused == .invalidVerificationCode)
+        #expect(try await setup.store.failureCounter(key: factor.uid).consecutiveFailures == 1)
+
+        // One credential, one role: a second factor does not sign in alone.
+        let alone = try await authenticator(options, signIns: [try await setup.service.startPasskeySignIn().challenge], reusing: key)
+        #expect(
+            await setup.code { () async throws(AuthError) in try await setup.service.finalizePasskeySignIn(try! response(alone)) }
+                == .missingPasskeyEnrollment)
+        try await user.multiFactor.unenroll(withFactorUID: factor.uid)
+        #expect(try await setup.store.passkeys(userID: user.uid).isEmpty, "unenrolling removes the credential")
+    }
 }

@@ -302,6 +302,15 @@ final class FailingStore: AuthStore {
         try check()
         return base.removePasskey(credentialID: credentialID, userID: userID)
     }
+    func completeSignIn(
+        credential: PendingSignInRecord, passkeyEnrollmentID enrollmentID: String, previousSignCount: UInt32, use: PasskeyUse, at time: Int64,
+        session: SessionRecord, maximumSessionsPerUser: Int
+    ) async throws -> SignInCompletion {
+        try check()
+        return base.completeSignIn(
+            credential: credential, passkeyEnrollmentID: enrollmentID, previousSignCount: previousSignCount, use: use, at: time, session: session,
+            maximumSessionsPerUser: maximumSessionsPerUser)
+    }
 }
 
 @Suite("Store failures")

@@ -16,6 +16,8 @@ public enum PythonAuthenticator {
         public let attestationObject: String
         /// The root of a `packed-x5c` attestation's chain, DER in hexadecimal.
         public let attestationRoot: String?
+        /// The credential's private key, PKCS#8 DER in hexadecimal, to sign with again in a later run.
+        public let privateKey: String?
         public let assertions: [Assertion]
 
         public struct Assertion: Decodable, Sendable {

@@ -10,9 +10,11 @@ Reads one JSON object on standard input:
     {"rpId", "origin", "algorithm": -7 | -8 | -257, "attestation": "none" | "packed" | "packed-x5c",
      "userHandle": HEX, "flags": {"uv": bool, "be": bool, "bs": bool},
      "registrationChallenge": HEX, "assertionChallenges": [HEX, ...],
-     "certificateTime": UNIX_SECONDS (packed-x5c only)}
+     "certificateTime": UNIX_SECONDS (packed-x5c only),
+     "privateKey": HEX, "credentialId": HEX, "counter": N (optional: the key, PKCS#8 DER, and the
+     credential of an earlier run, whose counter was at N, to sign with again)}
 
-and writes {"rawId", "clientDataJSON", "attestationObject", "attestationRoot", "assertions": [{"clientDataJSON",
+and writes {"rawId", "clientDataJSON", "attestationObject", "attestationRoot", "privateKey", "assertions": [{"clientDataJSON",
 "authenticatorData", "signature", "userHandle"}]}, every value hex. Its counter starts at 0 and
 goes up by one a signature."""
 import base64
@@ -32,16 +34,21 @@ from fido2.cose import ES256, RS256, EdDSA
 
 request = json.load(sys.stdin)
 algorithm = request["algorithm"]
-if algorithm == -7:
+if "privateKey" in request:
+    private_key = serialization.load_der_private_key(bytes.fromhex(request["privateKey"]), password=None)
+elif algorithm == -7:
     private_key = ec.generate_private_key(ec.SECP256R1())
+else:
+    private_key = None
+if algorithm == -7:
     cose_key = ES256.from_cryptography_key(private_key.public_key())
     sign = lambda message: private_key.sign(message, ec.ECDSA(hashes.SHA256()))
 elif algorithm == -8:
-    private_key = ed25519.Ed25519PrivateKey.generate()
+    private_key = private_key or ed25519.Ed25519PrivateKey.generate()
     cose_key = EdDSA.from_cryptography_key(private_key.public_key())
     sign = lambda message: private_key.sign(message)
 elif algorithm == -257:
-    private_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    private_key = private_key or rsa.generate_private_key(public_exponent=65537, key_size=2048)
     cose_key = RS256.from_cryptography_key(private_key.public_key())
     sign = lambda message: private_key.sign(message, padding.PKCS1v15(), hashes.SHA256())
 else:
@@ -51,8 +58,8 @@ flags = request["flags"]
 user_present, attested = 0x01, 0x40
 flag_byte = user_present | (0x04 if flags["uv"] else 0) | (0x08 if flags["be"] else 0) | (0x10 if flags["bs"] else 0)
 rp_id_hash = hashlib.sha256(request["rpId"].encode()).digest()
-credential_id = os.urandom(32)
-counter = 0
+credential_id = bytes.fromhex(request["credentialId"]) if "credentialId" in request else os.urandom(32)
+counter = request.get("counter", 0)
 
 
 def client_data(kind: str, challenge_hex: str) -> bytes:
@@ -130,6 +137,8 @@ json.dump(
         "clientDataJSON": registration_client_data.hex(),
         "attestationObject": attestation_object.hex(),
         "attestationRoot": attestation_root.hex(),
+        "privateKey": private_key.private_bytes(
+            serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).hex(),
         "assertions": assertions,
     },
     sys.stdout,

@@ -10,6 +10,9 @@ public enum FactorKind: String, Sendable, Hashable, CaseIterable {
     case phone
     /// OTPKit's single-use recovery codes (``RecoveryCodeMultiFactorGenerator``).
     case recoveryCode = "recovery"
+    /// A passkey or security key (WebAuthn) as a second factor, OTPKit's extension
+    /// (``WebAuthnMultiFactorGenerator``).
+    case webauthn
 
     /// The kind's factor id: Firebase's `TOTPMultiFactorID` and `PhoneMultiFactorID`, and OTPKit's
     /// ``RecoveryCodeMultiFactorID``.
@@ -21,6 +24,7 @@ public enum FactorKind: String, Sendable, Hashable, CaseIterable {
         case .totp: TOTPFactorHandler()
         case .phone: PhoneFactorHandler()
         case .recoveryCode: RecoveryCodeFactorHandler()
+        case .webauthn: WebAuthnFactorHandler()
         }
     }
 }

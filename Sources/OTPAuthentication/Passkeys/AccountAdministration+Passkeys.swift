@@ -1,7 +1,8 @@
 extension AccountAdministration {
-    /// The passkeys of account `id`, oldest first (what `accounts:lookup` lists as `passkeyInfo`).
+    /// The passkeys of account `id` that sign in alone, oldest first (what `accounts:lookup` lists
+    /// as `passkeyInfo`; passkey second factors are among its second factors).
     public func passkeys(accountID id: String) async throws(AuthError) -> [PasskeyInfo] {
-        try await service.storeCall("reading passkeys") { try await service.store.passkeys(userID: id) }.map(PasskeyInfo.init)
+        try await service.passkeys(userID: id).filter { $0.enrollmentID == nil }.map(PasskeyInfo.init)
     }
 
     /// Removes the passkey `credentialID` of account `id`: whether it had one.

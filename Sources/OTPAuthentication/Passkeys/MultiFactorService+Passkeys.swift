@@ -16,7 +16,7 @@ extension MultiFactorService {
         let (relyingParty, settings) = try passkeyRelyingParty()
         let challenge = try await newPasskeyChallenge(.signIn, userID: nil, userHandle: nil)
         return PasskeyRequestOptions(
-            challenge: challenge, relyingPartyID: relyingParty.id, userVerification: settings.userVerification,
+            challenge: challenge, relyingPartyID: relyingParty.id, userVerification: settings.userVerification, allowedCredentials: [],
             timeout: settings.challengeLifetime * 1_000)
     }
 
@@ -41,6 +41,9 @@ extension MultiFactorService {
         let credentialID = response.credentialID
         guard let passkey = try await storeCall("reading a passkey", { try await store.passkey(credentialID: credentialID) }) else {
             throw AuthError(.missingPasskeyEnrollment, "no passkey is registered with this credential: it was removed, or belongs to another site")
+        }
+        guard passkey.enrollmentID == nil else {
+            throw AuthError(.missingPasskeyEnrollment, "this credential is enrolled as a second factor: sign in with the first factor, then with it")
         }
         // Section 7.2, step 6: the options named no user, so the handle says whose it is.
         guard let handle = response.userHandle, ConstantTime.equal(handle, passkey.userHandle) else {
@@ -84,6 +87,27 @@ extension MultiFactorService {
     }
 
     // MARK: Shared steps
+
+    /// Every passkey of `userID`, second factors too, oldest first.
+    func passkeys(userID: String) async throws(AuthError) -> [PasskeyRecord] {
+        try await storeCall("reading passkeys") { try await store.passkeys(userID: userID) }
+    }
+
+    /// The passkeys `userID` enrolled as second factors, oldest first.
+    func passkeyFactors(userID: String) async throws(AuthError) -> [PasskeyRecord] {
+        try await passkeys(userID: userID).filter { $0.enrollmentID != nil }
+    }
+
+    /// The user handle of `userID`'s new passkey: its other passkeys', so that an authenticator
+    /// keeps one account for the user, or 32 random bytes for the first.
+    func passkeyUserHandle(among passkeys: [PasskeyRecord]) throws(AuthError) -> [UInt8] {
+        if let handle = passkeys.first?.userHandle { return handle }
+        var handle = [UInt8](repeating: 0, count: 32)
+        guard handle.withUnsafeMutableBytes(SecureRandom.fill) else {
+            throw AuthError(.internalError, "the server could not make a random user handle: try again later")
+        }
+        return handle
+    }
 
     /// The relying party and its settings, or the error that says passkeys are off.
     func passkeyRelyingParty() throws(AuthError) -> (RelyingParty, PasskeySettings) {

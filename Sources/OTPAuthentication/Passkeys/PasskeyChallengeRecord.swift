@@ -33,4 +33,8 @@ public enum PasskeyCeremony: String, Sendable, Hashable, CaseIterable {
     case registration
     /// Signing in with a passkey, the user found from the credential (`navigator.credentials.get`).
     case signIn = "sign-in"
+    /// Enrolling a passkey as a second factor of a signed-in user.
+    case factorRegistration = "factor-registration"
+    /// The second step of a sign-in with a passkey factor, for the user of a pending sign-in.
+    case factorSignIn = "factor-sign-in"
 }

@@ -19,6 +19,9 @@ public struct PasskeyCreationOptions: Sendable, Hashable {
     /// register again.
     public var excludedCredentials: [[UInt8]]
     public var userVerification: UserVerification
+    /// Whether the credential must be discoverable (a passkey that signs in alone names no user
+    /// beforehand); a second factor's need not be.
+    public var requiresResidentKey: Bool
     /// Milliseconds.
     public var timeout: Int64
 }

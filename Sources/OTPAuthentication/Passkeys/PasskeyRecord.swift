@@ -26,11 +26,16 @@ public struct PasskeyRecord: Sendable, Hashable {
     public var createdAt: Int64
     /// When it last signed in, if ever.
     public var lastUsedAt: Int64?
+    /// For a passkey enrolled as a second factor (OTPKit's extension of Firebase's multi-factor
+    /// authentication), its enrollment id, unique among all factors; `nil` for a passkey that signs
+    /// in alone.
+    public var enrollmentID: String?
 
     /// Creates a record.
     public init(
         credentialID: [UInt8], userID: String, userHandle: [UInt8], name: String, publicKey: [UInt8], signCount: UInt32,
-        isUserVerified: Bool, isBackupEligible: Bool, isBackedUp: Bool, aaguid: [UInt8], createdAt: Int64, lastUsedAt: Int64? = nil
+        isUserVerified: Bool, isBackupEligible: Bool, isBackedUp: Bool, aaguid: [UInt8], createdAt: Int64, lastUsedAt: Int64? = nil,
+        enrollmentID: String? = nil
     ) {
         self.credentialID = credentialID
         self.userID = userID
@@ -44,6 +49,20 @@ public struct PasskeyRecord: Sendable, Hashable {
         self.aaguid = aaguid
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
+        self.enrollmentID = enrollmentID
+    }
+}
+
+extension PasskeyRecord {
+    /// Records `use` when the counter is still `previousSignCount` (the compare-and-set every
+    /// store applies): whether it did.
+    public mutating func record(_ use: PasskeyUse, previousSignCount: UInt32) -> Bool {
+        guard signCount == previousSignCount else { return false }
+        signCount = use.signCount
+        isBackedUp = use.isBackedUp
+        isUserVerified = isUserVerified || use.isUserVerified
+        lastUsedAt = use.at
+        return true
     }
 }
 
@@ -74,7 +93,8 @@ public enum PasskeyInsertion: Sendable, Hashable {
     case inserted
     /// A passkey with that credential id exists (this user's or another's); nothing changed.
     case credentialInUse
-    /// The user has the maximum number of passkeys; nothing changed.
+    /// The user has the maximum number of passkeys (for a second factor: of factors of every
+    /// kind); nothing changed.
     case limitReached
     /// The account is gone; nothing changed.
     case accountNotFound

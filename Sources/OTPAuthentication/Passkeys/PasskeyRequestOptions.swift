@@ -8,6 +8,8 @@ public struct PasskeyRequestOptions: Sendable, Hashable {
     public var challenge: [UInt8]
     public var relyingPartyID: String
     public var userVerification: UserVerification
+    /// The credentials that may answer: none for a passkey sign-in, the factor's for a second step.
+    public var allowedCredentials: [[UInt8]]
     /// Milliseconds.
     public var timeout: Int64
 }

@@ -17,9 +17,11 @@ public protocol PasskeyStore: Sendable {
     func passkey(credentialID: [UInt8]) async throws -> PasskeyRecord?
 
     /// Stores `passkey` in one atomic operation, checking in this order: its account exists
-    /// (``PasskeyInsertion/accountNotFound``), no passkey has its credential id
+    /// (``PasskeyInsertion/accountNotFound``; a second factor, as a TOTP factor, needs none), no passkey has its credential id
     /// (``PasskeyInsertion/credentialInUse``), its user has fewer than `maximumPerUser`
-    /// (``PasskeyInsertion/limitReached``).
+    /// (``PasskeyInsertion/limitReached``): passkeys that sign in alone, or, for a second factor
+    /// (with an ``PasskeyRecord/enrollmentID``), second factors of every kind, as
+    /// ``FactorStore/finalizeEnrollment(pendingID:factor:maximumFactorCount:)`` counts them.
     func insertPasskey(_ passkey: PasskeyRecord, maximumPerUser: Int) async throws -> PasskeyInsertion
 
     /// Records a verified assertion when the passkey's stored counter is still

@@ -21,18 +21,14 @@ extension User {
         let (relyingParty, settings) = try service.passkeyRelyingParty()
         let account = try await passkeyAccount(for: "registering a passkey")
         let passkeys = try await storedPasskeys()
-        guard passkeys.count < settings.maximumPerUser else { throw passkeyLimitExceeded(settings) }
-        // One handle for all of a user's passkeys, so an authenticator keeps one account for the user.
-        var handle = passkeys.first?.userHandle ?? [UInt8](repeating: 0, count: 32)
-        guard !passkeys.isEmpty || handle.withUnsafeMutableBytes(SecureRandom.fill) else {
-            throw AuthError(.internalError, "the server could not make a random user handle: try again later")
-        }
+        guard passkeys.filter({ $0.enrollmentID == nil }).count < settings.maximumPerUser else { throw passkeyLimitExceeded(settings) }
+        let handle = try service.passkeyUserHandle(among: passkeys)
         let challenge = try await service.newPasskeyChallenge(.registration, userID: uid, userHandle: handle)
         let name = account.email ?? uid
         return PasskeyCreationOptions(
             challenge: challenge, relyingPartyID: relyingParty.id, relyingPartyName: settings.relyingPartyName, userHandle: handle,
             userName: name, userDisplayName: account.displayName ?? name, algorithms: relyingParty.algorithms,
-            excludedCredentials: passkeys.map(\.credentialID), userVerification: settings.userVerification,
+            excludedCredentials: passkeys.map(\.credentialID), userVerification: settings.userVerification, requiresResidentKey: true,
             timeout: settings.challengeLifetime * 1_000)
     }
 
@@ -86,7 +82,7 @@ extension User {
     ///   ``AuthErrorCode/internalError``.
     public func enrolledPasskeys() async throws(AuthError) -> [PasskeyInfo] {
         _ = try await service.liveSession(self)
-        return try await storedPasskeys().map(PasskeyInfo.init)
+        return try await storedPasskeys().filter { $0.enrollmentID == nil }.map(PasskeyInfo.init)
     }
 
     /// Renames the user's passkey `credentialID`.
@@ -109,7 +105,7 @@ extension User {
     ///   ``AuthErrorCode/internalError``.
     public func unenrollPasskey(withCredentialID credentialID: [UInt8]) async throws(AuthError) {
         let account = try await passkeyAccount(for: "removing a passkey")
-        let passkeys = try await storedPasskeys()
+        let passkeys = try await storedPasskeys().filter { $0.enrollmentID == nil }
         guard passkeys.contains(where: { $0.credentialID == credentialID }) else { return }
         if passkeys.count == 1, account.passwordHash == nil {
             let userID = uid
@@ -144,9 +140,9 @@ extension User {
         return account
     }
 
+    /// Every passkey of the user's, second factors too.
     private func storedPasskeys() async throws(AuthError) -> [PasskeyRecord] {
-        let userID = uid
-        return try await service.storeCall("reading passkeys") { try await service.store.passkeys(userID: userID) }
+        try await service.passkeys(userID: uid)
     }
 
     private func passkeyLimitExceeded(_ settings: PasskeySettings) -> AuthError {

@@ -141,6 +141,33 @@ public protocol AuthStore: AccountStore, SessionStore, FactorStore, ThrottleStor
         maximumSessionsPerUser: Int
     ) async throws -> SignInCompletion
 
+    /// Completes a sign-in with a passkey second factor, whose assertion the service verified
+    /// against the passkey as read with its counter at `previousSignCount`, in one atomic
+    /// operation, checking in this order:
+    /// 1. the pending sign-in `credential` was not spent (``SignInCompletion/credentialNotFound``)
+    ///    and has not expired at `time` (``SignInCompletion/credentialExpired(expiresAt:)``);
+    /// 2. the failure counter under `enrollmentID` is not locked at `time`
+    ///    (``SignInCompletion/locked(until:)``);
+    /// 3. the credential's user has the passkey factor `enrollmentID`
+    ///    (``SignInCompletion/factorNotFound``);
+    /// 4. its counter is still `previousSignCount` (``SignInCompletion/codeRejected``: another
+    ///    assertion was recorded meanwhile).
+    ///
+    /// When all hold it records `use` as ``PasskeyStore/recordPasskeyUse(credentialID:previousSignCount:use:)``
+    /// does, spends the credential, deletes the failure counter under `enrollmentID` and stores
+    /// `session` as ``SessionStore/insertSession(_:maximumPerUser:)`` does with
+    /// `maximumSessionsPerUser`; otherwise it changes nothing. Of concurrent calls for one
+    /// credential, or at one count of one passkey, at most one completes.
+    func completeSignIn(
+        credential: PendingSignInRecord,
+        passkeyEnrollmentID enrollmentID: String,
+        previousSignCount: UInt32,
+        use: PasskeyUse,
+        at time: Int64,
+        session: SessionRecord,
+        maximumSessionsPerUser: Int
+    ) async throws -> SignInCompletion
+
     /// Deletes pending enrollments whose deadline is before `time`, spent pending sign-ins,
     /// sessions, phone verifications, email actions, passkey challenges and known sign-in sources that expired before `time`, quota
     /// buckets drained by `time`, and failure counters not locked at `time` that have no failures
@@ -151,7 +178,9 @@ public protocol AuthStore: AccountStore, SessionStore, FactorStore, ThrottleStor
 
 extension AuthStore {
     public func signInFactors(userID: String) async throws -> SignInFactors {
-        SignInFactors(totp: try await factors(userID: userID), phone: try await phoneFactors(userID: userID))
+        SignInFactors(
+            totp: try await factors(userID: userID), phone: try await phoneFactors(userID: userID),
+            passkeys: try await passkeys(userID: userID).filter { $0.enrollmentID != nil })
     }
 
     public func pendingSignInContext(_ credential: PendingSignInRecord) async throws -> PendingSignInContext? {
@@ -221,11 +250,14 @@ public struct SignInFactors: Sendable, Equatable {
     public var totp: [FactorRecord]
     /// The user's phone factors, oldest first.
     public var phone: [PhoneFactorRecord]
+    /// The user's passkeys enrolled as second factors (with an ``PasskeyRecord/enrollmentID``), oldest first.
+    public var passkeys: [PasskeyRecord]
 
     /// Creates a result.
-    public init(totp: [FactorRecord], phone: [PhoneFactorRecord]) {
+    public init(totp: [FactorRecord], phone: [PhoneFactorRecord], passkeys: [PasskeyRecord] = []) {
         self.totp = totp
         self.phone = phone
+        self.passkeys = passkeys
     }
 
     /// Whether the user has no second factor at all: none of any kind, so that a kind added to
@@ -239,6 +271,7 @@ public struct SignInFactors: Sendable, Equatable {
         case .totp: totp.count
         case .phone: phone.count
         case .recoveryCode: 0
+        case .webauthn: passkeys.count
         }
     }
 }

@@ -15,6 +15,8 @@ public final class InMemoryAuthStore: AuthStore {
     private struct UserEntry {
         var factors: [FactorRecord] = []
         var phoneFactors: [PhoneFactorRecord] = []
+        /// The enrollment ids of the user's passkey factors, oldest first.
+        var passkeyFactorIDs: [String] = []
         var sessionIDs: [String] = []
 
         /// The ids of the user's enrolled factors of `kind`: what the factor limit counts and what
@@ -25,6 +27,7 @@ public final class InMemoryAuthStore: AuthStore {
             case .totp: factors.map(\.id)
             case .phone: phoneFactors.map(\.id)
             case .recoveryCode: []
+            case .webauthn: passkeyFactorIDs
             }
         }
 
@@ -155,6 +158,11 @@ public final class InMemoryAuthStore: AuthStore {
 
         /// The checks every sign-in completion starts with: the credential was not spent and has
         /// not expired at `time`. `nil` when both hold.
+        /// The user's passkeys of one role: second factors, or those that sign in alone.
+        func passkeys(userID: String, factors: Bool) -> [PasskeyRecord] {
+            (passkeyIDs[userID] ?? []).compactMap { passkeys[$0] }.filter { ($0.enrollmentID != nil) == factors }
+        }
+
         func refuseCredential(_ credential: PendingSignInRecord, at time: Int64) -> SignInCompletion? {
             credential.refusal(spent: spentSignIns[credential.id] != nil, at: time)
         }
@@ -383,7 +391,8 @@ public final class InMemoryAuthStore: AuthStore {
     public func signInFactors(userID: String) -> SignInFactors {
         state.withLock { state in
             let entry = state.users[userID]
-            return SignInFactors(totp: entry?.factors ?? [], phone: entry?.phoneFactors ?? [])
+            let passkeys = entry?.passkeyFactorIDs.isEmpty ?? true ? [] : state.passkeys(userID: userID, factors: true)
+            return SignInFactors(totp: entry?.factors ?? [], phone: entry?.phoneFactors ?? [], passkeys: passkeys)
         }
     }
 
@@ -757,6 +766,30 @@ public final class InMemoryAuthStore: AuthStore {
         }
     }
 
+    public func completeSignIn(
+        credential: PendingSignInRecord,
+        passkeyEnrollmentID enrollmentID: String,
+        previousSignCount: UInt32,
+        use: PasskeyUse,
+        at time: Int64,
+        session: SessionRecord,
+        maximumSessionsPerUser: Int
+    ) -> SignInCompletion {
+        state.withLock { state in
+            if let refusal = state.refuseCredential(credential, at: time) { return refusal }
+            if let until = state.failureCounter(key: enrollmentID).lockEnd(at: time) { return .locked(until: until) }
+            guard let passkey = state.passkeys(userID: credential.userID, factors: true).first(where: { $0.enrollmentID == enrollmentID }) else {
+                return .factorNotFound
+            }
+            let recorded = state.passkeys.modifyValue(forKey: passkey.credentialID) { $0.record(use, previousSignCount: previousSignCount) }
+            guard recorded == true else { return .codeRejected }
+            state.spentSignIns[credential.id] = credential.expiresAt
+            state.failures.removeValue(forKey: enrollmentID)
+            _ = state.insertSession(session, maximumPerUser: maximumSessionsPerUser)
+            return .completed
+        }
+    }
+
     // MARK: Quotas
 
     public func consumeQuota(key: String, window: Int64, limit: Int, at time: Int64) -> QuotaConsumption {
@@ -837,9 +870,16 @@ public final class InMemoryAuthStore: AuthStore {
 
     public func insertPasskey(_ passkey: PasskeyRecord, maximumPerUser: Int) -> PasskeyInsertion {
         state.withLock { state in
-            guard state.accounts[passkey.userID] != nil else { return .accountNotFound }
+            // A second factor needs no account of the service's, as a TOTP factor needs none.
+            guard passkey.enrollmentID != nil || state.accounts[passkey.userID] != nil else { return .accountNotFound }
             guard state.passkeys[passkey.credentialID] == nil else { return .credentialInUse }
-            guard state.passkeyIDs[passkey.userID, default: []].count < maximumPerUser else { return .limitReached }
+            if let enrollmentID = passkey.enrollmentID {
+                guard (state.users[passkey.userID]?.factorCount ?? 0) < maximumPerUser else { return .limitReached }
+                state.users[passkey.userID, default: UserEntry()].passkeyFactorIDs.append(enrollmentID)
+                state.factorOwners[enrollmentID] = passkey.userID
+            } else {
+                guard state.passkeys(userID: passkey.userID, factors: false).count < maximumPerUser else { return .limitReached }
+            }
             state.passkeys[passkey.credentialID] = passkey
             // Oldest first, as the SQL stores order them: by time, then by the id's bytes.
             let precedes = { (a: PasskeyRecord, b: PasskeyRecord) in
@@ -854,14 +894,7 @@ public final class InMemoryAuthStore: AuthStore {
 
     public func recordPasskeyUse(credentialID: [UInt8], previousSignCount: UInt32, use: PasskeyUse) -> Bool {
         state.withLock { state in
-            state.passkeys.modifyValue(forKey: credentialID) { passkey in
-                guard passkey.signCount == previousSignCount else { return false }
-                passkey.signCount = use.signCount
-                passkey.isBackedUp = use.isBackedUp
-                passkey.isUserVerified = passkey.isUserVerified || use.isUserVerified
-                passkey.lastUsedAt = use.at
-                return true
-            } ?? false
+            state.passkeys.modifyValue(forKey: credentialID) { $0.record(use, previousSignCount: previousSignCount) } ?? false
         }
     }
 
@@ -877,9 +910,13 @@ public final class InMemoryAuthStore: AuthStore {
 
     public func removePasskey(credentialID: [UInt8], userID: String) -> Bool {
         state.withLock { state in
-            guard state.passkeys[credentialID]?.userID == userID else { return false }
-            state.passkeys.removeValue(forKey: credentialID)
+            guard state.passkeys[credentialID]?.userID == userID, let removed = state.passkeys.removeValue(forKey: credentialID) else { return false }
             state.passkeyIDs[userID]?.removeAll { $0 == credentialID }
+            if let enrollmentID = removed.enrollmentID {
+                state.users[userID]?.passkeyFactorIDs.removeAll { $0 == enrollmentID }
+                state.factorOwners.removeValue(forKey: enrollmentID)
+                state.failures.removeValue(forKey: enrollmentID)
+            }
             return true
         }
     }
