@@ -33,15 +33,15 @@ extension IdentityToolkitRoutes {
         let request = try body.decode(Wire.EnrollmentStartRequest.self)
         let (user, _) = try await tokenUser(request.idToken)
         let session = try await call { () async throws(AuthError) in try await user.multiFactor.session() }
-        switch (request.totpEnrollmentInfo, request.phoneEnrollmentInfo) {
-        case (.some, nil):
+        switch (request.totpEnrollmentInfo, request.phoneEnrollmentInfo, request.webauthnEnrollmentInfo) {
+        case (.some, nil, nil):
             let secret = try await call { () async throws(AuthError) in try await TOTPMultiFactorGenerator.generateSecret(with: session) }
             return Wire.EnrollmentStartResponse(
                 totpSessionInfo: .init(
                     sharedSecretKey: secret.sharedSecretKey(), verificationCodeLength: secret.codeLength, hashingAlgorithm: secret.hashingAlgorithm,
                     periodSec: secret.codeIntervalSeconds, sessionInfo: secret.sessionInfo,
                     finalizeEnrollmentTime: WireMultiFactorInfo.timestamp(secret.enrollmentCompletionDeadlineTime)))
-        case (nil, .some(let phone)):
+        case (nil, .some(let phone), nil):
             // The emulator answers a missing number as a malformed one, "matching production".
             guard let number = phone.phoneNumber, !number.isEmpty else { throw IdentityToolkitError("INVALID_PHONE_NUMBER", "Invalid format.") }
             try await throttle.admit(.codeSend, address: source)
@@ -51,8 +51,11 @@ extension IdentityToolkitRoutes {
                 }
             }
             return Wire.EnrollmentStartResponse(phoneSessionInfo: .init(sessionInfo: sessionInfo))
+        case (nil, nil, .some):
+            let options = try await call { () async throws(AuthError) in try await WebAuthnMultiFactorGenerator.creationOptions(with: session) }
+            return Wire.EnrollmentStartResponse(webauthnSessionInfo: .init(credentialCreationOptions: Wire.CreationOptions(options)))
         default:
-            throw IdentityToolkitError("INVALID_ARGUMENT", "give exactly one of phoneEnrollmentInfo and totpEnrollmentInfo")
+            throw IdentityToolkitError("INVALID_ARGUMENT", "give exactly one of phoneEnrollmentInfo, totpEnrollmentInfo and webauthnEnrollmentInfo")
         }
     }
 
@@ -66,14 +69,17 @@ extension IdentityToolkitRoutes {
         try await throttle.admit(.verification, account: claims.subject)
         let (user, _) = try await sessionUser(claims)
         let assertion: any MultiFactorAssertion
-        switch (request.totpVerificationInfo, request.phoneVerificationInfo) {
-        case (.some(let totp), nil):
+        switch (request.totpVerificationInfo, request.phoneVerificationInfo, request.webauthnVerificationInfo) {
+        case (.some(let totp), nil, nil):
             assertion = TOTPMultiFactorGenerator.assertionForEnrollment(
                 withSessionInfo: totp.sessionInfo ?? "", oneTimePassword: totp.verificationCode ?? "")
-        case (nil, .some(let phone)):
+        case (nil, .some(let phone), nil):
             assertion = PhoneMultiFactorGenerator.assertion(with: Self.phoneCredential(phone))
+        case (nil, nil, .some(let webauthn)):
+            assertion = WebAuthnMultiFactorGenerator.assertionForEnrollment(with: try Wire.registration(webauthn.authenticatorRegistrationResponse))
         default:
-            throw IdentityToolkitError("INVALID_ARGUMENT", "give exactly one of phoneVerificationInfo and totpVerificationInfo")
+            throw IdentityToolkitError(
+                "INVALID_ARGUMENT", "give exactly one of phoneVerificationInfo, totpVerificationInfo and webauthnVerificationInfo")
         }
         // JS may send "displayName": null; an empty name is no name.
         let displayName = request.displayName.flatMap { $0.isEmpty ? nil : $0 }

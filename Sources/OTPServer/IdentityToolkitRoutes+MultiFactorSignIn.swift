@@ -19,9 +19,14 @@ extension IdentityToolkitRoutes {
         }
         switch hint.kind {
         case .phone: break
+        case .webauthn:
+            let options = try await call { () async throws(AuthError) in
+                try await WebAuthnMultiFactorGenerator.requestOptions(for: resolver, enrollmentID: enrollmentID)
+            }
+            return Wire.SignInStartResponse(webauthnResponseInfo: .init(credentialRequestOptions: Wire.RequestOptions(options)))
         case .totp:
             throw IdentityToolkitError("INVALID_ARGUMENT", "MFA provider not supported! (a TOTP factor needs no start: finalize with its code)")
-        case .webauthn, .recoveryCode, nil:
+        case .recoveryCode, nil:
             throw IdentityToolkitError("INVALID_ARGUMENT", "MFA provider not supported!")
         }
         try await throttle.admit(.codeSend, address: source)
@@ -45,19 +50,26 @@ extension IdentityToolkitRoutes {
             throw IdentityToolkitError("MISSING_CREDENTIAL", "Please set MFA Pending Credential.")
         }
         let assertion: any MultiFactorAssertion
-        switch (request.totpVerificationInfo, request.phoneVerificationInfo, request.recoveryCodeVerificationInfo) {
-        case (.some(let totp), nil, nil):
+        switch (request.totpVerificationInfo, request.phoneVerificationInfo, request.recoveryCodeVerificationInfo, request.webauthnVerificationInfo) {
+        case (.some(let totp), nil, nil, nil):
             guard let enrollmentID = request.mfaEnrollmentId ?? totp.mfaEnrollmentId, !enrollmentID.isEmpty else {
                 throw IdentityToolkitError("MISSING_MFA_ENROLLMENT_ID", "No second factor identifier is provided.")
             }
             assertion = TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: enrollmentID, oneTimePassword: totp.verificationCode ?? "")
-        case (nil, .some(let phone), nil):
+        case (nil, .some(let phone), nil, nil):
             assertion = PhoneMultiFactorGenerator.assertion(with: Self.phoneCredential(phone))
-        case (nil, nil, .some(let recovery)):
+        case (nil, nil, .some(let recovery), nil):
             assertion = RecoveryCodeMultiFactorGenerator.assertion(withCode: recovery.code ?? "")
+        case (nil, nil, nil, .some(let webauthn)):
+            guard let enrollmentID = request.mfaEnrollmentId, !enrollmentID.isEmpty else {
+                throw IdentityToolkitError("MISSING_MFA_ENROLLMENT_ID", "No second factor identifier is provided.")
+            }
+            assertion = WebAuthnMultiFactorGenerator.assertionForSignIn(
+                withEnrollmentID: enrollmentID, response: try Wire.assertion(webauthn.authenticatorAuthenticationResponse))
         default:
             throw IdentityToolkitError(
-                "INVALID_ARGUMENT", "give exactly one of phoneVerificationInfo, totpVerificationInfo and recoveryCodeVerificationInfo")
+                "INVALID_ARGUMENT",
+                "give exactly one of phoneVerificationInfo, totpVerificationInfo, recoveryCodeVerificationInfo and webauthnVerificationInfo")
         }
         try await throttle.admit(.verification, address: source)
         guard let authenticated = service.authenticate(pendingCredential: pending) else { throw invalidPendingCredential() }

@@ -35,13 +35,7 @@ extension IdentityToolkitRoutes {
         try Self.refuseTenant(request.tenantId)
         try await throttle.admit(.verification, address: source)
         let (user, _) = try await tokenUser(request.idToken)
-        guard let credential = request.authenticatorRegistrationResponse else {
-            throw IdentityToolkitError("INVALID_AUTHENTICATOR_RESPONSE", "give authenticatorRegistrationResponse, the authenticator's answer")
-        }
-        let response = PasskeyRegistrationResponse(
-            credentialID: credential.rawId == nil && credential.id == nil ? nil : try credential.credentialID,
-            clientDataJSON: try Wire.passkeyBytes(credential.response?.clientDataJSON, field: "clientDataJSON"),
-            attestationObject: try Wire.passkeyBytes(credential.response?.attestationObject, field: "attestationObject"))
+        let response = try Wire.registration(request.authenticatorRegistrationResponse)
         let name = [request.name, request.displayName].compactMap { $0 }.first { !$0.isEmpty }
         _ = try await call { () async throws(AuthError) in try await user.finalizePasskeyEnrollment(response, name: name) }
         return Wire.PasskeyTokensResponse(
@@ -64,16 +58,7 @@ extension IdentityToolkitRoutes {
         let request = try body.decode(Wire.PasskeySignInFinalizeRequest.self)
         try Self.refuseTenant(request.tenantId)
         try await throttle.admit(.signIn, address: source)
-        guard let credential = request.authenticatorAuthenticationResponse else {
-            throw IdentityToolkitError("INVALID_AUTHENTICATOR_RESPONSE", "give authenticatorAuthenticationResponse, the authenticator's answer")
-        }
-        let fields = credential.response
-        let response = PasskeyAssertionResponse(
-            credentialID: try credential.credentialID,
-            clientDataJSON: try Wire.passkeyBytes(fields?.clientDataJSON, field: "clientDataJSON"),
-            authenticatorData: try Wire.passkeyBytes(fields?.authenticatorData, field: "authenticatorData"),
-            signature: try Wire.passkeyBytes(fields?.signature, field: "signature"),
-            userHandle: try fields?.userHandle.map { text throws(IdentityToolkitError) in try Wire.passkeyBytes(text, field: "userHandle") })
+        let response = try Wire.assertion(request.authenticatorAuthenticationResponse)
         let result = try await call { () async throws(AuthError) in try await service.finalizePasskeySignIn(response) }
         return Wire.PasskeyTokensResponse(
             localId: result.user.uid, idToken: try await idToken(for: result.user), refreshToken: try refreshToken(for: result.user),

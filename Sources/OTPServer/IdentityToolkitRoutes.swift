@@ -174,7 +174,16 @@ public struct IdentityToolkitRoutes: Sendable {
                     try routes.checkAPIKey(request)
                     let body = try await routes.readBody(request)
                     let source = routes.clientAddress(request, peer: (context as? any RemoteAddressRequestContext)?.remoteAddress)
-                    return try await handler(body, source)
+                    let listsPasskeys = request.headers.filter { $0.name.canonicalName == WireMultiFactorInfo.kindsHeader.lowercased() }
+                        .flatMap { $0.value.split(separator: ",") }.contains {
+                            $0.trimmingCharacters(in: .whitespaces) == FactorKind.webauthn.factorID
+                        }
+                    // TaskLocal.withValue rethrows untyped: the answer crosses it as a Result.
+                    let answer = await WireMultiFactorInfo.$listsPasskeyFactors.withValue(listsPasskeys) {
+                        () async -> Result<any Encodable, IdentityToolkitError> in
+                        do throws(IdentityToolkitError) { return .success(try await handler(body, source)) } catch { return .failure(error) }
+                    }
+                    return try answer.get()
                 }
             }
         }

@@ -26,6 +26,17 @@ extension Wire {
         var idToken: String?
         var phoneEnrollmentInfo: PhoneInfo?
         var totpEnrollmentInfo: TOTPEnrollmentInfo?
+        /// OTPKit's own: a passkey as the second factor (`{}`).
+        var webauthnEnrollmentInfo: WebAuthnInfo?
+    }
+
+    /// OTPKit's own: the start of a passkey factor's enrollment or sign-in (`{}`).
+    struct WebAuthnInfo: Decodable {}
+
+    /// OTPKit's own: an authenticator's response for a passkey factor.
+    struct WebAuthnVerificationInfo: Decodable {
+        var authenticatorRegistrationResponse: PublicKeyCredential<AttestationResponse>?
+        var authenticatorAuthenticationResponse: PublicKeyCredential<AssertionResponse>?
     }
 
     struct PhoneVerificationInfo: Decodable {
@@ -44,6 +55,7 @@ extension Wire {
         var displayName: String?
         var phoneVerificationInfo: PhoneVerificationInfo?
         var totpVerificationInfo: TOTPVerificationInfo?
+        var webauthnVerificationInfo: WebAuthnVerificationInfo?
     }
 
     struct WithdrawRequest: Decodable {
@@ -55,6 +67,7 @@ extension Wire {
         var mfaPendingCredential: String?
         var mfaEnrollmentId: String?
         var phoneSignInInfo: PhoneInfo?
+        var webauthnSignInInfo: WebAuthnInfo?
     }
 
     /// OTPKit's own: a recovery code in place of a second factor's.
@@ -68,6 +81,7 @@ extension Wire {
         var phoneVerificationInfo: PhoneVerificationInfo?
         var totpVerificationInfo: TOTPVerificationInfo?
         var recoveryCodeVerificationInfo: RecoveryCodeVerificationInfo?
+        var webauthnVerificationInfo: WebAuthnVerificationInfo?
     }
 
     struct RecoveryCodesRequest: Decodable {
@@ -96,10 +110,22 @@ extension Wire {
     struct EnrollmentStartResponse: Encodable {
         var phoneSessionInfo: PhoneSessionInfo?
         var totpSessionInfo: TOTPSessionInfo?
+        var webauthnSessionInfo: WebAuthnSessionInfo?
+    }
+
+    /// OTPKit's own: the options of a passkey factor's enrollment.
+    struct WebAuthnSessionInfo: Encodable {
+        var credentialCreationOptions: CreationOptions
+    }
+
+    /// OTPKit's own: the options of a passkey factor's sign-in step.
+    struct WebAuthnResponseInfo: Encodable {
+        var credentialRequestOptions: RequestOptions
     }
 
     struct SignInStartResponse: Encodable {
-        var phoneResponseInfo: PhoneSessionInfo
+        var phoneResponseInfo: PhoneSessionInfo?
+        var webauthnResponseInfo: WebAuthnResponseInfo?
     }
 
     /// What finalize and withdraw answer: the session's new tokens.

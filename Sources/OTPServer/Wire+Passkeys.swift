@@ -39,9 +39,10 @@ extension Wire {
             var id: String
         }
         struct Selection: Encodable {
-            /// Sign-in options name no user, so only a discoverable credential can sign in.
-            var residentKey = "required"
-            var requireResidentKey = true
+            /// Sign-in options name no user, so only a discoverable credential can sign in; a
+            /// second factor's need not be one.
+            var residentKey: String
+            var requireResidentKey: Bool
             var userVerification: String
         }
 
@@ -61,7 +62,9 @@ extension Wire {
             pubKeyCredParams = options.algorithms.map { Parameter(alg: $0.rawValue) }
             timeout = options.timeout
             excludeCredentials = options.excludedCredentials.map { Descriptor(id: Wire.base64($0)) }
-            authenticatorSelection = Selection(userVerification: options.userVerification.rawValue)
+            authenticatorSelection = Selection(
+                residentKey: options.requiresResidentKey ? "required" : "discouraged", requireResidentKey: options.requiresResidentKey,
+                userVerification: options.userVerification.rawValue)
         }
     }
 
@@ -87,6 +90,30 @@ extension Wire {
         }
     }
 
+    /// The attestation a registration's credential carries, its bytes decoded.
+    static func registration(_ credential: PublicKeyCredential<AttestationResponse>?) throws(IdentityToolkitError) -> PasskeyRegistrationResponse {
+        guard let credential else {
+            throw IdentityToolkitError("INVALID_AUTHENTICATOR_RESPONSE", "give authenticatorRegistrationResponse, the authenticator's answer")
+        }
+        return PasskeyRegistrationResponse(
+            credentialID: credential.rawId == nil && credential.id == nil ? nil : try credential.credentialID,
+            clientDataJSON: try passkeyBytes(credential.response?.clientDataJSON, field: "clientDataJSON"),
+            attestationObject: try passkeyBytes(credential.response?.attestationObject, field: "attestationObject"))
+    }
+
+    /// The assertion a sign-in's credential carries, its bytes decoded.
+    static func assertion(_ credential: PublicKeyCredential<AssertionResponse>?) throws(IdentityToolkitError) -> PasskeyAssertionResponse {
+        guard let credential else {
+            throw IdentityToolkitError("INVALID_AUTHENTICATOR_RESPONSE", "give authenticatorAuthenticationResponse, the authenticator's answer")
+        }
+        let fields = credential.response
+        return PasskeyAssertionResponse(
+            credentialID: try credential.credentialID, clientDataJSON: try passkeyBytes(fields?.clientDataJSON, field: "clientDataJSON"),
+            authenticatorData: try passkeyBytes(fields?.authenticatorData, field: "authenticatorData"),
+            signature: try passkeyBytes(fields?.signature, field: "signature"),
+            userHandle: try fields?.userHandle.map { (text) throws(IdentityToolkitError) in try passkeyBytes(text, field: "userHandle") })
+    }
+
     struct AttestationResponse: Decodable {
         var clientDataJSON: String?
         var attestationObject: String?
@@ -107,18 +134,22 @@ extension Wire {
         var credentialRequestOptions: RequestOptions
     }
 
-    /// W3C's `PublicKeyCredentialRequestOptionsJSON`, naming no credential.
+    /// W3C's `PublicKeyCredentialRequestOptionsJSON`.
     struct RequestOptions: Encodable {
         var challenge: String
         var rpId: String
         var userVerification: String
         var timeout: Int64
+        /// Left out for a passkey sign-in, which names no credential.
+        var allowCredentials: [CreationOptions.Descriptor]?
 
         init(_ options: PasskeyRequestOptions) {
             challenge = Wire.base64(options.challenge)
             rpId = options.relyingPartyID
             userVerification = options.userVerification.rawValue
             timeout = options.timeout
+            allowCredentials =
+                options.allowedCredentials.isEmpty ? nil : options.allowedCredentials.map { CreationOptions.Descriptor(id: Wire.base64($0)) }
         }
     }
 

@@ -6,16 +6,26 @@ internal import OTPAuthentication
 /// in RFC 3339 with milliseconds as iOS parses it, `displayName` left out when there is none.
 struct WireMultiFactorInfo: Encodable {
     struct TOTPInfo: Encodable {}
+    /// OTPKit's own: a passkey factor.
+    struct WebAuthnInfo: Encodable {}
+
+    /// The header by which a client says it knows OTPKit's passkey factors (`webauthn` among its
+    /// comma-separated kinds): only then are they listed, as Firebase's JS SDK fails on an entry
+    /// of a kind it does not know (`../shared/PASSKEYS.md`, finding 6).
+    static let kindsHeader = "X-OTPKit-Factor-Kinds"
+
+    /// Whether the request being answered listed `webauthn` in ``kindsHeader``.
+    @TaskLocal static var listsPasskeyFactors = false
 
     var mfaEnrollmentId: String
     var displayName: String?
     var enrolledAt: String
     var phoneInfo: String?
     var totpInfo: TOTPInfo?
+    var webauthnInfo: WebAuthnInfo?
 
     /// The entry of `info`; its phone number as `info` has it (masked in a sign-in's hints).
-    /// `nil` for a passkey factor: Firebase's JS SDK fails on an entry of a kind it does not know,
-    /// so OTPKit's extension is not listed to its clients (`../shared/PASSKEYS.md`, finding 6).
+    /// `nil` for a passkey factor unless the request said it knows them (``listsPasskeyFactors``).
     init?(_ info: MultiFactorInfo) {
         mfaEnrollmentId = info.uid
         displayName = info.displayName
@@ -23,7 +33,9 @@ struct WireMultiFactorInfo: Encodable {
         switch info.kind {
         case .totp: totpInfo = TOTPInfo()
         case .phone: phoneInfo = info.phoneNumber
-        case .webauthn: return nil
+        case .webauthn:
+            guard Self.listsPasskeyFactors else { return nil }
+            webauthnInfo = WebAuthnInfo()
         // Neither is ever listed: recovery codes are no enrolled factor, and every enrolled factor has a kind.
         case .recoveryCode, nil: break
         }

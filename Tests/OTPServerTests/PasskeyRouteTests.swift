@@ -383,6 +383,71 @@ import Testing
         try await store.close()
     }
 
+    /// OTPKit's extension: a passkey as the second factor through `mfaEnrollment` and `mfaSignIn`,
+    /// listed in `mfaInfo` only to a client that says it knows the kind.
+    @Test func aPasskeyFactorEnrollsAndCompletesAPasswordSignInThroughTheMultiFactorEndpoints() async throws {
+        try await InProcessServer.with(configuration: Self.configuration()) { server in
+            let ceremony = Ceremony(server: server)
+            let (_, idToken) = try await server.verifiedUser("gil@example.com")
+            let knows = [("X-OTPKit-Factor-Kinds", "totp, webauthn")]
+            let started = try await ceremony.start("mfaEnrollment:start", #"{"idToken":"\#(idToken)","webauthnEnrollmentInfo":{}}"#)
+            let options = try #require((started["webauthnSessionInfo"] as? [String: Any])?["credentialCreationOptions"] as? [String: Any])
+            let selection = try #require(options["authenticatorSelection"] as? [String: Any])
+            #expect(selection["residentKey"] as? String == "discouraged" && selection["userVerification"] as? String == "preferred")
+            let user = try #require(options["user"] as? [String: Any])
+            func run(_ challenge: [UInt8], signIns: [[UInt8]], reusing key: PythonAuthenticator.Output? = nil) async throws
+                -> PythonAuthenticator.Output
+            {
+                var request: [String: Any] = [
+                    "rpId": "localhost", "origin": Self.origin, "algorithm": -7, "attestation": "none",
+                    "userHandle": Hex.encode(try Ceremony.standard(user["id"])), "flags": ["uv": false, "be": false, "bs": false],
+                    "registrationChallenge": Hex.encode(challenge), "assertionChallenges": signIns.map { Hex.encode($0) },
+                ]
+                if let key {
+                    request["privateKey"] = key.privateKey
+                    request["credentialId"] = key.rawId
+                }
+                return try await PythonAuthenticator.run("authenticator.py", request)
+            }
+            let key = try await run(try Ceremony.standard(options["challenge"]), signIns: [])
+            let enrolled = try await server.post(
+                ServerProcess.v2("mfaEnrollment:finalize"),
+                #"{"idToken":"\#(idToken)","displayName":"Key","webauthnVerificationInfo":{"authenticatorRegistrationResponse":\#(try Ceremony.registration(key))}}"#
+            )
+            #expect(enrolled.status == 200, "\(enrolled.body)")
+            let enrolledToken = try #require(enrolled.json["idToken"] as? String)
+
+            let hidden = try await server.post(ServerProcess.lookupPath, #"{"idToken":"\#(enrolledToken)"}"#)
+            #expect((hidden.json["users"] as? [[String: Any]])?.first?["mfaInfo"] == nil, "not listed to Firebase's SDKs: \(hidden.body)")
+            let listed = try await server.post(ServerProcess.lookupPath, #"{"idToken":"\#(enrolledToken)"}"#, headers: knows)
+            let entry = try #require(((listed.json["users"] as? [[String: Any]])?.first?["mfaInfo"] as? [[String: Any]])?.first, "\(listed.body)")
+            #expect(entry["webauthnInfo"] != nil && entry["displayName"] as? String == "Key")
+            let enrollmentID = try #require(entry["mfaEnrollmentId"] as? String)
+            #expect(try await ceremony.passkeyInfo(enrolledToken) == nil, "a second factor is no passkey that signs in alone")
+
+            let password = #"{"email":"gil@example.com","password":"long enough","returnSecureToken":true}"#
+            let pending = try await server.post(ServerProcess.signInPath, password, headers: knows)
+            let credential = try #require(pending.json["mfaPendingCredential"] as? String, "\(pending.body)")
+            #expect((pending.json["mfaInfo"] as? [[String: Any]])?.first?["mfaEnrollmentId"] as? String == enrollmentID)
+            let request = try #require(
+                (try await ceremony.start(
+                    "mfaSignIn:start", #"{"mfaPendingCredential":"\#(credential)","mfaEnrollmentId":"\#(enrollmentID)","webauthnSignInInfo":{}}"#)[
+                        "webauthnResponseInfo"] as? [String: Any])?["credentialRequestOptions"] as? [String: Any])
+            #expect(
+                (request["allowCredentials"] as? [[String: Any]])?.map { $0["id"] as? String } == [
+                    Data(try Self.hex(key.rawId)).base64EncodedString()
+                ])
+            let assertion = try await run([0], signIns: [try Ceremony.standard(request["challenge"])], reusing: key)
+            let finalized = try await server.post(
+                ServerProcess.v2("mfaSignIn:finalize"),
+                #"{"mfaPendingCredential":"\#(credential)","mfaEnrollmentId":"\#(enrollmentID)","webauthnVerificationInfo":{"authenticatorAuthenticationResponse":\#(try Ceremony.assertion(assertion, 0))}}"#
+            )
+            #expect(finalized.status == 200, "\(finalized.body)")
+            let claims = try await server.verifiedClaims(try #require(finalized.json["idToken"] as? String))
+            #expect(claims.firebase.signInSecondFactor == "webauthn" && claims.firebase.secondFactorIdentifier == enrollmentID)
+        }
+    }
+
     @Test func withoutARelyingPartyPasskeysAreNotEnabled() async throws {
         try await InProcessServer.with { server in
             let answer = try await server.post(ServerProcess.v2("passkeySignIn:start"), "{}")
