@@ -23,6 +23,18 @@ extension MultiFactorService {
         }
     }
 
+    /// The user's factors, checked to leave room for one more (``MultiFactorConfiguration/maximumFactorCount``).
+    func factorsLeavingRoom(userID: String) async throws(AuthError) -> [MultiFactorInfo] {
+        let factors = try await enrolledFactors(userID: userID)
+        guard factors.count < MultiFactorConfiguration.maximumFactorCount else { throw factorLimitReached(factors.count) }
+        return factors
+    }
+
+    /// The refusal of a factor beyond the limit, the user having `count` already.
+    func factorLimitReached(_ count: Int = MultiFactorConfiguration.maximumFactorCount) -> AuthError {
+        AuthError(.maximumSecondFactorCountExceeded, "the user already has \(count) second factors, the most allowed: unenroll one first")
+    }
+
     func reload(_ user: User) async throws(AuthError) {
         _ = try await liveSession(user)
         let userID = user.identity.userID

@@ -17,11 +17,7 @@ extension MultiFactorService {
         try requireRecentLogin(session, now: clock.now(), for: "enrolling a second factor")
         try checkMayEnroll(user)
         let userID = user.identity.userID
-        let factors = try await enrolledFactors(userID: userID)
-        guard factors.count < MultiFactorConfiguration.maximumFactorCount else {
-            throw AuthError(
-                .maximumSecondFactorCountExceeded, "the user already has \(factors.count) second factors, the most allowed: unenroll one first")
-        }
+        _ = try await factorsLeavingRoom(userID: userID)
         let passkeys = try await passkeys(userID: userID)
         let handle = try passkeyUserHandle(among: passkeys)
         let challenge = try await newPasskeyChallenge(.factorRegistration, userID: userID, userHandle: handle)
@@ -71,9 +67,7 @@ extension MultiFactorService {
         case .credentialInUse:
             throw AuthError(.secondFactorAlreadyEnrolled, "this credential is enrolled already, as a second factor or a passkey")
         case .limitReached:
-            throw AuthError(
-                .maximumSecondFactorCountExceeded,
-                "the user already has \(MultiFactorConfiguration.maximumFactorCount) second factors, the most allowed: unenroll one first")
+            throw factorLimitReached()
         case .accountNotFound:
             throw AuthError(.userTokenExpired, "this account was deleted")
         }

@@ -19,10 +19,7 @@ extension MultiFactorService {
         guard !factors.contains(where: { $0.phoneNumber == number }) else {
             throw AuthError(.secondFactorAlreadyEnrolled, "this phone number is already enrolled as a second factor of the user")
         }
-        guard factors.count < MultiFactorConfiguration.maximumFactorCount else {
-            throw AuthError(
-                .maximumSecondFactorCountExceeded, "the user already has \(factors.count) second factors, the most allowed: unenroll one first")
-        }
+        guard factors.count < MultiFactorConfiguration.maximumFactorCount else { throw factorLimitReached(factors.count) }
         return try await sendCode(.enrollment, userID: userID, enrollmentID: nil, credentialID: nil, to: number, now: now)
     }
 
@@ -59,9 +56,7 @@ extension MultiFactorService {
         case .numberAlreadyEnrolled:
             throw AuthError(.secondFactorAlreadyEnrolled, "this phone number is already enrolled as a second factor of the user")
         case .factorLimitReached:
-            throw AuthError(
-                .maximumSecondFactorCountExceeded,
-                "the user already has \(MultiFactorConfiguration.maximumFactorCount) second factors, the most allowed: unenroll one first")
+            throw factorLimitReached()
         }
     }
 

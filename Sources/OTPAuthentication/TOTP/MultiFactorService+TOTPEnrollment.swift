@@ -12,11 +12,7 @@ extension MultiFactorService {
         try requireRecentLogin(session, now: now, for: "enrolling a second factor")
         try checkMayEnroll(user)
         let userID = user.identity.userID
-        let factors = try await enrolledFactors(userID: userID)
-        guard factors.count < MultiFactorConfiguration.maximumFactorCount else {
-            throw AuthError(
-                .maximumSecondFactorCountExceeded, "the user already has \(factors.count) second factors, the most allowed: unenroll one first")
-        }
+        _ = try await factorsLeavingRoom(userID: userID)
 
         let secret: OTPSecret
         do {
@@ -118,9 +114,7 @@ extension MultiFactorService {
         case .pendingEnrollmentNotFound:
             throw AuthError(.invalidVerificationID, "this enrollment was just finalized by another request: check the enrolled factors")
         case .factorLimitReached:
-            throw AuthError(
-                .maximumSecondFactorCountExceeded,
-                "the user already has \(MultiFactorConfiguration.maximumFactorCount) second factors, the most allowed: unenroll one first")
+            throw factorLimitReached()
         }
         if counter.consecutiveFailures > 0 {
             // The pending enrollment is gone; its counter would otherwise outlive it.
