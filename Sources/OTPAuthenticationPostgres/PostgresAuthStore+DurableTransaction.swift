@@ -82,12 +82,14 @@ extension PostgresAuthStore.Connection: DurableTransaction {
         return try rows.first.map { row in try PostgresStoredRow(row: row).passkeyRecord() }
     }
 
-    func updatePasskeyUse(_ passkey: PasskeyRecord) async throws {
-        try await execute(
+    func recordPasskeyUse(credentialID: [UInt8], previousSignCount: UInt32, use: PasskeyUse) async throws -> Bool {
+        try await !query(
             """
-            UPDATE passkeys SET sign_count = \(Int64(passkey.signCount)), backed_up = \(passkey.isBackedUp),
-                user_verified = \(passkey.isUserVerified), last_used_at = \(passkey.lastUsedAt)
-            WHERE credential_id = \(ByteBuffer(bytes: passkey.credentialID))
-            """)
+            UPDATE passkeys SET sign_count = \(Int64(use.signCount)), backed_up = \(use.isBackedUp),
+                user_verified = user_verified OR \(use.isUserVerified), last_used_at = \(use.at)
+            WHERE credential_id = \(ByteBuffer(bytes: credentialID)) AND sign_count = \(Int64(previousSignCount))
+            RETURNING sign_count
+            """
+        ).isEmpty
     }
 }

@@ -76,14 +76,7 @@ extension PostgresAuthStore {
 
     public func recordPasskeyUse(credentialID: [UInt8], previousSignCount: UInt32, use: PasskeyUse) async throws(PostgresAuthStoreError) -> Bool {
         try await transaction("recording a passkey's use", retry: .ifNotApplied) { connection in
-            try await !connection.query(
-                """
-                UPDATE passkeys SET sign_count = \(Int64(use.signCount)), backed_up = \(use.isBackedUp),
-                    user_verified = user_verified OR \(use.isUserVerified), last_used_at = \(use.at)
-                WHERE credential_id = \(ByteBuffer(bytes: credentialID)) AND sign_count = \(Int64(previousSignCount))
-                RETURNING sign_count
-                """
-            ).isEmpty
+            try await connection.recordPasskeyUse(credentialID: credentialID, previousSignCount: previousSignCount, use: use)
         }
     }
 

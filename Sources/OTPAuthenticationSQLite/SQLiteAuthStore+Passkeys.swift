@@ -69,16 +69,7 @@ extension SQLiteAuthStore {
 
     public func recordPasskeyUse(credentialID: [UInt8], previousSignCount: UInt32, use: PasskeyUse) async throws(SQLiteAuthStoreError) -> Bool {
         try await transaction { () throws(SQLiteAuthStoreError) -> Bool in
-            try await !self.execute(
-                """
-                UPDATE passkeys SET sign_count = ?, backed_up = ?, user_verified = max(user_verified, ?), last_used_at = ?
-                WHERE credential_id = ? AND sign_count = ? RETURNING sign_count
-                """,
-                [
-                    .integer(.init(use.signCount)), .integer(use.isBackedUp ? 1 : 0), .integer(use.isUserVerified ? 1 : 0),
-                    .integer(.init(use.at)), .blob(ByteBuffer(bytes: credentialID)), .integer(.init(previousSignCount)),
-                ]
-            ).isEmpty
+            try await SQLiteTransaction(store: self).recordPasskeyUse(credentialID: credentialID, previousSignCount: previousSignCount, use: use)
         }
     }
 

@@ -105,13 +105,17 @@ struct SQLiteTransaction: DurableTransaction {
         return try rows.first.map { row throws(SQLiteAuthStoreError) in try RowReader(row: row).passkeyRecord() }
     }
 
-    func updatePasskeyUse(_ passkey: PasskeyRecord) async throws(SQLiteAuthStoreError) {
-        try await store.execute(
-            "UPDATE passkeys SET sign_count = ?, backed_up = ?, user_verified = ?, last_used_at = ? WHERE credential_id = ?",
+    func recordPasskeyUse(credentialID: [UInt8], previousSignCount: UInt32, use: PasskeyUse) async throws(SQLiteAuthStoreError) -> Bool {
+        try await !store.execute(
+            """
+            UPDATE passkeys SET sign_count = ?, backed_up = ?, user_verified = max(user_verified, ?), last_used_at = ?
+            WHERE credential_id = ? AND sign_count = ? RETURNING sign_count
+            """,
             [
-                .integer(.init(passkey.signCount)), .integer(passkey.isBackedUp ? 1 : 0), .integer(passkey.isUserVerified ? 1 : 0),
-                passkey.lastUsedAt.map { .integer(.init($0)) } ?? .null, .blob(ByteBuffer(bytes: passkey.credentialID)),
-            ])
+                .integer(.init(use.signCount)), .integer(use.isBackedUp ? 1 : 0), .integer(use.isUserVerified ? 1 : 0), .integer(.init(use.at)),
+                .blob(ByteBuffer(bytes: credentialID)), .integer(.init(previousSignCount)),
+            ]
+        ).isEmpty
     }
 
     func insertFactor(_ factor: FactorRecord) async throws(SQLiteAuthStoreError) {

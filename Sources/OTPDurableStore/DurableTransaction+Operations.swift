@@ -28,9 +28,10 @@ extension DurableTransaction {
             if let until = try await failureCounter(key: enrollmentID).lockEnd(at: time) {
                 return .locked(until: until)
             }
-            guard var passkey = try await lockedPasskeyFactor(enrollmentID: enrollmentID, userID: credential.userID) else { return .factorNotFound }
-            guard passkey.record(use, previousSignCount: previousSignCount) else { return .codeRejected }
-            try await updatePasskeyUse(passkey)
+            guard let passkey = try await lockedPasskeyFactor(enrollmentID: enrollmentID, userID: credential.userID) else { return .factorNotFound }
+            guard try await recordPasskeyUse(credentialID: passkey.credentialID, previousSignCount: previousSignCount, use: use) else {
+                return .codeRejected
+            }
             try await resetFailures(key: enrollmentID)
             try await insertSession(session, maximumPerUser: maximumSessionsPerUser)
             return .completed

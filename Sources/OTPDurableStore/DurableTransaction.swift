@@ -54,6 +54,6 @@ package protocol DurableTransaction {
     func removeEmailAction(digest: [UInt8]) async throws(Failure)
     /// The passkey factor `enrollmentID` of `userID`, locked until the transaction ends.
     func lockedPasskeyFactor(enrollmentID: String, userID: String) async throws(Failure) -> PasskeyRecord?
-    /// Writes back `passkey`'s counter, backup state, user verification and last use.
-    func updatePasskeyUse(_ passkey: PasskeyRecord) async throws(Failure)
+    /// `PasskeyStore.recordPasskeyUse(credentialID:previousSignCount:use:)` within the transaction.
+    func recordPasskeyUse(credentialID: [UInt8], previousSignCount: UInt32, use: PasskeyUse) async throws(Failure) -> Bool
 }

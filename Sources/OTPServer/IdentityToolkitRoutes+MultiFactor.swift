@@ -9,9 +9,7 @@ extension IdentityToolkitRoutes {
     /// `/v2/accounts/…`; under the emulator also the list of codes sent.
     func addMultiFactorRoutes<Context: RequestContext>(to router: Router<Context>) {
         let routes = self
-        func endpoint(_ name: String, _ handler: @escaping ClientHandler) {
-            client(router, paths: Self.multiFactorPaths.map { $0 + name }, handler)
-        }
+        func endpoint(_ name: String, _ handler: @escaping ClientHandler) { v2(router, name, handler) }
         endpoint("mfaEnrollment:start") { body, source throws(IdentityToolkitError) in try await routes.startEnrollment(body, source: source) }
         endpoint("mfaEnrollment:finalize") { body, source throws(IdentityToolkitError) in
             try await routes.finalizeEnrollment(body, source: source)
@@ -22,6 +20,11 @@ extension IdentityToolkitRoutes {
             try await routes.finalizeMultiFactorSignIn(body, source: source)
         }
         endpoint("mfaRecoveryCodes:generate") { body, _ throws(IdentityToolkitError) in try await routes.generateRecoveryCodes(body) }
+    }
+
+    /// A v2 client endpoint (`accounts/NAME`) at both path schemes.
+    func v2<Context: RequestContext>(_ router: Router<Context>, _ name: String, _ handler: @escaping ClientHandler) {
+        client(router, paths: Self.multiFactorPaths.map { $0 + name }, handler)
     }
 
     // MARK: Enrollment

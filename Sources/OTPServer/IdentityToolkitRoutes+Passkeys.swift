@@ -6,9 +6,7 @@ extension IdentityToolkitRoutes {
     /// both v2 path schemes.
     func addPasskeyRoutes<Context: RequestContext>(to router: Router<Context>) {
         let routes = self
-        func endpoint(_ name: String, _ handler: @escaping ClientHandler) {
-            client(router, paths: Self.multiFactorPaths.map { $0 + name }, handler)
-        }
+        func endpoint(_ name: String, _ handler: @escaping ClientHandler) { v2(router, name, handler) }
         endpoint("passkeyEnrollment:start") { body, _ throws(IdentityToolkitError) in try await routes.startPasskeyEnrollment(body) }
         endpoint("passkeyEnrollment:finalize") { body, source throws(IdentityToolkitError) in
             try await routes.finalizePasskeyEnrollment(body, source: source)

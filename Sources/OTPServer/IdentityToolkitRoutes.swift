@@ -174,12 +174,13 @@ public struct IdentityToolkitRoutes: Sendable {
                     try routes.checkAPIKey(request)
                     let body = try await routes.readBody(request)
                     let source = routes.clientAddress(request, peer: (context as? any RemoteAddressRequestContext)?.remoteAddress)
-                    let listsPasskeys = request.headers.filter { $0.name.canonicalName == WireMultiFactorInfo.kindsHeader.lowercased() }
-                        .flatMap { $0.value.split(separator: ",") }.contains {
-                            $0.trimmingCharacters(in: .whitespaces) == FactorKind.webauthn.factorID
-                        }
+                    let listsPasskeys = request.headers.contains { field in
+                        field.name.canonicalName == WireMultiFactorInfo.kindsHeader
+                            && field.value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == FactorKind.webauthn.factorID }
+                    }
+                    guard listsPasskeys else { return try await handler(body, source) }
                     // TaskLocal.withValue rethrows untyped: the answer crosses it as a Result.
-                    let answer = await WireMultiFactorInfo.$listsPasskeyFactors.withValue(listsPasskeys) {
+                    let answer = await WireMultiFactorInfo.$listsPasskeyFactors.withValue(true) {
                         () async -> Result<any Encodable, IdentityToolkitError> in
                         do throws(IdentityToolkitError) { return .success(try await handler(body, source)) } catch { return .failure(error) }
                     }

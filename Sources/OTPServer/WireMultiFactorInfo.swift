@@ -9,10 +9,10 @@ struct WireMultiFactorInfo: Encodable {
     /// OTPKit's own: a passkey factor.
     struct WebAuthnInfo: Encodable {}
 
-    /// The header by which a client says it knows OTPKit's passkey factors (`webauthn` among its
+    /// The header (`X-OTPKit-Factor-Kinds`, lowercase as field names compare) by which a client says it knows OTPKit's passkey factors (`webauthn` among its
     /// comma-separated kinds): only then are they listed, as Firebase's JS SDK fails on an entry
     /// of a kind it does not know (`../shared/PASSKEYS.md`, finding 6).
-    static let kindsHeader = "X-OTPKit-Factor-Kinds"
+    static let kindsHeader = "x-otpkit-factor-kinds"
 
     /// Whether the request being answered listed `webauthn` in ``kindsHeader``.
     @TaskLocal static var listsPasskeyFactors = false

@@ -31,13 +31,7 @@ import Testing
             var challenges: [[UInt8]] = []
             for _ in 0..<signIns { challenges.append(try await service.startPasskeySignIn().challenge) }
             let options = try await user.startPasskeyEnrollment()
-            let output = try await PythonAuthenticator.run(
-                "authenticator.py",
-                [
-                    "rpId": "localhost", "origin": PasskeyRuleTests.origin, "algorithm": -7, "attestation": "none",
-                    "userHandle": Hex.encode(options.userHandle), "flags": ["uv": verified, "be": false, "bs": false],
-                    "registrationChallenge": Hex.encode(options.challenge), "assertionChallenges": challenges.map { Hex.encode($0) },
-                ])
+            let output = try await authenticator(options, signIns: challenges, verified: verified)
             let id = try hex(output.rawId)
             try await user.finalizePasskeyEnrollment(
                 PasskeyRegistrationResponse(
@@ -48,6 +42,23 @@ import Testing
                     credentialID: id, clientDataJSON: try hex(assertion.clientDataJSON), authenticatorData: try hex(assertion.authenticatorData),
                     signature: try hex(assertion.signature), userHandle: try hex(assertion.userHandle))
             }
+        }
+
+        /// Runs `authenticator.py` (ES256, attestation none) for `registration` and an assertion per
+        /// sign-in challenge, with the key of an `earlier` run when given.
+        func authenticator(
+            _ registration: PasskeyCreationOptions, signIns: [[UInt8]], verified: Bool, reusing earlier: PythonAuthenticator.Output? = nil
+        ) async throws -> PythonAuthenticator.Output {
+            var request: [String: Any] = [
+                "rpId": "localhost", "origin": PasskeyRuleTests.origin, "algorithm": -7, "attestation": "none",
+                "userHandle": Hex.encode(registration.userHandle), "flags": ["uv": verified, "be": false, "bs": false],
+                "registrationChallenge": Hex.encode(registration.challenge), "assertionChallenges": signIns.map { Hex.encode($0) },
+            ]
+            if let earlier {
+                request["privateKey"] = earlier.privateKey
+                request["credentialId"] = earlier.rawId
+            }
+            return try await PythonAuthenticator.run("authenticator.py", request)
         }
 
         func code(_ call: () async throws(AuthError) -> some Any) async -> AuthErrorCode? {
@@ -135,21 +146,7 @@ import Testing
         let user = try await setup.service.signIn(withEmail: "bo@example.com", password: "long enough")
         let options = try await WebAuthnMultiFactorGenerator.creationOptions(with: try await user.multiFactor.session())
         #expect(!options.requiresResidentKey && options.userVerification == .preferred)
-        func authenticator(_ registration: PasskeyCreationOptions, signIns: [[UInt8]], reusing earlier: PythonAuthenticator.Output? = nil)
-            async throws -> PythonAuthenticator.Output
-        {
-            var request: [String: Any] = [
-                "rpId": "localhost", "origin": Self.origin, "algorithm": -7, "attestation": "none",
-                "userHandle": Hex.encode(registration.userHandle), "flags": ["uv": false, "be": false, "bs": false],
-                "registrationChallenge": Hex.encode(registration.challenge), "assertionChallenges": signIns.map { Hex.encode($0) },
-            ]
-            if let earlier, let key = earlier.privateKey {
-                request["privateKey"] = key
-                request["credentialId"] = earlier.rawId
-            }
-            return try await PythonAuthenticator.run("authenticator.py", request)
-        }
-        let key = try await authenticator(options, signIns: [])
+        let key = try await setup.authenticator(options, signIns: [], verified: false)
         let credentialID = try Self.hex(key.rawId)
         try await user.multiFactor.enroll(
             with: WebAuthnMultiFactorGenerator.assertionForEnrollment(
@@ -172,7 +169,7 @@ import Testing
         #expect(first.hints.map(\.uid) == [factor.uid])
         let request = try await WebAuthnMultiFactorGenerator.requestOptions(for: first, enrollmentID: factor.uid)
         #expect(request.allowedCredentials == [credentialID] && request.userVerification == .preferred)
-        let signedIn = try await authenticator(options, signIns: [request.challenge], reusing: key)
+        let signedIn = try await setup.authenticator(options, signIns: [request.challenge], verified: false, reusing: key)
         func response(_ output: PythonAuthenticator.Output, signature: [UInt8]? = nil) throws -> PasskeyAssertionResponse {
             let assertion = output.assertions[0]
             return PasskeyAssertionResponse(
@@ -187,7 +184,7 @@ import Testing
         // A bad signature is a wrong code: counted against the factor.
         let second = try await resolver()
         let again = try await WebAuthnMultiFactorGenerator.requestOptions(for: second, enrollmentID: factor.uid)
-        let bad = try await authenticator(options, signIns: [again.challenge], reusing: key)
+        let bad = try await setup.authenticator(options, signIns: [again.challenge], verified: false, reusing: key)
         var signature = try Self.hex(bad.assertions[0].signature)
         signature[signature.count - 1] ^= 1
         let refused = await setup.code { () async throws(AuthError) in
@@ -199,7 +196,8 @@ import Testing
         #expect(try await setup.store.failureCounter(key: factor.uid).consecutiveFailures == 1)
 
         // One credential, one role: a second factor does not sign in alone.
-        let alone = try await authenticator(options, signIns: [try await setup.service.startPasskeySignIn().challenge], reusing: key)
+        let alone = try await setup.authenticator(
+            options, signIns: [try await setup.service.startPasskeySignIn().challenge], verified: false, reusing: key)
         #expect(
             await setup.code { () async throws(AuthError) in try await setup.service.finalizePasskeySignIn(try! response(alone)) }
                 == .missingPasskeyEnrollment)

@@ -109,20 +109,25 @@ import Testing
             return (found.json["users"] as? [[String: Any]])?.first?["passkeyInfo"] as? [[String: Any]]
         }
 
-        /// Runs `authenticator.py` (ES256 unless `algorithm`, user verified, attestation none) for
-        /// one registration and an assertion per sign-in challenge.
+        /// Runs `authenticator.py` (ES256 unless `algorithm`, user verified unless `verified` is
+        /// false, attestation none) for one registration and an assertion per sign-in challenge,
+        /// with the key of an `earlier` run when given.
         func authenticator(
             _ registration: (challenge: [UInt8], userHandle: [UInt8], options: [String: Any]), signIns: [[UInt8]], algorithm: Int = -7,
-            attestation: String = "none", origin: String = PasskeyRouteTests.origin
+            attestation: String = "none", origin: String = PasskeyRouteTests.origin, verified: Bool = true,
+            reusing earlier: PythonAuthenticator.Output? = nil
         ) async throws -> PythonAuthenticator.Output {
-            try await PythonAuthenticator.run(
-                "authenticator.py",
-                [
-                    "rpId": "localhost", "origin": origin, "algorithm": algorithm, "attestation": attestation,
-                    "userHandle": Hex.encode(registration.userHandle), "flags": ["uv": true, "be": true, "bs": true],
-                    "registrationChallenge": Hex.encode(registration.challenge), "assertionChallenges": signIns.map { Hex.encode($0) },
-                    "certificateTime": server.clock.now(),
-                ])
+            var request: [String: Any] = [
+                "rpId": "localhost", "origin": origin, "algorithm": algorithm, "attestation": attestation,
+                "userHandle": Hex.encode(registration.userHandle), "flags": ["uv": verified, "be": true, "bs": true],
+                "registrationChallenge": Hex.encode(registration.challenge), "assertionChallenges": signIns.map { Hex.encode($0) },
+                "certificateTime": server.clock.now(),
+            ]
+            if let earlier {
+                request["privateKey"] = earlier.privateKey
+                request["credentialId"] = earlier.rawId
+            }
+            return try await PythonAuthenticator.run("authenticator.py", request)
         }
     }
 
@@ -395,21 +400,8 @@ import Testing
             let selection = try #require(options["authenticatorSelection"] as? [String: Any])
             #expect(selection["residentKey"] as? String == "discouraged" && selection["userVerification"] as? String == "preferred")
             let user = try #require(options["user"] as? [String: Any])
-            func run(_ challenge: [UInt8], signIns: [[UInt8]], reusing key: PythonAuthenticator.Output? = nil) async throws
-                -> PythonAuthenticator.Output
-            {
-                var request: [String: Any] = [
-                    "rpId": "localhost", "origin": Self.origin, "algorithm": -7, "attestation": "none",
-                    "userHandle": Hex.encode(try Ceremony.standard(user["id"])), "flags": ["uv": false, "be": false, "bs": false],
-                    "registrationChallenge": Hex.encode(challenge), "assertionChallenges": signIns.map { Hex.encode($0) },
-                ]
-                if let key {
-                    request["privateKey"] = key.privateKey
-                    request["credentialId"] = key.rawId
-                }
-                return try await PythonAuthenticator.run("authenticator.py", request)
-            }
-            let key = try await run(try Ceremony.standard(options["challenge"]), signIns: [])
+            let registration = (try Ceremony.standard(options["challenge"]), try Ceremony.standard(user["id"]), options)
+            let key = try await ceremony.authenticator(registration, signIns: [], verified: false)
             let enrolled = try await server.post(
                 ServerProcess.v2("mfaEnrollment:finalize"),
                 #"{"idToken":"\#(idToken)","displayName":"Key","webauthnVerificationInfo":{"authenticatorRegistrationResponse":\#(try Ceremony.registration(key))}}"#
@@ -437,7 +429,8 @@ import Testing
                 (request["allowCredentials"] as? [[String: Any]])?.map { $0["id"] as? String } == [
                     Data(try Self.hex(key.rawId)).base64EncodedString()
                 ])
-            let assertion = try await run([0], signIns: [try Ceremony.standard(request["challenge"])], reusing: key)
+            let assertion = try await ceremony.authenticator(
+                registration, signIns: [try Ceremony.standard(request["challenge"])], verified: false, reusing: key)
             let finalized = try await server.post(
                 ServerProcess.v2("mfaSignIn:finalize"),
                 #"{"mfaPendingCredential":"\#(credential)","mfaEnrollmentId":"\#(enrollmentID)","webauthnVerificationInfo":{"authenticatorAuthenticationResponse":\#(try Ceremony.assertion(assertion, 0))}}"#

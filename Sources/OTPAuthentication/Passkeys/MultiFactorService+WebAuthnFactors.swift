@@ -78,11 +78,7 @@ extension MultiFactorService {
     /// `mfaSignIn:start` for a passkey factor: request options that only its credential answers.
     func startWebAuthnSignIn(_ credential: PendingSignInRecord, enrollmentID: String) async throws(AuthError) -> PasskeyRequestOptions {
         let (relyingParty, settings) = try passkeyRelyingParty()
-        let now = clock.now()
-        guard now <= credential.expiresAt else { throw credentialExpired(credential.expiresAt, now: now) }
-        let found = try await storeCall("reading the pending sign-in") { try await store.pendingSignInFailures(credential, failureKey: enrollmentID) }
-        guard let failures = found else { throw credentialNotFound() }
-        if let until = failures.lockEnd(at: now) { throw tooManyRequests(until: until, now: now) }
+        _ = try await requireOpenSignIn(credential, factor: enrollmentID)
         let passkey = try await passkeyFactor(enrollmentID, userID: credential.userID)
         let challenge = try await newPasskeyChallenge(.factorSignIn, userID: credential.userID, userHandle: nil)
         return PasskeyRequestOptions(

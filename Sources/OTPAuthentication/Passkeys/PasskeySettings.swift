@@ -1,5 +1,11 @@
 public import OTPWebAuthn
 
+#if canImport(FoundationEssentials)
+    internal import FoundationEssentials
+#else
+    internal import Foundation
+#endif
+
 /// The settings of passkeys (WebAuthn credentials) as a first factor: the relying party users
 /// register them with, and the limits of its ceremonies. Off until ``relyingPartyID`` is set.
 public struct PasskeySettings: Sendable, Hashable {
@@ -50,9 +56,12 @@ public struct PasskeySettings: Sendable, Hashable {
             throw invalid("no origins: give each origin ceremonies run on, such as https://\(relyingPartyID)")
         }
         for origin in origins {
-            let host = origin.split(separator: "://", maxSplits: 1).last.map { String($0.split(separator: ":").first ?? "") } ?? ""
-            let secure = origin.hasPrefix("https://") || (origin.hasPrefix("http://") && (host == "localhost" || host.hasSuffix(".localhost")))
-            guard secure, host == relyingPartyID || host.hasSuffix("." + relyingPartyID) else {
+            // An origin is a scheme, a host and maybe a port: no path, query or credentials.
+            let parts = URLComponents(string: origin)
+            let host = parts?.host ?? ""
+            let isOrigin = parts.map { $0.path.isEmpty && $0.query == nil && $0.fragment == nil && $0.user == nil } ?? false
+            let secure = parts?.scheme == "https" || (parts?.scheme == "http" && (host == "localhost" || host.hasSuffix(".localhost")))
+            guard isOrigin, secure, host == relyingPartyID || host.hasSuffix("." + relyingPartyID) else {
                 throw invalid(
                     "the origin \(origin.debugDescription) cannot use the RP ID \(relyingPartyID): give https://\(relyingPartyID) or a subdomain (http only for localhost)"
                 )

@@ -107,8 +107,8 @@ extension User {
         let account = try await passkeyAccount(for: "removing a passkey")
         let passkeys = try await storedPasskeys().filter { $0.enrollmentID == nil }
         guard passkeys.contains(where: { $0.credentialID == credentialID }) else { return }
+        let userID = uid
         if passkeys.count == 1, account.passwordHash == nil {
-            let userID = uid
             let linked = try await service.storeCall("reading linked identities") { try await service.store.providerIdentities(accountID: userID) }
             guard !linked.isEmpty else {
                 throw AuthError(
@@ -116,7 +116,6 @@ extension User {
                     "this passkey is the only way to sign in to this account: add a password or a provider first, or delete the account")
             }
         }
-        let userID = uid
         if try await service.storeCall("removing a passkey", { try await service.store.removePasskey(credentialID: credentialID, userID: userID) }) {
             service.logger.info("passkey removed", metadata: ["user": "\(userID)"])
         }

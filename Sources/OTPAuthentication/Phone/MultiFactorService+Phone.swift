@@ -66,14 +66,8 @@ extension MultiFactorService {
     /// number the factor was enrolled with.
     func startPhoneSignIn(_ credential: PendingSignInRecord, enrollmentID: String) async throws(AuthError) -> String {
         try requirePhoneEnabled()
-        let now = clock.now()
-        guard now <= credential.expiresAt else { throw credentialExpired(credential.expiresAt, now: now) }
+        let now = try await requireOpenSignIn(credential, factor: enrollmentID)
         let userID = credential.userID
-        let found = try await storeCall("reading the pending sign-in") { try await store.pendingSignInFailures(credential, failureKey: enrollmentID) }
-        guard let failures = found else { throw credentialNotFound() }
-        if let until = failures.lockEnd(at: now) {
-            throw tooManyRequests(until: until, now: now)
-        }
         guard let factor = try await storeCall("reading the phone factor", { try await store.phoneFactor(id: enrollmentID) }),
             factor.userID == userID
         else {

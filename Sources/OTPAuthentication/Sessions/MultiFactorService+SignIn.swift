@@ -143,6 +143,18 @@ extension MultiFactorService {
         }
     }
 
+    /// Checks, before a second step's start (a code sent, a passkey's options), that the pending
+    /// sign-in `credential` can still complete with `factor`: unexpired, unspent, the factor not
+    /// locked. Returns the time it checked at.
+    func requireOpenSignIn(_ credential: PendingSignInRecord, factor enrollmentID: String) async throws(AuthError) -> Int64 {
+        let now = clock.now()
+        guard now <= credential.expiresAt else { throw credentialExpired(credential.expiresAt, now: now) }
+        let found = try await storeCall("reading the pending sign-in") { try await store.pendingSignInFailures(credential, failureKey: enrollmentID) }
+        guard let failures = found else { throw credentialNotFound() }
+        if let until = failures.lockEnd(at: now) { throw tooManyRequests(until: until, now: now) }
+        return now
+    }
+
     func credentialNotFound() -> AuthError {
         AuthError(.invalidMultiFactorSession, "this sign-in was already completed or is unknown: sign in with the first factor again")
     }
