@@ -29,6 +29,7 @@ extension PostgresAuthStore {
                 let owner = try await connection.identityOwner(identity) ?? record.id
                 throw Abandoned(result: AccountInsertion.identityInUse(accountID: owner))
             }
+            try await connection.recordAudit()
             return .inserted
         }
     }
@@ -67,6 +68,7 @@ extension PostgresAuthStore {
                 try await connection.setEmail(
                     email.address, isVerified: email.isVerified, accountID: accountID, refusal: ProviderLink.emailAlreadyInUse)
             }
+            try await connection.recordAudit()
             return .linked
         }
     }
@@ -82,6 +84,7 @@ extension PostgresAuthStore {
             let isVerified = account.email == email && account.isEmailVerified
             try await connection.setEmail(email, isVerified: isVerified, accountID: accountID, refusal: PasswordLink.emailAlreadyInUse)
             try await connection.execute("UPDATE accounts SET password_hash = \(passwordHash) WHERE id = \(accountID)")
+            try await connection.recordAudit()
             return .linked
         }
     }
@@ -109,23 +112,28 @@ extension PostgresAuthStore {
                 try await connection.execute(Self.userBound("DELETE FROM \(table) WHERE user_id = $1", id))
             }
             // provider_identities go with the account (ON DELETE CASCADE).
+            try await connection.recordAudit()
             return true
         }
     }
 
     public func unlinkProvider(_ providerID: String, accountID: String) async throws(PostgresAuthStoreError) -> Bool {
         try await transaction("unlinking a provider", retry: .ifNotApplied) { connection in
-            if providerID == "password" {
-                return try await !connection.query(
-                    """
-                    UPDATE accounts SET password_hash = NULL, email = NULL, email_verified = false
-                    WHERE id = \(accountID) AND password_hash IS NOT NULL RETURNING id
-                    """
-                ).isEmpty
-            }
-            return try await !connection.query(
-                "DELETE FROM provider_identities WHERE account_id = \(accountID) AND provider_id = \(providerID) RETURNING provider_id"
-            ).isEmpty
+            let removed =
+                if providerID == "password" {
+                    try await !connection.query(
+                        """
+                        UPDATE accounts SET password_hash = NULL, email = NULL, email_verified = false
+                        WHERE id = \(accountID) AND password_hash IS NOT NULL RETURNING id
+                        """
+                    ).isEmpty
+                } else {
+                    try await !connection.query(
+                        "DELETE FROM provider_identities WHERE account_id = \(accountID) AND provider_id = \(providerID) RETURNING provider_id"
+                    ).isEmpty
+                }
+            if removed { try await connection.recordAudit() }
+            return removed
         }
     }
 
@@ -159,7 +167,9 @@ extension PostgresAuthStore {
 
     public func setAccountDisabled(id: String, disabled: Bool) async throws(PostgresAuthStoreError) -> Bool {
         try await transaction("disabling an account", retry: .always) { connection in
-            try await !connection.query("UPDATE accounts SET disabled = \(disabled) WHERE id = \(id) RETURNING id").isEmpty
+            let updated = try await !connection.query("UPDATE accounts SET disabled = \(disabled) WHERE id = \(id) RETURNING id").isEmpty
+            if updated { try await connection.recordAudit() }
+            return updated
         }
     }
 
@@ -180,7 +190,9 @@ extension PostgresAuthStore {
     /// first write rolls everything back.
     public func updateAccount(id: String, changes: AccountChanges) async throws(PostgresAuthStoreError) -> AccountUpdate {
         try await transaction("updating an account") { connection -> AccountUpdate in
-            try await connection.updateAccountRow(id: id, changes: changes)
+            let update = try await connection.updateAccountRow(id: id, changes: changes)
+            if case .updated = update { try await connection.recordAudit() }
+            return update
         }
     }
 

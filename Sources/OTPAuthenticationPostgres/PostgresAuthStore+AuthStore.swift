@@ -53,6 +53,7 @@ extension PostgresAuthStore {
                 VALUES (\(factor.id), \(factor.userID), \(factor.factorID), \(factor.displayName), \(factor.enrolledAt), \(sealed.bytes),
                         \(sealed.keyID), \(factor.algorithm.rawValue), \(Int64(factor.digits)), \(factor.period), \(step))
                 """)
+            try await connection.recordAudit()
             return .enrolled
         }
     }
@@ -77,6 +78,7 @@ extension PostgresAuthStore {
                 "DELETE FROM factors WHERE id = \(id) AND user_id = \(userID) RETURNING \(unescaped: StoredColumns.factor)")
             if !rows.isEmpty {
                 try await connection.resetFailures(key: id)
+                try await connection.recordAudit()
             }
             return rows
         }
@@ -114,7 +116,7 @@ extension PostgresAuthStore {
         let limit = Int64(limit)
         let lockEnd = time &+ lockout
         let rows = try await transaction("counting a failure", retry: .ifNotApplied) { connection in
-            try await connection.query(
+            let rows = try await connection.query(
                 """
                 INSERT INTO failure_counters AS c (key, consecutive_failures, locked_until, counted_at)
                 VALUES (\(key), CASE WHEN 1 >= \(limit) THEN 0 ELSE 1 END, CASE WHEN 1 >= \(limit) THEN \(lockEnd) END, \(time))
@@ -129,6 +131,8 @@ extension PostgresAuthStore {
                         ELSE c.locked_until END
                 RETURNING consecutive_failures, locked_until
                 """)
+            try await connection.recordAudit()
+            return rows
         }
         guard let row = rows.first else { throw .invalidRecord(recordID: key, detail: "the failure counter was not written") }
         return try PostgresStoredRow(row: row).failureCounter(key: key)
@@ -161,7 +165,9 @@ extension PostgresAuthStore {
     @discardableResult
     public func insertSession(_ record: SessionRecord, maximumPerUser: Int) async throws(PostgresAuthStoreError) -> Int {
         try await transaction("storing a session") { connection in
-            try await connection.insertSession(record, maximumPerUser: maximumPerUser)
+            let ended = try await connection.insertSession(record, maximumPerUser: maximumPerUser)
+            try await connection.recordAudit()
+            return ended
         }
     }
 
@@ -183,25 +189,29 @@ extension PostgresAuthStore {
 
     public func removeSession(id: String) async throws(PostgresAuthStoreError) {
         try await transaction("ending a session", retry: .always) { connection in
-            try await connection.execute("DELETE FROM sessions WHERE id = \(id)")
+            if try await !connection.query("DELETE FROM sessions WHERE id = \(id) RETURNING id").isEmpty { try await connection.recordAudit() }
         }
     }
 
     @discardableResult
     public func removeSessions(userID: String, except keptSessionID: String?) async throws(PostgresAuthStoreError) -> Int {
         try await transaction("ending sessions", retry: .ifNotApplied) { connection in
-            try await connection.query(
+            let ended = try await connection.query(
                 "DELETE FROM sessions WHERE user_id = \(userID) AND id IS DISTINCT FROM \(keptSessionID) RETURNING id"
             ).count
+            if ended > 0 { try await connection.recordAudit() }
+            return ended
         }
     }
 
     @discardableResult
     public func removeSessions(userID: String, signedInWith enrollmentID: String) async throws(PostgresAuthStoreError) -> Int {
         try await transaction("ending sessions", retry: .ifNotApplied) { connection in
-            try await connection.query(
+            let ended = try await connection.query(
                 "DELETE FROM sessions WHERE user_id = \(userID) AND second_factor_enrollment_id = \(enrollmentID) RETURNING id"
             ).count
+            if ended > 0 { try await connection.recordAudit() }
+            return ended
         }
     }
 

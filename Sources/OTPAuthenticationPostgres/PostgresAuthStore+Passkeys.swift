@@ -70,7 +70,9 @@ extension PostgresAuthStore {
                         \(passkey.lastUsedAt), \(passkey.enrollmentID))
                 ON CONFLICT (credential_id) DO NOTHING RETURNING user_id
                 """)
-            return inserted.isEmpty ? .credentialInUse : .inserted
+            guard !inserted.isEmpty else { return .credentialInUse }
+            try await connection.recordAudit()
+            return .inserted
         }
     }
 
@@ -82,12 +84,14 @@ extension PostgresAuthStore {
 
     public func renamePasskey(credentialID: [UInt8], userID: String, name: String) async throws(PostgresAuthStoreError) -> Bool {
         try await transaction("renaming a passkey", retry: .always) { connection in
-            try await !connection.query(
+            let renamed = try await !connection.query(
                 """
                 UPDATE passkeys SET name = \(name) WHERE credential_id = \(ByteBuffer(bytes: credentialID)) AND user_id = \(userID)
                 RETURNING name
                 """
             ).isEmpty
+            if renamed { try await connection.recordAudit() }
+            return renamed
         }
     }
 
@@ -100,6 +104,7 @@ extension PostgresAuthStore {
             if let enrollmentID = try PostgresStoredRow(row: row).optionalText("enrollment_id", of: "a passkey") {
                 try await connection.execute("DELETE FROM failure_counters WHERE key = \(enrollmentID)")
             }
+            try await connection.recordAudit()
             return true
         }
     }

@@ -26,6 +26,7 @@ extension PostgresAuthStore {
                 "DELETE FROM phone_factors WHERE id = \(id) AND user_id = \(userID) RETURNING \(unescaped: StoredColumns.phoneFactor)")
             if !rows.isEmpty {
                 try await connection.resetFailures(key: id)
+                try await connection.recordAudit()
             }
             return rows
         }

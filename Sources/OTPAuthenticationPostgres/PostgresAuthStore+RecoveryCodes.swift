@@ -10,6 +10,7 @@ extension PostgresAuthStore {
             for digest in buffers {
                 try await connection.execute("INSERT INTO recovery_codes (user_id, digest) VALUES (\(userID), \(digest)) ON CONFLICT DO NOTHING")
             }
+            try await connection.recordAudit()
         }
     }
 

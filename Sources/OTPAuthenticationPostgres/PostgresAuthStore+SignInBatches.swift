@@ -190,6 +190,7 @@ extension PostgresAuthStore.Connection {
     /// no array of optionals: whether a counter is locked goes beside the (then zero) time.
     fileprivate func write(_ batch: SignInFailureBatch, claimed: [PendingSignInRecord]) async throws {
         let counters = batch.counters
+        let audit = batch.auditEvents
         try await execute(
             """
             SELECT otpkit_count_sign_in_failures_at(
@@ -197,7 +198,7 @@ extension PostgresAuthStore.Connection {
                 \(counters.map(\.key)), \(counters.map { Int64($0.counter.consecutiveFailures) }),
                 \(counters.map { $0.counter.lockedUntil != nil }), \(counters.map { $0.counter.lockedUntil ?? 0 }),
                 \(counters.map(\.countedAt))
-            )
+            )\(alsoRecording: audit)
             """)
     }
 
@@ -265,7 +266,7 @@ extension PostgresAuthStore.Connection {
                 \(sessions.map(\.authenticatedAt)), \(sessions.map { $0.secondFactorEnrollmentID ?? "" }),
                 \(sessions.map { $0.secondFactorEnrollmentID != nil }), \(sessions.map(\.lastUsedAt)), \(sessions.map(\.expiresAt)),
                 \(storedKept.map(\.userID)), \(storedKept.map { Int64($0.count) })
-            )
+            )\(alsoRecording: batch.auditEvents)
             """)
     }
 }

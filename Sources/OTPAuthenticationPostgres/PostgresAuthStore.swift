@@ -235,10 +235,16 @@ public final class PostgresAuthStore: AuthStore {
     /// postgres-nio answers the query at its `CommandComplete`, before that commit: a write
     /// reported done could still be lost in a crash, or fail to commit unheard. `COMMIT` itself
     /// is answered only once the commit is durable.
+    ///
+    /// The caller's pending audit events (``AuditTrail``) go with the connection, for `body` to
+    /// write where it makes its change (``Connection/recordAudit()``).
     func transaction<Result: Sendable>(
         _ operation: String, retry: Retry = .ifNotApplied, _ body: @escaping @Sendable (Connection) async throws -> Result
     ) async throws(PostgresAuthStoreError) -> Result {
-        try await attempting(operation, retry: retry) { connection in
+        let audit = AuditTrail.pending
+        // An event written twice is a change recorded twice: a write with events is never retried
+        // once it may have committed.
+        return try await attempting(operation, retry: audit.isEmpty ? retry : .ifNotApplied, audit: audit) { connection in
             let result: Result
             do {
                 try await connection.execute("BEGIN")
@@ -261,13 +267,13 @@ public final class PostgresAuthStore: AuthStore {
     }
 
     private func attempting<Result: Sendable>(
-        _ operation: String, retry: Retry, _ body: @escaping @Sendable (Connection) async throws -> Result
+        _ operation: String, retry: Retry, audit: [AuditEvent] = [], _ body: @escaping @Sendable (Connection) async throws -> Result
     ) async throws(PostgresAuthStoreError) -> Result {
         var attempt = 0
         while true {
             guard !state.withLockedValue({ $0.closed }) else { throw .closed(server: server) }
             do {
-                return try await leased { connection in try await body(Connection(base: connection, store: self)) }
+                return try await leased { connection in try await body(Connection(base: connection, store: self, audit: audit)) }
             } catch {
                 let failure = classify(error, operation: operation)
                 attempt += 1
@@ -326,6 +332,8 @@ public final class PostgresAuthStore: AuthStore {
     struct Connection: Sendable {
         let base: PostgresConnection
         let store: PostgresAuthStore
+        /// The audit events of the operation this connection runs, written by ``recordAudit()``.
+        var audit: [AuditEvent] = []
 
         /// Runs one statement (its values bound, never spliced into the SQL) and returns its rows.
         @discardableResult

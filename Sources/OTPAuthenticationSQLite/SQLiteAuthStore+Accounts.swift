@@ -30,6 +30,7 @@ extension SQLiteAuthStore {
                 // nothing; should it, the error rolls the account back with it.
                 try await self.insertIdentity(identity, accountID: record.id)
             }
+            try await self.recordAudit()
             return .inserted
         }
     }
@@ -64,6 +65,7 @@ extension SQLiteAuthStore {
                 }
             }
             try await self.insertIdentity(identity, accountID: accountID)
+            try await self.recordAudit()
             return .linked
         }
     }
@@ -78,6 +80,7 @@ extension SQLiteAuthStore {
             let isVerified = row.column("email")?.string == email && (row.column("email_verified")?.integer ?? 0) != 0
             guard try await self.setEmail(email, isVerified: isVerified, accountID: accountID) else { return .emailAlreadyInUse }
             try await self.execute("UPDATE accounts SET password_hash = ? WHERE id = ?", [.text(passwordHash), .text(accountID)])
+            try await self.recordAudit()
             return .linked
         }
     }
@@ -91,6 +94,7 @@ extension SQLiteAuthStore {
                 try await self.execute("DELETE FROM \(table) WHERE user_id = ?", [.text(id)])
             }
             try await self.execute("DELETE FROM provider_identities WHERE account_id = ?", [.text(id)])
+            try await self.recordAudit()
             return true
         }
     }
@@ -101,19 +105,23 @@ extension SQLiteAuthStore {
 
     public func unlinkProvider(_ providerID: String, accountID: String) async throws(SQLiteAuthStoreError) -> Bool {
         try await transaction { () throws(SQLiteAuthStoreError) -> Bool in
-            if providerID == "password" {
-                return try await !self.execute(
-                    """
-                    UPDATE accounts SET password_hash = NULL, email = NULL, email_verified = 0
-                    WHERE id = ? AND password_hash IS NOT NULL RETURNING id
-                    """,
-                    [.text(accountID)]
-                ).isEmpty
-            }
-            return try await !self.execute(
-                "DELETE FROM provider_identities WHERE account_id = ? AND provider_id = ? RETURNING provider_id",
-                [.text(accountID), .text(providerID)]
-            ).isEmpty
+            let removed =
+                if providerID == "password" {
+                    try await !self.execute(
+                        """
+                        UPDATE accounts SET password_hash = NULL, email = NULL, email_verified = 0
+                        WHERE id = ? AND password_hash IS NOT NULL RETURNING id
+                        """,
+                        [.text(accountID)]
+                    ).isEmpty
+                } else {
+                    try await !self.execute(
+                        "DELETE FROM provider_identities WHERE account_id = ? AND provider_id = ? RETURNING provider_id",
+                        [.text(accountID), .text(providerID)]
+                    ).isEmpty
+                }
+            if removed { try await self.recordAudit() }
+            return removed
         }
     }
 
@@ -141,7 +149,11 @@ extension SQLiteAuthStore {
 
     public func setAccountDisabled(id: String, disabled: Bool) async throws(SQLiteAuthStoreError) -> Bool {
         try await transaction { () throws(SQLiteAuthStoreError) -> Bool in
-            try await !self.execute("UPDATE accounts SET disabled = ? WHERE id = ? RETURNING id", [.integer(disabled ? 1 : 0), .text(id)]).isEmpty
+            let updated = try await !self.execute(
+                "UPDATE accounts SET disabled = ? WHERE id = ? RETURNING id", [.integer(disabled ? 1 : 0), .text(id)]
+            ).isEmpty
+            if updated { try await self.recordAudit() }
+            return updated
         }
     }
 
@@ -160,7 +172,9 @@ extension SQLiteAuthStore {
     /// providers' identities deleted.
     public func updateAccount(id: String, changes: AccountChanges) async throws(SQLiteAuthStoreError) -> AccountUpdate {
         try await transaction { () throws(SQLiteAuthStoreError) -> AccountUpdate in
-            try await self.updateAccountRow(id: id, changes: changes)
+            let update = try await self.updateAccountRow(id: id, changes: changes)
+            if case .updated = update { try await self.recordAudit() }
+            return update
         }
     }
 

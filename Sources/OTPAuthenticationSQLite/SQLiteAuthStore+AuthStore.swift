@@ -40,6 +40,7 @@ extension SQLiteAuthStore {
             guard count < maximumFactorCount else { return .factorLimitReached }
             try await self.execute("DELETE FROM pending_enrollments WHERE id = ?", [.text(pendingID)])
             try await self.execute("INSERT INTO factors (\(Self.factorColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", binds)
+            try await self.recordAudit()
             return .enrolled
         }
     }
@@ -73,6 +74,7 @@ extension SQLiteAuthStore {
             )
             if !rows.isEmpty {
                 try await SQLiteTransaction(store: self).resetFailures(key: id)
+                try await self.recordAudit()
             }
             return rows
         }
@@ -128,6 +130,7 @@ extension SQLiteAuthStore {
                     .integer(.init(time)),
                 ]
             )
+            try await self.recordAudit()
             return counter
         }
     }
@@ -188,7 +191,9 @@ extension SQLiteAuthStore {
     @discardableResult
     public func insertSession(_ record: SessionRecord, maximumPerUser: Int) async throws(SQLiteAuthStoreError) -> Int {
         try await transaction { () throws(SQLiteAuthStoreError) -> Int in
-            try await self.insertSessionRow(record, maximumPerUser: maximumPerUser)
+            let ended = try await self.insertSessionRow(record, maximumPerUser: maximumPerUser)
+            try await self.recordAudit()
+            return ended
         }
     }
 
@@ -224,28 +229,32 @@ extension SQLiteAuthStore {
     }
 
     public func removeSession(id: String) async throws(SQLiteAuthStoreError) {
-        try await locked { () throws(SQLiteAuthStoreError) in
-            try await self.execute("DELETE FROM sessions WHERE id = ?", [.text(id)])
+        try await transaction { () throws(SQLiteAuthStoreError) in
+            if try await !self.execute("DELETE FROM sessions WHERE id = ? RETURNING id", [.text(id)]).isEmpty { try await self.recordAudit() }
         }
     }
 
     @discardableResult
     public func removeSessions(userID: String, except keptSessionID: String?) async throws(SQLiteAuthStoreError) -> Int {
-        try await locked { () throws(SQLiteAuthStoreError) in
-            try await self.execute(
+        try await transaction { () throws(SQLiteAuthStoreError) -> Int in
+            let ended = try await self.execute(
                 "DELETE FROM sessions WHERE user_id = ? AND id IS NOT ? RETURNING id",
                 [.text(userID), keptSessionID.map { .text($0) } ?? .null]
             ).count
+            if ended > 0 { try await self.recordAudit() }
+            return ended
         }
     }
 
     @discardableResult
     public func removeSessions(userID: String, signedInWith enrollmentID: String) async throws(SQLiteAuthStoreError) -> Int {
-        try await locked { () throws(SQLiteAuthStoreError) in
-            try await self.execute(
+        try await transaction { () throws(SQLiteAuthStoreError) -> Int in
+            let ended = try await self.execute(
                 "DELETE FROM sessions WHERE user_id = ? AND second_factor_enrollment_id = ? RETURNING id",
                 [.text(userID), .text(enrollmentID)]
             ).count
+            if ended > 0 { try await self.recordAudit() }
+            return ended
         }
     }
 

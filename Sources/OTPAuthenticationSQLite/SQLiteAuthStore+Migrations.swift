@@ -298,6 +298,31 @@ extension SQLiteAuthStore {
                 "CREATE INDEX passkey_challenges_by_user ON passkey_challenges (user_id)",
             ]
         ),
+        Migration(
+            version: 15,
+            summary: "audit log: security events, each written in the transaction of the change it records",
+            statements: [
+                // AUTOINCREMENT: a purged event's number is never given again, so a page token
+                // (the last number of a page) never skips or repeats an event.
+                """
+                CREATE TABLE audit_events (
+                    sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                    time INTEGER NOT NULL,
+                    kind TEXT NOT NULL,
+                    user_id TEXT,
+                    actor TEXT NOT NULL,
+                    factor_kind TEXT,
+                    factor_id TEXT,
+                    provider TEXT,
+                    client_address TEXT,
+                    user_agent TEXT,
+                    reason TEXT
+                ) STRICT
+                """,
+                "CREATE INDEX audit_events_by_user ON audit_events (user_id, sequence)",
+                "CREATE INDEX audit_events_by_time ON audit_events (time)",
+            ]
+        ),
     ]
 
     /// Brings the schema up to date inside one write transaction, so two processes opening a new

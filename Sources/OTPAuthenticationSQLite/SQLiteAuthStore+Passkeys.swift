@@ -63,6 +63,7 @@ extension SQLiteAuthStore {
                     .integer(passkey.isBackedUp ? 1 : 0), .blob(ByteBuffer(bytes: passkey.aaguid)), .integer(.init(passkey.createdAt)),
                     passkey.lastUsedAt.map { .integer(.init($0)) } ?? .null, Self.optional(passkey.enrollmentID),
                 ])
+            try await self.recordAudit()
             return .inserted
         }
     }
@@ -75,10 +76,12 @@ extension SQLiteAuthStore {
 
     public func renamePasskey(credentialID: [UInt8], userID: String, name: String) async throws(SQLiteAuthStoreError) -> Bool {
         try await transaction { () throws(SQLiteAuthStoreError) -> Bool in
-            try await !self.execute(
+            let renamed = try await !self.execute(
                 "UPDATE passkeys SET name = ? WHERE credential_id = ? AND user_id = ? RETURNING name",
                 [.text(name), .blob(ByteBuffer(bytes: credentialID)), .text(userID)]
             ).isEmpty
+            if renamed { try await self.recordAudit() }
+            return renamed
         }
     }
 
@@ -92,6 +95,7 @@ extension SQLiteAuthStore {
             if let enrollmentID = try RowReader(row: row).optionalText("enrollment_id", of: "a passkey") {
                 try await self.execute("DELETE FROM failure_counters WHERE key = ?", [.text(enrollmentID)])
             }
+            try await self.recordAudit()
             return true
         }
     }

@@ -30,6 +30,7 @@ extension SQLiteAuthStore {
                 "DELETE FROM phone_factors WHERE id = ? AND user_id = ? RETURNING \(Self.phoneFactorColumns)", [.text(id), .text(userID)])
             if !rows.isEmpty {
                 try await SQLiteTransaction(store: self).resetFailures(key: id)
+                try await self.recordAudit()
             }
             return rows
         }

@@ -47,6 +47,7 @@ extension SQLiteAuthStore {
                 try await self.execute(
                     "INSERT OR IGNORE INTO recovery_codes (user_id, digest) VALUES (?, ?)", [.text(userID), .blob(ByteBuffer(bytes: digest))])
             }
+            try await self.recordAudit()
         }
     }
 

@@ -108,7 +108,7 @@ extension SQLiteAuthStore {
                     .text(request.credential.id), .text(request.credential.userID), .integer(.init(request.credential.expiresAt)),
                     .integer(.init(request.time)), .text(request.factorID), .integer(.init(request.step)),
                     .integer(max(1, request.maximumSessionsPerUser)),
-                ] + Self.sessionBinds(request.session)
+                ] + Self.sessionBinds(request.session) + Self.auditBinds(request.audit)
             }
         ) { outcome, detail, _ in SignInCompletion(storedOutcome: outcome, detail: detail) }
     }
@@ -122,7 +122,7 @@ extension SQLiteAuthStore {
                 [
                     .text(request.credential.id), .integer(.init(request.credential.expiresAt)), .integer(.init(request.time)),
                     .text(request.failureKey), .integer(request.limit), .integer(.init(request.lockout)),
-                ]
+                ] + Self.auditBinds(request.audit)
             }
         ) { outcome, detail, failures in SignInFailure(storedOutcome: outcome, detail: detail, failures: failures) }
     }
@@ -174,8 +174,8 @@ extension SQLiteAuthStore {
     }
 
     private static let signInCompletionColumns =
-        "credential_id, credential_user_id, credential_expires_at, time, failure_key, step, session_cap, \(sessionColumns)"
-    private static let signInFailureColumns = "credential_id, credential_expires_at, time, failure_key, failure_limit, lockout"
+        "credential_id, credential_user_id, credential_expires_at, time, failure_key, step, session_cap, \(sessionColumns), \(auditColumns)"
+    private static let signInFailureColumns = "credential_id, credential_expires_at, time, failure_key, failure_limit, lockout, \(auditColumns)"
 
     /// Creates ``signInWriteSchema`` on the connection; once, after the migrations.
     func createSignInWrites() async throws(SQLiteAuthStoreError) {
@@ -243,6 +243,7 @@ extension SQLiteAuthStore {
                 AND user_id = NEW.user_id AND rowid NOT IN (
                     SELECT rowid FROM sessions WHERE user_id = NEW.user_id ORDER BY rowid DESC LIMIT NEW.session_cap
                 );
+            \(insertAudit(when: "completed"))
         END
         """,
         "CREATE TEMP TABLE sign_in_failures (seq INTEGER PRIMARY KEY, \(signInFailureColumns))",
@@ -274,9 +275,20 @@ extension SQLiteAuthStore {
             SELECT NEW.failure_key, failures, detail, NEW.time FROM sign_in_outcomes WHERE seq = NEW.seq AND outcome = 'counted'
             ON CONFLICT (key) DO UPDATE SET
                 consecutive_failures = excluded.consecutive_failures, locked_until = excluded.locked_until, counted_at = excluded.counted_at;
+            \(insertAudit(when: "counted"))
         END
         """,
     ]
+
+    /// The audit event a row carries (its `audit_` columns, all null for none), written when the
+    /// row's outcome is `outcome`.
+    private static func insertAudit(when outcome: String) -> String {
+        let values = auditColumns.split(separator: ", ").map { "NEW.\($0)" }.joined(separator: ", ")
+        return """
+            INSERT INTO audit_events (\(StoredColumns.auditEventInsert)) SELECT \(values)
+                        WHERE NEW.audit_kind IS NOT NULL AND (SELECT outcome FROM sign_in_outcomes WHERE seq = NEW.seq) = '\(outcome)';
+            """
+    }
 
     /// The refusals every use of a pending sign-in starts with, in `PendingSignInRecord.refusal`'s
     /// order, then the lock: `WHEN` clauses over ``pendingSignInRows``.

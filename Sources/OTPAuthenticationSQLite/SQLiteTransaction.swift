@@ -32,6 +32,10 @@ struct SQLiteTransaction: DurableTransaction {
         try await store.insertSessionRow(record, maximumPerUser: maximumPerUser)
     }
 
+    func recordAudit() async throws(SQLiteAuthStoreError) {
+        try await store.recordAudit()
+    }
+
     /// Nothing to take: the transaction already holds SQLite's write lock.
     func lockFactors(of userID: String) {}
 

@@ -92,7 +92,7 @@ public enum AuthStoreConformance {
                 accountUpdateUnlinks),
             .init("an update removes a password hash and keeps the address, which stays the account's", passwordHashRemoved),
             .init("accounts are listed page by page in the order of their ids' bytes, each once", accountListing),
-        ] + passkeyCases
+        ] + passkeyCases + auditCases
 
     static func providerIdentities(_ store: any AuthStore) async throws {
         let ada = AccountRecord(id: uniqueID("account"), email: nil, createdAt: 1)

@@ -15,6 +15,7 @@ extension DurableTransaction {
             guard try await spendRecoveryCode(userID: credential.userID, digests: digests) else { return .codeRejected }
             try await resetFailures(key: failureKey)
             try await insertSession(session, maximumPerUser: maximumSessionsPerUser)
+            try await recordAudit()
             return .completed
         }
     }
@@ -34,6 +35,7 @@ extension DurableTransaction {
             }
             try await resetFailures(key: enrollmentID)
             try await insertSession(session, maximumPerUser: maximumSessionsPerUser)
+            try await recordAudit()
             return .completed
         }
     }
@@ -56,6 +58,7 @@ extension DurableTransaction {
             if let refusal { return refusal }
             try await resetFailures(key: factorID)
             try await insertSession(session, maximumPerUser: maximumSessionsPerUser)
+            try await recordAudit()
             return .completed
         }
     }
@@ -74,7 +77,10 @@ extension DurableTransaction {
         let (kept, outcome) = verification.enrolling(
             codeDigests, at: time, maximumAttempts: maximumAttempts, factorID: factorID, displayName: displayName)
         try await keepPhoneVerification(kept, id: verificationID)
-        if case .enrolled(let factor) = outcome { try await insertPhoneFactor(factor) }
+        if case .enrolled(let factor) = outcome {
+            try await insertPhoneFactor(factor)
+            try await recordAudit()
+        }
         return outcome
     }
 
@@ -108,6 +114,7 @@ extension DurableTransaction {
             }
         }
         try await removeEmailAction(digest: digest)
+        try await recordAudit()
         return .completed(account: account)
     }
 
@@ -119,6 +126,7 @@ extension DurableTransaction {
         guard try await factorCount(of: userID) + totp.count + phone.count <= maximumFactorCount else { return false }
         for factor in totp { try await insertFactor(factor) }
         for factor in phone { try await insertPhoneFactor(factor) }
+        try await recordAudit()
         return true
     }
 }

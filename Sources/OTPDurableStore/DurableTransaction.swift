@@ -56,4 +56,7 @@ package protocol DurableTransaction {
     func lockedPasskeyFactor(enrollmentID: String, userID: String) async throws(Failure) -> PasskeyRecord?
     /// `PasskeyStore.recordPasskeyUse(credentialID:previousSignCount:use:)` within the transaction.
     func recordPasskeyUse(credentialID: [UInt8], previousSignCount: UInt32, use: PasskeyUse) async throws(Failure) -> Bool
+    /// Writes the pending audit events of the operation running now (`AuditTrail.pending`):
+    /// called where the operation has made its change.
+    func recordAudit() async throws(Failure)
 }

@@ -18,9 +18,13 @@ package struct SignInCompletionBatch: Sendable {
         package var time: Int64
         package var session: SessionRecord
         package var maximumSessionsPerUser: Int
+        /// The audit event the completion writes, taken from the caller's task
+        /// (`AuditTrail.pending`) before the request joins a batch run by another task.
+        package var audit: AuditEvent?
 
         package init(
-            credential: PendingSignInRecord, factorID: String, step: Int64, time: Int64, session: SessionRecord, maximumSessionsPerUser: Int
+            credential: PendingSignInRecord, factorID: String, step: Int64, time: Int64, session: SessionRecord, maximumSessionsPerUser: Int,
+            audit: AuditEvent? = AuditTrail.pending.first
         ) {
             self.credential = credential
             self.factorID = factorID
@@ -28,6 +32,7 @@ package struct SignInCompletionBatch: Sendable {
             self.time = time
             self.session = session
             self.maximumSessionsPerUser = maximumSessionsPerUser
+            self.audit = audit
         }
     }
 
@@ -63,6 +68,8 @@ package struct SignInCompletionBatch: Sendable {
         package var session: SessionRecord
         /// How many of the user's sessions, newest first, are kept once ``session`` is stored.
         package var sessionCap: Int
+        /// The audit event it writes.
+        package var audit: AuditEvent?
     }
 
     /// Each request's outcome, in the order of the requests.
@@ -79,6 +86,8 @@ package struct SignInCompletionBatch: Sendable {
     package var acceptedSteps: [(factorID: String, step: Int64)] {
         Dictionary(completed.map { ($0.factorID, $0.step) }, uniquingKeysWith: { _, last in last }).map { (factorID: $0.key, step: $0.value) }
     }
+    /// The audit events of the completions, in their order.
+    package var auditEvents: [AuditEvent] { completed.compactMap(\.audit) }
     /// The failure counters a completion clears.
     package var clearedFailures: [String] { completed.filter(\.clearsFailures).map(\.factorID) }
     /// The sessions to store, in the order of their completions, and for each of their users how
@@ -134,7 +143,7 @@ package struct SignInCompletionBatch: Sendable {
         completed.append(
             Completed(
                 credential: credential, factorID: request.factorID, step: request.step, clearsFailures: failures != .zero,
-                session: request.session, sessionCap: max(1, request.maximumSessionsPerUser)))
+                session: request.session, sessionCap: max(1, request.maximumSessionsPerUser), audit: request.audit))
         return .completed
     }
 }

@@ -14,13 +14,20 @@ package struct SignInFailureBatch: Sendable {
         package var time: Int64
         package var limit: Int
         package var lockout: Int64
+        /// The audit event a counted failure writes, taken from the caller's task
+        /// (`AuditTrail.pending`) before the request joins a batch run by another task.
+        package var audit: AuditEvent?
 
-        package init(credential: PendingSignInRecord, failureKey: String, time: Int64, limit: Int, lockout: Int64) {
+        package init(
+            credential: PendingSignInRecord, failureKey: String, time: Int64, limit: Int, lockout: Int64,
+            audit: AuditEvent? = AuditTrail.pending.first
+        ) {
             self.credential = credential
             self.failureKey = failureKey
             self.time = time
             self.limit = limit
             self.lockout = lockout
+            self.audit = audit
         }
     }
 
@@ -35,6 +42,8 @@ package struct SignInFailureBatch: Sendable {
 
     /// Each request's outcome, in the order of the requests.
     package private(set) var outcomes: [SignInFailure] = []
+    /// The audit events of the counted failures, in the order of the requests.
+    package private(set) var auditEvents: [AuditEvent] = []
     /// The counters to store, each once, with its value after the whole batch and the time of
     /// its last failure counted.
     package private(set) var counters: [(key: String, counter: FailureCounter, countedAt: Int64)] = []
@@ -45,7 +54,10 @@ package struct SignInFailureBatch: Sendable {
         var countedAt: [String: Int64] = [:]
         for request in requests {
             let outcome = record(request, rows: &rows)
-            if case .counted = outcome { countedAt[request.failureKey] = max(countedAt[request.failureKey] ?? .min, request.time) }
+            if case .counted = outcome {
+                countedAt[request.failureKey] = max(countedAt[request.failureKey] ?? .min, request.time)
+                if let audit = request.audit { auditEvents.append(audit) }
+            }
             outcomes.append(outcome)
         }
         counters = countedAt.map { (key: $0.key, counter: rows.failures[$0.key] ?? .zero, countedAt: $0.value) }

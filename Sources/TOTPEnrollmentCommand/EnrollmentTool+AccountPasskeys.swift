@@ -39,7 +39,12 @@ extension EnrollmentTool.Account {
             let (passkeys, removed, databaseName) = try await storeOptions.withDatabase { database throws(CommandFailure) in
                 try await database.running { store in
                     var removed: Bool?
-                    if let credentialID { removed = try await store.removePasskey(credentialID: credentialID, userID: user) }
+                    if let credentialID {
+                        let event = AuditEvent(
+                            time: SystemAuthClock().now(), kind: .passkeyRemoved, userID: user, actor: .system,
+                            factorID: Base64URL.encode(credentialID))
+                        removed = try await AuditTrail.recording(event) { try await store.removePasskey(credentialID: credentialID, userID: user) }
+                    }
                     return (try await store.passkeys(userID: user), removed, database.databaseName)
                 }
             }

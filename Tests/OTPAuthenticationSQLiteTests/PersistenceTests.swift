@@ -41,7 +41,7 @@ struct PersistenceTests {
         try await RawDatabase.with(database.path) { connection in
             #expect(try await connection.value("PRAGMA journal_mode") == "wal")
             #expect(try await connection.value("PRAGMA application_id") == "1330925643")
-            #expect(try await connection.value("SELECT group_concat(version) FROM otpkit_migrations") == "1,2,3,4,5,6,7,8,9,10,11,12,13,14")
+            #expect(try await connection.value("SELECT group_concat(version) FROM otpkit_migrations") == "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15")
             // Migration 1 is shipped: its text must never change (append a migration instead).
             let checksum = try await connection.value("SELECT checksum FROM otpkit_migrations WHERE version = 1")
             #expect(checksum == "6b52d82bf7c0c8b56e984af2044f5b2ed4b6c36618121ebd50082c950e17106a")

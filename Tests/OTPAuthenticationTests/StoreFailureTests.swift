@@ -311,6 +311,18 @@ final class FailingStore: AuthStore {
             credential: credential, passkeyEnrollmentID: enrollmentID, previousSignCount: previousSignCount, use: use, at: time, session: session,
             maximumSessionsPerUser: maximumSessionsPerUser)
     }
+    func recordAuditEvent(_ event: AuditEvent) async throws -> AuditEvent {
+        try check()
+        return base.recordAuditEvent(event)
+    }
+    func auditEvents(_ query: AuditQuery) async throws -> [AuditEvent] {
+        try check()
+        return base.auditEvents(query)
+    }
+    func purgeAuditEvents(before time: Int64) async throws -> Int {
+        try check()
+        return base.purgeAuditEvents(before: time)
+    }
 }
 
 @Suite("Store failures")

@@ -79,10 +79,16 @@ extension AccountAdministration {
                 changes.tokensValidAfter = max(changes.tokensValidAfter ?? 0, service.clock.now())
             }
         }
-        let update = try await service.storeCall("updating an account") { try await service.store.updateAccount(id: id, changes: changes) }
+        let events = service.auditEvents(for: changes, userID: id, actor: .system)
+        let update = try await service.storeCall("updating an account", recording: events) {
+            try await service.store.updateAccount(id: id, changes: changes)
+        }
         guard case .updated = update else { return update }
         if changes.tokensValidAfter != nil {
-            let ended = try await service.storeCall("revoking sessions") { try await service.store.removeSessions(userID: id, except: nil) }
+            let event = service.auditEvent(.sessionsRevoked, userID: id, actor: .system)
+            let ended = try await service.storeCall("revoking sessions", recording: event) {
+                try await service.store.removeSessions(userID: id, except: nil)
+            }
             service.logger.info("tokens revoked by an administrator", metadata: ["user": "\(id)", "sessions": "\(ended)"])
         } else {
             service.logger.info("account updated by an administrator", metadata: ["user": "\(id)"])

@@ -94,19 +94,21 @@ extension AccountAdministration {
             id: imported.id, email: address, isEmailVerified: imported.isEmailVerified, displayName: imported.displayName,
             photoURL: imported.photoURL, isDisabled: imported.isDisabled, createdAt: imported.createdAt ?? now, lastSignInAt: imported.lastSignInAt,
             passwordHash: imported.passwordHash, customAttributes: imported.customAttributes)
-        switch try await service.storeCall("importing an account", { try await store.insertAccount(account, identity: phone) }) {
+        let event = service.auditEvent(.accountImported, userID: imported.id, actor: .system)
+        switch try await service.storeCall("importing an account", recording: event, { try await store.insertAccount(account, identity: phone) }) {
         case .inserted: break
         case .idAlreadyInUse: return "localId belongs to an existing account - can not overwrite."
         case .emailAlreadyInUse: return "email exists in other account in database"
         case .identityInUse: return "phone number exists in other account in database"
         }
+        let undone = service.auditEvent(.accountDeleted, userID: imported.id, actor: .system, reason: "the import could not be completed")
         for identity in imported.identities {
             let link = try await service.storeCall("linking an imported identity") {
                 try await store.linkProviderIdentity(identity, accountID: imported.id, email: nil)
             }
             guard case .linked = link else {
                 // Made whole or not at all: the account goes again.
-                _ = try await service.storeCall("undoing an import") { try await store.deleteAccount(id: imported.id) }
+                _ = try await service.storeCall("undoing an import", recording: undone) { try await store.deleteAccount(id: imported.id) }
                 return "raw id \(identity.providerUID.prefix(128)) of \(identity.providerID) could not be linked (\(link)): the account was not made"
             }
         }
@@ -116,7 +118,7 @@ extension AccountAdministration {
                     userID: imported.id, totp: totpFactors, phone: phoneFactors, maximumFactorCount: MultiFactorConfiguration.maximumFactorCount)
             }
             guard stored else {
-                _ = try await service.storeCall("undoing an import") { try await store.deleteAccount(id: imported.id) }
+                _ = try await service.storeCall("undoing an import", recording: undone) { try await store.deleteAccount(id: imported.id) }
                 return "the second factors could not be stored: the account was not made"
             }
         }

@@ -76,7 +76,10 @@ public struct AccountAdministration: Sendable {
         let account = AccountRecord(
             id: accountID, email: address, isEmailVerified: isEmailVerified, displayName: displayName, photoURL: photoURL,
             isDisabled: isDisabled, createdAt: service.clock.now(), passwordHash: hash)
-        switch try await service.storeCall("creating an account", { try await service.store.insertAccount(account, identity: phone) }) {
+        let event = service.auditEvent(.accountCreated, userID: account.id, actor: .system)
+        switch try await service.storeCall(
+            "creating an account", recording: event, { try await service.store.insertAccount(account, identity: phone) })
+        {
         case .inserted:
             service.logger.info("account created by an administrator", metadata: ["user": "\(account.id)"])
             return .created(account)
@@ -89,7 +92,8 @@ public struct AccountAdministration: Sendable {
     /// Deletes account `id` with its identities, second factors, sessions and recovery codes
     /// (firebase-admin's `delete_user`): whether there was such an account.
     public func deleteAccount(id: String) async throws(AuthError) -> Bool {
-        let deleted = try await service.storeCall("deleting an account") { try await service.store.deleteAccount(id: id) }
+        let event = service.auditEvent(.accountDeleted, userID: id, actor: .system)
+        let deleted = try await service.storeCall("deleting an account", recording: event) { try await service.store.deleteAccount(id: id) }
         if deleted { service.logger.info("account deleted", metadata: ["user": "\(id)"]) }
         return deleted
     }

@@ -145,15 +145,17 @@ extension MultiFactorService {
             // The address had no account when the link was sent: one is made now, unless one was
             // made meanwhile (which the store decides), whose address this link proves as well.
             let fresh = AccountRecord(id: try newID(), email: address, isEmailVerified: true, createdAt: now, lastSignInAt: now)
-            switch try await storeCall("creating an account", { try await store.insertAccount(fresh) }) {
+            let event = auditEvent(.accountCreated, userID: fresh.id, provider: FirstFactorProvider.emailLink.rawValue)
+            switch try await storeCall("creating an account", recording: event, { try await store.insertAccount(fresh) }) {
             case .inserted:
                 (account, isNew) = (fresh, true)
                 logger.info("account created", metadata: ["user": "\(fresh.id)", "provider": "\(FirstFactorProvider.emailLink)"])
             case .emailAlreadyInUse:
                 if let made = try await storeCall("reading an account", { try await store.account(email: address) }) {
                     let changes = try await addressProven(made, at: now)
+                    let events = auditEvents(for: changes, userID: made.id, actor: .system)
                     if case .updated(let updated) = try await storeCall(
-                        "proving an address", { try await store.updateAccount(id: made.id, changes: changes) })
+                        "proving an address", recording: events, { try await store.updateAccount(id: made.id, changes: changes) })
                     {
                         (account, proven) = (updated, changes)
                     }
@@ -307,8 +309,10 @@ extension MultiFactorService {
         -> AccountRecord?
     {
         let digest = action.codeDigest
+        let events = (accountID ?? action.accountID).map { auditEvents(of: action.kind, changes: changes, userID: $0) } ?? []
         switch try await storeCall(
-            "using an email action", { try await store.completeEmailAction(digest: digest, at: now, changes: changes, accountID: accountID) })
+            "using an email action", recording: events,
+            { try await store.completeEmailAction(digest: digest, at: now, changes: changes, accountID: accountID) })
         {
         case .completed(let account):
             return account
@@ -323,6 +327,22 @@ extension MultiFactorService {
         case .accountNotUpdated:
             throw AuthError(.internalError, "the store refused the change of this code for a reason it cannot have")
         }
+    }
+
+    /// The events of an email action's use: by whoever holds the link, but for a sign-in link,
+    /// whose holder signs in.
+    private func auditEvents(of kind: EmailActionKind, changes: AccountChanges?, userID: String) -> [AuditEvent] {
+        let event: AuditEvent? =
+            switch kind {
+            case .passwordReset: auditEvent(.passwordReset, userID: userID, actor: .anonymous)
+            case .verifyEmail: auditEvent(.emailVerified, userID: userID, actor: .anonymous)
+            case .verifyAndChangeEmail: auditEvent(.emailChanged, userID: userID, actor: .anonymous)
+            case .recoverEmail:
+                auditEvent(.emailChanged, userID: userID, actor: .anonymous, reason: "restored by the link sent to the previous address")
+            case .emailSignIn: nil
+            }
+        if let event { return [event] }
+        return changes.map { auditEvents(for: $0, userID: userID) } ?? []
     }
 
     /// The `oobCode` of a link, or `link` itself when it is no URL with one (a code alone).

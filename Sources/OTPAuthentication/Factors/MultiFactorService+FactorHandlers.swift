@@ -26,7 +26,12 @@ extension MultiFactorService {
     /// Removes the factor `enrollmentID` of `userID`, of whichever kind it is: whether there was one.
     func removeFactor(_ enrollmentID: String, userID: String) async throws(AuthError) -> Bool {
         for kind in Self.factorHandlers {
-            if try await kind.removeFactor(enrollmentID, userID: userID, in: self) { return true }
+            // Only the kind that has the factor changes anything, so only its event is written.
+            let event = auditEvent(.factorRemoved, userID: userID, factorKind: kind.kind, factorID: enrollmentID)
+            let removed = try await AuditTrail.recording(event) { () async throws(AuthError) -> Bool in
+                try await kind.removeFactor(enrollmentID, userID: userID, in: self)
+            }
+            if removed { return true }
         }
         return false
     }

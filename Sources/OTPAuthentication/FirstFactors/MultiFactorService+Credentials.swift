@@ -83,7 +83,8 @@ extension MultiFactorService {
             let account = AccountRecord(
                 id: try newID(), email: verified.verifiedEmail, isEmailVerified: verified.verifiedEmail != nil,
                 displayName: verified.identity.displayName, photoURL: verified.photoURL, createdAt: now, lastSignInAt: now)
-            switch try await storeCall("creating an account", { try await store.insertAccount(account, identity: identity) }) {
+            let event = auditEvent(.accountCreated, userID: account.id, provider: identity.providerID)
+            switch try await storeCall("creating an account", recording: event, { try await store.insertAccount(account, identity: identity) }) {
             case .inserted:
                 logger.info("account created", metadata: ["user": "\(account.id)", "provider": "\(identity.providerID)"])
                 return try await signInLinkedAccount(account, provider: identity.providerID, isNewUser: true)
@@ -109,10 +110,14 @@ extension MultiFactorService {
         let accountID = account.id
         let now = clock.now()
         let changes = AccountChanges(tokensValidAfter: now, removesPasswordHash: true)
-        guard case .updated = try await storeCall("removing an unproven password", { try await store.updateAccount(id: accountID, changes: changes) })
+        let events = auditEvents(for: changes, userID: accountID, actor: .system)
+        guard
+            case .updated = try await storeCall(
+                "removing an unproven password", recording: events, { try await store.updateAccount(id: accountID, changes: changes) })
         else { return false }
         _ = try await storeCall("ending the unproven password's sessions") { try await store.removeSessions(userID: accountID, except: nil) }
-        let outcome = try await storeCall("linking the owner's identity") {
+        let event = auditEvent(.providerLinked, userID: accountID, provider: verified.identity.providerID)
+        let outcome = try await storeCall("linking the owner's identity", recording: event) {
             try await store.linkProviderIdentity(
                 verified.identity, accountID: accountID, email: AccountEmailUpdate(address: address, isVerified: true))
         }

@@ -43,7 +43,8 @@ extension MultiFactorService {
                 return try await customTokenSession(account, isNewUser: false, claims: claims, at: now)
             }
             let account = AccountRecord(id: uid, email: nil, createdAt: now, lastSignInAt: now)
-            switch try await storeCall("creating an account", { try await store.insertAccount(account) }) {
+            let event = auditEvent(.accountCreated, userID: uid, provider: FirstFactorProvider.customToken.rawValue)
+            switch try await storeCall("creating an account", recording: event, { try await store.insertAccount(account) }) {
             case .inserted:
                 logger.info("account created", metadata: ["user": "\(uid)", "provider": "\(FirstFactorProvider.customToken)"])
                 return try await customTokenSession(account, isNewUser: true, claims: claims, at: now)

@@ -17,7 +17,8 @@ extension MultiFactorService {
                 throw AuthError(.emailAlreadyInUse, "another account has this email address", email: address)
             }
             let hash = try await newPasswordHash(password)
-            let outcome = try await storeCall("linking a password") {
+            let event = auditEvent(.providerLinked, userID: account.id, provider: EmailAuthProvider.id)
+            let outcome = try await storeCall("linking a password", recording: event) {
                 try await store.linkPassword(accountID: account.id, email: address, passwordHash: hash)
             }
             switch outcome {
@@ -51,7 +52,8 @@ extension MultiFactorService {
     /// Links a proven identity to `account` in one store operation, with the address the
     /// provider vouches for when the account may take it.
     private func link(_ verified: VerifiedProviderIdentity, to account: AccountRecord, credential: AuthCredential) async throws(AuthError) {
-        let outcome = try await storeCall("linking an identity") {
+        let event = auditEvent(.providerLinked, userID: account.id, provider: verified.identity.providerID)
+        let outcome = try await storeCall("linking an identity", recording: event) {
             try await store.linkProviderIdentity(verified.identity, accountID: account.id, email: emailUpdate(account, verified))
         }
         switch outcome {
@@ -76,7 +78,10 @@ extension MultiFactorService {
     func unlink(_ user: User, fromProvider providerID: String) async throws(AuthError) -> User {
         try await requireCredentialChange(try await liveSession(user), for: "unlinking a provider")
         let account = try await linkableAccount(user)
-        let removed = try await storeCall("unlinking a provider") { try await store.unlinkProvider(providerID, accountID: account.id) }
+        let event = auditEvent(.providerUnlinked, userID: account.id, provider: providerID)
+        let removed = try await storeCall("unlinking a provider", recording: event) {
+            try await store.unlinkProvider(providerID, accountID: account.id)
+        }
         guard removed else {
             throw AuthError(.noSuchProvider, "the user has no \(providerID) identity to unlink: see the user's providerData")
         }

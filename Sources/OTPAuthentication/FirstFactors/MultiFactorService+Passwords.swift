@@ -15,7 +15,8 @@ extension MultiFactorService {
         let hash = try await newPasswordHash(password)
         let now = clock.now()
         let account = AccountRecord(id: try newID(), email: address, createdAt: now, lastSignInAt: now, passwordHash: hash)
-        switch try await storeCall("creating an account", { try await store.insertAccount(account) }) {
+        let event = auditEvent(.accountCreated, userID: account.id, provider: EmailAuthProvider.id)
+        switch try await storeCall("creating an account", recording: event, { try await store.insertAccount(account) }) {
         case .inserted: break
         case .emailAlreadyInUse:
             throw AuthError(.emailAlreadyInUse, "another account has this email address: sign in instead", email: address)
@@ -75,7 +76,9 @@ extension MultiFactorService {
             }
             let limit = configuration.maximumConsecutiveFailures
             let lockout = configuration.lockoutDuration
-            _ = try await storeCall("recording a wrong password") {
+            let event = auditEvent(
+                .signInFailed, userID: found?.id, actor: .anonymous, provider: EmailAuthProvider.id, reason: "wrong password")
+            _ = try await storeCall("recording a wrong password", recording: event) {
                 try await store.recordFailure(key: failureKey, at: now, limit: limit, lockout: lockout)
             }
             try await recordSourceFailure(source, now: now)
@@ -107,7 +110,8 @@ extension MultiFactorService {
     public func signInAnonymously() async throws(AuthError) -> User {
         let now = clock.now()
         let account = AccountRecord(id: try newID(), email: nil, createdAt: now, lastSignInAt: now)
-        switch try await storeCall("creating an anonymous account", { try await store.insertAccount(account) }) {
+        let event = auditEvent(.accountCreated, userID: account.id, provider: FirstFactorProvider.anonymous.rawValue)
+        switch try await storeCall("creating an anonymous account", recording: event, { try await store.insertAccount(account) }) {
         case .inserted: break
         case .emailAlreadyInUse, .idAlreadyInUse, .identityInUse:
             throw AuthError(.internalError, "the server made an account id already in use: try again")

@@ -24,9 +24,14 @@ extension MultiFactorService {
             try await requireCredentialChange(session, for: operation, needsSecondFactor: true)
         }
         let now = clock.now()
-        let update = try await administration.updateAccount(
-            id: userID, email: newAddress, password: password, displayName: displayName, photoURL: photoURL,
-            isEmailVerified: newAddress == nil ? nil : false, tokensValidAfter: newAddress == nil ? nil : now)
+        // The administrator's path, with the user as the one who acts.
+        var context = AuditContext.current
+        context.actor = context.actor ?? .user(userID)
+        let update = try await AuditContext.with(context) { () async throws(AuthError) -> AccountUpdate in
+            try await administration.updateAccount(
+                id: userID, email: newAddress, password: password, displayName: displayName, photoURL: photoURL,
+                isEmailVerified: newAddress == nil ? nil : false, tokensValidAfter: newAddress == nil ? nil : now)
+        }
         switch update {
         case .updated: break
         case .accountNotFound: throw AuthError(.userNotFound, "the user's account was deleted")
@@ -57,7 +62,8 @@ extension MultiFactorService {
     func deleteOwnAccount(_ user: User) async throws(AuthError) {
         try await requireCredentialChange(try await liveSession(user), for: "deleting the account")
         let userID = user.uid
-        guard try await storeCall("deleting an account", { try await store.deleteAccount(id: userID) }) else {
+        let event = auditEvent(.accountDeleted, userID: userID)
+        guard try await storeCall("deleting an account", recording: event, { try await store.deleteAccount(id: userID) }) else {
             throw AuthError(.userNotFound, "the user's account was deleted already")
         }
         logger.info("account deleted by its user", metadata: ["user": "\(userID)"])

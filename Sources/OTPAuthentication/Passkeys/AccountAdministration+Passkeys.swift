@@ -1,3 +1,5 @@
+internal import OTPSealing
+
 extension AccountAdministration {
     /// The passkeys of account `id` that sign in alone, oldest first (what `accounts:lookup` lists
     /// as `passkeyInfo`; passkey second factors are among its second factors).
@@ -7,7 +9,8 @@ extension AccountAdministration {
 
     /// Removes the passkey `credentialID` of account `id`: whether it had one.
     public func removePasskey(accountID id: String, credentialID: [UInt8]) async throws(AuthError) -> Bool {
-        let removed = try await service.storeCall("removing a passkey") {
+        let event = service.auditEvent(.passkeyRemoved, userID: id, actor: .system, factorID: Base64URL.encode(credentialID))
+        let removed = try await service.storeCall("removing a passkey", recording: event) {
             try await service.store.removePasskey(credentialID: credentialID, userID: id)
         }
         if removed { service.logger.info("passkey removed by an administrator", metadata: ["user": "\(id)"]) }

@@ -54,7 +54,8 @@ extension MultiFactorService {
             publicKey: credential.publicKey,
             signCount: credential.signCount, isUserVerified: credential.userVerified, isBackupEligible: credential.backupEligible,
             isBackedUp: credential.backedUp, aaguid: credential.aaguid, createdAt: now, enrollmentID: try newID())
-        let insertion = try await storeCall("enrolling the passkey factor") {
+        let event = auditEvent(.factorEnrolled, userID: userID, factorKind: .webauthn, factorID: record.enrollmentID)
+        let insertion = try await storeCall("enrolling the passkey factor", recording: event) {
             try await store.insertPasskey(record, maximumPerUser: MultiFactorConfiguration.maximumFactorCount)
         }
         switch insertion {
@@ -120,7 +121,9 @@ extension MultiFactorService {
         let session = try newSession(resolver.identity, at: now, secondFactor: hint)
         let use = PasskeyUse(signCount: verified.signCount, isUserVerified: verified.userVerified, isBackedUp: verified.backedUp, at: now)
         let limit = configuration.maximumSessionsPerUser
-        let completion = try await storeCall("completing the sign-in") {
+        let event = auditEvent(
+            .signedIn, userID: userID, factorKind: .webauthn, factorID: enrollmentID, provider: resolver.identity.provider.rawValue)
+        let completion = try await storeCall("completing the sign-in", recording: event) {
             try await store.completeSignIn(
                 credential: credential, passkeyEnrollmentID: enrollmentID, previousSignCount: passkey.signCount, use: use, at: now, session: session,
                 maximumSessionsPerUser: limit)

@@ -1,4 +1,5 @@
 internal import OTPCore
+internal import OTPSealing
 internal import OTPWebAuthn
 
 #if canImport(FoundationEssentials)
@@ -61,7 +62,9 @@ extension User {
             name: name.flatMap { $0.isEmpty ? nil : $0 } ?? "Unnamed Passkey",
             publicKey: credential.publicKey, signCount: credential.signCount, isUserVerified: credential.userVerified,
             isBackupEligible: credential.backupEligible, isBackedUp: credential.backedUp, aaguid: credential.aaguid, createdAt: service.clock.now())
-        let insertion = try await service.storeCall("storing a passkey") {
+        let event = service.auditEvent(
+            .passkeyAdded, userID: uid, factorID: Base64URL.encode(record.credentialID), provider: FirstFactorProvider.passkey.rawValue)
+        let insertion = try await service.storeCall("storing a passkey", recording: event) {
             try await service.store.insertPasskey(record, maximumPerUser: settings.maximumPerUser)
         }
         switch insertion {
@@ -91,9 +94,11 @@ extension User {
     public func renamePasskey(withCredentialID credentialID: [UInt8], to name: String) async throws(AuthError) {
         _ = try await service.liveSession(self)
         let userID = uid
+        let event = service.auditEvent(.passkeyRenamed, userID: userID, factorID: Base64URL.encode(credentialID))
         guard
             try await service.storeCall(
-                "renaming a passkey", { try await service.store.renamePasskey(credentialID: credentialID, userID: userID, name: name) })
+                "renaming a passkey", recording: event,
+                { try await service.store.renamePasskey(credentialID: credentialID, userID: userID, name: name) })
         else { throw AuthError(.missingPasskeyEnrollment, "this user has no passkey with this credential id") }
     }
 
@@ -116,7 +121,10 @@ extension User {
                     "this passkey is the only way to sign in to this account: add a password or a provider first, or delete the account")
             }
         }
-        if try await service.storeCall("removing a passkey", { try await service.store.removePasskey(credentialID: credentialID, userID: userID) }) {
+        let event = service.auditEvent(.passkeyRemoved, userID: userID, factorID: Base64URL.encode(credentialID))
+        if try await service.storeCall(
+            "removing a passkey", recording: event, { try await service.store.removePasskey(credentialID: credentialID, userID: userID) })
+        {
             service.logger.info("passkey removed", metadata: ["user": "\(userID)"])
         }
     }

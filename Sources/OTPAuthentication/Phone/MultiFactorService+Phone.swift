@@ -34,7 +34,8 @@ extension MultiFactorService {
         let userID = user.identity.userID
         let factorID = try newID()
         let settings = configuration.phone
-        let outcome = try await storeCall("enrolling the phone factor") {
+        let event = auditEvent(.factorEnrolled, userID: userID, factorKind: .phone, factorID: factorID)
+        let outcome = try await storeCall("enrolling the phone factor", recording: event) {
             try await store.finalizePhoneEnrollment(
                 verificationID: verificationID, userID: userID, codeDigests: digests, at: now, maximumAttempts: settings.maximumAttempts,
                 factorID: factorID, displayName: displayName, maximumFactorCount: MultiFactorConfiguration.maximumFactorCount)
@@ -96,7 +97,9 @@ extension MultiFactorService {
         let session = try newSession(resolver.identity, at: now, secondFactor: hint)
         let limit = configuration.maximumSessionsPerUser
         let attempts = configuration.phone.maximumAttempts
-        let completion = try await storeCall("completing the sign-in") {
+        let event = auditEvent(
+            .signedIn, userID: credential.userID, factorKind: .phone, factorID: enrollmentID, provider: resolver.identity.provider.rawValue)
+        let completion = try await storeCall("completing the sign-in", recording: event) {
             try await store.completeSignIn(
                 credential: credential, phoneVerificationID: verificationID, codeDigests: digests, maximumAttempts: attempts, at: now,
                 session: session, maximumSessionsPerUser: limit)
@@ -114,7 +117,9 @@ extension MultiFactorService {
         case .factorNotFound:
             throw AuthError(.multiFactorInfoNotFound, "the phone factor was unenrolled: pick another of the resolver's hints")
         case .codeRejected, .stepRejected:
-            throw await failure(key: enrollmentID, kind: "phone factor", now: now, reason: "wrong code: enter the code of the text message")
+            throw await failure(
+                key: enrollmentID, kind: "phone factor", now: now, reason: "wrong code: enter the code of the text message",
+                signingIn: credential.userID)
         }
         logger.info("signed in with a phone factor", metadata: ["user": "\(resolver.identity.userID)", "enrollment": "\(enrollmentID)"])
         let user = signedInUser(resolver.identity, session: session, secondFactor: hint, enrolledFactors: resolver.hints)

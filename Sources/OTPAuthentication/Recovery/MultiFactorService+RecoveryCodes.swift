@@ -23,7 +23,8 @@ extension MultiFactorService {
             }
             digests.append(try digest(canonical, context: context))
         }
-        try await storeCall("storing recovery codes") { try await store.replaceRecoveryCodes(userID: userID, digests: digests) }
+        let event = auditEvent(.recoveryCodesGenerated, userID: userID, factorKind: .recoveryCode)
+        try await storeCall("storing recovery codes", recording: event) { try await store.replaceRecoveryCodes(userID: userID, digests: digests) }
         logger.info("recovery codes generated", metadata: ["user": "\(userID)", "count": "\(codes.count)"])
         return codes
     }
@@ -57,7 +58,9 @@ extension MultiFactorService {
         }
         let session = try newSession(resolver.identity, at: now, secondFactor: Self.recoveryCodeFactor)
         let limit = configuration.maximumSessionsPerUser
-        let completion = try await storeCall("completing the sign-in") {
+        let event = auditEvent(
+            .recoveryCodeUsed, userID: userID, factorKind: .recoveryCode, provider: resolver.identity.provider.rawValue)
+        let completion = try await storeCall("completing the sign-in", recording: event) {
             try await store.completeSignIn(
                 credential: credential, recoveryCodeDigests: digests, failureKey: failureKey, at: now, session: session,
                 maximumSessionsPerUser: limit)
@@ -70,7 +73,7 @@ extension MultiFactorService {
         case .codeRejected, .factorNotFound, .stepRejected, .verificationNotFound, .verificationExpired:
             throw await failure(
                 key: failureKey, kind: "recovery code", now: now,
-                reason: "wrong or already used recovery code: each code works once; generate a new set when they run out")
+                reason: "wrong or already used recovery code: each code works once; generate a new set when they run out", signingIn: userID)
         }
         logger.info("signed in with a recovery code", metadata: ["user": "\(userID)"])
         let user = signedInUser(resolver.identity, session: session, secondFactor: Self.recoveryCodeFactor, enrolledFactors: resolver.hints)

@@ -53,6 +53,8 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
     /// Passkeys as a first factor: the relying party and its limits. Off unless
     /// ``PasskeySettings/relyingPartyID`` is set.
     public var passkeys: PasskeySettings
+    /// The audit log: whether security events are recorded, and for how long they are kept.
+    public var auditLog: AuditSettings
 
     /// The most second factors a user may have, as Firebase allows.
     public static let maximumFactorCount = 5
@@ -84,7 +86,8 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
         phone: PhoneSettings = PhoneSettings(),
         passwords: PasswordSettings = PasswordSettings(),
         emailActions: EmailActionSettings = EmailActionSettings(),
-        passkeys: PasskeySettings = PasskeySettings()
+        passkeys: PasskeySettings = PasskeySettings(),
+        auditLog: AuditSettings = AuditSettings()
     ) {
         self.isTOTPEnabled = isTOTPEnabled
         self.adjacentIntervals = adjacentIntervals
@@ -103,6 +106,7 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
         self.passwords = passwords
         self.emailActions = emailActions
         self.passkeys = passkeys
+        self.auditLog = auditLog
     }
 
     /// Checks every setting.
@@ -120,6 +124,7 @@ public struct MultiFactorConfiguration: Sendable, Hashable {
             ("passwords.knownSourceLifetime", passwords.knownSourceLifetime),
             ("sessionIdleLifetime", sessionIdleLifetime),
             ("sessionAbsoluteLifetime", sessionAbsoluteLifetime),
+            ("auditLog.retention", auditLog.retention),
         ] where value <= 0 {
             throw .nonPositiveDuration(name: name, seconds: value)
         }

@@ -103,12 +103,14 @@ public final class MultiFactorService: Sendable {
     }
 
     /// Deletes expired pending enrollments, sign-in credentials, sessions and known sign-in
-    /// sources, drained quotas, ended locks, and failures older than
-    /// ``MultiFactorConfiguration/failureMemory``; call it from time to time.
+    /// sources, drained quotas, ended locks, failures older than
+    /// ``MultiFactorConfiguration/failureMemory`` and audit events older than
+    /// ``AuditSettings/retention``; call it from time to time.
     public func purgeExpired() async throws(AuthError) {
         let now = clock.now()
         let forgotten = now - configuration.failureMemory
         try await storeCall("purging expired records") { try await store.purgeExpired(before: now, failuresCountedBefore: forgotten) }
+        try await storeCall("purging old audit events") { try await store.purgeAuditEvents(before: now - configuration.auditLog.retention) }
     }
 
     // MARK: Shared steps
@@ -222,11 +224,13 @@ public final class MultiFactorService: Sendable {
         try ids.next()
     }
 
-    /// Counts a failed code under `key` and returns the error to report.
-    func failure(key: String, kind: String, now: Int64, reason: String) async -> AuthError {
+    /// Counts a failed code under `key` and returns the error to report; with `userID`, a
+    /// failed sign-in of that user, which the audit log records.
+    func failure(key: String, kind: String, now: Int64, reason: String, signingIn userID: String? = nil) async -> AuthError {
         let counter: FailureCounter
+        let event = userID.flatMap { auditEvent(.signInFailed, userID: $0, factorID: key, reason: "wrong code") }
         do {
-            counter = try await storeCall("counting a failure") {
+            counter = try await storeCall("counting a failure", recording: event) {
                 try await store.recordFailure(
                     key: key, at: now, limit: configuration.maximumConsecutiveFailures, lockout: configuration.lockoutDuration)
             }

@@ -67,7 +67,8 @@ extension MultiFactorService {
 
     func signOut(_ user: User) async throws(AuthError) {
         let sessionID = user.sessionID
-        try await storeCall("ending the session") { try await store.removeSession(id: sessionID) }
+        let event = auditEvent(.signedOut, userID: user.uid)
+        try await storeCall("ending the session", recording: event) { try await store.removeSession(id: sessionID) }
         user.withState { $0.endedWith = AuthError(.userTokenExpired, "this session was signed out: sign in again") }
     }
 
@@ -81,7 +82,9 @@ extension MultiFactorService {
     ) async throws(AuthError) -> User {
         let record = try newSession(identity, at: now, authenticatedAt: authenticatedAt, secondFactor: secondFactor, sessionClaims: sessionClaims)
         let limit = configuration.maximumSessionsPerUser
-        _ = try await storeCall("storing the session") { try await store.insertSession(record, maximumPerUser: limit) }
+        // A session that continues another (after a new password, say) is no sign-in.
+        let event = authenticatedAt == nil ? auditEvent(.signedIn, userID: identity.userID, provider: identity.provider.rawValue) : nil
+        _ = try await storeCall("storing the session", recording: event) { try await store.insertSession(record, maximumPerUser: limit) }
         return signedInUser(identity, session: record, secondFactor: secondFactor, enrolledFactors: enrolledFactors)
     }
 
@@ -116,7 +119,8 @@ extension MultiFactorService {
     ) async -> AuthError {
         let outcome: SignInFailure
         do {
-            outcome = try await storeCall("counting a failure") {
+            let event = auditEvent(.signInFailed, userID: credential.userID, factorID: failureKey, reason: "wrong code")
+            outcome = try await storeCall("counting a failure", recording: event) {
                 try await store.recordSignInFailure(
                     credential: credential, failureKey: failureKey, at: now,
                     limit: configuration.maximumConsecutiveFailures, lockout: configuration.lockoutDuration)

@@ -1,6 +1,6 @@
 /// Everything the multi-factor service persists, as the stores of its concerns together
 /// (``AccountStore``, ``SessionStore``, ``FactorStore``, ``ThrottleStore``,
-/// ``SpentCredentialStore``, ``SignInSourceStore``, ``EmailActionStore``, ``PasskeyStore``), and the operations of a sign-in or an
+/// ``SpentCredentialStore``, ``SignInSourceStore``, ``EmailActionStore``, ``PasskeyStore``, ``AuditStore``), and the operations of a sign-in or an
 /// enrollment that span several of them in one atomic step.
 ///
 /// The service holds no state of its own beyond caches, so several service instances (or
@@ -21,7 +21,7 @@
 /// ``AuthErrorCode/internalError``. Times are Unix seconds. Run `AuthStoreConformance`
 /// (module `OTPAuthenticationTestSupport`) against any implementation.
 public protocol AuthStore: AccountStore, SessionStore, FactorStore, ThrottleStore, SpentCredentialStore, SignInSourceStore, EmailActionStore,
-    PasskeyStore
+    PasskeyStore, AuditStore
 {
     // A sign-in otherwise takes eight store calls; these let a store answer a successful one in two
     // (one lock or transaction each: start, complete), which matters on the hot path of a server,

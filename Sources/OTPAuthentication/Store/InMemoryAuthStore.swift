@@ -125,6 +125,25 @@ public final class InMemoryAuthStore: AuthStore {
         var providerIdentities: [String: [String: ProviderIdentity]] = [:]
         /// Account ids by provider id and provider uid.
         var identityOwners: [ProviderKey: String] = [:]
+        /// The audit log, oldest first.
+        var auditEvents: [AuditEvent] = []
+        var lastAuditSequence: Int64 = 0
+
+        /// Appends the pending audit event of the operation running now (``AuditTrail``), if any:
+        /// called where the operation has made its change, under the same lock.
+        mutating func recordAudit() {
+            for event in AuditTrail.pending { append(event) }
+        }
+
+        /// Appends `event` with the next sequence number.
+        @discardableResult
+        mutating func append(_ event: AuditEvent) -> AuditEvent {
+            lastAuditSequence += 1
+            var recorded = event
+            recorded.sequence = lastAuditSequence
+            auditEvents.append(recorded)
+            return recorded
+        }
 
         func factors(userID: String) -> [FactorRecord] {
             users[userID]?.factors ?? []
@@ -265,6 +284,7 @@ public final class InMemoryAuthStore: AuthStore {
             }
             state.users[factor.userID, default: UserEntry()].insert(factor)
             state.factorOwners[factor.id] = factor.userID
+            state.recordAudit()
             return .enrolled
         }
     }
@@ -289,6 +309,7 @@ public final class InMemoryAuthStore: AuthStore {
             state.factorOwners.removeValue(forKey: id)
             state.failures.removeValue(forKey: id)
             state.dropIfEmpty(userID)
+            state.recordAudit()
             return record
         }
     }
@@ -307,7 +328,10 @@ public final class InMemoryAuthStore: AuthStore {
     }
 
     public func recordFailure(key: String, at time: Int64, limit: Int, lockout: Int64) -> FailureCounter {
-        state.withLock { $0.countFailure(key: key, at: time, limit: limit, lockout: lockout) }
+        state.withLock { state in
+            defer { state.recordAudit() }
+            return state.countFailure(key: key, at: time, limit: limit, lockout: lockout)
+        }
     }
 
     public func resetFailures(key: String) {
@@ -328,7 +352,10 @@ public final class InMemoryAuthStore: AuthStore {
 
     @discardableResult
     public func insertSession(_ record: SessionRecord, maximumPerUser: Int) -> Int {
-        state.withLock { $0.insertSession(record, maximumPerUser: maximumPerUser) }
+        state.withLock { state in
+            defer { state.recordAudit() }
+            return state.insertSession(record, maximumPerUser: maximumPerUser)
+        }
     }
 
     public func session(id: String) -> SessionRecord? {
@@ -351,6 +378,7 @@ public final class InMemoryAuthStore: AuthStore {
             guard let record = state.sessions.removeValue(forKey: id) else { return }
             let ids = state.users[record.userID]?.sessionIDs.filter { $0 != id } ?? []
             state.setSessionIDs(ids, userID: record.userID)
+            state.recordAudit()
         }
     }
 
@@ -364,6 +392,7 @@ public final class InMemoryAuthStore: AuthStore {
             }
             let kept = keptSessionID.map { ids.contains($0) ? [$0] : [] } ?? []
             state.setSessionIDs(kept, userID: userID)
+            if removed > 0 { state.recordAudit() }
             return removed
         }
     }
@@ -382,6 +411,7 @@ public final class InMemoryAuthStore: AuthStore {
                 }
             }
             state.setSessionIDs(kept, userID: userID)
+            if removed > 0 { state.recordAudit() }
             return removed
         }
     }
@@ -413,6 +443,7 @@ public final class InMemoryAuthStore: AuthStore {
             if let until = failures.lockEnd(at: time) {
                 return .locked(until: until)
             }
+            defer { state.recordAudit() }
             return .counted(state.countFailure(key: failureKey, at: time, limit: limit, lockout: lockout))
         }
     }
@@ -452,6 +483,7 @@ public final class InMemoryAuthStore: AuthStore {
             }
             state.sessions.updateValue(session, forKey: session.id)
             for id in evicted { state.sessions.removeValue(forKey: id) }
+            state.recordAudit()
             return .completed
         }
     }
@@ -477,6 +509,7 @@ public final class InMemoryAuthStore: AuthStore {
             state.factorOwners.removeValue(forKey: id)
             state.failures.removeValue(forKey: id)
             state.dropIfEmpty(userID)
+            state.recordAudit()
             return record
         }
     }
@@ -531,6 +564,7 @@ public final class InMemoryAuthStore: AuthStore {
             if case .enrolled(let factor) = outcome {
                 state.users[userID, default: UserEntry()].phoneFactors.append(factor)
                 state.factorOwners[factorID] = userID
+                state.recordAudit()
             }
             return outcome
         }
@@ -547,6 +581,7 @@ public final class InMemoryAuthStore: AuthStore {
                 state.users[userID, default: UserEntry()].phoneFactors.append(factor)
                 state.factorOwners[factor.id] = userID
             }
+            state.recordAudit()
             return true
         }
     }
@@ -578,6 +613,7 @@ public final class InMemoryAuthStore: AuthStore {
             state.spentSignIns[credential.id] = credential.expiresAt
             state.failures.removeValue(forKey: factorID)
             _ = state.insertSession(session, maximumPerUser: maximumSessionsPerUser)
+            state.recordAudit()
             return .completed
         }
     }
@@ -598,6 +634,7 @@ public final class InMemoryAuthStore: AuthStore {
                 state.providerIdentities[record.id, default: [:]][identity.providerID] = identity
                 state.identityOwners[key] = record.id
             }
+            state.recordAudit()
             return .inserted
         }
     }
@@ -621,6 +658,7 @@ public final class InMemoryAuthStore: AuthStore {
             }
             state.providerIdentities[accountID, default: [:]][identity.providerID] = identity
             state.identityOwners[key] = accountID
+            state.recordAudit()
             return .linked
         }
     }
@@ -632,6 +670,7 @@ public final class InMemoryAuthStore: AuthStore {
             let isVerified = account.email == email && account.isEmailVerified
             guard state.setEmail(email, isVerified: isVerified, accountID: accountID) else { return .emailAlreadyInUse }
             state.accounts[accountID]?.passwordHash = passwordHash
+            state.recordAudit()
             return .linked
         }
     }
@@ -659,6 +698,7 @@ public final class InMemoryAuthStore: AuthStore {
             state.emailActions = state.emailActions.filter { $0.value.accountID != id }
             state.passkeyChallenges = state.passkeyChallenges.filter { $0.value.userID != id }
             for credentialID in state.passkeyIDs.removeValue(forKey: id) ?? [] { state.passkeys.removeValue(forKey: credentialID) }
+            state.recordAudit()
             return true
         }
     }
@@ -671,11 +711,13 @@ public final class InMemoryAuthStore: AuthStore {
                 state.accounts[accountID]?.email = nil
                 state.accounts[accountID]?.isEmailVerified = false
                 state.accounts[accountID]?.passwordHash = nil
+                state.recordAudit()
                 return true
             }
             guard let identity = state.providerIdentities[accountID]?.removeValue(forKey: providerID) else { return false }
             state.identityOwners.removeValue(forKey: ProviderKey(providerID: providerID, providerUID: identity.providerUID))
             if state.providerIdentities[accountID]?.isEmpty == true { state.providerIdentities.removeValue(forKey: accountID) }
+            state.recordAudit()
             return true
         }
     }
@@ -702,6 +744,7 @@ public final class InMemoryAuthStore: AuthStore {
         state.withLock { state in
             guard state.accounts[id] != nil else { return false }
             state.accounts[id]?.isDisabled = disabled
+            state.recordAudit()
             return true
         }
     }
@@ -716,7 +759,11 @@ public final class InMemoryAuthStore: AuthStore {
     }
 
     public func updateAccount(id: String, changes: AccountChanges) -> AccountUpdate {
-        state.withLock { state in state.updateAccount(id: id, changes: changes) }
+        state.withLock { state in
+            let update = state.updateAccount(id: id, changes: changes)
+            if case .updated = update { state.recordAudit() }
+            return update
+        }
     }
 
     public func accounts(after id: String?, limit: Int) -> [AccountRecord] {
@@ -729,7 +776,10 @@ public final class InMemoryAuthStore: AuthStore {
     }
 
     public func replaceRecoveryCodes(userID: String, digests: [[UInt8]]) {
-        state.withLock { $0.recoveryCodes[userID] = digests.isEmpty ? nil : digests }
+        state.withLock { state in
+            state.recoveryCodes[userID] = digests.isEmpty ? nil : digests
+            state.recordAudit()
+        }
     }
 
     public func recoveryCodeCount(userID: String) -> Int {
@@ -762,6 +812,7 @@ public final class InMemoryAuthStore: AuthStore {
             state.spentSignIns[credential.id] = credential.expiresAt
             state.failures.removeValue(forKey: failureKey)
             _ = state.insertSession(session, maximumPerUser: maximumSessionsPerUser)
+            state.recordAudit()
             return .completed
         }
     }
@@ -786,6 +837,7 @@ public final class InMemoryAuthStore: AuthStore {
             state.spentSignIns[credential.id] = credential.expiresAt
             state.failures.removeValue(forKey: enrollmentID)
             _ = state.insertSession(session, maximumPerUser: maximumSessionsPerUser)
+            state.recordAudit()
             return .completed
         }
     }
@@ -846,6 +898,7 @@ public final class InMemoryAuthStore: AuthStore {
                 }
             }
             state.emailActions.removeValue(forKey: digest)
+            state.recordAudit()
             return .completed(account: account)
         }
     }
@@ -888,6 +941,7 @@ public final class InMemoryAuthStore: AuthStore {
             var ids = state.passkeyIDs[passkey.userID] ?? []
             ids.insert(passkey.credentialID, at: ids.firstIndex { state.passkeys[$0].map { precedes(passkey, $0) } ?? false } ?? ids.endIndex)
             state.passkeyIDs[passkey.userID] = ids
+            state.recordAudit()
             return .inserted
         }
     }
@@ -900,11 +954,14 @@ public final class InMemoryAuthStore: AuthStore {
 
     public func renamePasskey(credentialID: [UInt8], userID: String, name: String) -> Bool {
         state.withLock { state in
-            state.passkeys.modifyValue(forKey: credentialID) { passkey in
-                guard passkey.userID == userID else { return false }
-                passkey.name = name
-                return true
-            } ?? false
+            let renamed =
+                state.passkeys.modifyValue(forKey: credentialID) { passkey in
+                    guard passkey.userID == userID else { return false }
+                    passkey.name = name
+                    return true
+                } ?? false
+            if renamed { state.recordAudit() }
+            return renamed
         }
     }
 
@@ -917,7 +974,35 @@ public final class InMemoryAuthStore: AuthStore {
                 state.factorOwners.removeValue(forKey: enrollmentID)
                 state.failures.removeValue(forKey: enrollmentID)
             }
+            state.recordAudit()
             return true
+        }
+    }
+
+    // MARK: Audit log
+
+    @discardableResult
+    public func recordAuditEvent(_ event: AuditEvent) -> AuditEvent {
+        state.withLock { $0.append(event) }
+    }
+
+    public func auditEvents(_ query: AuditQuery) -> [AuditEvent] {
+        state.withLock { state in
+            var page: [AuditEvent] = []
+            for event in state.auditEvents.reversed() where query.matches(event) {
+                page.append(event)
+                if page.count == query.limit { break }
+            }
+            return page
+        }
+    }
+
+    @discardableResult
+    public func purgeAuditEvents(before time: Int64) -> Int {
+        state.withLock { state in
+            let before = state.auditEvents.count
+            state.auditEvents.removeAll { $0.time < time }
+            return before - state.auditEvents.count
         }
     }
 

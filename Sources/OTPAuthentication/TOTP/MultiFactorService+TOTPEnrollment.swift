@@ -105,7 +105,8 @@ extension MultiFactorService {
             period: pending.period,
             lastAcceptedStep: match.step
         )
-        let outcome = try await storeCall("enrolling the factor") {
+        let event = auditEvent(.factorEnrolled, userID: userID, factorKind: .totp, factorID: factor.id)
+        let outcome = try await storeCall("enrolling the factor", recording: event) {
             try await store.finalizeEnrollment(pendingID: pendingID, factor: factor, maximumFactorCount: MultiFactorConfiguration.maximumFactorCount)
         }
         switch outcome {

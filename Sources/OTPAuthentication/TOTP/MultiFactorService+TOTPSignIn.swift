@@ -29,6 +29,8 @@ extension MultiFactorService {
         let session = try newSession(resolver.identity, at: now, secondFactor: hint)
         let credential = resolver.credential
         let sessionLimit = configuration.maximumSessionsPerUser
+        let event = auditEvent(
+            .signedIn, userID: credential.userID, factorKind: .totp, factorID: enrollmentID, provider: resolver.identity.provider.rawValue)
 
         var after = verifier.lastAcceptedStep
         while true {
@@ -45,7 +47,7 @@ extension MultiFactorService {
                     reason: "wrong or already used verification code: enter the code the authenticator app shows now")
             }
             // The store decides: another request (or process) may have accepted this step meanwhile.
-            let completion = try await storeCall("completing the sign-in") {
+            let completion = try await storeCall("completing the sign-in", recording: event) {
                 try await store.completeSignIn(
                     credential: credential, factorID: enrollmentID, step: match.step, at: now, session: session,
                     maximumSessionsPerUser: sessionLimit
@@ -67,7 +69,8 @@ extension MultiFactorService {
                 // Only recovery-code and phone completions answer these; a store that does here refused the code.
                 throw await failure(
                     key: enrollmentID, kind: "factor", now: now,
-                    reason: "wrong or already used verification code: enter the code the authenticator app shows now")
+                    reason: "wrong or already used verification code: enter the code the authenticator app shows now",
+                    signingIn: credential.userID)
             }
             break
         }
