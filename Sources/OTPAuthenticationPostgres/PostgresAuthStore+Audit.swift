@@ -49,8 +49,8 @@ extension PostgresAuthStore {
         return recorded
     }
 
-    /// One statement, walking the sequence backwards (through the user's index when the query
-    /// names a user), so a page costs its own rows and not the log's length. Absent filters are
+    /// One statement, walking the sequence (through the user's index when the query names a
+    /// user), so a page costs its own rows and not the log's length. Absent filters are
     /// nulls the conditions let through.
     public func auditEvents(_ query: AuditQuery) async throws(PostgresAuthStoreError) -> [AuditEvent] {
         let kinds = query.kinds.map(\.rawValue).sorted()
@@ -64,7 +64,8 @@ extension PostgresAuthStore {
                     AND (\(query.since)::bigint IS NULL OR time >= \(query.since))
                     AND (\(query.until)::bigint IS NULL OR time < \(query.until))
                     AND (\(query.beforeSequence)::bigint IS NULL OR sequence < \(query.beforeSequence))
-                ORDER BY sequence DESC LIMIT \(Int64(query.limit))
+                    AND (\(query.afterSequence)::bigint IS NULL OR sequence > \(query.afterSequence))
+                ORDER BY sequence \(unescaped: query.oldestFirst ? "ASC" : "DESC") LIMIT \(Int64(query.limit))
                 """)
         }
         return try rows.records { row throws(PostgresAuthStoreError) in try row.auditEvent() }

@@ -40,8 +40,8 @@ extension SQLiteAuthStore {
         try await transaction { () throws(SQLiteAuthStoreError) -> AuditEvent in try await self.insertAuditEvent(event) }
     }
 
-    /// One statement on the reader, walking the sequence backwards (through the user's index when
-    /// the query names a user), so a page costs its own rows and not the log's length.
+    /// One statement on the reader, walking the sequence (through the user's index when the query
+    /// names a user), so a page costs its own rows and not the log's length.
     public func auditEvents(_ query: AuditQuery) async throws(SQLiteAuthStoreError) -> [AuditEvent] {
         var conditions: [String] = []
         var binds: [SQLiteData] = []
@@ -70,10 +70,15 @@ extension SQLiteAuthStore {
             conditions.append("sequence < ?")
             binds.append(.integer(Int(before)))
         }
+        if let after = query.afterSequence {
+            conditions.append("sequence > ?")
+            binds.append(.integer(Int(after)))
+        }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         binds.append(.integer(query.limit))
         let rows = try await execute(
-            "SELECT \(StoredColumns.auditEvent) FROM audit_events \(filter) ORDER BY sequence DESC LIMIT ?", binds, on: .reader)
+            "SELECT \(StoredColumns.auditEvent) FROM audit_events \(filter) ORDER BY sequence \(query.oldestFirst ? "ASC" : "DESC") LIMIT ?",
+            binds, on: .reader)
         return try rows.map { row throws(SQLiteAuthStoreError) in try RowReader(row: row).auditEvent() }
     }
 

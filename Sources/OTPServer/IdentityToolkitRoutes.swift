@@ -81,6 +81,7 @@ public struct IdentityToolkitRoutes: Sendable {
     /// Google's path, the client endpoints (with the project and reCAPTCHA probes) and the admin endpoints.
     public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         let routes = self
+        router.add(middleware: AuditContextMiddleware(routes: routes))
         router.get("/") { _, _ in
             routes.json(Wire.Ready(projectId: routes.configuration.projectID, emulator: routes.configuration.isEmulator))
         }
@@ -132,6 +133,7 @@ public struct IdentityToolkitRoutes: Sendable {
         addCreateAuthURIRoute(to: router)
         addMultiFactorRoutes(to: router)
         addPasskeyRoutes(to: router)
+        addAuditRoutes(to: router)
         addProjectRoutes(to: router)
         admin(router, "") { body throws(IdentityToolkitError) in try await routes.adminCreate(body) }
         admin(router, ":lookup") { body throws(IdentityToolkitError) in try await routes.adminLookup(body) }

@@ -111,6 +111,20 @@ struct ServerCommand: AsyncParsableCommand {
     var purgeInterval: Int?
 
     @Option(
+        name: .customLong("audit-retention-days"),
+        help: ArgumentHelp(
+            "Days the audit log keeps a security event (sign-ins and their failures, factors, passwords, providers, administrators' changes) before a purge drops it (default \(ServerSettings.defaultAuditRetentionDays)).",
+            valueName: "days"))
+    var auditRetentionDays: Int?
+
+    @Flag(
+        name: .customLong("no-audit-log"),
+        help:
+            "Record no security events: the audit log, its endpoints and exports stay empty. Events recorded before are kept until their retention ends."
+    )
+    var noAuditLog = false
+
+    @Option(
         name: .customLong("admin-token-file"),
         help: ArgumentHelp(
             "A file holding the bearer token admin calls (/v1/projects/{id}/accounts…, firebase-admin's user management) must carry as Authorization: Bearer TOKEN: one word of at least \(TokenFile.minimumLength) visible ASCII characters, such as `openssl rand -hex 32` prints; a file, so the token never shows in the process list. Without it admin calls are refused, except Bearer owner under --emulator.",
@@ -295,6 +309,8 @@ struct ServerCommand: AsyncParsableCommand {
             passkeyRelyingPartyID: passkeyRelyingPartyID, passkeyOrigins: passkeyOrigins.nonEmpty)
         var options = limitOptions.applied(to: layer)
         options.purgeInterval = purgeInterval
+        options.auditRetentionDays = auditRetentionDays
+        options.auditLogOff = noAuditLog ? true : nil
         return options
     }
 
@@ -400,7 +416,7 @@ struct ServerCommand: AsyncParsableCommand {
             configuration: MultiFactorConfiguration(
                 phone: phone.settings,
                 passwords: PasswordSettings(firebaseHashConfigs: settings.firebaseHashConfigs, hmacImportKeys: settings.hmacImportKeys),
-                emailActions: mail.settings, passkeys: settings.passkeys), store: database, clock: clock,
+                emailActions: mail.settings, passkeys: settings.passkeys, auditLog: settings.auditLog), store: database, clock: clock,
             smsSender: phone.sender, emailSender: mail.sender,
             identityProviders: settings.emulator ? EmulatorIdentityTokenVerifier.inFront(of: verifiers) : verifiers, logger: logger)
         let tokens = await IDTokenIssuer(

@@ -77,6 +77,8 @@ struct ServerOption: Sendable {
         ServerOption(name: "request-timeout", kind: .number(\.requestTimeout)),
         ServerOption(name: "max-connections", kind: .number(\.maximumConnections)),
         ServerOption(name: "purge-interval", kind: .number(\.purgeInterval)),
+        ServerOption(name: "audit-retention-days", kind: .number(\.auditRetentionDays)),
+        ServerOption(name: "no-audit-log", kind: .flag(\.auditLogOff)),
     ]
 
     /// The option called `name`, if any.

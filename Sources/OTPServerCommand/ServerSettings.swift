@@ -61,6 +61,11 @@ struct ServerSettings: Sendable {
     var maximumConnections: Int
     /// Seconds between purges of expired records; 0 for none.
     var purgeInterval: Int
+    /// Whether security events are recorded, and how long they are kept.
+    var auditLog: AuditSettings
+
+    /// About 13 months, as Google Cloud keeps its audit logs: a year of events to compare with.
+    static let defaultAuditRetentionDays = 400
 
     /// An hour: what expired waits that long at most, and a purge a minute of a busy store costs little.
     static let defaultPurgeInterval = 3600
@@ -161,6 +166,11 @@ struct ServerSettings: Sendable {
         guard maximumConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
         purgeInterval = layer.purgeInterval ?? Self.defaultPurgeInterval
         guard purgeInterval >= 0 else { throw ValidationError("--purge-interval must be 0 (no purge) or a number of seconds") }
+        let days = layer.auditRetentionDays ?? Self.defaultAuditRetentionDays
+        guard (1...36_500).contains(days) else {
+            throw ValidationError("--audit-retention-days must be 1 to 36500 days; --no-audit-log records no events at all")
+        }
+        auditLog = AuditSettings(isEnabled: layer.auditLogOff != true, retention: Int64(days) * 86_400)
     }
 
     /// The limits in force: each given one (0 is none), else the default, or none under the emulator.

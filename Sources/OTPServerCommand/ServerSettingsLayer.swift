@@ -59,6 +59,8 @@ struct ServerSettingsLayer: Sendable, Equatable {
     var requestTimeout: Int?
     var maximumConnections: Int?
     var purgeInterval: Int?
+    var auditRetentionDays: Int?
+    var auditLogOff: Bool?
 
     /// This layer, with what it leaves out taken from `lower`.
     func merged(over lower: ServerSettingsLayer) -> ServerSettingsLayer {

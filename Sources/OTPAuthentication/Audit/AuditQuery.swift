@@ -1,5 +1,5 @@
 /// Which audit events to read (``AuditStore/auditEvents(_:)``): filters that all hold, newest
-/// first, one page at a time.
+/// first (or oldest first, for an export), one page at a time.
 public struct AuditQuery: Sendable, Hashable {
     /// The most events one page may hold.
     public static let maximumLimit = 1000
@@ -14,16 +14,19 @@ public struct AuditQuery: Sendable, Hashable {
     public var since: Int64?
     /// Only events before this Unix second.
     public var until: Int64?
-    /// Only events older than this sequence number: the ``AuditPage/nextPageToken`` of the page
-    /// before.
+    /// Only events older than this sequence number: the last of the page before, newest first.
     public var beforeSequence: Int64?
+    /// Only events newer than this sequence number: the last of the page before, oldest first.
+    public var afterSequence: Int64?
+    /// Whether the oldest events come first (an export) rather than the newest.
+    public var oldestFirst: Bool
     /// How many events a page holds at most, from 1 to ``maximumLimit``.
     public var limit: Int
 
     /// Creates a query; `limit` is held between 1 and ``maximumLimit``.
     public init(
         userID: String? = nil, kinds: Set<AuditEventKind> = [], actor: AuditActor? = nil, since: Int64? = nil, until: Int64? = nil,
-        beforeSequence: Int64? = nil, limit: Int = 100
+        beforeSequence: Int64? = nil, afterSequence: Int64? = nil, oldestFirst: Bool = false, limit: Int = 100
     ) {
         self.userID = userID
         self.kinds = kinds
@@ -31,6 +34,8 @@ public struct AuditQuery: Sendable, Hashable {
         self.since = since
         self.until = until
         self.beforeSequence = beforeSequence
+        self.afterSequence = afterSequence
+        self.oldestFirst = oldestFirst
         self.limit = min(max(limit, 1), Self.maximumLimit)
     }
 
@@ -42,6 +47,7 @@ public struct AuditQuery: Sendable, Hashable {
         if let since, event.time < since { return false }
         if let until, event.time >= until { return false }
         if let beforeSequence, event.sequence >= beforeSequence { return false }
+        if let afterSequence, event.sequence <= afterSequence { return false }
         return true
     }
 }

@@ -9,8 +9,8 @@ public protocol AuditStore: Sendable {
     @discardableResult
     func recordAuditEvent(_ event: AuditEvent) async throws -> AuditEvent
 
-    /// The events that match `query`, newest (greatest sequence number) first, at most
-    /// ``AuditQuery/limit``.
+    /// The events that match `query`, newest (greatest sequence number) first, or oldest first
+    /// when ``AuditQuery/oldestFirst``, at most ``AuditQuery/limit``.
     func auditEvents(_ query: AuditQuery) async throws -> [AuditEvent]
 
     /// Deletes the events that happened before `time`; how many.

@@ -989,10 +989,13 @@ public final class InMemoryAuthStore: AuthStore {
     public func auditEvents(_ query: AuditQuery) -> [AuditEvent] {
         state.withLock { state in
             var page: [AuditEvent] = []
-            for event in state.auditEvents.reversed() where query.matches(event) {
-                page.append(event)
-                if page.count == query.limit { break }
+            func take(_ events: some Sequence<AuditEvent>) {
+                for event in events where query.matches(event) {
+                    page.append(event)
+                    if page.count == query.limit { break }
+                }
             }
+            if query.oldestFirst { take(state.auditEvents) } else { take(state.auditEvents.reversed()) }
             return page
         }
     }
