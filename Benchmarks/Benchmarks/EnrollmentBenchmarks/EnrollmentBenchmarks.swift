@@ -19,5 +19,6 @@ let benchmarks: @Sendable () -> Void = {
     registerPasswordBenchmarks()
     registerImportBenchmarks()
     registerPostgresSignInBenchmarks()
+    registerAuditSignInBenchmarks()
     registerRawCommitBenchmarks()
 }

@@ -34,7 +34,8 @@ final class PasskeySignInFixture: @unchecked Sendable {
         /// {"fmt": "none", "attStmt": {}, "authData": …} (RFC 8949 heads written out, as the map is fixed).
         func registration(_ options: PasskeyCreationOptions) -> PasskeyRegistrationResponse {
             let point = key.publicKey.x963Representation
-            let coseKey: [UInt8] = [0xA5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, 0x20] + point[1..<33] + [0x22, 0x58, 0x20] + point[33..<65]
+            let coseKey: [UInt8] =
+                [0xA5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, 0x20] + point[1..<33] + [0x22, 0x58, 0x20] + point[33..<65]
             let attested = [UInt8](repeating: 0, count: 16) + [0, UInt8(credentialID.count)] + credentialID + coseKey
             let data = authenticatorData(extra: 0x40, attested: attested)
             let object: [UInt8] =

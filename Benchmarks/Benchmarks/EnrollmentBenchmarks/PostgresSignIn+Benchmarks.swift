@@ -16,7 +16,7 @@ let logger = Logger(label: "EnrollmentBenchmarks")
 
 /// The server from libpq's variables, as `bash .ci/postgres start` exports them; an error that
 /// says how to start one when they are missing.
-private func postgresEnvironment() throws -> [String: String] {
+func postgresEnvironment() throws -> [String: String] {
     var environment = PostgresAuthStore.processEnvironment
     guard environment["PGHOST"] != nil, environment["PGPORT"] != nil else {
         throw BenchmarkSetupError(

@@ -23,11 +23,11 @@ final class SignInFixture: @unchecked Sendable {
     private var accounts: [Account] = []
     private var next = 0
 
-    init(store: any AuthStore, userIDs: [String] = ["alice"]) throws {
+    init(store: any AuthStore, userIDs: [String] = ["alice"], auditLog: AuditSettings = AuditSettings()) throws {
         self.userIDs = userIDs
         var logger = Logger(label: "OTPKitBenchmarks")
         logger.logLevel = .critical
-        service = try MultiFactorService(store: store, clock: clock, logger: logger)
+        service = try MultiFactorService(configuration: MultiFactorConfiguration(auditLog: auditLog), store: store, clock: clock, logger: logger)
     }
 
     convenience init(store: any AuthStore, users: Int) throws {
