@@ -74,7 +74,17 @@ extension PostgresAuthStore {
     @discardableResult
     public func purgeAuditEvents(before time: Int64) async throws(PostgresAuthStoreError) -> Int {
         let rows = try await transaction("purging old audit events", retry: .always) { connection in
-            try await connection.query("WITH purged AS (DELETE FROM audit_events WHERE time < \(time) RETURNING 1) SELECT count(*) FROM purged")
+            // The events before the first one at or after the time, found walking the sequence from
+            // the oldest (events are written in time order, and have no index by time).
+            try await connection.query(
+                """
+                WITH purged AS (
+                    DELETE FROM audit_events
+                    WHERE sequence < coalesce(
+                        (SELECT sequence FROM audit_events WHERE time >= \(time) ORDER BY sequence LIMIT 1), 9223372036854775807)
+                    RETURNING 1)
+                SELECT count(*) FROM purged
+                """)
         }
         return Int(try rows.records { row throws(PostgresAuthStoreError) in try row.integer("count", of: "purged audit events") }.first ?? 0)
     }

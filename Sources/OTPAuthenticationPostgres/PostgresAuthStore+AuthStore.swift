@@ -187,6 +187,14 @@ extension PostgresAuthStore {
         return try rows.records { row throws(PostgresAuthStoreError) in try row.sessionRecord() }.first
     }
 
+    public func sessions(userID: String) async throws(PostgresAuthStoreError) -> [SessionRecord] {
+        let rows = try await reading("reading a user's sessions") { connection in
+            try await connection.query(
+                "SELECT \(unescaped: StoredColumns.session) FROM sessions WHERE user_id = \(userID) ORDER BY authenticated_at, id COLLATE \"C\"")
+        }
+        return try rows.records { row throws(PostgresAuthStoreError) in try row.sessionRecord() }
+    }
+
     public func removeSession(id: String) async throws(PostgresAuthStoreError) {
         try await transaction("ending a session", retry: .always) { connection in
             if try await !connection.query("DELETE FROM sessions WHERE id = \(id) RETURNING id").isEmpty { try await connection.recordAudit() }

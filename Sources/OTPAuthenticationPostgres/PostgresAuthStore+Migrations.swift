@@ -419,8 +419,9 @@ extension PostgresAuthStore {
                     reason text
                 )
                 """,
+                // No index by time: events are written in time order, so a purge walks the
+                // sequence from the oldest, and an index more would cost every sign-in its update.
                 "CREATE INDEX audit_events_by_user ON audit_events (user_id, sequence)",
-                "CREATE INDEX audit_events_by_time ON audit_events (time)",
                 // One call writes any number of events: a sign-in set's beside its own function in
                 // one statement, planned once per connection as migration 8's are. An empty string
                 // is a null (postgres-nio binds no array of optionals).

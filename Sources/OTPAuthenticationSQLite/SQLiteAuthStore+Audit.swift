@@ -82,10 +82,18 @@ extension SQLiteAuthStore {
         return try rows.map { row throws(SQLiteAuthStoreError) in try RowReader(row: row).auditEvent() }
     }
 
+    /// The events before the first one at or after `?1`: found walking the sequence from the
+    /// oldest, which stops at the first event kept, since events are written in time order.
+    static let purgeAuditEventsStatement = """
+        DELETE FROM audit_events
+        WHERE sequence < coalesce((SELECT sequence FROM audit_events WHERE time >= ?1 ORDER BY sequence LIMIT 1), 9223372036854775807)
+        RETURNING sequence
+        """
+
     @discardableResult
     public func purgeAuditEvents(before time: Int64) async throws(SQLiteAuthStoreError) -> Int {
         try await transaction { () throws(SQLiteAuthStoreError) -> Int in
-            try await self.execute("DELETE FROM audit_events WHERE time < ? RETURNING sequence", [.integer(Int(time))]).count
+            try await self.execute(Self.purgeAuditEventsStatement, [.integer(Int(time))]).count
         }
     }
 }

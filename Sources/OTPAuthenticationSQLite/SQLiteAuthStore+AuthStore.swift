@@ -228,6 +228,12 @@ extension SQLiteAuthStore {
         return try rows.first.map { row throws(SQLiteAuthStoreError) in try sessionRecord(row) }
     }
 
+    public func sessions(userID: String) async throws(SQLiteAuthStoreError) -> [SessionRecord] {
+        let rows = try await execute(
+            "SELECT \(Self.sessionColumns) FROM sessions WHERE user_id = ? ORDER BY authenticated_at, id", [.text(userID)], on: .reader)
+        return try rows.map { row throws(SQLiteAuthStoreError) in try sessionRecord(row) }
+    }
+
     public func removeSession(id: String) async throws(SQLiteAuthStoreError) {
         try await transaction { () throws(SQLiteAuthStoreError) in
             if try await !self.execute("DELETE FROM sessions WHERE id = ? RETURNING id", [.text(id)]).isEmpty { try await self.recordAudit() }

@@ -319,8 +319,9 @@ extension SQLiteAuthStore {
                     reason TEXT
                 ) STRICT
                 """,
+                // No index by time: events are written in time order, so a purge walks the
+                // sequence from the oldest, and an index more would cost every sign-in its update.
                 "CREATE INDEX audit_events_by_user ON audit_events (user_id, sequence)",
-                "CREATE INDEX audit_events_by_time ON audit_events (time)",
             ]
         ),
     ]

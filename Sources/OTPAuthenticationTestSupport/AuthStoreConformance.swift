@@ -31,7 +31,7 @@ public enum AuthStoreConformance {
             .init("failure counters are independent per key and reset to zero", failureKeysIndependent),
             .init("a pending sign-in is spent once", pendingSignInSpentOnce),
             .init("concurrent spending of a pending sign-in: exactly one spends it", concurrentSpend),
-            .init("sessions are stored, extended, ended one by one, per user and per second factor", sessions),
+            .init("sessions are stored, listed per user, extended, ended one by one, per user and per second factor", sessions),
             .init("sessions beyond the per-user limit end oldest first, whichever operation stores them", sessionLimit),
             .init("starting a sign-in lists the user's factors", signInFactors),
             .init("a pending sign-in reads back with its factor's failure counter", pendingSignInWithFailures),
@@ -508,6 +508,14 @@ public enum AuthStoreConformance {
         }
         try checkEqual(try await store.session(id: withFactor.id), withFactor, "a session reads back unchanged")
         try checkEqual(try await store.session(id: kept.id), kept, "a session with claims reads back unchanged")
+        var earlier = session(user, nil)
+        earlier.authenticatedAt = 70
+        try await store.insertSession(earlier, maximumPerUser: 10)
+        try checkEqual(
+            try await store.sessions(userID: user), [earlier] + [kept, plain, withFactor, withFactor2].sorted { $0.id < $1.id },
+            "a user's sessions, oldest sign-in first, then by id")
+        try checkEqual(try await store.sessions(userID: other), [otherUsers], "another user's sessions")
+        try await store.removeSession(id: earlier.id)
         try checkEqual(try await store.removeSessions(userID: user, signedInWith: factorID), 2, "sessions ended for one second factor")
         try checkEqual(try await store.session(id: withFactor2.id), nil, "a session signed in with the removed factor")
         try checkEqual(try await store.session(id: otherUsers.id), otherUsers, "another user's session with the same factor id")
@@ -525,6 +533,7 @@ public enum AuthStoreConformance {
         try await store.removeSession(id: kept.id)
         try checkEqual(try await store.removeSessions(userID: other, except: nil), 1, "every session of the other user")
         try checkEqual(try await store.removeSessions(userID: uniqueID("nobody"), except: nil), 0, "sessions of an unknown user")
+        try checkEqual(try await store.sessions(userID: user), [], "a user's sessions once every one ended")
     }
 
     static func sessionLimit(_ store: any AuthStore) async throws {

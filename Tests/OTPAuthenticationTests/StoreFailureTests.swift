@@ -311,6 +311,10 @@ final class FailingStore: AuthStore {
             credential: credential, passkeyEnrollmentID: enrollmentID, previousSignCount: previousSignCount, use: use, at: time, session: session,
             maximumSessionsPerUser: maximumSessionsPerUser)
     }
+    func sessions(userID: String) async throws -> [SessionRecord] {
+        try check()
+        return base.sessions(userID: userID)
+    }
     func recordAuditEvent(_ event: AuditEvent) async throws -> AuditEvent {
         try check()
         return base.recordAuditEvent(event)

@@ -13,7 +13,9 @@ public protocol AuditStore: Sendable {
     /// when ``AuditQuery/oldestFirst``, at most ``AuditQuery/limit``.
     func auditEvents(_ query: AuditQuery) async throws -> [AuditEvent]
 
-    /// Deletes the events that happened before `time`; how many.
+    /// Deletes the events written before the first one that happened at or after `time`; how
+    /// many. Events are written in time order, so these are the ones before `time` (an event a
+    /// server with a clock behind the others wrote may stay until the next purge).
     @discardableResult
     func purgeAuditEvents(before time: Int64) async throws -> Int
 }

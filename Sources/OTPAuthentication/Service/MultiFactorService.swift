@@ -110,7 +110,7 @@ public final class MultiFactorService: Sendable {
         let now = clock.now()
         let forgotten = now - configuration.failureMemory
         try await storeCall("purging expired records") { try await store.purgeExpired(before: now, failuresCountedBefore: forgotten) }
-        try await storeCall("purging old audit events") { try await store.purgeAuditEvents(before: now - configuration.auditLog.retention) }
+        _ = try await storeCall("purging old audit events") { try await store.purgeAuditEvents(before: now - configuration.auditLog.retention) }
     }
 
     // MARK: Shared steps

@@ -362,6 +362,14 @@ public final class InMemoryAuthStore: AuthStore {
         state.withLock { $0.sessions[id] }
     }
 
+    public func sessions(userID: String) -> [SessionRecord] {
+        state.withLock { state in
+            (state.users[userID]?.sessionIDs ?? []).compactMap { state.sessions[$0] }.sorted {
+                ($0.authenticatedAt, $0.id) < ($1.authenticatedAt, $1.id)
+            }
+        }
+    }
+
     @discardableResult
     public func extendSession(id: String, lastUsedAt: Int64, expiresAt: Int64) -> Bool {
         state.withLock { state in
@@ -1003,9 +1011,9 @@ public final class InMemoryAuthStore: AuthStore {
     @discardableResult
     public func purgeAuditEvents(before time: Int64) -> Int {
         state.withLock { state in
-            let before = state.auditEvents.count
-            state.auditEvents.removeAll { $0.time < time }
-            return before - state.auditEvents.count
+            let kept = state.auditEvents.firstIndex { $0.time >= time } ?? state.auditEvents.endIndex
+            state.auditEvents.removeFirst(kept)
+            return kept
         }
     }
 

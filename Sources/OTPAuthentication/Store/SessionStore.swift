@@ -12,6 +12,11 @@ public protocol SessionStore: Sendable {
     /// The session with `id`, or `nil` when it never existed or was ended.
     func session(id: String) async throws -> SessionRecord?
 
+    /// The sessions of `userID` that were not ended, oldest sign-in first (by
+    /// ``SessionRecord/authenticatedAt``, then id); expired ones the purge has not reached yet
+    /// among them.
+    func sessions(userID: String) async throws -> [SessionRecord]
+
     /// Records a use of session `id`: sets its ``SessionRecord/lastUsedAt`` and
     /// ``SessionRecord/expiresAt``. Returns `false`, changing nothing, when there is no such session.
     @discardableResult
