@@ -79,6 +79,11 @@ let package = Package(
         // otpkit-server's HTTP layer: Hummingbird 2's router on SwiftNIO, and swift-service-lifecycle
         // for start-up and a graceful shutdown on SIGTERM.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // The account page's and console's HTML: logic-less templates that escape what they insert,
+        // from the Hummingbird project, no dependencies of its own.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // Already in the graph through Hummingbird; named for the pages' security headers.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // otpkit-server's metrics: the routes count through swift-metrics' API (already in the graph
         // through Hummingbird); the executable exports them at GET /metrics through swift-prometheus.
@@ -252,8 +257,10 @@ let package = Package(
         .target(
             name: "OTPServer",
             dependencies: [
-                "OTPAuthentication", "OTPCore", "OTPSealing",
+                "OTPAuthentication", "OTPCore", "OTPSealing", "OTPQR",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 // RSA key generation for the signing key (jwt-kit signs with swift-crypto's RSA).
@@ -263,6 +270,25 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
+            // In the binary: a server is one file to install, and pages never depend on its directory.
+            resources: [
+                .embedInCode("Pages/Templates/layout.mustache"),
+                .embedInCode("Pages/Templates/sign-in.mustache"),
+                .embedInCode("Pages/Templates/sign-up.mustache"),
+                .embedInCode("Pages/Templates/second-factor.mustache"),
+                .embedInCode("Pages/Templates/security.mustache"),
+                .embedInCode("Pages/Templates/events.mustache"),
+                .embedInCode("Pages/Templates/enroll-totp.mustache"),
+                .embedInCode("Pages/Templates/recovery-codes.mustache"),
+                .embedInCode("Pages/Templates/console-users.mustache"),
+                .embedInCode("Pages/Templates/console-user.mustache"),
+                .embedInCode("Pages/Templates/console-audit.mustache"),
+                .embedInCode("Pages/Templates/message.mustache"),
+                .embedInCode("Pages/Templates/reset-password.mustache"),
+                .embedInCode("Pages/Messages/en.json"),
+                .embedInCode("Pages/Assets/otpkit.css"),
+                .embedInCode("Pages/Assets/pages.js"),
             ]
         ),
 

@@ -76,7 +76,7 @@ extension AuthStoreConformance {
         let session = SessionRecord(
             id: uniqueID("session"), userID: user, firstFactorProvider: "password", authenticatedAt: 200, secondFactorEnrollmentID: nil,
             lastUsedAt: 200, expiresAt: 5_000)
-        try await audited(auditEvent(.signedIn, user: user)) { try await store.insertSession(session, maximumPerUser: 10) }
+        _ = try await audited(auditEvent(.signedIn, user: user)) { try await store.insertSession(session, maximumPerUser: 10) }
         try await audited(auditEvent(.signedOut, user: user)) { try await store.removeSession(id: session.id) }
         try await audited(auditEvent(.signedOut, user: user)) { try await store.removeSession(id: session.id) }
         _ = try await audited(auditEvent(.signInFailed, user: user)) { try await store.recordFailure(key: email, at: 200, limit: 5, lockout: 60) }

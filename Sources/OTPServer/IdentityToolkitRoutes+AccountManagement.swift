@@ -44,6 +44,7 @@ extension IdentityToolkitRoutes {
             throw IdentityToolkitError("INVALID_ARGUMENT", "validSince must be a Unix time in seconds, not negative")
         }
         let passkeys = try Wire.passkeyIDs(request.deletePasskey)
+        let keptFactors = try await keptSecondFactors(request.mfa, accountID: id)
         let update = try await call { () async throws(AuthError) in
             try await service.administration.updateAccount(
                 id: id, email: request.email, password: request.password, displayName: displayName, photoURL: photoURL,
@@ -52,6 +53,7 @@ extension IdentityToolkitRoutes {
         }
         switch update {
         case .updated:
+            if let keptFactors { try await keepSecondFactors(keptFactors, accountID: id) }
             for credentialID in passkeys {
                 _ = try await call { () async throws(AuthError) in
                     try await service.administration.removePasskey(accountID: id, credentialID: credentialID)
@@ -105,5 +107,41 @@ extension IdentityToolkitRoutes {
         }
         return Wire.BatchDeleteResponse(
             errors: failures.isEmpty ? nil : failures.map { .init(index: $0.index, localId: $0.accountID, message: $0.message) })
+    }
+}
+
+extension IdentityToolkitRoutes {
+    /// The enrollment ids `mfa` keeps, checked before anything changes: each one a second factor
+    /// of the account; `nil` when the request leaves second factors alone.
+    func keptSecondFactors(_ mfa: Wire.AdminUpdateRequest.MultiFactorUpdate?, accountID: String) async throws(IdentityToolkitError) -> Set<String>? {
+        guard let mfa else { return nil }
+        let enrolled = Set(
+            try await call { () async throws(AuthError) in try await service.administration.enrolledFactors(accountID: accountID) }.map(\.uid))
+        var kept: Set<String> = []
+        for enrollment in mfa.enrollments ?? [] {
+            guard let id = enrollment.mfaEnrollmentId, !id.isEmpty else {
+                throw IdentityToolkitError(
+                    "INVALID_ARGUMENT", "mfa.enrollments lists a factor without its mfaEnrollmentId: the user enrolls new second factors themselves")
+            }
+            guard enrolled.contains(id) else {
+                throw IdentityToolkitError("INVALID_ARGUMENT", "mfaEnrollmentId \(id.prefix(64)) is not a second factor of the account")
+            }
+            kept.insert(id)
+        }
+        return kept
+    }
+
+    /// Removes every second factor of the account but `kept`, and with none kept its recovery codes.
+    func keepSecondFactors(_ kept: Set<String>, accountID: String) async throws(IdentityToolkitError) {
+        let administration = service.administration
+        try await call { () async throws(AuthError) in
+            if kept.isEmpty {
+                try await administration.resetSecondFactors(accountID: accountID)
+                return
+            }
+            for factor in try await administration.enrolledFactors(accountID: accountID) where !kept.contains(factor.uid) {
+                _ = try await administration.removeSecondFactor(accountID: accountID, enrollmentID: factor.uid)
+            }
+        }
     }
 }

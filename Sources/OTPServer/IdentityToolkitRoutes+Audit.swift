@@ -45,7 +45,7 @@ extension IdentityToolkitRoutes {
     /// written page by page as they are read, so an export of the whole retention holds one page
     /// in memory. A store that fails midway ends the body early (and is logged): the lines
     /// written are whole, and the last one's sequence number says where to go on from.
-    private func exportedAuditEvents(_ first: [OTPAuthentication.AuditEvent], query: AuditQuery) -> Response {
+    func exportedAuditEvents(_ first: [OTPAuthentication.AuditEvent], query: AuditQuery) -> Response {
         let administration = service.administration
         let logger = self.logger
         let body = ResponseBody { writer in

@@ -20,6 +20,17 @@ extension Wire {
         /// Credential ids of the account's passkeys to remove, in either base64 dialect.
         var deletePasskey: [String]?
         var customAttributes: String?
+        /// The second factors the account keeps (firebase-admin's `multi_factor`): those listed by
+        /// `mfaEnrollmentId` stay, the others go; an empty list removes them all, recovery codes too.
+        var mfa: MultiFactorUpdate?
+
+        struct MultiFactorUpdate: Decodable {
+            var enrollments: [Enrollment]?
+
+            struct Enrollment: Decodable {
+                var mfaEnrollmentId: String?
+            }
+        }
     }
 
     /// The account after the update; a user's own update that changed the address or password

@@ -117,6 +117,13 @@ struct ServerCommand: AsyncParsableCommand {
             valueName: "days"))
     var auditRetentionDays: Int?
 
+    @Option(
+        name: .customLong("console-admin"),
+        help: ArgumentHelp(
+            "The email address of an account that may use the admin console at /admin (repeatable), once signed in there with its password and a second factor. Without one, the console refuses everyone.",
+            valueName: "email"))
+    var consoleAdministrators: [String] = []
+
     @Flag(
         name: .customLong("no-audit-log"),
         help:
@@ -311,6 +318,7 @@ struct ServerCommand: AsyncParsableCommand {
         options.purgeInterval = purgeInterval
         options.auditRetentionDays = auditRetentionDays
         options.auditLogOff = noAuditLog ? true : nil
+        options.consoleAdministrators = consoleAdministrators.nonEmpty
         return options
     }
 
@@ -460,6 +468,13 @@ struct ServerCommand: AsyncParsableCommand {
         }
         Self.addMetrics(metrics, token: settings.metricsToken, to: router)
         routes.addRoutes(to: router)
+        let pages = WebPagesConfiguration(
+            administrators: Set(settings.consoleAdministrators), offersPasskeys: settings.passkeys.relyingPartyID != nil)
+        do {
+            try WebPages(routes: routes, keys: database.codeDigestKeys ?? database.sealer, configuration: pages).addRoutes(to: router)
+        } catch {
+            throw ServerFailure("the account page's templates do not load (a defect of this build): \(error)")
+        }
         let app = Application(
             router: router,
             // A client that stops sending, its body half sent, is cut off after the idle timeout,

@@ -79,6 +79,7 @@ struct ServerOption: Sendable {
         ServerOption(name: "purge-interval", kind: .number(\.purgeInterval)),
         ServerOption(name: "audit-retention-days", kind: .number(\.auditRetentionDays)),
         ServerOption(name: "no-audit-log", kind: .flag(\.auditLogOff)),
+        ServerOption(name: "console-admin", kind: .texts(\.consoleAdministrators)),
     ]
 
     /// The option called `name`, if any.

@@ -63,6 +63,8 @@ struct ServerSettings: Sendable {
     var purgeInterval: Int
     /// Whether security events are recorded, and how long they are kept.
     var auditLog: AuditSettings
+    /// The accounts (by email address) that may use the admin console.
+    var consoleAdministrators: [String]
 
     /// About 13 months, as Google Cloud keeps its audit logs: a year of events to compare with.
     static let defaultAuditRetentionDays = 400
@@ -171,6 +173,13 @@ struct ServerSettings: Sendable {
             throw ValidationError("--audit-retention-days must be 1 to 36500 days; --no-audit-log records no events at all")
         }
         auditLog = AuditSettings(isEnabled: layer.auditLogOff != true, retention: Int64(days) * 86_400)
+        consoleAdministrators = try (layer.consoleAdministrators ?? []).map { (address) throws(ValidationError) in
+            guard let normalized = EmailAddress.normalized(address) else {
+                throw ValidationError(
+                    "--console-admin \(address.debugDescription) is not an email address: give the address the administrator signs in with")
+            }
+            return normalized
+        }
     }
 
     /// The limits in force: each given one (0 is none), else the default, or none under the emulator.

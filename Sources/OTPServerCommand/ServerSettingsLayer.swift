@@ -61,6 +61,7 @@ struct ServerSettingsLayer: Sendable, Equatable {
     var purgeInterval: Int?
     var auditRetentionDays: Int?
     var auditLogOff: Bool?
+    var consoleAdministrators: [String]?
 
     /// This layer, with what it leaves out taken from `lower`.
     func merged(over lower: ServerSettingsLayer) -> ServerSettingsLayer {

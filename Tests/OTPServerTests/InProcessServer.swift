@@ -51,7 +51,7 @@ struct InProcessServer: Sendable {
         configuration: MultiFactorConfiguration = Self.configuration, limits: RequestLimits = .none, apiKeys: Set<String>? = nil,
         trustedProxies: Set<String> = [], customTokenSigners: [CustomTokenSigner]? = [], signingAlgorithm: IDTokenSigningAlgorithm = .es256,
         identityProviders: [any IdentityTokenVerifier] = [], store: (any AuthStore)? = nil, clock: ManualAuthClock? = nil, live: Bool = false,
-        _ body: @Sendable (InProcessServer) async throws -> Void
+        pages: WebPagesConfiguration = WebPagesConfiguration(), _ body: @Sendable (InProcessServer) async throws -> Void
     ) async throws {
         let clock = clock ?? ManualAuthClock(live ? TOTP.currentUnixTime() : 1_800_000_000)
         let metrics = TestMetrics()
@@ -74,14 +74,16 @@ struct InProcessServer: Sendable {
         if let customTokenSigners {
             customTokens = try await CustomTokenVerifier(signers: customTokenSigners, acceptsUnsigned: apiKeys == nil, clock: { clock.now() })
         }
+        let keys = try store?.codeDigestKeys ?? SecretSealer(current: SealingKey.random())
         let routes = IdentityToolkitRoutes(
-            service: service, tokens: tokens, refreshTokenKeys: try store?.codeDigestKeys ?? SecretSealer(current: SealingKey.random()),
+            service: service, tokens: tokens, refreshTokenKeys: keys,
             configuration: IdentityToolkitConfiguration(
                 projectID: projectID, apiKeys: apiKeys ?? [], isEmulator: apiKeys == nil, limits: limits, trustedProxies: trustedProxies),
             verificationCodes: outbox, mailOutbox: mail, customTokens: customTokens, logger: Logger(label: "test"), metricsFactory: metrics)
         let router = Router(context: InProcessRequestContext.self)
         router.add(middleware: NotFoundMiddleware())
         routes.addRoutes(to: router)
+        try WebPages(routes: routes, keys: keys, configuration: pages).addRoutes(to: router)
         // HummingbirdTesting's live server listens on "localhost", port 0.
         try await Application(router: router).test(live ? .live : .router) { client in
             try await body(InProcessServer(clock: clock, service: service, client: client, metrics: metrics, port: client.port ?? 0))

@@ -23,11 +23,12 @@ extension MultiFactorService {
         return hints
     }
 
-    /// Removes the factor `enrollmentID` of `userID`, of whichever kind it is: whether there was one.
-    func removeFactor(_ enrollmentID: String, userID: String) async throws(AuthError) -> Bool {
+    /// Removes the factor `enrollmentID` of `userID`, of whichever kind it is: whether there was
+    /// one. `actor` is who the audit event names when the context names nobody (the user by default).
+    func removeFactor(_ enrollmentID: String, userID: String, actor: AuditActor? = nil) async throws(AuthError) -> Bool {
         for kind in Self.factorHandlers {
             // Only the kind that has the factor changes anything, so only its event is written.
-            let event = auditEvent(.factorRemoved, userID: userID, factorKind: kind.kind, factorID: enrollmentID)
+            let event = auditEvent(.factorRemoved, userID: userID, actor: actor, factorKind: kind.kind, factorID: enrollmentID)
             let removed = try await AuditTrail.recording(event) { () async throws(AuthError) -> Bool in
                 try await kind.removeFactor(enrollmentID, userID: userID, in: self)
             }

@@ -1,0 +1,88 @@
+internal import Hummingbird
+internal import OTPCore
+internal import OTPSealing
+
+/// What a browser holds of its sign-in, all in cookies the page's script cannot read: the session
+/// (a token naming the store's session, MAC'd as refresh tokens are, in a context of its own), a
+/// pending second step (the service's pending credential, MAC'd by the service) and, before any
+/// sign-in, a random seed that binds the sign-in form's CSRF token to this browser.
+///
+/// Every form carries a CSRF token: the keyed digest of the session id (or the seed) under the
+/// store's code digest key, so that only this server can make one and only for this browser; a
+/// page gets it in its forms, a cross-site page never sees it. Cookies are `HttpOnly`,
+/// `SameSite=Lax`, `Path=/`, and `Secure` with the `__Host-` prefix outside loopback, where there
+/// is no TLS to require.
+struct BrowserSession: Sendable {
+    let tokens: SignedTokenCodec
+    let keys: SecretSealer
+
+    init(keys: SecretSealer) {
+        self.keys = keys
+        self.tokens = SignedTokenCodec(keys: keys, prefix: "otpkw1", context: "otpkit-server browser session:")
+    }
+
+    enum CookieName: String, CaseIterable {
+        case session = "otpkit-session"
+        case pending = "otpkit-pending"
+        case seed = "otpkit-seed"
+    }
+
+    /// Whether the request came to a name other than loopback, where cookies must be `Secure`.
+    static func isSecure(_ request: Request) -> Bool {
+        guard let authority = request.head.authority else { return true }
+        return !LoopbackHost.contains(authority: authority)
+    }
+
+    static func name(_ cookie: CookieName, secure: Bool) -> String {
+        secure ? "__Host-" + cookie.rawValue : cookie.rawValue
+    }
+
+    /// The value of `cookie`, under the name the request's origin uses.
+    static func value(_ cookie: CookieName, in request: Request) -> String? {
+        request.cookies[name(cookie, secure: isSecure(request))]?.value
+    }
+
+    /// `cookie` set to `value` for the rest of the browser's session (no `Max-Age`: the store's
+    /// session decides how long a sign-in lasts), or removed when `value` is `nil`.
+    static func cookie(_ cookie: CookieName, _ value: String?, for request: Request) -> Cookie {
+        let secure = isSecure(request)
+        return Cookie(
+            name: name(cookie, secure: secure), value: value ?? "", maxAge: value == nil ? 0 : nil, path: "/", secure: secure,
+            httpOnly: true, sameSite: .lax)
+    }
+
+    /// The cookie value naming `sessionID` of `userID`.
+    func token(sessionID: String, userID: String) -> String? {
+        try? tokens.token(recordID: sessionID, userID: userID)
+    }
+
+    /// The session and user a cookie names, when this server made it.
+    func open(_ token: String) -> (sessionID: String, userID: String)? {
+        guard let (sessionID, userID, _) = tokens.open(token) else { return nil }
+        return (sessionID, userID)
+    }
+
+    /// The CSRF token of forms bound to `binding` (a session id or a seed).
+    func csrfToken(for binding: String) -> String {
+        guard let digest = try? keys.codeDigest(binding, context: Self.csrfContext) else { return "" }
+        return Base64URL.encode(digest)
+    }
+
+    /// Whether `presented` is the CSRF token of `binding`, under the current key or a previous
+    /// one, compared in constant time.
+    func checkCSRF(_ presented: String?, binding: String?) -> Bool {
+        guard let presented, let binding, let bytes = Base64URL.decode(presented),
+            let digests = try? keys.codeDigests(binding, context: Self.csrfContext)
+        else { return false }
+        var matched = false
+        for digest in digests where ConstantTime.equal(digest, bytes) { matched = true }
+        return matched
+    }
+
+    static let csrfContext = "otpkit-server page form"
+
+    /// A new seed: 128 random bits from OpenSSL's CSPRNG, in hex.
+    static func newSeed() -> String? {
+        try? RandomToken.hex(byteCount: 16)
+    }
+}

@@ -1,0 +1,79 @@
+internal import Foundation
+internal import HTTPTypes
+internal import Hummingbird
+internal import Mustache
+
+/// The pages' templates and message strings, in the binary (SwiftPM's `embedInCode`), and the
+/// answer a page goes out in: its HTML with the headers every page carries.
+struct PageRenderer: Sendable {
+    /// The message strings of one language, as the templates read them (`{{t.signIn}}`). One file
+    /// a language (`Pages/Messages/en.json`), so that a translation is one file more.
+    let messages: [String: any Sendable]
+    private let library: MustacheLibrary
+
+    init() throws {
+        var library = MustacheLibrary()
+        for (name, bytes) in Self.templates {
+            try library.register(String(decoding: bytes, as: UTF8.self), named: name)
+        }
+        self.library = library
+        guard let messages = try JSONSerialization.jsonObject(with: Data(PackageResources.en_json)) as? [String: any Sendable] else {
+            throw PageRendererError(description: "the English messages are not one JSON object")
+        }
+        self.messages = messages
+    }
+
+    static let templates: [(String, [UInt8])] = [
+        ("layout", PackageResources.layout_mustache), ("sign-in", PackageResources.sign_in_mustache),
+        ("sign-up", PackageResources.sign_up_mustache), ("second-factor", PackageResources.second_factor_mustache),
+        ("security", PackageResources.security_mustache), ("events", PackageResources.events_mustache),
+        ("enroll-totp", PackageResources.enroll_totp_mustache), ("recovery-codes", PackageResources.recovery_codes_mustache),
+        ("console-users", PackageResources.console_users_mustache), ("console-user", PackageResources.console_user_mustache),
+        ("console-audit", PackageResources.console_audit_mustache), ("message", PackageResources.message_mustache),
+        ("reset-password", PackageResources.reset_password_mustache),
+    ]
+
+    /// A message string by its key; the key itself when missing, so that a forgotten string
+    /// shows rather than breaks the page.
+    func message(_ key: String) -> String {
+        messages[key] as? String ?? key
+    }
+
+    /// A message string of a group (`kinds`, `events`, `actors`) by its key, which may hold dots.
+    func message(_ group: String, _ key: String) -> String {
+        (messages[group] as? [String: Any])?[key] as? String ?? key
+    }
+
+    /// `template` rendered with `values` (and the messages as `t`), as a page: `status`, and
+    /// headers that keep it out of caches and frames and allow only the server's own script,
+    /// style and forms.
+    func page(_ template: String, _ values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
+        var context = values
+        context["t"] = messages
+        let html = library.render(context, withTemplate: template) ?? ""
+        return Self.response(status: status, contentType: "text/html; charset=utf-8", body: ByteBuffer(string: html))
+    }
+
+    /// Every page's headers: a strict Content-Security-Policy (nothing inline, nothing from
+    /// elsewhere, forms posting only here, no framing), the same refusal of framing for older
+    /// browsers, no sniffing, no referrer, no caching.
+    static func response(status: HTTPResponse.Status, contentType: String, body: ByteBuffer, cache: Bool = false) -> Response {
+        var headers: HTTPFields = [
+            .contentType: contentType,
+            .contentSecurityPolicy: contentSecurityPolicy,
+            .xContentTypeOptions: "nosniff",
+            .cacheControl: cache ? "public, max-age=3600" : "no-store",
+        ]
+        for (name, value) in [("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer"), ("Cross-Origin-Opener-Policy", "same-origin")] {
+            if let name = HTTPField.Name(name) { headers[name] = value }
+        }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
+    }
+
+    static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+}
+
+struct PageRendererError: Error, CustomStringConvertible {
+    let description: String
+}
