@@ -112,4 +112,34 @@ struct AuditRouteTests {
             #expect(page.status == 200 && Self.kinds(page).isEmpty, "\(page.body)")
         }
     }
+
+    @Test("an administrator resets a user's second factors through accounts:update's mfa, with a reason the log records")
+    func resetSecondFactors() async throws {
+        try await InProcessServer.with { server in
+            let user = try await server.verifiedUser("dora@example.com")
+            let enrolled = try await server.enrollTOTP(user.idToken)
+            let update = "/identitytoolkit.googleapis.com/v1/projects/demo-otpkit/accounts:update"
+            let admin = [("Authorization", "Bearer owner"), ("X-OTPKit-Audit-Reason", "phone stolen, ticket 4411")]
+            let unknown = try await server.post(
+                update, #"{"localId":"\#(user.uid)","mfa":{"enrollments":[{"mfaEnrollmentId":"nope"}]}}"#, headers: admin)
+            #expect(unknown.status == 400 && unknown.errorMessage?.hasPrefix("INVALID_ARGUMENT : mfaEnrollmentId nope") == true, "\(unknown.body)")
+            let adding = try await server.post(
+                update, #"{"localId":"\#(user.uid)","mfa":{"enrollments":[{"phoneInfo":"+12015550123"}]}}"#, headers: admin)
+            #expect(adding.status == 400, "\(adding.body)")
+            let kept = try await server.post(
+                update, #"{"localId":"\#(user.uid)","mfa":{"enrollments":[{"mfaEnrollmentId":"\#(enrolled.enrollmentID)"}]}}"#, headers: admin)
+            #expect(kept.status == 200, "\(kept.body)")
+            #expect(try await server.mfaInfo(enrolled.idToken)?.count == 1, "the factor listed stays")
+            let reset = try await server.post(update, #"{"localId":"\#(user.uid)","mfa":{}}"#, headers: admin)
+            #expect(reset.status == 200, "\(reset.body)")
+            let page = try await Self.admin(server, Self.events + "?userId=\(user.uid)&kind=factor.removed")
+            let events = try #require(page.json["events"] as? [[String: Any]])
+            #expect(events.count == 1, "\(page.body)")
+            #expect(events.first?["factorId"] as? String == enrolled.enrollmentID && events.first?["factorKind"] as? String == "totp")
+            #expect(events.first?["actor"] as? String == "admin:owner" && events.first?["reason"] as? String == "phone stolen, ticket 4411")
+            let lookup = try await server.send(
+                "/identitytoolkit.googleapis.com/v1/projects/demo-otpkit/accounts:lookup", #"{"localId":["\#(user.uid)"]}"#, bearer: "owner")
+            #expect(((lookup.json["users"] as? [[String: Any]])?.first?["mfaInfo"]) == nil, "no second factor left: \(lookup.body)")
+        }
+    }
 }

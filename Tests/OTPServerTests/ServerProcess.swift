@@ -144,3 +144,15 @@ extension ServerProcess: CustomReflectable {
     /// loops, which their threads change meanwhile.
     var customMirror: Mirror { Mirror(self, children: ["port": port]) }
 }
+
+extension ServerProcess {
+    /// The response headers of a GET of `path` addressed to `host` (the `Host` header a client
+    /// sends), as name and value pairs.
+    func headers(_ path: String, host: String) async throws -> [(String, String)] {
+        var request = HTTPClientRequest(url: base + path)
+        request.headers.add(name: "Host", value: host)
+        let response = try await client.execute(request, timeout: .seconds(30))
+        _ = try await response.body.collect(upTo: 1 << 20)
+        return response.headers.map { ($0.name, $0.value) }
+    }
+}
