@@ -19,6 +19,8 @@ let package = Package(
         // The raw commit rates beside the stores' (RawCommit+Benchmarks.swift): the drivers the stores use.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+        // The pages' benchmarks call the server's router as its HTTP server does.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .systemLibrary(
@@ -94,6 +96,21 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Benchmarks/EnrollmentBenchmarks",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "PageBenchmarks",
+            dependencies: [
+                .product(name: "OTPCore", package: "OTPKit"),
+                .product(name: "OTPAuthentication", package: "OTPKit"),
+                .product(name: "OTPServer", package: "OTPKit"),
+                .product(name: "OTPSealing", package: "OTPKit"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/PageBenchmarks",
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
