@@ -286,6 +286,7 @@ let package = Package(
                 .embedInCode("Pages/Templates/console-audit.mustache"),
                 .embedInCode("Pages/Templates/message.mustache"),
                 .embedInCode("Pages/Templates/reset-password.mustache"),
+                .embedInCode("Pages/Templates/enroll-phone.mustache"),
                 .embedInCode("Pages/Messages/en.json"),
                 .embedInCode("Pages/Assets/otpkit.css"),
                 .embedInCode("Pages/Assets/pages.js"),

@@ -2,6 +2,7 @@ public import CoreMetrics
 public import Hummingbird
 internal import Foundation
 internal import NIOCore
+internal import OTPCore
 public import Logging
 public import OTPAuthentication
 public import OTPSealing
@@ -181,12 +182,8 @@ public struct IdentityToolkitRoutes: Sendable {
                             && field.value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == FactorKind.webauthn.factorID }
                     }
                     guard listsPasskeys else { return try await handler(body, source) }
-                    // TaskLocal.withValue rethrows untyped: the answer crosses it as a Result.
-                    let answer = await WireMultiFactorInfo.$listsPasskeyFactors.withValue(true) {
-                        () async -> Result<any Encodable, IdentityToolkitError> in
-                        do throws(IdentityToolkitError) { return .success(try await handler(body, source)) } catch { return .failure(error) }
-                    }
-                    return try answer.get()
+                    return try await WireMultiFactorInfo.$listsPasskeyFactors.withValue(
+                        true, typed: { () async throws(IdentityToolkitError) in try await handler(body, source) })
                 }
             }
         }

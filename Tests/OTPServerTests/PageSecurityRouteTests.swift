@@ -42,7 +42,8 @@ struct PageSecurityRouteTests {
                 headers[.contentType] = "application/x-www-form-urlencoded"
                 var components = URLComponents()
                 components.queryItems = form.map { URLQueryItem(name: $0.key, value: $0.value) }
-                body = ByteBuffer(string: components.percentEncodedQuery ?? "")
+                // As a browser encodes a form: a plus sign is data, a space is the plus.
+                body = ByteBuffer(string: (components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B"))
             }
             for (name, value) in extra { headers[HTTPField.Name(name)!] = value }
             let response = try await server.client.execute(uri: path, method: method, headers: headers, body: body)

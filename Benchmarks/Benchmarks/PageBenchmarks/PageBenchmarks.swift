@@ -93,7 +93,8 @@ final class PageFixture: @unchecked Sendable {
             configuration: MultiFactorConfiguration(passwords: PasswordSettings(hashParameters: PasswordHashParameters(logN: 10, r: 8, p: 1))),
             store: store, clock: clock, logger: Self.logger)
         let tokens = await IDTokenIssuer(
-            projectID: "bench", signingKeys: IDTokenSigningKeySet(try IDTokenSigningKey.generate(algorithm: .es256)), clock: { [clock] in clock.now() })
+            projectID: "bench", signingKeys: IDTokenSigningKeySet(try IDTokenSigningKey.generate(algorithm: .es256)),
+            clock: { [clock] in clock.now() })
         let routes = IdentityToolkitRoutes(
             service: service, tokens: tokens, refreshTokenKeys: keys,
             configuration: IdentityToolkitConfiguration(projectID: "bench", isEmulator: true), logger: Self.logger)
@@ -162,14 +163,17 @@ final class PageFixture: @unchecked Sendable {
         let body: String
     }
 
-    func send(_ method: HTTPRequest.Method, _ path: String, cookie: String = "", body: ByteBuffer = ByteBuffer(), bearer: String? = nil, form: Bool = false)
+    func send(
+        _ method: HTTPRequest.Method, _ path: String, cookie: String = "", body: ByteBuffer = ByteBuffer(), bearer: String? = nil, form: Bool = false
+    )
         async throws -> Answer
     {
         var headers: HTTPFields = [.contentType: form ? "application/x-www-form-urlencoded" : "application/json"]
         if !cookie.isEmpty { headers[.cookie] = cookie }
         if let bearer { headers[.authorization] = "Bearer \(bearer)" }
         let request = Request(
-            head: HTTPRequest(method: method, scheme: "http", authority: "127.0.0.1", path: path, headerFields: headers), body: RequestBody(buffer: body))
+            head: HTTPRequest(method: method, scheme: "http", authority: "127.0.0.1", path: path, headerFields: headers),
+            body: RequestBody(buffer: body))
         let context = PageContext(source: PageContext.Source(logger: Self.logger))
         let response = try await responder.respond(to: request, context: context)
         let collector = BodyCollector()

@@ -1,3 +1,5 @@
+internal import OTPCore
+
 /// Who is acting and from where, for the ``AuditEvent``s of the changes made meanwhile: set by
 /// whoever serves a request (``with(_:_:)``), read by the service when it records an event.
 ///
@@ -32,13 +34,6 @@ public struct AuditContext: Sendable, Hashable {
     public static func with<Value, Failure: Error>(
         _ context: AuditContext, _ operation: () async throws(Failure) -> Value
     ) async throws(Failure) -> Value {
-        let result = await $current.withValue(context) { () async -> Result<Value, Failure> in
-            do throws(Failure) {
-                return .success(try await operation())
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
+        try await $current.withValue(context, typed: operation)
     }
 }

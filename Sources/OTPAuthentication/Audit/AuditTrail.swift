@@ -1,3 +1,5 @@
+internal import OTPCore
+
 /// The events the store operation running now records, in its own transaction, when it makes
 /// its change: how an ``AuditEvent`` is written atomically with what it records.
 ///
@@ -25,13 +27,6 @@ package enum AuditTrail {
         _ events: [AuditEvent], _ operation: () async throws(Failure) -> Value
     ) async throws(Failure) -> Value {
         guard !events.isEmpty else { return try await operation() }
-        let result = await $pending.withValue(events) { () async -> Result<Value, Failure> in
-            do throws(Failure) {
-                return .success(try await operation())
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
+        return try await $pending.withValue(events, typed: operation)
     }
 }

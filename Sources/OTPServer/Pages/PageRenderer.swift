@@ -30,7 +30,7 @@ struct PageRenderer: Sendable {
         ("enroll-totp", PackageResources.enroll_totp_mustache), ("recovery-codes", PackageResources.recovery_codes_mustache),
         ("console-users", PackageResources.console_users_mustache), ("console-user", PackageResources.console_user_mustache),
         ("console-audit", PackageResources.console_audit_mustache), ("message", PackageResources.message_mustache),
-        ("reset-password", PackageResources.reset_password_mustache),
+        ("reset-password", PackageResources.reset_password_mustache), ("enroll-phone", PackageResources.enroll_phone_mustache),
     ]
 
     /// A message string by its key; the key itself when missing, so that a forgotten string

@@ -99,15 +99,17 @@ extension WebPages {
     /// sign-in, so a cookie planted before it is worth nothing), the pending step and the seed
     /// forgotten, and the account page.
     func signedIn(_ user: User, request: Request, location: String = "/account") -> Response {
-        guard let token = browser.token(sessionID: user.sessionID, userID: user.uid) else {
-            return Self.redirect(Self.signInPath)
-        }
-        return Self.redirect(
-            location,
-            cookies: [
-                BrowserSession.cookie(.session, token, for: request), BrowserSession.cookie(.pending, nil, for: request),
-                BrowserSession.cookie(.seed, nil, for: request),
-            ])
+        guard let cookies = signedInCookies(user, request: request) else { return Self.redirect(Self.signInPath) }
+        return Self.redirect(location, cookies: cookies)
+    }
+
+    /// The cookies of a completed sign-in: the session's, and the pending step and seed forgotten.
+    func signedInCookies(_ user: User, request: Request) -> [Cookie]? {
+        guard let token = browser.token(sessionID: user.sessionID, userID: user.uid) else { return nil }
+        return [
+            BrowserSession.cookie(.session, token, for: request), BrowserSession.cookie(.pending, nil, for: request),
+            BrowserSession.cookie(.seed, nil, for: request),
+        ]
     }
 
     /// The pending sign-in of the request's cookie, or `nil` when there is none or it ran out.
@@ -116,7 +118,11 @@ extension WebPages {
         return try? await service.resolver(forPendingCredential: pending)
     }
 
-    func secondFactorPage(_ request: Request, error: String? = nil, status: HTTPResponse.Status = .ok) async -> Response {
+    /// The second step's page: a form for each kind of factor the account has; with `codeSent`,
+    /// the field for the code just sent to that phone factor.
+    func secondFactorPage(
+        _ request: Request, codeSent: (hint: MultiFactorInfo, verification: String)? = nil, error: String? = nil, status: HTTPResponse.Status = .ok
+    ) async -> Response {
         guard let resolver = await pendingResolver(request) else { return Self.redirect(Self.signInPath) }
         func rows(_ kind: FactorKind) -> [[String: Any]] {
             resolver.hints.filter { $0.kind == kind }.enumerated().map { index, hint in
@@ -125,7 +131,14 @@ extension WebPages {
         }
         let totp = rows(.totp)
         let webauthn = rows(.webauthn)
+        let phone = resolver.hints.filter { $0.kind == .phone }.map { hint -> [String: Any] in
+            ["id": hint.uid, "name": hint.displayName ?? renderer.message("kinds", "phone"), "number": hint.phoneNumber ?? ""]
+        }
         var values: [String: Any] = ["script": "pages.js"]
+        if !phone.isEmpty { values["phone"] = ["factors": phone] }
+        if let codeSent {
+            values["codeSent"] = ["number": codeSent.hint.phoneNumber ?? "", "verification": codeSent.verification, "factor": codeSent.hint.uid]
+        }
         if !totp.isEmpty { values["totp"] = ["factors": totp] }
         if !webauthn.isEmpty { values["webauthn"] = ["factors": webauthn] }
         return anonymousPage(
@@ -145,6 +158,9 @@ extension WebPages {
             let result: AuthDataResult
             if form["kind"] == "recovery" {
                 result = try await resolver.resolveSignIn(with: RecoveryCodeMultiFactorGenerator.assertion(withCode: code))
+            } else if form["kind"] == "phone" {
+                let credential = phoneProvider.credential(withVerificationID: form.text("verification") ?? "", verificationCode: code)
+                result = try await resolver.resolveSignIn(with: PhoneMultiFactorGenerator.assertion(with: credential))
             } else {
                 let factor = form.text("factor") ?? resolver.hints.first { $0.kind == .totp }?.uid ?? ""
                 result = try await resolver.resolveSignIn(

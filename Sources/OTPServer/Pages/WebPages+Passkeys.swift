@@ -132,13 +132,8 @@ extension WebPages {
 
     /// ``signedIn(_:request:location:)`` for a script: the cookies, and where to go in the body.
     func signedInJSON(_ user: User, request: Request) -> Response {
-        guard let token = browser.token(sessionID: user.sessionID, userID: user.uid) else { return jsonProblem("", status: .internalServerError) }
-        return Self.jsonAnswer(
-            Location(location: "/account"),
-            cookies: [
-                BrowserSession.cookie(.session, token, for: request), BrowserSession.cookie(.pending, nil, for: request),
-                BrowserSession.cookie(.seed, nil, for: request),
-            ])
+        guard let cookies = signedInCookies(user, request: request) else { return jsonProblem("", status: .internalServerError) }
+        return Self.jsonAnswer(Location(location: "/account"), cookies: cookies)
     }
 
     func passkeyFactorOptions(_ request: Request) async -> Response {

@@ -21,7 +21,7 @@ extension WebPages {
     /// these, so a link cannot make the page say anything else.
     static let notices: Set<String> = [
         "factorAdded", "factorRemoved", "passkeyAdded", "passkeyRenamed", "passkeyRemoved", "sessionEnded", "otherSessionsEnded",
-        "verificationSent",
+        "verificationSent", "phoneAdded",
     ]
 
     /// Runs `body` for a signed-in visitor, or sends the browser to sign in.
@@ -57,6 +57,7 @@ extension WebPages {
             values["recoveryCodes"] = (try? await user.multiFactor.recoveryCodeCount()) ?? 0
             values["onAccount"] = true
             values["email"] = user.email ?? user.uid
+            values["phoneEnabled"] = phoneEnabled
             values["unverified"] = !user.isEmailVerified && user.email != nil
             if configuration.offersPasskeys {
                 let passkeys = ((try? await user.enrolledPasskeys()) ?? []).enumerated().map { index, passkey -> [String: Any] in

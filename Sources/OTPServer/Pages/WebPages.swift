@@ -50,6 +50,7 @@ public struct WebPages: Sendable {
         addPasskeyRoutes(to: router, pages)
         addConsoleRoutes(to: router, pages)
         addEmailActionRoutes(to: router, pages)
+        addPhoneRoutes(to: router, pages)
     }
 
     // MARK: Shared steps
