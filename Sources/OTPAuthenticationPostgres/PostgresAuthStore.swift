@@ -236,7 +236,7 @@ public final class PostgresAuthStore: AuthStore {
     /// reported done could still be lost in a crash, or fail to commit unheard. `COMMIT` itself
     /// is answered only once the commit is durable.
     ///
-    /// The caller's pending audit events (``AuditTrail``) go with the connection, for `body` to
+    /// The caller's pending audit events (`AuditTrail`) go with the connection, for `body` to
     /// write where it makes its change (``Connection/recordAudit()``).
     func transaction<Result: Sendable>(
         _ operation: String, retry: Retry = .ifNotApplied, _ body: @escaping @Sendable (Connection) async throws -> Result

@@ -3,7 +3,7 @@ internal import OTPDurableStore
 internal import SQLiteNIO
 
 extension SQLiteAuthStore {
-    /// Writes the pending events of the operation running now (``AuditTrail``) in the caller's
+    /// Writes the pending events of the operation running now (`AuditTrail`) in the caller's
     /// transaction: called where an operation has made its change.
     func recordAudit() async throws(SQLiteAuthStoreError) {
         for event in AuditTrail.pending { try await insertAuditEvent(event) }

@@ -1,5 +1,5 @@
 /// The audit log: security events, each written by the store operation that makes the change
-/// it records, in that operation's transaction (``AuditTrail``), and read by administrators.
+/// it records, in that operation's transaction (`AuditTrail`), and read by administrators.
 ///
 /// A requirement of ``AuthStore``. Events outlive the accounts they name (deleting an account
 /// keeps its events) until ``purgeAuditEvents(before:)`` drops them by age.

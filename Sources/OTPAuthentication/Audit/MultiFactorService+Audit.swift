@@ -15,7 +15,7 @@ extension MultiFactorService {
             userAgent: context.userAgent, reason: reason ?? context.reason)
     }
 
-    /// ``storeCall(_:_:)`` with `event` pending (``AuditTrail``): the store writes it in the
+    /// ``storeCall(_:_:)`` with `event` pending (`AuditTrail`): the store writes it in the
     /// transaction of the change `body` makes, or not at all when `body` changes nothing.
     @inline(__always)
     func storeCall<Result>(

@@ -129,7 +129,7 @@ public final class InMemoryAuthStore: AuthStore {
         var auditEvents: [AuditEvent] = []
         var lastAuditSequence: Int64 = 0
 
-        /// Appends the pending audit event of the operation running now (``AuditTrail``), if any:
+        /// Appends the pending audit event of the operation running now (`AuditTrail`), if any:
         /// called where the operation has made its change, under the same lock.
         mutating func recordAudit() {
             for event in AuditTrail.pending { append(event) }

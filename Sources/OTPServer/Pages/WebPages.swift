@@ -11,7 +11,7 @@ public import OTPSealing
 ///
 /// Server-rendered HTML from Mustache templates (hummingbird-project/swift-mustache: logic-less,
 /// escaping what it inserts), one small script for passkeys, every string in one message file a
-/// language. A browser's sign-in is a cookie naming the store's session (``BrowserSession``), so
+/// language. A browser's sign-in is a cookie naming the store's session (`BrowserSession`), so
 /// signing out, an administrator's revocation and the session's lifetimes end it as they end
 /// refresh tokens; every form carries a CSRF token; every page forbids inline script, framing and
 /// caching. The console is for the accounts ``WebPagesConfiguration/administrators`` names,
