@@ -1,3 +1,4 @@
+internal import OTPCore
 internal import ArgumentParser
 internal import OTPCommandSupport
 internal import OTPAuthenticationDatabase

@@ -1,3 +1,4 @@
+import OTPCore
 import OTPCommandSupport
 import Testing
 

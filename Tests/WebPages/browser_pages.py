@@ -21,7 +21,7 @@ import pyotp
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.support.ui import WebDriverWait
 
 BASE = os.environ["BASE"]
@@ -101,10 +101,23 @@ def fill(fields):
 
 
 def click(element):
-    """Clicks what leads to another page, and waits until the browser has left this one."""
+    """Clicks what leads to another page, and waits until the browser has left this one and
+    loaded the next. Mid-navigation the driver may answer any error about the old page; only
+    its element going stale says the browser left it."""
     page = driver.find_element(By.TAG_NAME, "html")
     element.click()
-    wait.until(expected_conditions.staleness_of(page))
+
+    def left(_):
+        try:
+            page.tag_name
+            return False
+        except StaleElementReferenceException:
+            return True
+        except WebDriverException:
+            return False
+
+    wait.until(left)
+    wait.until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 
 def submit(form_action):

@@ -1,5 +1,6 @@
 internal import Foundation
 internal import HTTPTypes
+internal import OTPCore
 public import Hummingbird
 public import OTPAuthentication
 public import OTPSealing
@@ -132,11 +133,9 @@ public struct WebPages: Sendable {
         }
     }
 
-    /// A Unix time as people read it, in UTC, and as `<time datetime>` wants it.
+    /// A Unix time as people read it, in UTC (`2026-11-29 21:33`), and as `<time datetime>` wants it.
     static func time(_ seconds: Int64) -> (text: String, iso: String) {
-        let date = Date(timeIntervalSince1970: TimeInterval(seconds))
-        let iso = date.formatted(.iso8601)
-        let text = date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon))
-        return (text.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: " UTC"), iso)
+        let iso = Timestamp.format(seconds)
+        return (String(iso.prefix(10)) + " " + iso.dropFirst(11).prefix(8) + " UTC", iso)
     }
 }
