@@ -69,7 +69,9 @@ import Testing
         #expect(value("signedInWithRecoveryCode") == "/account" && value("recoveryCodesLeft") == "9")
         #expect(value("signedInWithPasskey") == "/account")
         #expect(value("consoleWithoutSecondFactor").hasPrefix("Not allowed"), "a passkey sign-in completed no second factor")
-        #expect(results["bobFactorsBefore"] as? Int == 1 && results["bobFactorsAfter"] as? Int == 0)
+        #expect(value("securityKeyAdded").contains("security key was added"), "\(value("securityKeyAdded"))")
+        #expect(value("signedInWithSecurityKey") == "/account", "a passkey second factor, in the browser")
+        #expect(results["bobFactorsBefore"] as? Int == 2 && results["bobFactorsAfter"] as? Int == 0)
         #expect(value("resetNotice").contains("second factors and recovery codes were removed"))
         let events = (results["bobEvents"] as? [[String]]) ?? []
         let reset = events.first { $0.count > 4 && $0[1] == "Second factor removed" }
@@ -78,7 +80,7 @@ import Testing
         #expect(results["escapedReason"] as? Bool == true && value("alerts") == "undefined", "the reason's script escaped, never run")
 
         let pages = (results["pages"] as? [String: [String: Any]]) ?? [:]
-        #expect(pages.count == 12, "\(pages.keys.sorted())")
+        #expect(pages.count == 13, "\(pages.keys.sorted())")
         for (name, page) in pages {
             #expect(page["phoneOverflow"] as? Bool == false, "\(name) scrolls sideways on a phone")
             #expect(page["csp"] as? Int == 0, "\(name) has inline script or style")

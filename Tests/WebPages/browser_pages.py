@@ -60,7 +60,7 @@ def bob_with_a_factor():
     api("/identitytoolkit.googleapis.com/v2/accounts/mfaEnrollment:finalize" + key, {
         "idToken": token, "displayName": "Bob's phone",
         "totpVerificationInfo": {"sessionInfo": secret["sessionInfo"], "verificationCode": pyotp.TOTP(secret["sharedSecretKey"]).now()}})
-    return signed_up["localId"]
+    return signed_up["localId"], pyotp.TOTP(secret["sharedSecretKey"])
 
 
 options = webdriver.ChromeOptions()
@@ -149,7 +149,7 @@ def sign_out():
 
 
 try:
-    bob = bob_with_a_factor()
+    bob, bob_totp = bob_with_a_factor()
     results["bob"] = bob
 
     # Sign up; the address is verified from the email the emulator keeps.
@@ -204,7 +204,7 @@ try:
     # A passkey, from the DevTools virtual authenticator: on an account with a second factor,
     # only a sign-in that completed one may add it.
     driver.execute_cdp_cmd("WebAuthn.enable", {"enableUI": False})
-    driver.execute_cdp_cmd("WebAuthn.addVirtualAuthenticator", {"options": {
+    authenticator = driver.execute_cdp_cmd("WebAuthn.addVirtualAuthenticator", {"options": {
         "protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True, "isUserVerified": True}})
     driver.find_element(By.ID, "passkey-add").click()
     wait.until(lambda d: "done=passkeyAdded" in d.current_url or error())
@@ -230,6 +230,25 @@ try:
     results["consoleWithoutSecondFactor"] = None
     driver.get(BASE + "/admin")
     results["consoleWithoutSecondFactor"] = driver.title
+    sign_out()
+
+    # Bob adds a security key as a second factor (an authenticator of its own, so the browser
+    # does not offer Ada's passkey) and signs in with it.
+    driver.execute_cdp_cmd("WebAuthn.removeVirtualAuthenticator", authenticator)
+    driver.execute_cdp_cmd("WebAuthn.addVirtualAuthenticator", {"options": {
+        "protocol": "ctap2", "transport": "usb", "hasResidentKey": False, "hasUserVerification": True, "isUserVerified": True}})
+    sign_in(BOB)
+    fill({"code": bob_totp.at(time.time() + 30)})
+    submit_second_factor("totp")
+    driver.find_element(By.ID, "security-key-add").click()
+    wait.until(lambda d: "done=securityKeyAdded" in d.current_url or error())
+    results["securityKeyAdded"] = notice() or error()
+    sign_out()
+    sign_in(BOB)
+    shoot("second-factor-choices")
+    driver.find_element(By.CSS_SELECTOR, ".passkey-factor").click()
+    wait.until(lambda d: d.current_url.rstrip("/").endswith("/account") or error())
+    results["signedInWithSecurityKey"] = driver.current_url.removeprefix(BASE)
     sign_out()
 
     # The console, signed in with the second factor: Bob's factors reset, with a reason.

@@ -9,6 +9,8 @@ extension WebPages {
     func addPasskeyRoutes<Context: RequestContext>(to router: Router<Context>, _ pages: WebPages) {
         router.post("/account/passkeys/options") { request, _ in await pages.passkeyCreationOptions(request) }
         router.post("/account/passkeys") { request, _ in await pages.addPasskey(request) }
+        router.post("/account/security-keys/options") { request, _ in await pages.securityKeyCreationOptions(request) }
+        router.post("/account/security-keys") { request, _ in await pages.addSecurityKey(request) }
         router.post("/account/passkeys/rename") { request, _ in await pages.renamePasskey(request) }
         router.post("/account/passkeys/remove") { request, _ in await pages.removePasskey(request) }
         router.post("/account/passkey-sign-in/options") { request, _ in await pages.passkeySignInOptions(request) }
@@ -71,6 +73,37 @@ extension WebPages {
                 return jsonProblem(explain(error))
             }
             return Self.jsonAnswer(Location(location: "/account?done=passkeyAdded"))
+        } catch {
+            return jsonProblem(error.detail)
+        }
+    }
+
+    /// Options that enroll a passkey or security key as a second factor (`webauthn`).
+    func securityKeyCreationOptions(_ request: Request) async -> Response {
+        guard let user = await visitor(request) else { return jsonProblem(renderer.message("sessionExpired"), status: .unauthorized) }
+        guard await checkedForm(request, user: user) != nil else { return jsonProblem(renderer.message("formExpired"), status: .forbidden) }
+        do throws(AuthError) {
+            return Self.jsonAnswer(
+                Wire.CreationOptions(try await WebAuthnMultiFactorGenerator.creationOptions(with: try await user.multiFactor.session())))
+        } catch {
+            return jsonProblem(explain(error))
+        }
+    }
+
+    func addSecurityKey(_ request: Request) async -> Response {
+        guard let user = await visitor(request) else { return jsonProblem(renderer.message("sessionExpired"), status: .unauthorized) }
+        guard let body = await checkedJSON(request, user: user, as: CredentialBody<Wire.AttestationResponse>.self) else {
+            return jsonProblem(renderer.message("formExpired"), status: .forbidden)
+        }
+        do throws(IdentityToolkitError) {
+            let response = try Wire.registration(body.credential)
+            do throws(AuthError) {
+                try await user.multiFactor.enroll(
+                    with: WebAuthnMultiFactorGenerator.assertionForEnrollment(with: response), displayName: renderer.message("kinds", "webauthn"))
+            } catch {
+                return jsonProblem(explain(error))
+            }
+            return Self.jsonAnswer(Location(location: "/account?done=securityKeyAdded"))
         } catch {
             return jsonProblem(error.detail)
         }

@@ -21,7 +21,7 @@ extension WebPages {
     /// these, so a link cannot make the page say anything else.
     static let notices: Set<String> = [
         "factorAdded", "factorRemoved", "passkeyAdded", "passkeyRenamed", "passkeyRemoved", "sessionEnded", "otherSessionsEnded",
-        "verificationSent", "phoneAdded",
+        "verificationSent", "phoneAdded", "securityKeyAdded",
     ]
 
     /// Runs `body` for a signed-in visitor, or sends the browser to sign in.

@@ -44,9 +44,11 @@ function showError(error) {
   box.focus();
 }
 
-async function addPasskey(button) {
+// A new credential: a passkey that signs in alone, or a security key as a second factor, as the
+// button's data-options and data-finish say.
+async function createCredential(button) {
   const csrf = button.dataset.csrf;
-  const options = await post("/account/passkeys/options", csrf);
+  const options = await post(button.dataset.options, csrf);
   const publicKey = {
     ...options,
     challenge: bytes(options.challenge),
@@ -54,7 +56,7 @@ async function addPasskey(button) {
     excludeCredentials: (options.excludeCredentials || []).map((d) => ({ ...d, id: bytes(d.id) })),
   };
   const credential = await navigator.credentials.create({ publicKey });
-  const answer = await post("/account/passkeys", csrf, { credential: credentialJSON(credential) });
+  const answer = await post(button.dataset.finish, csrf, { credential: credentialJSON(credential) });
   window.location.assign(answer.location);
 }
 
@@ -86,7 +88,7 @@ function wire(element, action) {
   });
 }
 
-wire(document.getElementById("passkey-add"), addPasskey);
+for (const button of document.querySelectorAll(".passkey-create")) wire(button, createCredential);
 wire(document.getElementById("passkey-sign-in"), (button) => usePasskey(button, "/account/passkey-sign-in"));
 for (const button of document.querySelectorAll(".passkey-factor")) {
   wire(button, () => usePasskey(button, "/account/second-factor/passkey", button.dataset.factor));
