@@ -51,62 +51,60 @@ extension WebPages {
     }
 
     func passkeyCreationOptions(_ request: Request) async -> Response {
-        guard let user = await visitor(request) else { return jsonProblem(renderer.message("sessionExpired"), status: .unauthorized) }
-        guard await checkedForm(request, user: user) != nil else { return jsonProblem(renderer.message("formExpired"), status: .forbidden) }
-        do throws(AuthError) {
-            return Self.jsonAnswer(Wire.CreationOptions(try await user.startPasskeyEnrollment()))
-        } catch {
-            return jsonProblem(explain(error))
-        }
+        await creationOptions(request) { (user) async throws(AuthError) in try await user.startPasskeyEnrollment() }
     }
 
     func addPasskey(_ request: Request) async -> Response {
-        guard let user = await visitor(request) else { return jsonProblem(renderer.message("sessionExpired"), status: .unauthorized) }
-        guard let body = await checkedJSON(request, user: user, as: CredentialBody<Wire.AttestationResponse>.self) else {
-            return jsonProblem(renderer.message("formExpired"), status: .forbidden)
-        }
-        do throws(IdentityToolkitError) {
-            let response = try Wire.registration(body.credential)
-            do throws(AuthError) {
-                try await user.finalizePasskeyEnrollment(response, name: nil)
-            } catch {
-                return jsonProblem(explain(error))
-            }
-            return Self.jsonAnswer(Location(location: "/account?done=passkeyAdded"))
-        } catch {
-            return jsonProblem(error.detail)
+        await register(request, done: "passkeyAdded") { (user, response) async throws(AuthError) in
+            try await user.finalizePasskeyEnrollment(response, name: nil)
         }
     }
 
     /// Options that enroll a passkey or security key as a second factor (`webauthn`).
     func securityKeyCreationOptions(_ request: Request) async -> Response {
+        await creationOptions(request) { (user) async throws(AuthError) in
+            try await WebAuthnMultiFactorGenerator.creationOptions(with: try await user.multiFactor.session())
+        }
+    }
+
+    func addSecurityKey(_ request: Request) async -> Response {
+        await register(request, done: "securityKeyAdded") { (user, response) async throws(AuthError) in
+            try await user.multiFactor.enroll(
+                with: WebAuthnMultiFactorGenerator.assertionForEnrollment(with: response), displayName: renderer.message("kinds", "webauthn"))
+        }
+    }
+
+    /// The options `start` makes for a signed-in visitor's new credential, as the script's JSON.
+    func creationOptions(_ request: Request, start: (User) async throws(AuthError) -> PasskeyCreationOptions) async -> Response {
         guard let user = await visitor(request) else { return jsonProblem(renderer.message("sessionExpired"), status: .unauthorized) }
         guard await checkedForm(request, user: user) != nil else { return jsonProblem(renderer.message("formExpired"), status: .forbidden) }
         do throws(AuthError) {
-            return Self.jsonAnswer(
-                Wire.CreationOptions(try await WebAuthnMultiFactorGenerator.creationOptions(with: try await user.multiFactor.session())))
+            return Self.jsonAnswer(Wire.CreationOptions(try await start(user)))
         } catch {
             return jsonProblem(explain(error))
         }
     }
 
-    func addSecurityKey(_ request: Request) async -> Response {
+    /// The browser's new credential, given to `finish`; then the account page with notice `done`.
+    func register(
+        _ request: Request, done: String, finish: (User, PasskeyRegistrationResponse) async throws(AuthError) -> Void
+    ) async -> Response {
         guard let user = await visitor(request) else { return jsonProblem(renderer.message("sessionExpired"), status: .unauthorized) }
         guard let body = await checkedJSON(request, user: user, as: CredentialBody<Wire.AttestationResponse>.self) else {
             return jsonProblem(renderer.message("formExpired"), status: .forbidden)
         }
+        let response: PasskeyRegistrationResponse
         do throws(IdentityToolkitError) {
-            let response = try Wire.registration(body.credential)
-            do throws(AuthError) {
-                try await user.multiFactor.enroll(
-                    with: WebAuthnMultiFactorGenerator.assertionForEnrollment(with: response), displayName: renderer.message("kinds", "webauthn"))
-            } catch {
-                return jsonProblem(explain(error))
-            }
-            return Self.jsonAnswer(Location(location: "/account?done=securityKeyAdded"))
+            response = try Wire.registration(body.credential)
         } catch {
             return jsonProblem(error.detail)
         }
+        do throws(AuthError) {
+            try await finish(user, response)
+        } catch {
+            return jsonProblem(explain(error))
+        }
+        return Self.jsonAnswer(Location(location: "/account?done=\(done)"))
     }
 
     func renamePasskey(_ request: Request) async -> Response {
