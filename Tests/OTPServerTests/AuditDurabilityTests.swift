@@ -19,8 +19,23 @@ struct AuditDurabilityTests {
             var pending: String?
         }
 
+        /// How many acknowledgements the kill waits for.
+        static let killAfter = 60
+
         let accounts = Mutex<[String: Account]>([:])
         let acknowledgedCount = Atomic<Int>(0)
+        /// Yields once, when the ``killAfter``th acknowledgement arrives.
+        let enough: AsyncStream<Void>
+        private let enoughContinuation: AsyncStream<Void>.Continuation
+
+        init() {
+            (enough, enoughContinuation) = AsyncStream.makeStream()
+        }
+
+        /// Ends the wait when the clients stopped before the kill (the server failed on its own).
+        func clientsStopped() {
+            enoughContinuation.finish()
+        }
 
         func begin(_ email: String, _ change: String) { accounts.withLock { $0[email, default: Account()].pending = change } }
 
@@ -30,7 +45,10 @@ struct AuditDurabilityTests {
                 accounts[email]?.pending = nil
                 if let uid { accounts[email]?.uid = uid }
             }
-            acknowledgedCount.add(1, ordering: .relaxed)
+            if acknowledgedCount.add(1, ordering: .relaxed).newValue == Self.killAfter {
+                enoughContinuation.yield()
+                enoughContinuation.finish()
+            }
         }
     }
 
@@ -59,14 +77,17 @@ struct AuditDurabilityTests {
                 let text = try await session.waitForOutput(containing: "\n", timeout: .seconds(120))
                 let port = try #require(Int(text.split(separator: "\n").first ?? ""), "not a port: \(text)")
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    for worker in 0..<6 {
-                        group.addTask { await stream(worker: worker, port: port, client: client, ledger: ledger) }
+                    group.addTask {
+                        await withTaskGroup(of: Void.self) { workers in
+                            for worker in 0..<6 {
+                                workers.addTask { await stream(worker: worker, port: port, client: client, ledger: ledger) }
+                            }
+                        }
+                        ledger.clientsStopped()
                     }
                     // Killed once enough has been acknowledged that every kind of change is among it,
                     // with each worker in the middle of its next one.
-                    while ledger.acknowledgedCount.load(ordering: .relaxed) < 60 {
-                        try await Task.sleep(for: .milliseconds(5))
-                    }
+                    for await _ in ledger.enough { break }
                     try session.send(signal: SIGKILL)
                     try await group.waitForAll()
                 }
@@ -132,7 +153,7 @@ struct AuditDurabilityTests {
                     (least...most).contains(events[kind] ?? 0), "\(email): \(kind) after \(account.acknowledged), \(pending ?? "nothing") pending")
             }
         }
-        #expect(acknowledged >= 60, "the changes acknowledged before the kill")
+        #expect(acknowledged >= Ledger.killAfter, "the changes acknowledged before the kill")
     }
 
     /// One worker's stream: account after account, each signed up, given a wrong password, signed
