@@ -4,7 +4,8 @@ internal import OTPAuthentication
 /// Sets the ``AuditContext`` of each request: the client's address (as the throttles see it,
 /// through the trusted proxies), its `User-Agent`, and, for a request that carries the
 /// administrator's credential, the administrator as the one who acts and the reason its
-/// `X-OTPKit-Audit-Reason` header gives. The service's audit
+/// `X-OTPKit-Audit-Reason` header gives. The client's address is worked out here once per
+/// request; the throttles of the routes and the pages read it back from the context. The service's audit
 /// events then say who changed what from where, whichever route made the change.
 struct AuditContextMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The header an administrator's request states its reason in, as the audit events record it.

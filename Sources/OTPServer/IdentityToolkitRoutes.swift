@@ -171,12 +171,13 @@ public struct IdentityToolkitRoutes: Sendable {
     func client<Context: RequestContext>(_ router: Router<Context>, paths: [String], _ handler: @escaping ClientHandler) {
         let routes = self
         for path in paths {
-            router.post(RouterPath(path)) { request, context in
+            router.post(RouterPath(path)) { request, _ in
                 await routes.respond {
                     () async throws(IdentityToolkitError) -> any Encodable in
                     try routes.checkAPIKey(request)
                     let body = try await routes.readBody(request)
-                    let source = routes.clientAddress(request, peer: (context as? any RemoteAddressRequestContext)?.remoteAddress)
+                    // Worked out once per request, by the middleware that records it for the audit log.
+                    let source = AuditContext.active.clientAddress
                     let listsPasskeys = request.headers.contains { field in
                         field.name.canonicalName == WireMultiFactorInfo.kindsHeader
                             && field.value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == FactorKind.webauthn.factorID }

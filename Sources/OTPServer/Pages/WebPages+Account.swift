@@ -1,23 +1,22 @@
 internal import Foundation
 internal import Hummingbird
-internal import NIOCore
 internal import OTPAuthentication
 
 // Signing up, signing in (a password, then the second factor the account needs) and out.
 extension WebPages {
     func addAccountRoutes<Context: RequestContext>(to router: Router<Context>, _ pages: WebPages) {
         router.get("/account/sign-in") { request, _ in await pages.signInPage(request) }
-        router.post("/account/sign-in") { request, context in await pages.signIn(request, peer: Self.peer(context)) }
+        router.post("/account/sign-in") { request, _ in await pages.signIn(request) }
         router.get("/account/sign-up") { request, _ in await pages.signUpPage(request) }
-        router.post("/account/sign-up") { request, context in await pages.signUp(request, peer: Self.peer(context)) }
+        router.post("/account/sign-up") { request, _ in await pages.signUp(request) }
         router.get("/account/second-factor") { request, _ in await pages.secondFactorPage(request) }
-        router.post("/account/second-factor") { request, context in await pages.secondFactor(request, peer: Self.peer(context)) }
+        router.post("/account/second-factor") { request, _ in await pages.secondFactor(request) }
         router.post("/account/sign-out") { request, _ in await pages.signOut(request) }
     }
 
-    static func peer(_ context: some RequestContext) -> SocketAddress? {
-        (context as? any RemoteAddressRequestContext)?.remoteAddress
-    }
+    /// The client's address as the throttles count it, which the routes' middleware worked out
+    /// for this request (`AuditContextMiddleware`).
+    var source: String? { AuditContext.active.clientAddress }
 
     /// The seed the request's pre-sign-in forms are bound to, and the cookie that sets it when the
     /// browser has none yet.
@@ -57,10 +56,9 @@ extension WebPages {
             "sign-up", title: renderer.message("signUpTitle"), request: request, values: ["email": email], error: error, status: status)
     }
 
-    func signIn(_ request: Request, peer: SocketAddress?) async -> Response {
+    func signIn(_ request: Request) async -> Response {
         guard let form = await checkedForm(request, user: nil) else { return formRefused(request, user: nil) }
         let email = form.text("email") ?? ""
-        let source = routes.clientAddress(request, peer: peer)
         do {
             try await routes.throttle.admit(.signIn, address: source)
             try await routes.throttle.admit(.signIn, account: email.lowercased())
@@ -80,11 +78,11 @@ extension WebPages {
         }
     }
 
-    func signUp(_ request: Request, peer: SocketAddress?) async -> Response {
+    func signUp(_ request: Request) async -> Response {
         guard let form = await checkedForm(request, user: nil) else { return formRefused(request, user: nil) }
         let email = form.text("email") ?? ""
         do {
-            try await routes.throttle.admit(.signUp, address: routes.clientAddress(request, peer: peer))
+            try await routes.throttle.admit(.signUp, address: source)
         } catch {
             return await signUpPage(request, email: email, error: renderer.message("tooManyAttempts"), status: .tooManyRequests)
         }
@@ -145,11 +143,11 @@ extension WebPages {
             "second-factor", title: renderer.message("secondFactorTitle"), request: request, values: values, error: error, status: status)
     }
 
-    func secondFactor(_ request: Request, peer: SocketAddress?) async -> Response {
+    func secondFactor(_ request: Request) async -> Response {
         guard let form = await checkedForm(request, user: nil) else { return formRefused(request, user: nil) }
         guard let resolver = await pendingResolver(request) else { return Self.redirect(Self.signInPath) }
         do {
-            try await routes.throttle.admit(.verification, address: routes.clientAddress(request, peer: peer))
+            try await routes.throttle.admit(.verification, address: source)
         } catch {
             return await secondFactorPage(request, error: renderer.message("tooManyAttempts"), status: .tooManyRequests)
         }
