@@ -85,6 +85,22 @@ extension PostgresAuthStore {
         return try rows.records { row throws(PostgresAuthStoreError) in try row.factorRecord(sealer) }.first
     }
 
+    public func renameFactor(id: String, userID: String, displayName: String?) async throws(PostgresAuthStoreError) -> Bool {
+        try await renameRow(in: "factors", id: id, userID: userID, displayName: displayName)
+    }
+
+    /// The `UPDATE` of ``renameFactor(id:userID:displayName:)`` and ``renamePhoneFactor(id:userID:displayName:)``,
+    /// with its audit events when it renamed a row. `table` is one of this store's own names.
+    func renameRow(in table: String, id: String, userID: String, displayName: String?) async throws(PostgresAuthStoreError) -> Bool {
+        try await transaction("renaming a factor", retry: .always) { connection in
+            let renamed = try await !connection.query(
+                "UPDATE \(unescaped: table) SET display_name = \(displayName) WHERE id = \(id) AND user_id = \(userID) RETURNING id"
+            ).isEmpty
+            if renamed { try await connection.recordAudit() }
+            return renamed
+        }
+    }
+
     /// One conditional `UPDATE`: PostgreSQL re-checks its `WHERE` on the newest row version after
     /// waiting for a concurrent update of the row, so of any number of servers offering one step
     /// exactly one changes the row.

@@ -33,6 +33,10 @@ extension PostgresAuthStore {
         return try rows.records { row throws(PostgresAuthStoreError) in try row.phoneFactorRecord() }.first
     }
 
+    public func renamePhoneFactor(id: String, userID: String, displayName: String?) async throws(PostgresAuthStoreError) -> Bool {
+        try await renameRow(in: "phone_factors", id: id, userID: userID, displayName: displayName)
+    }
+
     // MARK: Verifications
 
     public func insertPhoneVerification(_ record: PhoneVerificationRecord) async throws(PostgresAuthStoreError) {

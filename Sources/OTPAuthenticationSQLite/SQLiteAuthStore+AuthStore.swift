@@ -81,6 +81,23 @@ extension SQLiteAuthStore {
         return try rows.first.map { row throws(SQLiteAuthStoreError) in try factorRecord(row) }
     }
 
+    public func renameFactor(id: String, userID: String, displayName: String?) async throws(SQLiteAuthStoreError) -> Bool {
+        try await renameRow(in: "factors", id: id, userID: userID, displayName: displayName)
+    }
+
+    /// The `UPDATE` of ``renameFactor(id:userID:displayName:)`` and ``renamePhoneFactor(id:userID:displayName:)``,
+    /// with its audit events when it renamed a row. `table` is one of this store's own names.
+    func renameRow(in table: String, id: String, userID: String, displayName: String?) async throws(SQLiteAuthStoreError) -> Bool {
+        try await transaction { () throws(SQLiteAuthStoreError) -> Bool in
+            let renamed = try await !self.execute(
+                "UPDATE \(table) SET display_name = ? WHERE id = ? AND user_id = ? RETURNING id",
+                [displayName.map { .text($0) } ?? .null, .text(id), .text(userID)]
+            ).isEmpty
+            if renamed { try await self.recordAudit() }
+            return renamed
+        }
+    }
+
     /// The compare-and-set is the `UPDATE`'s `WHERE` clause: SQLite evaluates it under its write
     /// lock, so of two processes offering the same step only the first changes the row.
     public func recordAcceptedStep(_ step: UInt64, factorID: String) async throws(SQLiteAuthStoreError) -> StepAcceptance {

@@ -37,6 +37,10 @@ extension SQLiteAuthStore {
         return try rows.first.map { row throws(SQLiteAuthStoreError) in try phoneFactorRecord(row) }
     }
 
+    public func renamePhoneFactor(id: String, userID: String, displayName: String?) async throws(SQLiteAuthStoreError) -> Bool {
+        try await renameRow(in: "phone_factors", id: id, userID: userID, displayName: displayName)
+    }
+
     // MARK: Verifications
 
     public func insertPhoneVerification(_ record: PhoneVerificationRecord) async throws(SQLiteAuthStoreError) {

@@ -23,6 +23,7 @@ public enum AuthStoreConformance {
             .init("factors are listed per user, oldest first", factorsOrderedAndScoped),
             .init("factors round-trip every field", factorRoundTrip),
             .init("removing a factor is scoped to its user and clears its failures", removeFactorScoped),
+            .init("renaming a TOTP or phone factor is scoped to its user and kind, writing its event only when it renames", renameFactorScoped),
             .init("accepted steps are a compare-and-set: only a strictly higher step wins", acceptedStepCompareAndSet),
             .init("concurrent acceptance of one step: exactly one wins", concurrentSameStep),
             .init("concurrent acceptance of many steps keeps the highest", concurrentDifferentSteps),
@@ -364,6 +365,41 @@ public enum AuthStoreConformance {
         try checkEqual(try await store.failureCounter(key: enrolled.id), .zero, "a removed factor's failure counter")
         try check(try await store.removeFactor(id: enrolled.id, userID: user) == nil, "a second removal finds nothing")
         try checkEqual(try await store.recordAcceptedStep(8, factorID: enrolled.id), .factorNotFound, "accepting a step of a removed factor")
+    }
+
+    static func renameFactorScoped(_ store: any AuthStore) async throws {
+        let totp = try await enrolledFactor(in: store, step: 4)
+        let user = totp.userID
+        let phone = try await enrollPhone(store, user: user, number: "+12015550123", at: 300)
+        let renamed = auditEvent(.factorRenamed, user: user)
+        func rename(_ id: String, of owner: String = user, phone isPhone: Bool = false, to name: String?) async throws -> Bool {
+            try await audited(renamed) {
+                isPhone
+                    ? try await store.renamePhoneFactor(id: id, userID: owner, displayName: name)
+                    : try await store.renameFactor(id: id, userID: owner, displayName: name)
+            }
+        }
+        try checkEqual(try await rename(totp.id, of: uniqueID("intruder"), to: "Stolen"), false, "another user renaming the TOTP factor")
+        try checkEqual(
+            try await rename(phone.id, of: uniqueID("intruder"), phone: true, to: "Stolen"), false, "another user renaming the phone factor")
+        try checkEqual(try await rename(phone.id, to: "Wrong kind"), false, "renaming a phone factor as a TOTP factor")
+        try checkEqual(try await rename(totp.id, phone: true, to: "Wrong kind"), false, "renaming a TOTP factor as a phone factor")
+        try checkEqual(try await store.factor(id: totp.id), totp, "the TOTP factor after the refusals")
+        try checkEqual(try await store.phoneFactor(id: phone.id), phone, "the phone factor after the refusals")
+        try checkEqual(try await auditEvents(of: user, in: store).count, 0, "events written by the refusals")
+
+        try checkEqual(try await rename(totp.id, to: "Work phone — 仕事"), true, "renaming the TOTP factor")
+        var expectedTOTP = totp
+        expectedTOTP.displayName = "Work phone — 仕事"
+        try checkEqual(try await store.factor(id: totp.id), expectedTOTP, "the renamed TOTP factor, its secret and step unchanged")
+        try checkEqual(try await rename(phone.id, phone: true, to: "Mobile"), true, "renaming the phone factor")
+        var expectedPhone = phone
+        expectedPhone.displayName = "Mobile"
+        try checkEqual(try await store.phoneFactors(userID: user), [expectedPhone], "the renamed phone factor")
+        try checkEqual(try await rename(totp.id, to: nil), true, "removing the TOTP factor's name")
+        try checkEqual(try await store.factor(id: totp.id)?.displayName, nil, "the TOTP factor's name after its removal")
+        try checkEqual(
+            try await auditEvents(of: user, in: store).map(\.kind), [.factorRenamed, .factorRenamed, .factorRenamed], "one event per rename")
     }
 
     static func acceptedStepCompareAndSet(_ store: any AuthStore) async throws {

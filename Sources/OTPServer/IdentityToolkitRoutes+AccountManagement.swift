@@ -44,7 +44,7 @@ extension IdentityToolkitRoutes {
             throw IdentityToolkitError("INVALID_ARGUMENT", "validSince must be a Unix time in seconds, not negative")
         }
         let passkeys = try Wire.passkeyIDs(request.deletePasskey)
-        let keptFactors = try await keptSecondFactors(request.mfa, accountID: id)
+        let factorUpdate = try await secondFactorUpdate(request.mfa, accountID: id)
         let update = try await call { () async throws(AuthError) in
             try await service.administration.updateAccount(
                 id: id, email: request.email, password: request.password, displayName: displayName, photoURL: photoURL,
@@ -53,7 +53,7 @@ extension IdentityToolkitRoutes {
         }
         switch update {
         case .updated:
-            if let keptFactors { try await keepSecondFactors(keptFactors, accountID: id) }
+            if let factorUpdate { try await apply(factorUpdate, accountID: id) }
             for credentialID in passkeys {
                 _ = try await call { () async throws(AuthError) in
                     try await service.administration.removePasskey(accountID: id, credentialID: credentialID)
@@ -111,37 +111,55 @@ extension IdentityToolkitRoutes {
 }
 
 extension IdentityToolkitRoutes {
-    /// The enrollment ids `mfa` keeps, checked before anything changes: each one a second factor
-    /// of the account; `nil` when the request leaves second factors alone.
-    func keptSecondFactors(_ mfa: Wire.AdminUpdateRequest.MultiFactorUpdate?, accountID: String) async throws(IdentityToolkitError) -> Set<String>? {
+    /// What `mfa` asks of the account's second factors, checked before anything changes: each
+    /// listed factor one of the account's; `nil` when the request leaves second factors alone.
+    func secondFactorUpdate(_ mfa: Wire.AdminUpdateRequest.MultiFactorUpdate?, accountID: String) async throws(IdentityToolkitError)
+        -> SecondFactorUpdate?
+    {
         guard let mfa else { return nil }
-        let enrolled = Set(
-            try await call { () async throws(AuthError) in try await service.administration.enrolledFactors(accountID: accountID) }.map(\.uid))
-        var kept: Set<String> = []
+        let enrolled = Dictionary(
+            try await call { () async throws(AuthError) in try await service.administration.enrolledFactors(accountID: accountID) }.map {
+                ($0.uid, $0.displayName ?? "")
+            }, uniquingKeysWith: { first, _ in first })
+        var update = SecondFactorUpdate()
         for enrollment in mfa.enrollments ?? [] {
             guard let id = enrollment.mfaEnrollmentId, !id.isEmpty else {
                 throw IdentityToolkitError(
                     "INVALID_ARGUMENT", "mfa.enrollments lists a factor without its mfaEnrollmentId: the user enrolls new second factors themselves")
             }
-            guard enrolled.contains(id) else {
+            guard let name = enrolled[id] else {
                 throw IdentityToolkitError("INVALID_ARGUMENT", "mfaEnrollmentId \(id.prefix(64)) is not a second factor of the account")
             }
-            kept.insert(id)
+            update.kept.insert(id)
+            if let newName = enrollment.displayName, newName != name { update.names[id] = newName }
         }
-        return kept
+        return update
     }
 
-    /// Removes every second factor of the account but `kept`, and with none kept its recovery codes.
-    func keepSecondFactors(_ kept: Set<String>, accountID: String) async throws(IdentityToolkitError) {
+    /// Removes every second factor of the account but those `update` keeps, and with none kept its
+    /// recovery codes; then renames those it names.
+    func apply(_ update: SecondFactorUpdate, accountID: String) async throws(IdentityToolkitError) {
         let administration = service.administration
         try await call { () async throws(AuthError) in
-            if kept.isEmpty {
+            if update.kept.isEmpty {
                 try await administration.resetSecondFactors(accountID: accountID)
                 return
             }
-            for factor in try await administration.enrolledFactors(accountID: accountID) where !kept.contains(factor.uid) {
+            for factor in try await administration.enrolledFactors(accountID: accountID) where !update.kept.contains(factor.uid) {
                 _ = try await administration.removeSecondFactor(accountID: accountID, enrollmentID: factor.uid)
+            }
+            for (id, name) in update.names.sorted(by: { $0.key < $1.key }) {
+                _ = try await administration.renameSecondFactor(accountID: accountID, enrollmentID: id, to: name)
             }
         }
     }
+}
+
+/// What an administrator's `mfa` field asks of an account's second factors.
+struct SecondFactorUpdate {
+    /// The enrollment ids that stay; the account's other factors go.
+    var kept: Set<String> = []
+    /// New names by enrollment id, for the kept factors whose `displayName` the request changes
+    /// (an empty name removes the name).
+    var names: [String: String] = [:]
 }

@@ -22,6 +22,7 @@ extension Wire {
         var customAttributes: String?
         /// The second factors the account keeps (firebase-admin's `multi_factor`): those listed by
         /// `mfaEnrollmentId` stay, the others go; an empty list removes them all, recovery codes too.
+        /// A listed factor's `displayName`, when given, renames it.
         var mfa: MultiFactorUpdate?
 
         struct MultiFactorUpdate: Decodable {
@@ -29,6 +30,7 @@ extension Wire {
 
             struct Enrollment: Decodable {
                 var mfaEnrollmentId: String?
+                var displayName: String?
             }
         }
     }

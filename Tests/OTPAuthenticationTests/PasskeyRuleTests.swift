@@ -201,6 +201,9 @@ import Testing
         #expect(
             await setup.code { () async throws(AuthError) in try await setup.service.finalizePasskeySignIn(try! response(alone)) }
                 == .missingPasskeyEnrollment)
+        try await user.multiFactor.renameFactor(withUID: factor.uid, to: "Blue key")
+        #expect(try await resolver().hints.map(\.displayName) == ["Blue key"], "a renamed passkey factor in the hints")
+        #expect(try await setup.store.passkeys(userID: user.uid).map(\.name) == ["Blue key"])
         try await user.multiFactor.unenroll(withFactorUID: factor.uid)
         #expect(try await setup.store.passkeys(userID: user.uid).isEmpty, "unenrolling removes the credential")
     }

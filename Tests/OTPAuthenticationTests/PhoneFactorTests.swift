@@ -106,6 +106,31 @@ struct PhoneFactorTests {
             } == .multiFactorInfoNotFound, "a TOTP assertion naming a phone factor")
     }
 
+    @Test("a user renames a TOTP and a phone factor: the list, a sign-in's hints and the audit log show it; no one else's factor")
+    func renameFactors() async throws {
+        let sender = CapturingSMSSender()
+        let fixture = try Fixture(Self.configuration(), smsSender: sender)
+        let user = try await fixture.signIn()
+        let (_, totp) = try await fixture.enroll(user)
+        let phone = try await Self.enrollPhone(user, "+4930123456", sender: sender)
+        try await user.multiFactor.renameFactor(withUID: totp.uid, to: "Pixel <8>")
+        try await user.multiFactor.renameFactor(withUID: phone.uid, to: "")
+        #expect(user.multiFactor.enrolledFactors.map(\.displayName) == ["Pixel <8>", nil], "the user's own list, at once")
+        try await user.multiFactor.reload()
+        #expect(user.multiFactor.enrolledFactors.map(\.displayName) == ["Pixel <8>", nil], "the stored names")
+        #expect(user.multiFactor.enrolledFactors.map(\.phoneNumber) == [nil, "+4930123456"], "the number unchanged")
+        fixture.nextStep()
+        #expect(try await fixture.resolver().hints.map(\.displayName) == ["Pixel <8>", nil])
+
+        let other = try await fixture.signIn(Fixture.identity("mallory", email: "mallory@example.com"))
+        #expect(await authErrorCode { try await other.multiFactor.renameFactor(withUID: totp.uid, to: "Mine") } == .multiFactorInfoNotFound)
+        #expect(await authErrorCode { try await user.multiFactor.renameFactor(withUID: "no-such-factor", to: "x") } == .multiFactorInfoNotFound)
+        let events = try await fixture.service.administration.auditEvents(AuditQuery(userID: user.uid, kinds: [.factorRenamed]))
+        #expect(events.map(\.factorID) == [phone.uid, totp.uid], "one event per rename, newest first")
+        #expect(events.map(\.factorKind) == [.phone, .totp])
+        #expect(events.allSatisfy { $0.actor == .user(user.uid) })
+    }
+
     @Test("wrong codes count, the attempt cap and the expiry end the verification, and a code works once")
     func wrongExpiredAndCapped() async throws {
         let sender = CapturingSMSSender()

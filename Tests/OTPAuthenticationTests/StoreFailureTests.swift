@@ -108,6 +108,10 @@ final class FailingStore: AuthStore {
         try check()
         return base.removeFactor(id: id, userID: userID)
     }
+    func renameFactor(id: String, userID: String, displayName: String?) async throws -> Bool {
+        try check()
+        return base.renameFactor(id: id, userID: userID, displayName: displayName)
+    }
     func recordAcceptedStep(_ step: UInt64, factorID: String) async throws -> StepAcceptance {
         try check()
         return base.recordAcceptedStep(step, factorID: factorID)
@@ -201,6 +205,10 @@ final class FailingStore: AuthStore {
     func removePhoneFactor(id: String, userID: String) async throws -> PhoneFactorRecord? {
         try check()
         return base.removePhoneFactor(id: id, userID: userID)
+    }
+    func renamePhoneFactor(id: String, userID: String, displayName: String?) async throws -> Bool {
+        try check()
+        return base.renamePhoneFactor(id: id, userID: userID, displayName: displayName)
     }
     func insertPhoneVerification(_ record: PhoneVerificationRecord) async throws {
         try check()

@@ -113,7 +113,7 @@ struct AuditRouteTests {
         }
     }
 
-    @Test("an administrator resets a user's second factors through accounts:update's mfa, with a reason the log records")
+    @Test("an administrator renames and resets a user's second factors through accounts:update's mfa, with a reason the log records")
     func resetSecondFactors() async throws {
         try await InProcessServer.with { server in
             let user = try await server.verifiedUser("dora@example.com")
@@ -130,6 +130,14 @@ struct AuditRouteTests {
                 update, #"{"localId":"\#(user.uid)","mfa":{"enrollments":[{"mfaEnrollmentId":"\#(enrolled.enrollmentID)"}]}}"#, headers: admin)
             #expect(kept.status == 200, "\(kept.body)")
             #expect(try await server.mfaInfo(enrolled.idToken)?.count == 1, "the factor listed stays")
+            let renamed = try await server.post(
+                update,
+                #"{"localId":"\#(user.uid)","mfa":{"enrollments":[{"mfaEnrollmentId":"\#(enrolled.enrollmentID)","displayName":"Old phone"}]}}"#,
+                headers: admin)
+            #expect(renamed.status == 200, "\(renamed.body)")
+            #expect(try await server.mfaInfo(enrolled.idToken)?.first?["displayName"] as? String == "Old phone", "a listed factor's new name")
+            let renaming = try await Self.admin(server, Self.events + "?userId=\(user.uid)&kind=factor.renamed")
+            #expect((renaming.json["events"] as? [[String: Any]])?.map { $0["actor"] as? String } == ["admin:owner"], "\(renaming.body)")
             let reset = try await server.post(update, #"{"localId":"\#(user.uid)","mfa":{}}"#, headers: admin)
             #expect(reset.status == 200, "\(reset.body)")
             let page = try await Self.admin(server, Self.events + "?userId=\(user.uid)&kind=factor.removed")

@@ -172,10 +172,9 @@ struct PageSecurityRouteTests {
             #expect(!wrong.body.contains(script) && !wrong.body.contains("\"><"), "\(wrong.body)")
 
             // A factor named with script, as the enrollment form sends it.
-            let token = try await browser.signUp("dan@example.com")
+            _ = try await browser.signUp("dan@example.com")
             let details = try #require(try await server.service.administration.accountDetails(email: "dan@example.com"))
             _ = try await server.service.administration.updateAccount(id: details.account.id, isEmailVerified: true)
-            _ = token
             let enroll = try await browser.request("/account/totp")
             let key = try #require(enroll.body.firstMatch(of: #/id="shared-key">([A-Z2-7]+)</#).map { String($0.1) })
             let enrollment = try #require(enroll.body.firstMatch(of: #/name="enrollment" value="([^"]+)"/#).map { String($0.1) })
@@ -185,6 +184,21 @@ struct PageSecurityRouteTests {
             #expect(added.status == 303, "\(added.body)")
             let page = try await browser.request("/account?done=factorAdded")
             #expect(!page.body.contains(script) && page.body.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+            // Renamed on the page: refused with a forged token, then taken, the new name as text too.
+            let factor = try #require(page.body.firstMatch(of: #/name="factor" value="([^"]+)"/#).map { String($0.1) })
+            let forged = try await browser.post("/account/factors/rename", ["csrf": "forged", "factor": factor, "name": "Forged"])
+            #expect(forged.status == 403)
+            let renamed = try await browser.post(
+                "/account/factors/rename", ["csrf": try #require(page.csrf), "factor": factor, "name": "Phone \"\(script)"])
+            #expect(renamed.status == 303 && renamed.location == "/account?done=factorRenamed", "\(renamed.status) \(renamed.body)")
+            #expect(
+                try await server.service.administration.enrolledFactors(accountID: details.account.id).map(\.displayName) == ["Phone \"\(script)"])
+            let after = try await browser.request("/account?done=factorRenamed")
+            #expect(
+                !after.body.contains(script) && after.body.contains("value=\"Phone &quot;&lt;script&gt;alert(1)&lt;/script&gt;\""), "\(after.body)")
+            #expect(after.body.contains("The second factor was renamed."))
+            let unknown = try await browser.post("/account/factors/rename", ["csrf": try #require(page.csrf), "factor": "nope", "name": "x"])
+            #expect(unknown.status >= 400, "a factor the user does not have")
             // A notice from the query is one of the page's own, never the link's text.
             let injected = try await browser.request("/account?done=%3Cscript%3Ealert(1)%3C/script%3E")
             #expect(!injected.body.contains("class=\"notice\""))

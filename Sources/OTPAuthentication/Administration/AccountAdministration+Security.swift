@@ -20,6 +20,12 @@ extension AccountAdministration {
         return true
     }
 
+    /// Names the second factor `enrollmentID` of account `id` `displayName` (empty or `nil`: no
+    /// name): whether the account has it.
+    public func renameSecondFactor(accountID id: String, enrollmentID: String, to displayName: String?) async throws(AuthError) -> Bool {
+        try await service.renameFactor(enrollmentID, userID: id, to: displayName.flatMap { $0.isEmpty ? nil : $0 }, actor: .system)
+    }
+
     /// Removes every second factor of account `id` and its recovery codes, and ends the sessions
     /// each factor completed (an administrator's reset for a user who lost them: they sign in with
     /// the first factor alone until they enroll again). Each factor's removal is an audit event of

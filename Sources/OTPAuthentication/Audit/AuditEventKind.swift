@@ -24,6 +24,8 @@ public enum AuditEventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case factorEnrolled = "factor.enrolled"
     /// A second factor was withdrawn.
     case factorRemoved = "factor.removed"
+    /// A second factor was given another name (``AuditEvent/factorKind``, ``AuditEvent/factorID``).
+    case factorRenamed = "factor.renamed"
     /// A user's recovery codes were replaced by new ones.
     case recoveryCodesGenerated = "recovery_codes.generated"
     /// A passkey that signs in alone was registered.

@@ -57,6 +57,15 @@ public struct MultiFactor: Sendable {
         try await user.service.withdraw(user, enrollmentID: factorUID)
     }
 
+    /// Gives the enrolled factor `factorUID` another name, or none (`nil` or empty), as the user
+    /// sees it in ``enrolledFactors`` and in a sign-in's hints. OTPKit's own addition: Firebase
+    /// names a factor only when it is enrolled.
+    /// - Throws: ``AuthError`` with ``AuthErrorCode/multiFactorInfoNotFound``,
+    ///   ``AuthErrorCode/userTokenExpired`` or ``AuthErrorCode/invalidUserToken``.
+    public func renameFactor(withUID factorUID: String, to displayName: String?) async throws(AuthError) {
+        try await user.service.rename(user, enrollmentID: factorUID, to: displayName)
+    }
+
     /// How many unused recovery codes the user has (``RecoveryCodeMultiFactorGenerator``; OTPKit's
     /// own addition).
     /// - Throws: ``AuthError`` with ``AuthErrorCode/userTokenExpired`` or

@@ -23,6 +23,23 @@ extension MultiFactorService {
         }
     }
 
+    func rename(_ user: User, enrollmentID: String, to displayName: String?) async throws(AuthError) {
+        _ = try await liveSession(user)
+        let name = displayName.flatMap { $0.isEmpty ? nil : $0 }
+        guard try await renameFactor(enrollmentID, userID: user.identity.userID, to: name) else {
+            throw AuthError(
+                .multiFactorInfoNotFound, "the user has no second factor with this enrollment id: pick one from user.multiFactor.enrolledFactors")
+        }
+        user.withState { state in
+            state.enrolledFactors = state.enrolledFactors.map { factor in
+                guard factor.uid == enrollmentID else { return factor }
+                return MultiFactorInfo(
+                    uid: factor.uid, displayName: name, enrollmentTime: factor.enrollmentTime, factorID: factor.factorID,
+                    phoneNumber: factor.phoneNumber)
+            }
+        }
+    }
+
     /// The user's factors, checked to leave room for one more (``MultiFactorConfiguration/maximumFactorCount``).
     func factorsLeavingRoom(userID: String) async throws(AuthError) -> [MultiFactorInfo] {
         let factors = try await enrolledFactors(userID: userID)

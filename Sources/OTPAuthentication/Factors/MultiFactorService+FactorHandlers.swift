@@ -36,4 +36,17 @@ extension MultiFactorService {
         }
         return false
     }
+
+    /// Names the factor `enrollmentID` of `userID` `displayName`, of whichever kind it is: whether
+    /// there was one. `actor` is as in ``removeFactor(_:userID:actor:)``.
+    func renameFactor(_ enrollmentID: String, userID: String, to displayName: String?, actor: AuditActor? = nil) async throws(AuthError) -> Bool {
+        for kind in Self.factorHandlers {
+            let event = auditEvent(.factorRenamed, userID: userID, actor: actor, factorKind: kind.kind, factorID: enrollmentID)
+            let renamed = try await AuditTrail.recording(event) { () async throws(AuthError) -> Bool in
+                try await kind.renameFactor(enrollmentID, userID: userID, to: displayName, in: self)
+            }
+            if renamed { return true }
+        }
+        return false
+    }
 }

@@ -12,10 +12,23 @@ struct WebAuthnFactorHandler: FactorHandler {
     }
 
     func removeFactor(_ enrollmentID: String, userID: String, in service: MultiFactorService) async throws(AuthError) -> Bool {
-        guard let passkey = try await service.passkeyFactors(userID: userID).first(where: { $0.enrollmentID == enrollmentID }) else { return false }
+        guard let passkey = try await factor(enrollmentID, userID: userID, in: service) else { return false }
         return try await service.storeCall("removing the factor") {
             try await service.store.removePasskey(credentialID: passkey.credentialID, userID: userID)
         }
+    }
+
+    /// A passkey keeps no absent name: no name is the empty one.
+    func renameFactor(_ enrollmentID: String, userID: String, to displayName: String?, in service: MultiFactorService) async throws(AuthError) -> Bool
+    {
+        guard let passkey = try await factor(enrollmentID, userID: userID, in: service) else { return false }
+        return try await service.storeCall("renaming the factor") {
+            try await service.store.renamePasskey(credentialID: passkey.credentialID, userID: userID, name: displayName ?? "")
+        }
+    }
+
+    private func factor(_ enrollmentID: String, userID: String, in service: MultiFactorService) async throws(AuthError) -> PasskeyRecord? {
+        try await service.passkeyFactors(userID: userID).first { $0.enrollmentID == enrollmentID }
     }
 }
 

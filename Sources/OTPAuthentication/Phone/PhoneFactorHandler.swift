@@ -16,6 +16,13 @@ struct PhoneFactorHandler: FactorHandler {
     func removeFactor(_ enrollmentID: String, userID: String, in service: MultiFactorService) async throws(AuthError) -> Bool {
         try await service.storeCall("removing the factor") { try await service.store.removePhoneFactor(id: enrollmentID, userID: userID) } != nil
     }
+
+    func renameFactor(_ enrollmentID: String, userID: String, to displayName: String?, in service: MultiFactorService) async throws(AuthError) -> Bool
+    {
+        try await service.storeCall("renaming the factor") {
+            try await service.store.renamePhoneFactor(id: enrollmentID, userID: userID, displayName: displayName)
+        }
+    }
 }
 
 extension PhoneMultiFactorAssertion: VerifiableAssertion {

@@ -9,6 +9,11 @@ struct RecoveryCodeFactorHandler: FactorHandler {
     func enrolledFactors(userID: String, in service: MultiFactorService) async throws(AuthError) -> [MultiFactorInfo] { [] }
 
     func removeFactor(_ enrollmentID: String, userID: String, in service: MultiFactorService) async throws(AuthError) -> Bool { false }
+
+    func renameFactor(_ enrollmentID: String, userID: String, to displayName: String?, in service: MultiFactorService) async throws(AuthError) -> Bool
+    {
+        false
+    }
 }
 
 extension RecoveryCodeMultiFactorAssertion: VerifiableAssertion {

@@ -35,6 +35,10 @@ public protocol FactorStore: Sendable {
     /// counter, and returns it; `nil` when there is no such factor of that user.
     func removeFactor(id: String, userID: String) async throws -> FactorRecord?
 
+    /// Sets the display name of the TOTP factor `id` when it belongs to `userID` (`nil` removes
+    /// it): whether there was such a factor.
+    func renameFactor(id: String, userID: String, displayName: String?) async throws -> Bool
+
     /// Compare-and-set of the factor's highest accepted step: stores `step` only when the factor
     /// exists and `step` is strictly greater than its ``FactorRecord/lastAcceptedStep`` (or it has
     /// none). Of any number of concurrent calls with the same step, exactly one is accepted.
@@ -51,6 +55,10 @@ public protocol FactorStore: Sendable {
     /// Deletes the phone factor `id` when it belongs to `userID`, with its failure counter, and
     /// returns it; `nil` when there is no such factor of that user.
     func removePhoneFactor(id: String, userID: String) async throws -> PhoneFactorRecord?
+
+    /// Sets the display name of the phone factor `id` when it belongs to `userID` (`nil` removes
+    /// it): whether there was such a factor.
+    func renamePhoneFactor(id: String, userID: String, displayName: String?) async throws -> Bool
 
     /// Stores the verification of a code about to be sent.
     func insertPhoneVerification(_ record: PhoneVerificationRecord) async throws

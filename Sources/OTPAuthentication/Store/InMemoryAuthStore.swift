@@ -314,6 +314,15 @@ public final class InMemoryAuthStore: AuthStore {
         }
     }
 
+    public func renameFactor(id: String, userID: String, displayName: String?) -> Bool {
+        state.withLock { state in
+            guard let location = state.locate(factor: id), location.userID == userID else { return false }
+            state.users.modifyValue(forKey: userID) { $0.factors[location.index].displayName = displayName }
+            state.recordAudit()
+            return true
+        }
+    }
+
     public func recordAcceptedStep(_ step: UInt64, factorID: String) -> StepAcceptance {
         state.withLock { state in
             guard let userID = state.factorOwners[factorID] else { return .factorNotFound }
@@ -519,6 +528,22 @@ public final class InMemoryAuthStore: AuthStore {
             state.dropIfEmpty(userID)
             state.recordAudit()
             return record
+        }
+    }
+
+    public func renamePhoneFactor(id: String, userID: String, displayName: String?) -> Bool {
+        state.withLock { state in
+            guard state.factorOwners[id] == userID,
+                state.users.modifyValue(
+                    forKey: userID,
+                    { user in
+                        guard let index = user.phoneFactors.firstIndex(where: { $0.id == id }) else { return false }
+                        user.phoneFactors[index].displayName = displayName
+                        return true
+                    }) == true
+            else { return false }
+            state.recordAudit()
+            return true
         }
     }
 

@@ -18,6 +18,13 @@ struct TOTPFactorHandler: FactorHandler {
         service.forgetVerifier(enrollmentID)
         return true
     }
+
+    func renameFactor(_ enrollmentID: String, userID: String, to displayName: String?, in service: MultiFactorService) async throws(AuthError) -> Bool
+    {
+        try await service.storeCall("renaming the factor") {
+            try await service.store.renameFactor(id: enrollmentID, userID: userID, displayName: displayName)
+        }
+    }
 }
 
 extension TOTPMultiFactorAssertion: VerifiableAssertion {

@@ -12,6 +12,7 @@ extension WebPages {
         router.get("/account/totp") { request, _ in await pages.startTOTP(request) }
         router.post("/account/totp") { request, _ in await pages.finishTOTP(request) }
         router.post("/account/factors/remove") { request, _ in await pages.removeFactor(request) }
+        router.post("/account/factors/rename") { request, _ in await pages.renameFactor(request) }
         router.post("/account/recovery-codes") { request, _ in await pages.recoveryCodes(request) }
         router.post("/account/sessions/end") { request, _ in await pages.endSession(request) }
         router.post("/account/sessions/end-others") { request, _ in await pages.endOtherSessions(request) }
@@ -20,7 +21,7 @@ extension WebPages {
     /// The notices a change's redirect may ask the account page to show, by message key: only
     /// these, so a link cannot make the page say anything else.
     static let notices: Set<String> = [
-        "factorAdded", "factorRemoved", "passkeyAdded", "passkeyRenamed", "passkeyRemoved", "sessionEnded", "otherSessionsEnded",
+        "factorAdded", "factorRemoved", "factorRenamed", "passkeyAdded", "passkeyRenamed", "passkeyRemoved", "sessionEnded", "otherSessionsEnded",
         "verificationSent", "phoneAdded", "securityKeyAdded",
     ]
 
@@ -47,10 +48,12 @@ extension WebPages {
                 renderer.message("securitySettings"), request: request, user: user, notice: done.map(renderer.message), error: error)
             try? await user.multiFactor.reload()
             let csrf = values["csrf"] ?? ""
-            let factors = user.multiFactor.enrolledFactors.map { factor -> [String: Any] in
+            let factors = user.multiFactor.enrolledFactors.enumerated().map { index, factor -> [String: Any] in
                 let (text, iso) = Self.time(factor.enrollmentTime)
                 let kind = renderer.message("kinds", factor.factorID)
-                return ["id": factor.uid, "name": factor.displayName ?? kind, "kind": kind, "time": text, "isoTime": iso, "csrf": csrf]
+                return [
+                    "id": factor.uid, "name": factor.displayName ?? kind, "kind": kind, "time": text, "isoTime": iso, "csrf": csrf, "index": index,
+                ]
             }
             values["factors"] = factors
             values["hasFactors"] = !factors.isEmpty
@@ -163,6 +166,20 @@ extension WebPages {
                 if error.code == .invalidUserToken {
                     return Self.redirect(Self.signInPath, cookies: [BrowserSession.cookie(.session, nil, for: request)])
                 }
+                return problem(request, user: user, explain(error))
+            }
+        }
+    }
+
+    func renameFactor(_ request: Request) async -> Response {
+        await signedInForm(request) { user, form in
+            guard let id = form.text("factor"), let name = form.text("name") else {
+                return problem(request, user: user, renderer.message("formExpired"))
+            }
+            do throws(AuthError) {
+                try await user.multiFactor.renameFactor(withUID: id, to: String(name.prefix(100)))
+                return Self.redirect("/account?done=factorRenamed")
+            } catch {
                 return problem(request, user: user, explain(error))
             }
         }
