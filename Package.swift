@@ -231,7 +231,7 @@ let package = Package(
         .target(
             name: "OTPFederation",
             dependencies: [
-                "OTPAuthentication", "OTPCore", "OTPOutbound",
+                "OTPAuthentication", "OTPCore", "OTPOutbound", "OTPSealing",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -373,6 +373,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             path: "Tests/OTPLoopbackHTTP"

@@ -115,15 +115,34 @@ public struct OpenIDProviderSettings: Sendable, Hashable {
     }
 
     private static func checkKeySetURL(_ text: String) throws(OpenIDProviderSettingsError) {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
-            throw .invalidKeySetURL(displayed(text))
+        switch problem(with: text) {
+        case nil: return
+        case .invalid: throw .invalidKeySetURL(displayed(text))
+        case .insecure: throw .insecureKeySetURL(displayed(text))
         }
+    }
+
+    /// Checks the URL of one of a provider's endpoints, as the key set's.
+    static func checkEndpoint(_ text: String, named name: String) throws(OpenIDProviderSettingsError) {
+        switch problem(with: text) {
+        case nil: return
+        case .invalid: throw .invalidEndpointURL(name, displayed(text))
+        case .insecure: throw .insecureEndpointURL(name, displayed(text))
+        }
+    }
+
+    enum URLProblem {
+        case invalid, insecure
+    }
+
+    /// What is wrong with a provider's URL: not an absolute `https` URL with a host, or plain
+    /// `http` to a host other than loopback.
+    private static func problem(with text: String) -> URLProblem? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else { return .invalid }
         switch scheme {
-        case "https": return
-        case "http":
-            guard isLoopback(host: host) else { throw .insecureKeySetURL(displayed(text)) }
-        default:
-            throw .invalidKeySetURL(displayed(text))
+        case "https": return nil
+        case "http": return isLoopback(host: host) ? nil : .insecure
+        default: return .invalid
         }
     }
 

@@ -33,6 +33,11 @@ public enum OpenIDProviderSettingsError: Error, Sendable, Hashable, CustomString
     case insecureKeySetURL(String)
     /// The key file path is empty.
     case emptyKeyFilePath
+    /// An endpoint of the provider (named first) is not an absolute `https` (or loopback `http`)
+    /// URL with a host. The URL is shown without its query or credentials.
+    case invalidEndpointURL(String, String)
+    /// An endpoint of the provider (named first) is plain `http` to a host other than loopback.
+    case insecureEndpointURL(String, String)
 
     /// One line saying what is wrong and what to change.
     public var description: String {
@@ -67,6 +72,11 @@ public enum OpenIDProviderSettingsError: Error, Sendable, Hashable, CustomString
                 + "use https (http is accepted for 127.0.0.1, ::1 and localhost only)"
         case .emptyKeyFilePath:
             "the key file path is empty: give the path of a JSON Web Key Set file"
+        case .invalidEndpointURL(let name, let url):
+            "the \(name) \(url) is not an absolute https URL with a host: give the one the provider's discovery document names"
+        case .insecureEndpointURL(let name, let url):
+            "the \(name) \(url) is plain http to a host other than loopback, where anyone on the path could read codes and tokens: "
+                + "use https (http is accepted for 127.0.0.1, ::1 and localhost only)"
         }
     }
 }

@@ -61,7 +61,7 @@ public final class TestIdentityProvider: Sendable {
     /// The time tokens are issued at by default, in Unix seconds: the test's clock, so that a
     /// token is as old as the server it is checked by thinks, however slowly the test runs.
     public let clock: @Sendable () -> Double
-    private let state: Shared
+    let state: Shared
 
     /// The issuer (`iss`) of the tokens: the server's base URL, as a real provider's is its own.
     public var issuer: String { server.baseURL }
@@ -74,17 +74,21 @@ public final class TestIdentityProvider: Sendable {
     /// Every key the key set publishes, the current one first.
     public var publishedKeys: [SigningKey] { state.value.withLock { $0.published } }
 
-    private final class Shared: Sendable {
+    final class Shared: Sendable {
         let value: Mutex<State>
         init(_ state: State) { value = Mutex(state) }
     }
 
-    private struct State {
+    struct State {
         var current: SigningKey
         var published: [SigningKey]
         var cacheControl: String?
         /// When set, `/jwks` answers this instead of the key set.
         var override: LoopbackHTTPServer.Reply?
+        /// The codes approved and not yet exchanged, by code.
+        var grants: [String: Grant] = [:]
+        /// The secret `/token` requires of the client (HTTP Basic), when set.
+        var clientSecret: String?
     }
 
     private init(server: LoopbackHTTPServer, audience: String, clock: @escaping @Sendable () -> Double, state: Shared) {
@@ -227,6 +231,8 @@ public final class TestIdentityProvider: Sendable {
             if let override { return override }
             guard let body = try? jwksJSON(published) else { return .init(status: .internalServerError, body: "{}") }
             return .init(status: .ok, body: body, headers: cacheControl.map { [(name: "Cache-Control", value: $0)] } ?? [])
+        case tokenPath:
+            return tokenReply(to: request, state: state)
         default:
             return .init(status: .notFound, body: #"{"error":"not found"}"#)
         }
