@@ -257,7 +257,7 @@ let package = Package(
         .target(
             name: "OTPServer",
             dependencies: [
-                "OTPAuthentication", "OTPCore", "OTPSealing", "OTPQR",
+                "OTPAuthentication", "OTPCore", "OTPSealing", "OTPQR", "OTPFederation",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -124,6 +124,13 @@ struct ServerCommand: AsyncParsableCommand {
             valueName: "email"))
     var consoleAdministrators: [String] = []
 
+    @Option(
+        name: .customLong("account-page-provider"),
+        help: ArgumentHelp(
+            "An identity provider the account page's sign-in offers (repeatable), by the authorization code flow with PKCE: google.com=CLIENT_SECRET_FILE with Google's endpoints, or ID=AUTHORIZATION_URL,TOKEN_URL[,CLIENT_SECRET_FILE] (no file for a public client). Needs --identity-provider for the same id, whose client id the page signs in as; register https://HOST/account/providers/ID/callback as the redirect URI.",
+            valueName: "provider"))
+    var accountPageProviders: [String] = []
+
     @Flag(
         name: .customLong("no-audit-log"),
         help:
@@ -319,6 +326,7 @@ struct ServerCommand: AsyncParsableCommand {
         options.auditRetentionDays = auditRetentionDays
         options.auditLogOff = noAuditLog ? true : nil
         options.consoleAdministrators = consoleAdministrators.nonEmpty
+        options.accountPageProviders = accountPageProviders.nonEmpty
         return options
     }
 
@@ -469,7 +477,8 @@ struct ServerCommand: AsyncParsableCommand {
         Self.addMetrics(metrics, token: settings.metricsToken, to: router)
         routes.addRoutes(to: router)
         let pages = WebPagesConfiguration(
-            administrators: Set(settings.consoleAdministrators), offersPasskeys: settings.passkeys.relyingPartyID != nil)
+            administrators: Set(settings.consoleAdministrators), offersPasskeys: settings.passkeys.relyingPartyID != nil,
+            signInProviders: settings.accountPageProviders)
         do {
             try WebPages(routes: routes, keys: database.codeDigestKeys ?? database.sealer, configuration: pages).addRoutes(to: router)
         } catch {

@@ -80,6 +80,7 @@ struct ServerOption: Sendable {
         ServerOption(name: "audit-retention-days", kind: .number(\.auditRetentionDays)),
         ServerOption(name: "no-audit-log", kind: .flag(\.auditLogOff)),
         ServerOption(name: "console-admin", kind: .texts(\.consoleAdministrators)),
+        ServerOption(name: "account-page-provider", kind: .texts(\.accountPageProviders)),
     ]
 
     /// The option called `name`, if any.

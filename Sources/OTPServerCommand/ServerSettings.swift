@@ -2,6 +2,7 @@ internal import ArgumentParser
 internal import OTPCore
 internal import OTPAuthentication
 internal import OTPAuthenticationDatabase
+internal import OTPFederation
 internal import OTPServer
 
 /// Every setting of one `otpkit-server` run, resolved: the command line over the environment
@@ -65,6 +66,8 @@ struct ServerSettings: Sendable {
     var auditLog: AuditSettings
     /// The accounts (by email address) that may use the admin console.
     var consoleAdministrators: [String]
+    /// The providers the account page's sign-in offers (`--account-page-provider`).
+    var accountPageProviders: [OpenIDAuthorizationClient]
 
     /// About 13 months, as Google Cloud keeps its audit logs: a year of events to compare with.
     static let defaultAuditRetentionDays = 400
@@ -180,6 +183,15 @@ struct ServerSettings: Sendable {
             }
             return normalized
         }
+        var pageProviders: [OpenIDAuthorizationClient] = []
+        for argument in layer.accountPageProviders ?? [] {
+            let client = try AccountPageProviderOption.client(parsing: argument, verified: identityProviders)
+            guard !pageProviders.contains(where: { $0.settings.providerID == client.settings.providerID }) else {
+                throw ValidationError("--account-page-provider \(client.settings.providerID) is given twice: give each provider once")
+            }
+            pageProviders.append(client)
+        }
+        accountPageProviders = pageProviders
     }
 
     /// The limits in force: each given one (0 is none), else the default, or none under the emulator.

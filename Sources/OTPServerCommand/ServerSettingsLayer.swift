@@ -62,6 +62,7 @@ struct ServerSettingsLayer: Sendable, Equatable {
     var auditRetentionDays: Int?
     var auditLogOff: Bool?
     var consoleAdministrators: [String]?
+    var accountPageProviders: [String]?
 
     /// This layer, with what it leaves out taken from `lower`.
     func merged(over lower: ServerSettingsLayer) -> ServerSettingsLayer {

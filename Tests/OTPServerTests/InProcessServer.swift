@@ -93,17 +93,28 @@ struct InProcessServer: Sendable {
     /// Runs `body` against routes that trust the test identity provider as `google.com`, checked
     /// against its published keys (`--identity-provider google.com=CLIENT_ID,ISSUER,JWKS`), under
     /// the emulator or, when `emulator` is false, with the API key `demo-key` only. The clock starts
-    /// at the real time, which the provider's tokens are dated by.
-    static func withIdentityProvider(emulator: Bool = true, _ body: @Sendable (InProcessServer, TestIdentityProvider) async throws -> Void)
-        async throws
-    {
+    /// at the real time, which the provider's tokens are dated by. The account page offers the
+    /// provider as "Google", its code exchanged with `clientSecret` (the provider requires
+    /// `providerSecret`, which a test may set apart to see the exchange refused).
+    static func withIdentityProvider(
+        emulator: Bool = true, clientSecret: String = "page-secret", providerSecret: String = "page-secret",
+        _ body: @Sendable (InProcessServer, TestIdentityProvider) async throws -> Void
+    ) async throws {
         let clock = ManualAuthClock(TOTP.currentUnixTime())
         let provider = try await TestIdentityProvider.start(clock: { Double(clock.now()) })
+        provider.setClientSecret(providerSecret)
         let settings = try OpenIDProviderSettings(
             providerID: GoogleAuthProvider.id, issuers: [provider.issuer], audiences: [provider.audience], keySource: .url(provider.jwksURL))
         let verifier = OpenIDTokenVerifier(settings: settings, logger: Logger(label: "test"), clock: { Double(clock.now()) })
+        let signIn = OpenIDAuthorizationClient(
+            settings: try OpenIDAuthorizationSettings(
+                providerID: GoogleAuthProvider.id, displayName: "Google", clientID: provider.audience, clientSecret: clientSecret,
+                authorizationEndpoint: provider.authorizationEndpoint, tokenEndpoint: provider.tokenEndpoint))
         do {
-            try await with(apiKeys: emulator ? nil : ["demo-key"], identityProviders: [verifier], clock: clock) { server in
+            try await with(
+                apiKeys: emulator ? nil : ["demo-key"], identityProviders: [verifier], clock: clock,
+                pages: WebPagesConfiguration(signInProviders: [signIn])
+            ) { server in
                 try await body(server, provider)
             }
         } catch {

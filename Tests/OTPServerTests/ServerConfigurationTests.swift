@@ -170,6 +170,44 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.file("otpkit.sqlite")), "nothing opened")
     }
 
+    /// An account page provider that cannot work stops the server before it opens anything.
+    @Test(arguments: [
+        (["--account-page-provider", "google.com=/nonexistent/secret"], "needs --identity-provider google.com=… too"),
+        (
+            ["--identity-provider", "google.com=client-1", "--account-page-provider", "google.com=/nonexistent/secret"],
+            "cannot read the client secret file /nonexistent/secret"
+        ),
+        (
+            [
+                "--identity-provider", "oidc.corp=client-1,https://login.corp.example,https://login.corp.example/jwks",
+                "--account-page-provider", "oidc.corp=http://login.corp.example/authorize,https://login.corp.example/token",
+            ],
+            "the authorization endpoint http://login.corp.example/authorize is plain http"
+        ),
+        (
+            [
+                "--identity-provider", "oidc.corp=client-1,https://login.corp.example,https://login.corp.example/jwks",
+                "--account-page-provider", "oidc.corp=https://login.corp.example/authorize",
+            ],
+            "give oidc.corp=AUTHORIZATION_URL,TOKEN_URL[,CLIENT_SECRET_FILE]"
+        ),
+    ])
+    func accountPageProvidersThatCannotWorkStopTheServer(_ arguments: [String], _ expected: String) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let run = try await ProcessRunner.run(
+            try BuiltProduct.path("otpkit-server"),
+            [
+                "--emulator", "--project-id", "demo", "--db", directory.file("otpkit.sqlite"), "--key-file",
+                try ServerProcess.sealingKeyFile(in: directory),
+            ]
+                + arguments,
+            environment: ServerProcess.serverEnvironment([:]))
+        #expect(run.status == 64 && run.stdout.isEmpty, "\(run)")
+        #expect(run.stderr.hasPrefix("Error: ") && run.stderr.contains(expected), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("otpkit.sqlite")), "nothing opened")
+    }
+
     @Test func aMissingFileAndMissingSettingsSayWhatToGive() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -1,5 +1,6 @@
 internal import Hummingbird
 internal import OTPCore
+internal import OTPFederation
 internal import OTPSealing
 
 /// What a browser holds of its sign-in, all in cookies the page's script cannot read: the session
@@ -14,17 +15,21 @@ internal import OTPSealing
 /// is no TLS to require.
 struct BrowserSession: Sendable {
     let tokens: SignedTokenCodec
+    let providerSignIns: SignedTokenCodec
     let keys: SecretSealer
 
     init(keys: SecretSealer) {
         self.keys = keys
         self.tokens = SignedTokenCodec(keys: keys, prefix: "otpkw1", context: "otpkit-server browser session:")
+        self.providerSignIns = SignedTokenCodec(keys: keys, prefix: "otpkwp1", context: "otpkit-server provider sign-in:")
     }
 
     enum CookieName: String, CaseIterable {
         case session = "otpkit-session"
         case pending = "otpkit-pending"
         case seed = "otpkit-seed"
+        /// A sign-in at an identity provider under way: its state, nonce and PKCE verifier.
+        case provider = "otpkit-provider"
     }
 
     /// Whether the request came to a name other than loopback, where cookies must be `Secure`.
@@ -42,13 +47,31 @@ struct BrowserSession: Sendable {
         request.cookies[name(cookie, secure: isSecure(request))]?.value
     }
 
-    /// `cookie` set to `value` for the rest of the browser's session (no `Max-Age`: the store's
-    /// session decides how long a sign-in lasts), or removed when `value` is `nil`.
-    static func cookie(_ cookie: CookieName, _ value: String?, for request: Request) -> Cookie {
+    /// `cookie` set to `value` for the rest of the browser's session (no `Max-Age` unless given:
+    /// the store's session decides how long a sign-in lasts), or removed when `value` is `nil`.
+    static func cookie(_ cookie: CookieName, _ value: String?, for request: Request, maxAge: Int? = nil) -> Cookie {
         let secure = isSecure(request)
         return Cookie(
-            name: name(cookie, secure: secure), value: value ?? "", maxAge: value == nil ? 0 : nil, path: "/", secure: secure,
+            name: name(cookie, secure: secure), value: value ?? "", maxAge: value == nil ? 0 : maxAge, path: "/", secure: secure,
             httpOnly: true, sameSite: .lax)
+    }
+
+    /// The cookie value keeping `authorization` of `providerID` until `expiresAt`, under a MAC:
+    /// `SameSite=Lax` sends it with the provider's top-level redirect back, and only this server
+    /// can make one. Its verifier is no secret from the browser that holds it: PKCE keeps the
+    /// code from whoever intercepts it on the way, not from the browser it was issued to.
+    func providerCookie(_ authorization: OpenIDAuthorization, providerID: String, expiresAt: Int64) -> String? {
+        try? providerSignIns.token(
+            recordID: String(expiresAt), userID: providerID,
+            claims: [authorization.state, authorization.nonce, authorization.codeVerifier, authorization.redirectURI])
+    }
+
+    /// The authorization a provider cookie keeps for `providerID`, when this server made it.
+    func openProviderCookie(_ value: String, providerID: String) -> (authorization: OpenIDAuthorization, expiresAt: Int64)? {
+        guard let (expiry, provider, claims) = providerSignIns.open(value, claimCount: 4), provider == providerID,
+            let expiresAt = Int64(expiry)
+        else { return nil }
+        return (OpenIDAuthorization(url: "", state: claims[0], nonce: claims[1], codeVerifier: claims[2], redirectURI: claims[3]), expiresAt)
     }
 
     /// The cookie value naming `sessionID` of `userID`.

@@ -39,6 +39,12 @@ struct PageRenderer: Sendable {
         messages[key] as? String ?? key
     }
 
+    /// A message string with its placeholders (`{provider}`) replaced by `values`: a translation
+    /// puts each where its language wants it.
+    func message(_ key: String, _ values: [String: String]) -> String {
+        values.reduce(message(key)) { text, value in text.replacingOccurrences(of: "{\(value.key)}", with: value.value) }
+    }
+
     /// A message string of a group (`kinds`, `events`, `actors`) by its key, which may hold dots.
     func message(_ group: String, _ key: String) -> String {
         (messages[group] as? [String: Any])?[key] as? String ?? key

@@ -45,6 +45,8 @@ extension WebPages {
         let done = request.uri.queryParameters["done"].map(String.init).flatMap { $0 == "passwordReset" ? $0 : nil }
         var values: [String: Any] = ["email": email]
         if configuration.offersPasskeys { values.merge(["passkeys": true, "script": "pages.js"]) { _, new in new } }
+        values["providers"] = providerButtons
+        values["hasProviders"] = !configuration.signInProviders.isEmpty
         return anonymousPage(
             "sign-in", title: renderer.message("signInTitle"), request: request, values: values, notice: done.map(renderer.message), error: error,
             status: status)

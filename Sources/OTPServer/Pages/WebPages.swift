@@ -47,6 +47,7 @@ public struct WebPages: Sendable {
                 status: .ok, contentType: "text/javascript; charset=utf-8", body: ByteBuffer(bytes: PackageResources.pages_js), cache: true)
         }
         addAccountRoutes(to: router, pages)
+        addProviderRoutes(to: router, pages)
         addSecurityRoutes(to: router, pages)
         addPasskeyRoutes(to: router, pages)
         addConsoleRoutes(to: router, pages)
