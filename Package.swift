@@ -288,6 +288,7 @@ let package = Package(
                 .embedInCode("Pages/Templates/reset-password.mustache"),
                 .embedInCode("Pages/Templates/enroll-phone.mustache"),
                 .embedInCode("Pages/Messages/en.json"),
+                .embedInCode("Pages/Messages/pl.json"),
                 .embedInCode("Pages/Assets/otpkit.css"),
                 .embedInCode("Pages/Assets/pages.js"),
             ]

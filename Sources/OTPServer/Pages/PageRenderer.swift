@@ -6,10 +6,22 @@ internal import Mustache
 /// The pages' templates and message strings, in the binary (SwiftPM's `embedInCode`), and the
 /// answer a page goes out in: its HTML with the headers every page carries.
 struct PageRenderer: Sendable {
-    /// The message strings of one language, as the templates read them (`{{t.signIn}}`). One file
-    /// a language (`Pages/Messages/en.json`), so that a translation is one file more.
-    let messages: [String: any Sendable]
+    /// The message strings of each language, as the templates read them (`{{t.signIn}}`), by
+    /// language tag. One file a language (`Pages/Messages/en.json`), so that a translation is one
+    /// file more and its line in ``translations``; a string it lacks is the English one.
+    let catalogs: [String: [String: any Sendable]]
     private let library: MustacheLibrary
+
+    /// The language of a request that names none the pages have.
+    static let defaultLanguage = "en"
+
+    /// Every language's messages, English first.
+    static let translations: [(language: String, messages: [UInt8])] = [
+        ("en", PackageResources.en_json), ("pl", PackageResources.pl_json),
+    ]
+
+    /// The languages the pages are written in, English first.
+    static var languages: [String] { translations.map(\.language) }
 
     init() throws {
         var library = MustacheLibrary()
@@ -17,10 +29,27 @@ struct PageRenderer: Sendable {
             try library.register(String(decoding: bytes, as: UTF8.self), named: name)
         }
         self.library = library
-        guard let messages = try JSONSerialization.jsonObject(with: Data(PackageResources.en_json)) as? [String: any Sendable] else {
-            throw PageRendererError(description: "the English messages are not one JSON object")
+        var catalogs: [String: [String: any Sendable]] = [:]
+        for (language, bytes) in Self.translations {
+            guard let messages = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: any Sendable] else {
+                throw PageRendererError(description: "the messages of \(language) are not one JSON object")
+            }
+            catalogs[language] = catalogs[Self.defaultLanguage].map { Self.merging(messages, over: $0) } ?? messages
         }
-        self.messages = messages
+        self.catalogs = catalogs
+    }
+
+    /// The messages of the request's language (``PageLanguage/current``).
+    var messages: [String: any Sendable] {
+        catalogs[PageLanguage.current] ?? catalogs[Self.defaultLanguage] ?? [:]
+    }
+
+    /// `translation` over `english`, groups (`kinds`, `events`) merged key by key.
+    private static func merging(_ translation: [String: any Sendable], over english: [String: any Sendable]) -> [String: any Sendable] {
+        english.merging(translation) { base, translated in
+            guard let group = base as? [String: any Sendable], let translatedGroup = translated as? [String: any Sendable] else { return translated }
+            return group.merging(translatedGroup) { _, new in new }
+        }
     }
 
     static let templates: [(String, [UInt8])] = [
@@ -57,7 +86,9 @@ struct PageRenderer: Sendable {
         var context = values
         context["t"] = messages
         let html = library.render(context, withTemplate: template) ?? ""
-        return Self.response(status: status, contentType: "text/html; charset=utf-8", body: ByteBuffer(string: html))
+        var response = Self.response(status: status, contentType: "text/html; charset=utf-8", body: ByteBuffer(string: html))
+        response.headers[.contentLanguage] = messages["language"] as? String ?? Self.defaultLanguage
+        return response
     }
 
     /// Every page's headers: a strict Content-Security-Policy (nothing inline, nothing from

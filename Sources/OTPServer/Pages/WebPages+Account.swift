@@ -4,7 +4,7 @@ internal import OTPAuthentication
 
 // Signing up, signing in (a password, then the second factor the account needs) and out.
 extension WebPages {
-    func addAccountRoutes<Context: RequestContext>(to router: Router<Context>, _ pages: WebPages) {
+    func addAccountRoutes<Context: RequestContext>(to router: RouterGroup<Context>, _ pages: WebPages) {
         router.get("/account/sign-in") { request, _ in await pages.signInPage(request) }
         router.post("/account/sign-in") { request, _ in await pages.signIn(request) }
         router.get("/account/sign-up") { request, _ in await pages.signUpPage(request) }

@@ -7,7 +7,7 @@ internal import OTPAuthentication
 // factors, delete), and the audit log. Each change is recorded with the administrator's address
 // and the reason given.
 extension WebPages {
-    func addConsoleRoutes<Context: RequestContext>(to router: Router<Context>, _ pages: WebPages) {
+    func addConsoleRoutes<Context: RequestContext>(to router: RouterGroup<Context>, _ pages: WebPages) {
         router.get("/admin") { request, _ in await pages.usersPage(request) }
         router.get("/admin/users/{uid}") { request, context in await pages.userPage(request, uid: context.parameters.get("uid") ?? "") }
         router.post("/admin/users/{uid}/{action}") { request, context in

@@ -5,7 +5,7 @@ internal import OTPAuthentication
 // default of `--email-action-url` on this host): an address verified or changed back, a new
 // password chosen; and the account page's request for a verification email.
 extension WebPages {
-    func addEmailActionRoutes<Context: RequestContext>(to router: Router<Context>, _ pages: WebPages) {
+    func addEmailActionRoutes<Context: RequestContext>(to router: RouterGroup<Context>, _ pages: WebPages) {
         router.get("/__/auth/action") { request, _ in await pages.emailAction(request) }
         router.post("/__/auth/action") { request, _ in await pages.resetPassword(request) }
         router.post("/account/verify-email") { request, _ in await pages.sendVerification(request) }

@@ -6,7 +6,7 @@ internal import OTPSealing
 // What the page's script asks for passkeys: options for the browser, then the browser's answer.
 // JSON both ways, each POST with the form's CSRF token in X-CSRF-Token.
 extension WebPages {
-    func addPasskeyRoutes<Context: RequestContext>(to router: Router<Context>, _ pages: WebPages) {
+    func addPasskeyRoutes<Context: RequestContext>(to router: RouterGroup<Context>, _ pages: WebPages) {
         router.post("/account/passkeys/options") { request, _ in await pages.passkeyCreationOptions(request) }
         router.post("/account/passkeys") { request, _ in await pages.addPasskey(request) }
         router.post("/account/security-keys/options") { request, _ in await pages.securityKeyCreationOptions(request) }

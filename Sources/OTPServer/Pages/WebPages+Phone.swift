@@ -4,7 +4,7 @@ internal import OTPAuthentication
 // Phone second factors on the pages, when the server sends text messages: a number enrolled
 // with the code sent to it, and a sign-in's second step by a code sent to an enrolled number.
 extension WebPages {
-    func addPhoneRoutes<Context: RequestContext>(to router: Router<Context>, _ pages: WebPages) {
+    func addPhoneRoutes<Context: RequestContext>(to router: RouterGroup<Context>, _ pages: WebPages) {
         router.post("/account/phone") { request, _ in await pages.startPhoneEnrollment(request) }
         router.post("/account/phone/confirm") { request, _ in await pages.finishPhoneEnrollment(request) }
         router.post("/account/second-factor/phone") { request, _ in await pages.sendSignInCode(request) }

@@ -9,7 +9,7 @@ internal import OTPFederation
 // `accounts:signInWithIdp` does: the provider's verifier checks the token and its nonce, a first
 // sign-in makes the account, an account with second factors goes on to its second step.
 extension WebPages {
-    func addProviderRoutes<Context: RequestContext>(to router: Router<Context>, _ pages: WebPages) {
+    func addProviderRoutes<Context: RequestContext>(to router: RouterGroup<Context>, _ pages: WebPages) {
         router.get("/account/providers/{provider}") { request, context in
             await pages.startProviderSignIn(request, providerID: context.parameters.get("provider") ?? "")
         }

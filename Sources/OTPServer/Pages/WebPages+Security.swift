@@ -7,7 +7,7 @@ internal import OTPSealing
 // The account page: second factors, recovery codes, sessions and recent activity, and the forms
 // that change them.
 extension WebPages {
-    func addSecurityRoutes<Context: RequestContext>(to router: Router<Context>, _ pages: WebPages) {
+    func addSecurityRoutes<Context: RequestContext>(to router: RouterGroup<Context>, _ pages: WebPages) {
         router.get("/account") { request, _ in await pages.securityPage(request) }
         router.get("/account/totp") { request, _ in await pages.startTOTP(request) }
         router.post("/account/totp") { request, _ in await pages.finishTOTP(request) }

@@ -46,13 +46,15 @@ public struct WebPages: Sendable {
             PageRenderer.response(
                 status: .ok, contentType: "text/javascript; charset=utf-8", body: ByteBuffer(bytes: PackageResources.pages_js), cache: true)
         }
-        addAccountRoutes(to: router, pages)
-        addProviderRoutes(to: router, pages)
-        addSecurityRoutes(to: router, pages)
-        addPasskeyRoutes(to: router, pages)
-        addConsoleRoutes(to: router, pages)
-        addEmailActionRoutes(to: router, pages)
-        addPhoneRoutes(to: router, pages)
+        // A group of their own, so that only the pages choose a language.
+        let group = router.group().add(middleware: PageLanguageMiddleware<Context>(languages: PageRenderer.languages))
+        addAccountRoutes(to: group, pages)
+        addProviderRoutes(to: group, pages)
+        addSecurityRoutes(to: group, pages)
+        addPasskeyRoutes(to: group, pages)
+        addConsoleRoutes(to: group, pages)
+        addEmailActionRoutes(to: group, pages)
+        addPhoneRoutes(to: group, pages)
     }
 
     // MARK: Shared steps
