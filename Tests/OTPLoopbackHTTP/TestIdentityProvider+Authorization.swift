@@ -34,6 +34,28 @@ extension TestIdentityProvider {
         state.value.withLock { $0.clientSecret = secret }
     }
 
+    /// Someone signed in at the provider, who consents to whatever asks.
+    public struct Person: Sendable {
+        public var subject: String
+        public var email: String?
+        public var emailVerified: Bool
+        public var name: String?
+
+        public init(subject: String, email: String?, emailVerified: Bool = true, name: String? = nil) {
+            self.subject = subject
+            self.email = email
+            self.emailVerified = emailVerified
+            self.name = name
+        }
+    }
+
+    /// Signs `person` in at the provider: from now on a browser sent to `/authorize` comes back at
+    /// once with a code for them (as a provider does for someone signed in who consented before);
+    /// `nil` answers `/authorize` with 401.
+    public func signIn(_ person: Person?) {
+        state.value.withLock { $0.person = person }
+    }
+
     /// The person approves the authorization request `url`: checked as a provider checks it
     /// (this provider's endpoint, `response_type=code`, its client id, `openid` in the scope,
     /// an `S256` challenge), it returns where the provider sends the browser back: the redirect
@@ -46,8 +68,13 @@ extension TestIdentityProvider {
         guard url.hasPrefix(authorizationEndpoint + "?"), let components = URLComponents(string: url) else {
             throw AuthorizationRefused(description: "not this provider's authorization endpoint: \(url)")
         }
+        return try await grant(components.queryItems ?? [], to: Person(subject: subject, email: email, emailVerified: emailVerified, name: name))
+    }
+
+    /// The code of an authorization request's parameters, for `person`: where the browser goes back.
+    private func grant(_ items: [URLQueryItem], to person: Person) async throws -> String {
         var query: [String: String] = [:]
-        for item in components.queryItems ?? [] { query[item.name] = item.value ?? "" }
+        for item in items { query[item.name] = item.value ?? "" }
         guard query["response_type"] == "code" else { throw AuthorizationRefused(description: "response_type is not code") }
         guard query["client_id"] == audience else { throw AuthorizationRefused(description: "unknown client_id") }
         guard query["scope"]?.split(separator: " ").contains("openid") == true else { throw AuthorizationRefused(description: "no openid scope") }
@@ -57,7 +84,8 @@ extension TestIdentityProvider {
         guard let redirectURI = query["redirect_uri"], let state = query["state"], !state.isEmpty else {
             throw AuthorizationRefused(description: "no redirect_uri or state")
         }
-        let token = try await idToken(subject: subject, email: email, emailVerified: .bool(emailVerified), name: name, nonce: query["nonce"])
+        let token = try await idToken(
+            subject: person.subject, email: person.email, emailVerified: .bool(person.emailVerified), name: person.name, nonce: query["nonce"])
         let code = Self.base64URL((0..<24).map { _ in UInt8.random(in: 0...255) })
         self.state.value.withLock {
             $0.grants[code] = Grant(clientID: audience, redirectURI: redirectURI, challenge: challenge, idToken: token)
@@ -65,6 +93,19 @@ extension TestIdentityProvider {
         guard var back = URLComponents(string: redirectURI) else { throw AuthorizationRefused(description: "redirect_uri is not a URI") }
         back.queryItems = (back.queryItems ?? []) + [URLQueryItem(name: "code", value: code), URLQueryItem(name: "state", value: state)]
         return back.string ?? redirectURI
+    }
+
+    /// `/authorize` for a browser: the signed-in person's consent, a redirect back with the code.
+    func authorizationReply(to request: LoopbackHTTPServer.Request) async -> LoopbackHTTPServer.Reply {
+        guard let person = state.value.withLock({ $0.person }) else {
+            return .init(status: .unauthorized, body: "<h1>Nobody is signed in at the test provider</h1>", contentType: "text/html")
+        }
+        do {
+            let location = try await grant(URLComponents(string: request.uri)?.queryItems ?? [], to: person)
+            return .init(status: .found, body: "", contentType: "text/plain", headers: [(name: "Location", value: location)])
+        } catch {
+            return .init(status: .badRequest, body: "<h1>\(error)</h1>", contentType: "text/html")
+        }
     }
 
     /// The person declines: where the provider sends the browser back, with `error` (RFC 6749

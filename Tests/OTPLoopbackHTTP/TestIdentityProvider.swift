@@ -89,6 +89,8 @@ public final class TestIdentityProvider: Sendable {
         var grants: [String: Grant] = [:]
         /// The secret `/token` requires of the client (HTTP Basic), when set.
         var clientSecret: String?
+        /// Who is signed in at the provider and consents to every request at `/authorize`.
+        var person: Person?
     }
 
     private init(server: LoopbackHTTPServer, audience: String, clock: @escaping @Sendable () -> Double, state: Shared) {
@@ -106,8 +108,17 @@ public final class TestIdentityProvider: Sendable {
     ) async throws -> TestIdentityProvider {
         let key = try SigningKey.generate()
         let shared = Shared(State(current: key, published: [key], cacheControl: cacheControl))
-        let server = try await LoopbackHTTPServer.start { request in Self.reply(to: request, state: shared) }
-        return TestIdentityProvider(server: server, audience: audience, clock: clock, state: shared)
+        // The authorization endpoint signs a token as it answers; it reaches the provider once made.
+        let provider = Mutex<TestIdentityProvider?>(nil)
+        let server = try await LoopbackHTTPServer.start(
+            responder: { request in Self.reply(to: request, state: shared) },
+            asyncResponder: { request in
+                guard request.path == Self.authorizationPath, let provider = provider.withLock({ $0 }) else { return nil }
+                return await provider.authorizationReply(to: request)
+            })
+        let made = TestIdentityProvider(server: server, audience: audience, clock: clock, state: shared)
+        provider.withLock { $0 = made }
+        return made
     }
 
     /// The system's time in Unix seconds, the default clock.

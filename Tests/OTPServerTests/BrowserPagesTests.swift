@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import OTPLoopbackHTTP
 import OTPTestUtilities
 import Testing
 
@@ -34,19 +35,33 @@ import Testing
         let port = try Self.freePort()
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
+        // An identity provider on another origin (127.0.0.1), where Carol is signed in already.
+        let provider = try await TestIdentityProvider.start()
+        provider.signIn(.init(subject: "carol-1", email: "carol@example.com", name: "Carol"))
+        provider.setClientSecret("browser-test-secret")
+        let secretFile = directory.file("provider-secret.txt")
+        try "browser-test-secret\n".write(toFile: secretFile, atomically: true, encoding: .utf8)
         let commandLine = [
             "--db", directory.file("otpkit.sqlite"), "--key-file", try ServerProcess.sealingKeyFile(in: directory), "--project-id", "demo-otpkit",
             "--port", String(port), "--emulator", "--console-admin", "ada@example.com", "--passkey-rp-id", "localhost",
             "--passkey-origin", "http://localhost:\(port)",
+            "--identity-provider", "oidc.test=\(provider.audience),\(provider.issuer),\(provider.jwksURL)",
+            "--account-page-provider", "oidc.test=\(provider.authorizationEndpoint),\(provider.tokenEndpoint),\(secretFile)",
         ]
         var output = ""
-        try await ServerProcess.with(commandLine: commandLine, projectID: "demo-otpkit", in: directory) { _ in
-            let run = try await ProcessRunner.run(
-                python, [Fixture.url("Tests/WebPages/browser_pages.py").path],
-                environment: ["PYTHONPATH": BrowserPasskeyTests.selenium, "BASE": "http://localhost:\(port)", "SCREENSHOTS": shots.path])
-            try #require(run.status == 0, "browser_pages.py failed (bash .ci/install installs Chromium, pyotp and Selenium): \(run.stderr)")
-            output = run.stdout
+        do {
+            try await ServerProcess.with(commandLine: commandLine, projectID: "demo-otpkit", in: directory) { _ in
+                let run = try await ProcessRunner.run(
+                    python, [Fixture.url("Tests/WebPages/browser_pages.py").path],
+                    environment: ["PYTHONPATH": BrowserPasskeyTests.selenium, "BASE": "http://localhost:\(port)", "SCREENSHOTS": shots.path])
+                try #require(run.status == 0, "browser_pages.py failed (bash .ci/install installs Chromium, pyotp and Selenium): \(run.stderr)")
+                output = run.stdout
+            }
+        } catch {
+            try? await provider.stop()
+            throw error
         }
+        try await provider.stop()
         let line = try #require(output.split(separator: "\n").last { $0.hasPrefix("{") })
         let results = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         func value(_ name: String) -> String { "\(results[name] ?? "nothing")" }
@@ -58,7 +73,8 @@ import Testing
         let key = value("key")
         #expect(key.count >= 32 && value("qrURI").hasPrefix("otpauth://totp/") && value("qrURI").contains("secret=\(key)"), "\(value("qrURI"))")
         #expect(value("enrolled").contains("authenticator app was added"))
-        #expect((results["factorRows"] as? [String])?.first?.hasPrefix("Ada's phone") == true, "\(value("factorRows"))")
+        #expect((results["factorRows"] as? [String]) == ["Ada's phone"], "\(value("factorRows"))")
+        #expect(value("renamed") == "The second factor was renamed." && value("factorNameAfterRename") == "Ada's Pixel")
         #expect(results["recoveryCodes"] as? Int == 10)
         #expect(value("passkeyAdded") == "The passkey was added.", "\(value("passkeyAdded"))")
         #expect((results["passkeyNames"] as? [String])?.count == 1)
@@ -78,6 +94,9 @@ import Testing
         #expect(reset?[3] == "ada@example.com", "\(events)")
         #expect(reset?.last?.contains("lost phone <script>alert('xss')</script>") == true, "the reason shown as text: \(events)")
         #expect(results["escapedReason"] as? Bool == true && value("alerts") == "undefined", "the reason's script escaped, never run")
+        // Carol, through the provider's origin and back: a new account, signed in, the flow's cookie spent.
+        #expect(value("providerSignIn") == "/account" && value("providerEmail") == "carol@example.com", "\(value("providerSignIn"))")
+        #expect(value("providerCookieAfter") == "None" && provider.server.requestCount(path: TestIdentityProvider.tokenPath) == 1)
 
         let pages = (results["pages"] as? [String: [String: Any]]) ?? [:]
         #expect(pages.count == 13, "\(pages.keys.sorted())")

@@ -6,7 +6,8 @@ address from the email, enroll an authenticator app (its key read from the page,
 decoded by zbarimg, its codes computed by pyotp), generate recovery codes, add a passkey with
 the DevTools virtual authenticator, sign out, sign in with the second factor, with a recovery
 code and with the passkey; then, as the console's administrator, reset another user's second
-factors with a reason and find it in the audit log. Screenshots of each page at a desktop and a
+factors with a reason and find it in the audit log; last, sign in through an identity provider on
+another origin. Screenshots of each page at a desktop and a
 phone width go to SCREENSHOTS. Prints one JSON object of what it saw; the Swift test judges.
 """
 import json
@@ -178,7 +179,11 @@ try:
     fill({"code": totp.now(), "name": "Ada's phone"})
     submit("/account/totp")
     results["enrolled"] = notice()
-    results["factorRows"] = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "#factors-heading + table tbody tr")]
+    results["factorRows"] = [row.find_element(By.NAME, "name").get_attribute("value") for row in driver.find_elements(By.CSS_SELECTOR, "#factors-heading + table tbody tr")]
+    fill({"name": "Ada's Pixel"})
+    submit("/account/factors/rename")
+    results["renamed"] = notice()
+    results["factorNameAfterRename"] = driver.find_element(By.ID, "factor-0").get_attribute("value")
 
     # Recovery codes, shown once.
     submit("/account/recovery-codes")
@@ -276,6 +281,16 @@ try:
     # What the console's export says, read in the same browser session.
     driver.get(BASE + "/admin/users/" + bob)
     shoot("console-user-after")
+    sign_out()
+
+    # Carol signs in with the identity provider: the button takes the browser to the provider's
+    # origin, which sends it back with a code; the cookie the return needs survives the trip.
+    driver.get(BASE + "/account/sign-in")
+    click(driver.find_element(By.PARTIAL_LINK_TEXT, "Continue with oidc.test"))
+    wait.until(lambda d: d.current_url.removeprefix(BASE).startswith("/account") and "/providers/" not in d.current_url)
+    results["providerSignIn"] = driver.current_url.removeprefix(BASE)
+    results["providerEmail"] = text("main p strong")
+    results["providerCookieAfter"] = str(driver.get_cookie("otpkit-provider"))
     sign_out()
 except Exception:
     # What the browser showed when a step failed, for whoever reads the failure.
