@@ -58,7 +58,7 @@ struct AuthorizationCodeFlowTests {
             let again = try client.authorization(redirectURI: Self.redirectURI)
             #expect(Set([again.state, again.nonce, again.codeVerifier]).isDisjoint(with: [authorization.state, authorization.nonce]))
 
-            let location = try await provider.approve(authorization.url, subject: "person-7", email: "p7@example.com")
+            let location = try provider.approve(authorization.url, subject: "person-7", email: "p7@example.com")
             #expect(try Self.query(location)["state"] == authorization.state)
             let code = try Self.code(location)
             let idToken = try await client.idToken(code: code, for: authorization)
@@ -77,7 +77,7 @@ struct AuthorizationCodeFlowTests {
         try await withClient(secret: "right secret") { provider, client, _ in
             let first = try client.authorization(redirectURI: Self.redirectURI)
             let second = try client.authorization(redirectURI: Self.redirectURI)
-            let stolen = try Self.code(try await provider.approve(first.url))
+            let stolen = try Self.code(try provider.approve(first.url))
             await #expect(throws: OpenIDAuthorizationError.codeRefused("invalid_grant"), "another authorization's verifier") {
                 try await client.idToken(code: stolen, for: second)
             }
@@ -85,7 +85,7 @@ struct AuthorizationCodeFlowTests {
             let moved = OpenIDAuthorization(
                 url: elsewhere.url, state: elsewhere.state, nonce: elsewhere.nonce, codeVerifier: elsewhere.codeVerifier,
                 redirectURI: "http://127.0.0.1:8080/elsewhere")
-            let code = try Self.code(try await provider.approve(elsewhere.url))
+            let code = try Self.code(try provider.approve(elsewhere.url))
             await #expect(throws: OpenIDAuthorizationError.codeRefused("invalid_grant"), "another redirect URI") {
                 try await client.idToken(code: code, for: moved)
             }
@@ -94,7 +94,7 @@ struct AuthorizationCodeFlowTests {
                     providerID: "oidc.test", clientID: provider.audience, clientSecret: "wrong secret",
                     authorizationEndpoint: provider.authorizationEndpoint, tokenEndpoint: provider.tokenEndpoint))
             let third = try impostor.authorization(redirectURI: Self.redirectURI)
-            let thirdCode = try Self.code(try await provider.approve(third.url))
+            let thirdCode = try Self.code(try provider.approve(third.url))
             await #expect(throws: OpenIDAuthorizationError.codeRefused("invalid_client")) {
                 try await impostor.idToken(code: thirdCode, for: third)
             }
@@ -105,7 +105,7 @@ struct AuthorizationCodeFlowTests {
     func publicClientAndBrokenProviders() async throws {
         try await withClient { provider, client, verifier in
             let authorization = try client.authorization(redirectURI: Self.redirectURI)
-            let token = try await client.idToken(code: try Self.code(try await provider.approve(authorization.url)), for: authorization)
+            let token = try await client.idToken(code: try Self.code(try provider.approve(authorization.url)), for: authorization)
             #expect(try await verifier.verify(idToken: token, nonce: authorization.nonce).subject == "test-user-1")
             let exchange = try #require(provider.server.requests.last { $0.path == TestIdentityProvider.tokenPath })
             #expect(exchange.bodyText.contains("client_id=\(provider.audience)") && exchange.header("Authorization") == nil)

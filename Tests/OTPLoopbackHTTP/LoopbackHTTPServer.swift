@@ -57,9 +57,6 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// Chooses the reply to one request, while the server runs.
     public typealias Responder = @Sendable (Request) -> Reply
-    /// Chooses the reply to one request when that takes a wait (signing a token with jwt-kit);
-    /// `nil` leaves the request to the ``Responder``.
-    public typealias AsyncResponder = @Sendable (Request) async -> Reply?
 
     public let port: Int
     private let channel: any Channel
@@ -86,8 +83,8 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// A server answering each request with what `responder` returns for it, called on NIO's
     /// event loop after the request is recorded.
-    public static func start(responder: @escaping Responder, asyncResponder: AsyncResponder? = nil) async throws -> LoopbackHTTPServer {
-        let recorder = Recorder(responder: responder, asyncResponder: asyncResponder)
+    public static func start(responder: @escaping Responder) async throws -> LoopbackHTTPServer {
+        let recorder = Recorder(responder: responder)
         let channel = try await bootstrap(recorder: recorder).bind(host: "127.0.0.1", port: 0).get()
         return LoopbackHTTPServer(channel: channel, recorder: recorder)
     }
@@ -128,11 +125,9 @@ public final class LoopbackHTTPServer: Sendable {
     private final class Recorder: Sendable {
         let requests = Mutex<[Request]>([])
         let responder: Mutex<Responder>
-        let asyncResponder: AsyncResponder?
 
-        init(responder: @escaping Responder, asyncResponder: AsyncResponder?) {
+        init(responder: @escaping Responder) {
             self.responder = Mutex(responder)
-            self.asyncResponder = asyncResponder
         }
     }
 
@@ -159,15 +154,6 @@ public final class LoopbackHTTPServer: Sendable {
                 guard let head else { return }
                 let request = Request(method: head.method, uri: head.uri, headers: head.headers, body: body)
                 recorder.requests.withLock { $0.append(request) }
-                if let asyncResponder = recorder.asyncResponder {
-                    let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-                    let responder = recorder.responder.withLock { $0 }
-                    context.eventLoop.makeFutureWithTask { await asyncResponder(request) ?? responder(request) }.whenSuccess { reply in
-                        let (handler, context) = loopBound.value
-                        handler.respond(reply, context: context)
-                    }
-                    return
-                }
                 let reply = recorder.responder.withLock { $0 }(request)
                 if reply.delay > .zero {
                     let (seconds, attoseconds) = reply.delay.components

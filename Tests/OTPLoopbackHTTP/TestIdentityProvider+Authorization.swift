@@ -1,4 +1,5 @@
 import Crypto
+import CryptoExtras
 import Foundation
 import NIOHTTP1
 
@@ -64,15 +65,15 @@ extension TestIdentityProvider {
     public func approve(
         _ url: String, subject: String = "test-user-1", email: String? = "user@example.com", emailVerified: Bool = true,
         name: String? = "Test User"
-    ) async throws -> String {
+    ) throws -> String {
         guard url.hasPrefix(authorizationEndpoint + "?"), let components = URLComponents(string: url) else {
             throw AuthorizationRefused(description: "not this provider's authorization endpoint: \(url)")
         }
-        return try await grant(components.queryItems ?? [], to: Person(subject: subject, email: email, emailVerified: emailVerified, name: name))
+        return try grant(components.queryItems ?? [], to: Person(subject: subject, email: email, emailVerified: emailVerified, name: name))
     }
 
     /// The code of an authorization request's parameters, for `person`: where the browser goes back.
-    private func grant(_ items: [URLQueryItem], to person: Person) async throws -> String {
+    private func grant(_ items: [URLQueryItem], to person: Person) throws -> String {
         var query: [String: String] = [:]
         for item in items { query[item.name] = item.value ?? "" }
         guard query["response_type"] == "code" else { throw AuthorizationRefused(description: "response_type is not code") }
@@ -84,8 +85,12 @@ extension TestIdentityProvider {
         guard let redirectURI = query["redirect_uri"], let state = query["state"], !state.isEmpty else {
             throw AuthorizationRefused(description: "no redirect_uri or state")
         }
-        let token = try await idToken(
-            subject: person.subject, email: person.email, emailVerified: .bool(person.emailVerified), name: person.name, nonce: query["nonce"])
+        var claims = requiredClaims(subject: person.subject, audiences: [audience], issuedAt: clock().rounded(.down), expiresIn: 3600)
+        claims["email"] = person.email.map(ClaimValue.string)
+        claims["email_verified"] = .bool(person.emailVerified)
+        claims["name"] = person.name.map(ClaimValue.string)
+        claims["nonce"] = query["nonce"].map(ClaimValue.string)
+        let token = try signedNow(claims)
         let code = Self.base64URL((0..<24).map { _ in UInt8.random(in: 0...255) })
         self.state.value.withLock {
             $0.grants[code] = Grant(clientID: audience, redirectURI: redirectURI, challenge: challenge, idToken: token)
@@ -95,13 +100,25 @@ extension TestIdentityProvider {
         return back.string ?? redirectURI
     }
 
+    /// `claims` signed RS256 by the current key, at once. Written with swift-crypto rather than
+    /// jwt-kit, whose key collection is an actor: `/authorize` answers on NIO's event loop, which
+    /// must not wait on the cooperative pool that a busy test run starves.
+    private func signedNow(_ claims: [String: ClaimValue]) throws -> String {
+        let key = currentKey
+        let header = Self.base64URL(Data(#"{"alg":"RS256","kid":"\#(key.kid)","typ":"JWT"}"#.utf8))
+        let payload = Self.base64URL(try JSONEncoder().encode(Claims(values: claims)))
+        let signer = try _RSA.Signing.PrivateKey(pemRepresentation: key.privateKeyPEM)
+        let signature = try signer.signature(for: Data((header + "." + payload).utf8), padding: .insecurePKCS1v1_5)
+        return header + "." + payload + "." + Self.base64URL(signature.rawRepresentation)
+    }
+
     /// `/authorize` for a browser: the signed-in person's consent, a redirect back with the code.
-    func authorizationReply(to request: LoopbackHTTPServer.Request) async -> LoopbackHTTPServer.Reply {
-        guard let person = state.value.withLock({ $0.person }) else {
+    static func authorizationReply(to request: LoopbackHTTPServer.Request, provider: TestIdentityProvider?) -> LoopbackHTTPServer.Reply {
+        guard let provider, let person = provider.state.value.withLock({ $0.person }) else {
             return .init(status: .unauthorized, body: "<h1>Nobody is signed in at the test provider</h1>", contentType: "text/html")
         }
         do {
-            let location = try await grant(URLComponents(string: request.uri)?.queryItems ?? [], to: person)
+            let location = try provider.grant(URLComponents(string: request.uri)?.queryItems ?? [], to: person)
             return .init(status: .found, body: "", contentType: "text/plain", headers: [(name: "Location", value: location)])
         } catch {
             return .init(status: .badRequest, body: "<h1>\(error)</h1>", contentType: "text/html")

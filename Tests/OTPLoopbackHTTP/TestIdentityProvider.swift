@@ -74,6 +74,10 @@ public final class TestIdentityProvider: Sendable {
     /// Every key the key set publishes, the current one first.
     public var publishedKeys: [SigningKey] { state.value.withLock { $0.published } }
 
+    private final class ProviderBox: Sendable {
+        let value = Mutex<TestIdentityProvider?>(nil)
+    }
+
     final class Shared: Sendable {
         let value: Mutex<State>
         init(_ state: State) { value = Mutex(state) }
@@ -108,16 +112,14 @@ public final class TestIdentityProvider: Sendable {
     ) async throws -> TestIdentityProvider {
         let key = try SigningKey.generate()
         let shared = Shared(State(current: key, published: [key], cacheControl: cacheControl))
-        // The authorization endpoint signs a token as it answers; it reaches the provider once made.
-        let provider = Mutex<TestIdentityProvider?>(nil)
-        let server = try await LoopbackHTTPServer.start(
-            responder: { request in Self.reply(to: request, state: shared) },
-            asyncResponder: { request in
-                guard request.path == Self.authorizationPath, let provider = provider.withLock({ $0 }) else { return nil }
-                return await provider.authorizationReply(to: request)
-            })
+        // The authorization endpoint answers for the provider, which exists once the server does.
+        let provider = ProviderBox()
+        let server = try await LoopbackHTTPServer.start { request in
+            request.path == Self.authorizationPath
+                ? Self.authorizationReply(to: request, provider: provider.value.withLock { $0 }) : Self.reply(to: request, state: shared)
+        }
         let made = TestIdentityProvider(server: server, audience: audience, clock: clock, state: shared)
-        provider.withLock { $0 = made }
+        provider.value.withLock { $0 = made }
         return made
     }
 
@@ -182,14 +184,8 @@ public final class TestIdentityProvider: Sendable {
         omitting: Set<String> = []
     ) async throws -> String {
         let issued = issuedAt ?? clock().rounded(.down)
-        let audiences = [audience ?? self.audience] + additionalAudiences
-        var claims: [String: ClaimValue] = [
-            "iss": .string(issuer ?? self.issuer),
-            "sub": .string(subject),
-            "aud": audiences.count == 1 ? .string(audiences[0]) : .strings(audiences),
-            "iat": .number(issued),
-            "exp": .number(issued + expiresIn),
-        ]
+        var claims = requiredClaims(
+            subject: subject, audiences: [audience ?? self.audience] + additionalAudiences, issuer: issuer, issuedAt: issued, expiresIn: expiresIn)
         if let email { claims["email"] = .string(email) }
         switch emailVerified {
         case .bool(let flag): claims["email_verified"] = .bool(flag)
@@ -215,6 +211,17 @@ public final class TestIdentityProvider: Sendable {
         }
         await keys.add(rsa: key, digestAlgorithm: .sha256)
         return try await keys.sign(Claims(values: claims))
+    }
+
+    /// The claims every ID token has: issuer, subject, audience, issue and expiry times.
+    func requiredClaims(subject: String, audiences: [String], issuer: String? = nil, issuedAt: Double, expiresIn: Double) -> [String: ClaimValue] {
+        [
+            "iss": .string(issuer ?? self.issuer),
+            "sub": .string(subject),
+            "aud": audiences.count == 1 ? .string(audiences[0]) : .strings(audiences),
+            "iat": .number(issuedAt),
+            "exp": .number(issuedAt + expiresIn),
+        ]
     }
 
     /// Signing needs the private key of `kid`, which this provider does not hold.
@@ -250,7 +257,7 @@ public final class TestIdentityProvider: Sendable {
     }
 
     /// A claim value of the JSON types ID tokens use.
-    private enum ClaimValue: Encodable, Sendable {
+    enum ClaimValue: Encodable, Sendable {
         case string(String)
         case strings([String])
         case number(Double)
@@ -269,7 +276,7 @@ public final class TestIdentityProvider: Sendable {
         }
     }
 
-    private struct Claims: JWTPayload {
+    struct Claims: JWTPayload {
         let values: [String: ClaimValue]
 
         private struct Key: CodingKey {

@@ -38,7 +38,7 @@ struct PageProviderRouteTests {
         try await InProcessServer.withIdentityProvider { server, provider in
             let browser = Browser(server)
             let authorization = try await Self.start(browser, provider: provider)
-            let back = try Self.back(try await provider.approve(authorization, subject: "g-100", email: "gina@example.com"))
+            let back = try Self.back(try provider.approve(authorization, subject: "g-100", email: "gina@example.com"))
             let signedIn = try await browser.request(back)
             #expect(signedIn.status == 303 && signedIn.location == "/account", "\(signedIn.status) \(signedIn.body)")
             #expect(browser.cookies["otpkit-provider"] == nil, "the return spends the cookie")
@@ -64,7 +64,7 @@ struct PageProviderRouteTests {
         try await InProcessServer.withIdentityProvider { server, provider in
             // The attacker starts a sign-in of their own and keeps the provider's return for a victim.
             let attacker = Browser(server)
-            let attackersReturn = try Self.back(try await provider.approve(try await Self.start(attacker, provider: provider), subject: "mallory"))
+            let attackersReturn = try Self.back(try provider.approve(try await Self.start(attacker, provider: provider), subject: "mallory"))
             let victim = Browser(server)
             _ = try await Self.start(victim, provider: provider)
             let forced = try await victim.request(attackersReturn)
@@ -75,7 +75,7 @@ struct PageProviderRouteTests {
             #expect(try await server.service.administration.accountDetails(email: "user@example.com") == nil, "no account made")
 
             let late = Browser(server)
-            let lateReturn = try Self.back(try await provider.approve(try await Self.start(late, provider: provider)))
+            let lateReturn = try Self.back(try provider.approve(try await Self.start(late, provider: provider)))
             server.clock.advance(by: 601)
             let expired = try await late.request(lateReturn)
             #expect(expired.status == 400 && late.cookies["otpkit-session"] == nil, "a return after ten minutes")
@@ -93,7 +93,7 @@ struct PageProviderRouteTests {
     func secondStep() async throws {
         try await InProcessServer.withIdentityProvider { server, provider in
             let browser = Browser(server)
-            _ = try await browser.request(Self.back(try await provider.approve(try await Self.start(browser, provider: provider), subject: "g-2")))
+            _ = try await browser.request(Self.back(try provider.approve(try await Self.start(browser, provider: provider), subject: "g-2")))
             let enroll = try await browser.request("/account/totp")
             let key = try #require(enroll.body.firstMatch(of: #/id="shared-key">([A-Z2-7]+)</#).map { String($0.1) })
             let enrollment = try #require(enroll.body.firstMatch(of: #/name="enrollment" value="([^"]+)"/#).map { String($0.1) })
@@ -105,7 +105,7 @@ struct PageProviderRouteTests {
 
             server.clock.advance(by: 30)
             let returned = try await browser.request(
-                Self.back(try await provider.approve(try await Self.start(browser, provider: provider), subject: "g-2")))
+                Self.back(try provider.approve(try await Self.start(browser, provider: provider), subject: "g-2")))
             #expect(returned.status == 303 && returned.location == "/account/second-factor", "\(returned.status) \(returned.body)")
             #expect(browser.cookies["otpkit-session"] == nil && browser.cookies["otpkit-pending"] != nil)
             let step = try await browser.request("/account/second-factor")
@@ -118,7 +118,7 @@ struct PageProviderRouteTests {
     func exchangeRefused() async throws {
         try await InProcessServer.withIdentityProvider(clientSecret: "stale-secret") { server, provider in
             let browser = Browser(server)
-            let answer = try await browser.request(Self.back(try await provider.approve(try await Self.start(browser, provider: provider))))
+            let answer = try await browser.request(Self.back(try provider.approve(try await Self.start(browser, provider: provider))))
             #expect(answer.status == 502 && answer.body.contains("could not complete the sign-in"), "\(answer.body)")
             #expect(!answer.body.contains("stale-secret") && !answer.body.contains("invalid_client"))
             #expect(browser.cookies["otpkit-session"] == nil && browser.cookies["otpkit-provider"] == nil)

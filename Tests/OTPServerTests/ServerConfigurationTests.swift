@@ -143,6 +143,26 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.file("otpkit.sqlite")), "nothing opened")
     }
 
+    /// `otpkit-server` under `--emulator` with `arguments` stops before it opens anything, with a
+    /// usage error saying `expected`.
+    static func expectRefusedAtStart(_ arguments: [String], saying expected: String, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws
+    {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let run = try await ProcessRunner.run(
+            try BuiltProduct.path("otpkit-server"),
+            [
+                "--emulator", "--project-id", "demo", "--db", directory.file("otpkit.sqlite"), "--key-file",
+                try ServerProcess.sealingKeyFile(in: directory),
+            ]
+                + arguments,
+            environment: ServerProcess.serverEnvironment([:]))
+        #expect(run.status == 64 && run.stdout.isEmpty, "\(run)", sourceLocation: sourceLocation)
+        #expect(run.stderr.hasPrefix("Error: ") && run.stderr.contains(expected), "\(run.stderr)", sourceLocation: sourceLocation)
+        #expect(!FileManager.default.fileExists(atPath: directory.file("otpkit.sqlite")), "nothing opened", sourceLocation: sourceLocation)
+    }
+
     /// Passkey settings that cannot work stop the server before it opens anything, saying which
     /// and what to give instead.
     @Test(arguments: [
@@ -155,19 +175,7 @@ import Testing
         (["--passkey-rp-id", "https://example.com", "--passkey-origin", "https://example.com"], "is not a domain"),
     ])
     func passkeySettingsThatCannotWorkStopTheServer(_ arguments: [String], _ expected: String) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let run = try await ProcessRunner.run(
-            try BuiltProduct.path("otpkit-server"),
-            [
-                "--emulator", "--project-id", "demo", "--db", directory.file("otpkit.sqlite"), "--key-file",
-                try ServerProcess.sealingKeyFile(in: directory),
-            ]
-                + arguments,
-            environment: ServerProcess.serverEnvironment([:]))
-        #expect(run.status == 64 && run.stdout.isEmpty, "\(run)")
-        #expect(run.stderr.hasPrefix("Error: ") && run.stderr.contains(expected), "\(run.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: directory.file("otpkit.sqlite")), "nothing opened")
+        try await Self.expectRefusedAtStart(arguments, saying: expected)
     }
 
     /// An account page provider that cannot work stops the server before it opens anything.
@@ -193,19 +201,7 @@ import Testing
         ),
     ])
     func accountPageProvidersThatCannotWorkStopTheServer(_ arguments: [String], _ expected: String) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let run = try await ProcessRunner.run(
-            try BuiltProduct.path("otpkit-server"),
-            [
-                "--emulator", "--project-id", "demo", "--db", directory.file("otpkit.sqlite"), "--key-file",
-                try ServerProcess.sealingKeyFile(in: directory),
-            ]
-                + arguments,
-            environment: ServerProcess.serverEnvironment([:]))
-        #expect(run.status == 64 && run.stdout.isEmpty, "\(run)")
-        #expect(run.stderr.hasPrefix("Error: ") && run.stderr.contains(expected), "\(run.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: directory.file("otpkit.sqlite")), "nothing opened")
+        try await Self.expectRefusedAtStart(arguments, saying: expected)
     }
 
     @Test func aMissingFileAndMissingSettingsSayWhatToGive() async throws {
