@@ -55,7 +55,10 @@ extension WebPages {
     func finishProviderSignIn(_ request: Request, providerID: String) async -> Response {
         let spent = BrowserSession.cookie(.provider, nil, for: request)
         func refused(_ key: String, status: HTTPResponse.Status = .badRequest) async -> Response {
-            var response = await signInPage(request, error: renderer.message(key), status: status)
+            await refusal(renderer.message(key), status: status)
+        }
+        func refusal(_ message: String, status: HTTPResponse.Status) async -> Response {
+            var response = await signInPage(request, error: message, status: status)
             response.setCookie(spent)
             return response
         }
@@ -93,9 +96,7 @@ extension WebPages {
                 return await refused("accountExistsOtherWay", status: .conflict)
             default:
                 routes.logger.notice("a provider's sign-in was refused", metadata: ["provider": "\(providerID)", "reason": "\(error.message)"])
-                var page = await signInPage(request, error: explain(error), status: .badRequest)
-                page.setCookie(spent)
-                return page
+                return await refusal(explain(error), status: .badRequest)
             }
         }
         response.setCookie(spent)
