@@ -97,9 +97,12 @@ import Testing
         // Carol, through the provider's origin and back: a new account, signed in, the flow's cookie spent.
         #expect(value("providerSignIn") == "/account" && value("providerEmail") == "carol@example.com", "\(value("providerSignIn"))")
         #expect(value("providerCookieAfter") == "None" && provider.server.requestCount(path: TestIdentityProvider.tokenPath) == 1)
+        // A browser asking for Polish gets it, the provider's name inside the sentence.
+        #expect(value("polishLanguage") == "pl" && value("polishHeading") == "Ustawienia bezpieczeństwa")
+        #expect(value("polishProviderButton") == "Kontynuuj przez oidc.test")
 
         let pages = (results["pages"] as? [String: [String: Any]]) ?? [:]
-        #expect(pages.count == 13, "\(pages.keys.sorted())")
+        #expect(pages.count == 15, "\(pages.keys.sorted())")
         for (name, page) in pages {
             #expect(page["phoneOverflow"] as? Bool == false, "\(name) scrolls sideways on a phone")
             #expect(page["csp"] as? Int == 0, "\(name) has inline script or style")

@@ -291,7 +291,18 @@ try:
     results["providerSignIn"] = driver.current_url.removeprefix(BASE)
     results["providerEmail"] = text("main p strong")
     results["providerCookieAfter"] = str(driver.get_cookie("otpkit-provider"))
+
+    # The same pages for a browser that asks for Polish: longer words, still one column on a phone.
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {"Accept-Language": "pl-PL,pl;q=0.9,en;q=0.5"}})
+    driver.get(BASE + "/account")
+    shoot("account-pl")
+    results["polishLanguage"] = driver.execute_script("return document.documentElement.lang")
+    results["polishHeading"] = text("h1")
     sign_out()
+    driver.get(BASE + "/account/sign-in")
+    shoot("sign-in-pl")
+    results["polishProviderButton"] = driver.find_element(By.PARTIAL_LINK_TEXT, "oidc.test").text
 except Exception:
     # What the browser showed when a step failed, for whoever reads the failure.
     driver.save_screenshot(os.path.join(SHOTS, "failure.png"))
