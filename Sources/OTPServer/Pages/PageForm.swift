@@ -11,6 +11,14 @@ struct PageForm: Sendable {
 
     subscript(_ name: String) -> String? { fields[name] }
 
+    /// The longest name a form gives a factor or a passkey; the fields say it too (`maxlength`).
+    static let maximumNameLength = 100
+
+    /// A name field: its text cut to ``maximumNameLength`` characters.
+    func name(_ field: String = "name") -> String? {
+        text(field).map { String($0.prefix(Self.maximumNameLength)) }
+    }
+
     /// A field with surrounding white space removed; `nil` when absent or empty.
     func text(_ name: String) -> String? {
         guard let value = fields[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }

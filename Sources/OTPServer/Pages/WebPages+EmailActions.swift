@@ -50,12 +50,7 @@ extension WebPages {
 
     func sendVerification(_ request: Request) async -> Response {
         await signedInForm(request) { user, _ in
-            do throws(AuthError) {
-                try await user.sendEmailVerification()
-                return Self.redirect("/account?done=verificationSent")
-            } catch {
-                return problem(request, user: user, explain(error))
-            }
+            await changed(request, user: user, done: "verificationSent") { () async throws(AuthError) in try await user.sendEmailVerification() }
         }
     }
 }

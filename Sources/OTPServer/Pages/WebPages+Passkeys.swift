@@ -109,14 +109,11 @@ extension WebPages {
 
     func renamePasskey(_ request: Request) async -> Response {
         await signedInForm(request) { user, form in
-            guard let id = form.text("passkey").flatMap(Base64URL.decode), let name = form.text("name") else {
+            guard let id = form.text("passkey").flatMap(Base64URL.decode), let name = form.name() else {
                 return problem(request, user: user, renderer.message("formExpired"))
             }
-            do throws(AuthError) {
-                try await user.renamePasskey(withCredentialID: id, to: String(name.prefix(100)))
-                return Self.redirect("/account?done=passkeyRenamed")
-            } catch {
-                return problem(request, user: user, explain(error))
+            return await changed(request, user: user, done: "passkeyRenamed") { () async throws(AuthError) in
+                try await user.renamePasskey(withCredentialID: id, to: name)
             }
         }
     }
@@ -126,11 +123,8 @@ extension WebPages {
             guard let id = form.text("passkey").flatMap(Base64URL.decode) else {
                 return problem(request, user: user, renderer.message("formExpired"))
             }
-            do throws(AuthError) {
+            return await changed(request, user: user, done: "passkeyRemoved") { () async throws(AuthError) in
                 try await user.unenrollPasskey(withCredentialID: id)
-                return Self.redirect("/account?done=passkeyRemoved")
-            } catch {
-                return problem(request, user: user, explain(error))
             }
         }
     }

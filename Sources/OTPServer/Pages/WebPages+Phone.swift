@@ -63,7 +63,7 @@ extension WebPages {
             let credential = phoneProvider.credential(withVerificationID: verification, verificationCode: form.text("code") ?? "")
             do throws(AuthError) {
                 try await user.multiFactor.enroll(
-                    with: PhoneMultiFactorGenerator.assertion(with: credential), displayName: form.text("name").map { String($0.prefix(100)) })
+                    with: PhoneMultiFactorGenerator.assertion(with: credential), displayName: form.name())
                 return Self.redirect("/account?done=phoneAdded")
             } catch {
                 if error.code == .invalidVerificationCode {

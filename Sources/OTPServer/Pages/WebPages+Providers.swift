@@ -36,7 +36,7 @@ extension WebPages {
     /// its return must match, so a link someone else made starts nothing they can finish.
     func startProviderSignIn(_ request: Request, providerID: String) async -> Response {
         if await visitor(request) != nil { return Self.redirect("/account") }
-        guard let client = configuration.signInProviders.first(where: { $0.settings.providerID == providerID }) else {
+        guard let client = signInProvider(providerID) else {
             return await signInPage(request, error: renderer.message("unknownProvider"), status: .notFound)
         }
         let redirectURI = Self.origin(of: request) + "/account/providers/\(providerID)/callback"
@@ -63,7 +63,7 @@ extension WebPages {
             return response
         }
         let query = request.uri.queryParameters
-        guard let client = configuration.signInProviders.first(where: { $0.settings.providerID == providerID }),
+        guard let client = signInProvider(providerID),
             let kept = BrowserSession.value(.provider, in: request).flatMap({ browser.openProviderCookie($0, providerID: providerID) }),
             let state = query["state"], ConstantTime.equal(Array(state.utf8), Array(kept.authorization.state.utf8))
         else { return await refused("providerSignInExpired") }
@@ -101,6 +101,11 @@ extension WebPages {
         }
         response.setCookie(spent)
         return response
+    }
+
+    /// The sign-in provider `providerID` names, if the pages offer it.
+    func signInProvider(_ providerID: String) -> OpenIDAuthorizationClient? {
+        configuration.signInProviders.first { $0.settings.providerID == providerID }
     }
 
     /// Where the browser reached this server: the scheme its cookies are `Secure` for, and its

@@ -41,6 +41,17 @@ extension WebPages {
         }
     }
 
+    /// Makes a signed-in visitor's `change` and sends the browser back to the account page with the
+    /// notice `done` (one of ``notices``), or shows why the change was refused.
+    func changed(_ request: Request, user: User, done: String, _ change: () async throws(AuthError) -> Void) async -> Response {
+        do throws(AuthError) {
+            try await change()
+            return Self.redirect("/account?done=\(done)")
+        } catch {
+            return problem(request, user: user, explain(error))
+        }
+    }
+
     func securityPage(_ request: Request, error: String? = nil, status: HTTPResponse.Status = .ok) async -> Response {
         await signedIn(request) { user in
             let done = request.uri.queryParameters["done"].map(String.init).flatMap { Self.notices.contains($0) ? $0 : nil }
@@ -147,11 +158,8 @@ extension WebPages {
         await signedInForm(request) { user, form in
             let assertion = TOTPMultiFactorGenerator.assertionForEnrollment(
                 withSessionInfo: form.text("enrollment") ?? "", oneTimePassword: form.text("code") ?? "")
-            do throws(AuthError) {
-                try await user.multiFactor.enroll(with: assertion, displayName: form.text("name").map { String($0.prefix(100)) })
-                return Self.redirect("/account?done=factorAdded")
-            } catch {
-                return problem(request, user: user, explain(error))
+            return await changed(request, user: user, done: "factorAdded") { () async throws(AuthError) in
+                try await user.multiFactor.enroll(with: assertion, displayName: form.name())
             }
         }
     }
@@ -173,14 +181,11 @@ extension WebPages {
 
     func renameFactor(_ request: Request) async -> Response {
         await signedInForm(request) { user, form in
-            guard let id = form.text("factor"), let name = form.text("name") else {
+            guard let id = form.text("factor"), let name = form.name() else {
                 return problem(request, user: user, renderer.message("formExpired"))
             }
-            do throws(AuthError) {
-                try await user.multiFactor.renameFactor(withUID: id, to: String(name.prefix(100)))
-                return Self.redirect("/account?done=factorRenamed")
-            } catch {
-                return problem(request, user: user, explain(error))
+            return await changed(request, user: user, done: "factorRenamed") { () async throws(AuthError) in
+                try await user.multiFactor.renameFactor(withUID: id, to: name)
             }
         }
     }
@@ -201,23 +206,15 @@ extension WebPages {
 
     func endSession(_ request: Request) async -> Response {
         await signedInForm(request) { user, form in
-            do throws(AuthError) {
+            await changed(request, user: user, done: "sessionEnded") { () async throws(AuthError) in
                 try await user.endSession(id: form.text("session") ?? "")
-                return Self.redirect("/account?done=sessionEnded")
-            } catch {
-                return problem(request, user: user, explain(error))
             }
         }
     }
 
     func endOtherSessions(_ request: Request) async -> Response {
         await signedInForm(request) { user, _ in
-            do throws(AuthError) {
-                try await user.endOtherSessions()
-                return Self.redirect("/account?done=otherSessionsEnded")
-            } catch {
-                return problem(request, user: user, explain(error))
-            }
+            await changed(request, user: user, done: "otherSessionsEnded") { () async throws(AuthError) in try await user.endOtherSessions() }
         }
     }
 }

@@ -92,7 +92,10 @@ public struct WebPages: Sendable {
 
     /// The values every page has: its title, the user's state, its CSRF token.
     func common(_ title: String, request: Request, user: User?, notice: String? = nil, error: String? = nil) -> [String: Any] {
-        var values: [String: Any] = ["title": title, "signedIn": user != nil, "administrator": isAdministrator(user)]
+        var values: [String: Any] = [
+            "title": title, "signedIn": user != nil, "administrator": isAdministrator(user), "nameLength": PageForm.maximumNameLength,
+            "reasonLength": AuditEvent.maximumReasonLength,
+        ]
         if let binding = binding(request, user: user) { values["csrf"] = browser.csrfToken(for: binding) }
         if let notice { values["notice"] = notice }
         if let error { values["error"] = error }
