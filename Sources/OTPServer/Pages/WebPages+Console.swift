@@ -117,7 +117,8 @@ extension WebPages {
         await administrator(request) { user, email in
             guard let form = await checkedForm(request, user: user) else { return formRefused(request, user: user) }
             let administration = service.administration
-            let reason = form.text("reason").map { String($0.prefix(AuditEvent.maximumReasonLength)) }
+            // AuditEvent cuts the reason to its maximum length, as it cuts the header's.
+            let reason = form.text("reason")
             var context = AuditContext.active
             context.actor = .administrator(email)
             context.reason = reason
