@@ -20,7 +20,10 @@ extension EnrollmentTool.Account {
         @Argument(help: "The account's uid.")
         var user: String
 
-        @Option(help: ArgumentHelp("Remove the passkey with this credential id (base64url or base64).", valueName: "credential-id"))
+        // Unconditional: a base64url credential id may start with "-", which would otherwise read as an option.
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Remove the passkey with this credential id (base64url or base64).", valueName: "credential-id"))
         var remove: String?
 
         @Flag(

@@ -378,6 +378,10 @@ import Testing
                 try BuiltProduct.path("totp-enrollment"), ["account", "passkeys", uid, "--remove", "AAAA"] + store)
             #expect(unknown.status == 1 && unknown.stderr.contains("has no passkey AAAA"), "\(unknown.stderr)")
             #expect(unknown.stderr.split(separator: "\n").count == 1)
+            // A credential id may start with "-" (one in 64 do): it is taken as the value, not an option.
+            let dashed = try await ProcessRunner.run(
+                try BuiltProduct.path("totp-enrollment"), ["account", "passkeys", uid, "--remove", "-AAA"] + store)
+            #expect(dashed.status == 1 && dashed.stderr.contains("has no passkey -AAA"), "\(dashed.stderr)")
             let garbled = try await ProcessRunner.run(
                 try BuiltProduct.path("totp-enrollment"), ["account", "passkeys", uid, "--remove", "%%"] + store)
             #expect(garbled.status == 64 && garbled.stderr.contains("is not a credential id"), "\(garbled.stderr)")
